@@ -1,0 +1,38 @@
+# boardlab — `make` builds every output with the default definitions, `make test` runs the suite.
+# Both create the virtual environment in .venv when it is missing.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+BOARDLAB := $(BIN)/boardlab
+GAMES  := blockd sixbysix links deblockle
+
+.PHONY: all test test-slow check print reports bench clean
+
+all: check print reports
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+check: $(STAMP)
+	$(BOARDLAB) check layouts/*.toml layouts/variants/*.toml
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow
+
+print: $(STAMP)
+
+reports: $(STAMP)
+
+bench: $(STAMP)
+
+clean:
+	rm -rf build .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,113 @@
+"""The engine protocol every game implements (modelled on OpenSpiel's state API).
+
+A `Game` is built from a definition and a player count; it makes `State`s.
+A `State` is one position.  Its discipline (shared by every engine): `apply` changes the
+state in place, `clone` gives an independent copy for search.
+Chance is explicit: at a chance node `current_player()` is `CHANCE` and `chance_outcomes()`
+lists every outcome with its exact probability; `sample_chance` draws one with those weights.
+Events too large to list (shuffling a deck) may instead override `sample_chance` alone.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from fractions import Fraction
+from typing import Any, Hashable, Sequence
+
+from boardlab.analysis.chance import Distribution
+
+CHANCE = -1
+TERMINAL = -2
+
+
+class State(ABC):
+    """One position of a game; seats are numbered 0 .. players - 1."""
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to move, `CHANCE` at a chance node, `TERMINAL` when the game is over."""
+
+    @abstractmethod
+    def legal_moves(self) -> Sequence[Hashable]:
+        """The legal moves of the player to move, in a fixed order; empty at chance/terminal nodes."""
+
+    @abstractmethod
+    def apply(self, move: Hashable) -> None:
+        """Play `move` (or the chance outcome at a chance node) in place."""
+
+    @abstractmethod
+    def clone(self) -> "State":
+        """An independent copy."""
+
+    def chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
+        """(outcome, exact probability) at a chance node."""
+        raise NotImplementedError(f"{type(self).__name__} lists no chance outcomes")
+
+    def sample_chance(self, rng: random.Random) -> Hashable:
+        """One chance outcome drawn with its exact probability."""
+        outcomes = self.chance_outcomes()
+        denominator = 1
+        for _, p in outcomes:
+            denominator = denominator * p.denominator // _gcd(denominator, p.denominator)
+        weights = {o: int(p * denominator) for o, p in outcomes}
+        return Distribution(weights).sample(rng)
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]:
+        """Seats that won a finished game: one seat, several for a shared win, () for none."""
+
+    def is_unfinished(self) -> bool:
+        """True when the game stopped at its turn or round cap rather than by the rules."""
+        return False
+
+    def returns(self) -> tuple[float, ...]:
+        """Per-seat result of a terminal state: 1 split among the winners, 0 otherwise."""
+        out = [0.0] * self.players
+        win = self.winners()
+        if self.is_unfinished() or not win:
+            return tuple(out)
+        for seat in win:
+            out[seat] = 1.0 / len(win)
+        return tuple(out)
+
+    @property
+    @abstractmethod
+    def players(self) -> int:
+        """Number of seats."""
+
+    def length(self) -> int:
+        """The game's length so far in the engine's natural unit (turns or rounds)."""
+        return 0
+
+    def stats(self) -> dict[str, Any]:
+        """Game-specific counters of a finished game, summed or summarised by `Game.summarize`."""
+        return {}
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+class Game(ABC):
+    """A game built from a definition and a player count."""
+
+    #: what `State.length()` counts, for reports ("turns", "rounds")
+    length_unit = "turns"
+
+    def __init__(self, definition, players: int):
+        self.definition = definition
+        self.players = players
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The position before the first move (usually a chance node: the deal)."""
+
+    def summarize(self, records: list) -> dict[str, Any]:
+        """Game-specific additions to a simulation summary (see `runner.summarize`)."""
+        return {}

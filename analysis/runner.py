@@ -1,0 +1,234 @@
+"""Play many games with given agents and one seed, in parallel, with identical results.
+
+Every random choice flows from the one seed:
+- deal d (the chance events of a game) uses `derive_seed(seed, CHANCE_STREAM, d)`;
+- the agent in seat s of game g uses `derive_seed(seed, AGENT_STREAM, g, s)`.
+Games are cut into blocks of `BLOCK` consecutive indices whatever the worker count, and the
+summary is computed from the records sorted by index, so `--workers 1` and `--workers 8`
+give the same numbers.
+
+With `seat_rotation`, every deal is played once per rotation of the agents round the table
+(game g = deal g // n, rotation g % n; seat s plays agent (s + rotation) % n), so that deal
+luck cancels out of seat and agent results.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from boardlab.analysis.protocol import CHANCE, Game
+from boardlab.analysis.stats import describe_lengths, wilson_interval
+
+CHANCE_STREAM = 0
+AGENT_STREAM = 1
+BLOCK = 64
+
+AgentFactory = Callable[[Game], Any]
+
+
+def derive_seed(seed: int, *keys: int) -> int:
+    """A 64-bit seed for one stream of one game, independent of every other (key) stream.
+
+    >>> derive_seed(1, 0, 5) == derive_seed(1, 0, 5) != derive_seed(1, 0, 6)
+    True
+    """
+    words = np.random.SeedSequence(seed, spawn_key=keys).generate_state(2, np.uint32)
+    return int(words[0]) << 32 | int(words[1])
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What one game produced."""
+
+    index: int
+    deal: int
+    rotation: int
+    agents: tuple[str, ...]  # agent name per seat
+    winners: tuple[int, ...]
+    unfinished: bool
+    length: int
+    stats: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Match:
+    """Everything a worker needs to play games: picklable."""
+
+    game: Game
+    agents: tuple[AgentFactory, ...]
+    agent_names: tuple[str, ...]
+    seed: int
+    seat_rotation: bool
+
+    def layout(self, index: int) -> tuple[int, int, tuple[int, ...]]:
+        """(deal, rotation, agent index per seat) of game `index`."""
+        n = self.game.players
+        if not self.seat_rotation:
+            return index, 0, tuple(range(n))
+        deal, rotation = divmod(index, n)
+        return deal, rotation, tuple((s + rotation) % n for s in range(n))
+
+
+def play_one(match: Match, index: int) -> GameRecord:
+    """Play game `index` of a match to the end (terminal or cap)."""
+    game = match.game
+    deal, rotation, order = match.layout(index)
+    chance_rng = random.Random(derive_seed(match.seed, CHANCE_STREAM, deal))
+    agents = [match.agents[a](game) for a in order]
+    rngs = [random.Random(derive_seed(match.seed, AGENT_STREAM, index, s)) for s in range(game.players)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(state.sample_chance(chance_rng))
+        else:
+            state.apply(agents[player].choose(state, rngs[player]))
+    return GameRecord(index, deal, rotation, tuple(match.agent_names[a] for a in order),
+                      tuple(state.winners()), state.is_unfinished(), state.length(), state.stats())
+
+
+def play_block(match: Match, start: int, stop: int) -> list[GameRecord]:
+    """Games start..stop-1, by the game's own batched fast path when it has one for these agents."""
+    fast = getattr(match.game, "play_block", None)
+    if fast is not None:
+        records = fast(match, start, stop)
+        if records is not None:
+            return records
+    return [play_one(match, i) for i in range(start, stop)]
+
+
+_WORKER_MATCH: Match | None = None
+
+
+def _init_worker(match: Match) -> None:
+    global _WORKER_MATCH
+    _WORKER_MATCH = match
+
+
+def _worker_block(bounds: tuple[int, int]) -> list[GameRecord]:
+    return play_block(_WORKER_MATCH, *bounds)
+
+
+class Progress:
+    """A one-line progress bar on stderr, shown only on a terminal and only after `delay` seconds."""
+
+    def __init__(self, total: int, label: str = "games", stream=None, delay: float = 2.0):
+        self.total, self.label, self.delay = total, label, delay
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.start = time.monotonic()
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        elapsed = time.monotonic() - self.start
+        if elapsed < self.delay and done < self.total:
+            return
+        width = 30
+        filled = int(width * done / max(self.total, 1))
+        rate = done / elapsed if elapsed else 0.0
+        eta = (self.total - done) / rate if rate else 0.0
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.label}"
+                          f"  {rate:,.0f}/s  eta {eta:4.0f}s ")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, workers: int | None = None,
+        seat_rotation: bool = True, agent_names: Sequence[str] | None = None,
+        progress: bool = True) -> tuple[list[GameRecord], dict]:
+    """Play `games` games and return (records sorted by index, summary).
+
+    `agents[i]` is a factory `factory(game) -> Agent` for agent i; there is one per seat.
+
+    :raises ValueError: when the agent count differs from the player count or counts are negative.
+    """
+    if len(agents) != game.players:
+        raise ValueError(f"{len(agents)} agents for {game.players} players")
+    if games < 0 or seed < 0:
+        raise ValueError("games and seed must not be negative")
+    names = tuple(agent_names or [getattr(a, "name", getattr(a, "__name__", "agent")) for a in agents])
+    match = Match(game, tuple(agents), names, seed, seat_rotation)
+    blocks = [(s, min(s + BLOCK, games)) for s in range(0, games, BLOCK)]
+    workers = max(1, min(workers or default_workers(), len(blocks) or 1))
+    bar = Progress(games) if progress else None
+    started = time.perf_counter()
+    records: list[GameRecord] = []
+    if workers == 1:
+        for bounds in blocks:
+            records.extend(play_block(match, *bounds))
+            if bar:
+                bar.update(len(records))
+    else:
+        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+        with context.Pool(workers, initializer=_init_worker, initargs=(match,)) as pool:
+            for chunk in pool.imap_unordered(_worker_block, blocks):
+                records.extend(chunk)
+                if bar:
+                    bar.update(len(records))
+    if bar:
+        bar.close()
+    records.sort(key=lambda r: r.index)
+    seconds = time.perf_counter() - started
+    return records, summarize(game, match, records, seconds)
+
+
+def summarize(game: Game, match: Match, records: list[GameRecord], seconds: float) -> dict:
+    """The simulation summary (the JSON of `boardlab simulate`)."""
+    n = game.players
+    total = len(records)
+    wins = [0] * n
+    draws = unfinished = 0
+    by_agent: dict[str, list[int]] = {}
+    for r in records:
+        for seat, name in enumerate(r.agents):
+            by_agent.setdefault(name, [0, 0])[1] += 1
+        if r.unfinished:
+            unfinished += 1
+        elif len(r.winners) == 1:
+            wins[r.winners[0]] += 1
+            by_agent[r.agents[r.winners[0]]][0] += 1
+        else:
+            draws += 1
+    finished = [r.length for r in records if not r.unfinished]
+    definition = game.definition
+    summary = {
+        "game": definition.game.id if definition is not None else getattr(game, "id", "game"),
+        "variant": getattr(definition, "variant", "baseline"),
+        "players": n,
+        "agents": list(match.agent_names),
+        "games": total,
+        "seed": match.seed,
+        "seat_rotation": match.seat_rotation,
+        "wins_by_seat": wins,
+        "draws": draws,
+        "unfinished": unfinished,
+        "win_rate_by_seat": [{"rate": w / total if total else 0.0, "ci95": list(wilson_interval(w, total))}
+                             for w in wins],
+        "length": {"unit": game.length_unit, **describe_lengths(finished)},
+        "seconds": round(seconds, 3),
+    }
+    if len(set(match.agent_names)) > 1:
+        summary["win_rate_by_agent"] = {
+            name: {"wins": k, "seats_played": m, "rate": k / m if m else 0.0, "ci95": list(wilson_interval(k, m))}
+            for name, (k, m) in by_agent.items()}
+    summary.update(game.summarize(records))
+    return summary

@@ -1,0 +1,43 @@
+"""`boardlab check PATH|GAME...`: validate definitions and variants."""
+
+from __future__ import annotations
+
+import sys
+
+from boardlab.layouts import (BoardlabError, DefinitionError, GAMES, is_conventions_file, load, load_conventions,
+                              resolve)
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "check", help="validate definitions and variants",
+        description="Validate game definitions and variant files. Prints one line per problem, "
+                    "FILE:LINE: KEY: what is wrong (what is allowed), and exits with status 2 if any.")
+    p.add_argument("targets", nargs="*", metavar="PATH|GAME",
+                   help=f"definition or variant files, or game/variant names (default: {', '.join(GAMES)})")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    failed = False
+    for target in args.targets or GAMES:
+        try:
+            path = resolve(target)
+            if is_conventions_file(path):
+                conventions = load_conventions(path)
+                print(f"{target}: ok (print conventions: {', '.join(conventions.papers)} paper, "
+                      f"{len(conventions.card_sizes)} card sizes)")
+                continue
+            d = load(path)
+        except DefinitionError as err:
+            for problem in err.problems:
+                print(problem, file=sys.stderr)
+            failed = True
+            continue
+        except BoardlabError as err:
+            print(f"boardlab check: {err}", file=sys.stderr)
+            failed = True
+            continue
+        what = d.game.name if d.variant == "baseline" else f"{d.game.name}, variant {d.variant}"
+        print(f"{d.source}: ok ({what}, {d.game.min_players}-{d.game.max_players} players)")
+    return 2 if failed else 0

@@ -1,0 +1,113 @@
+"""`boardlab simulate GAME`: Monte-Carlo self-play summary."""
+
+from __future__ import annotations
+
+import json
+
+from boardlab.analysis import engines
+from boardlab.analysis.runner import default_workers, run
+from boardlab.layouts import BoardlabError, GAMES, load
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "simulate", help="self-play many games and summarise win rates and length",
+        description="Play many games between agents and print per-seat win rates with Wilson 95%% "
+                    "intervals, draws, unfinished games and game length. Same seed, same numbers, "
+                    "whatever the number of workers.")
+    add_match_arguments(p)
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(run=run_command)
+
+
+def positive(text: str) -> int:
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def non_negative(text: str) -> int:
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
+    return value
+
+
+def add_match_arguments(p, games: int = 1000) -> None:
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
+    p.add_argument("--agents", metavar="A,B,...", default="random",
+                   help="agent per seat, or one name for every seat (default: random)")
+    p.add_argument("--games", type=positive, default=games, metavar="N", help=f"games to play (default: {games})")
+    p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
+    p.add_argument("--workers", type=positive, metavar="W",
+                   help=f"worker processes (default: the number of cores, {default_workers()} here)")
+    p.add_argument("--no-rotation", action="store_true",
+                   help="play every deal once instead of once per rotation of the seats")
+
+
+def load_match(args):
+    """(definition, game, agent factories, agent names) from the common arguments.
+
+    :raises BoardlabError: on an unknown game, a variant of another game, or an unknown agent.
+    """
+    if args.game not in GAMES:
+        raise BoardlabError(f"unknown game '{args.game}' (games: {', '.join(GAMES)})")
+    definition = load(args.variant) if args.variant else load(args.game)
+    if definition.game.id != args.game:
+        raise BoardlabError(f"variant '{args.variant}' is a variant of {definition.game.id}, not {args.game}")
+    game = engines.make_game(definition, args.players)
+    known = engines.agent_factories(args.game)
+    names = [n.strip() for n in args.agents.split(",") if n.strip()]
+    if len(names) == 1:
+        names = names * game.players
+    if len(names) != game.players:
+        raise BoardlabError(f"{len(names)} agents for {game.players} players (give one name, or one per seat)")
+    for name in names:
+        if name not in known:
+            raise BoardlabError(f"unknown agent '{name}' for {args.game} (agents: {', '.join(known)})")
+    return definition, game, [known[n] for n in names], names
+
+
+def run_command(args) -> int:
+    definition, game, factories, names = load_match(args)
+    records, summary = run(game, factories, args.games, args.seed, workers=args.workers,
+                           seat_rotation=not args.no_rotation, agent_names=names)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(format_summary(summary, definition.game.name))
+    return 0
+
+
+def format_summary(s: dict, name: str) -> str:
+    """The summary as a short plain-text table for a designer."""
+    agents = s["agents"]
+    who = f"{agents[0]} in every seat" if len(set(agents)) == 1 else ", ".join(agents)
+    lines = [f"{name} ({s['variant']}), {s['players']} players, {s['games']} games, seed {s['seed']}, "
+             f"agents: {who}" + (", seats rotated per deal" if s.get("seat_rotation") else ""),
+             "", "seat   wins   win rate   95% interval"]
+    for seat, (wins, rate) in enumerate(zip(s["wins_by_seat"], s["win_rate_by_seat"]), start=1):
+        lo, hi = rate["ci95"]
+        lines.append(f"{seat:>4} {wins:>6}   {rate['rate']:8.1%}   {lo:6.1%} .. {hi:6.1%}")
+    if "win_rate_by_agent" in s:
+        lines += ["", "agent        wins / seats   win rate   95% interval"]
+        for agent, r in s["win_rate_by_agent"].items():
+            lo, hi = r["ci95"]
+            lines.append(f"{agent:12} {r['wins']:>5} / {r['seats_played']:<6} {r['rate']:8.1%}   {lo:6.1%} .. {hi:6.1%}")
+    length = s["length"]
+    lines += ["", f"draws {s['draws']}, unfinished {s['unfinished']}",
+              f"length in {length['unit']}: mean {length['mean']:.1f}, median {length['median']:g}, "
+              f"90th percentile {length['p90']:g} (finished games)",
+              f"{s['seconds']:.1f} s"]
+    return "\n".join(lines)

@@ -1,0 +1,123 @@
+"""Sections every game definition shares: game facts, colours, print settings, rulebook."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from boardlab.layouts.schema import limits
+
+#: Symbols the drawing code knows how to draw as vector art.  A definition may use only these.
+SYMBOLS = frozenset({
+    "star", "stop", "cross", "x", "slider", "hoops",
+    "circle", "square", "triangle", "diamond", "hexagon", "pentagon", "heart", "ring",
+})
+
+HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Facts about the game as a product."""
+
+    id: str
+    name: str
+    version: str
+    summary: str
+    min_players: int = field(metadata=limits(min=1, max=12))
+    max_players: int = field(metadata=limits(min=1, max=12))
+    minutes: int = field(metadata=limits(min=1, max=600))
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A named colour: its ink, a letter for text forms and a symbol for greyscale play."""
+
+    hex: str
+    letter: str
+    symbol: str
+    label: str  # how the rulebook and reports name it, e.g. "red"
+
+
+@dataclass(frozen=True)
+class PrintSettings:
+    """How the printkit lays out this game's components (sizes in millimetres)."""
+
+    card: str | tuple[float, float]  # a preset name from layouts/print.toml or [width, height]
+    bleed: float = field(metadata=limits(min=0, max=10))
+    safe: float = field(metadata=limits(min=0, max=20))
+    corner_radius: float = field(metadata=limits(min=0, max=10))
+    paper: str
+    back_colour: str
+    ink_colour: str
+    paper_colour: str
+
+
+@dataclass(frozen=True)
+class RulebookText:
+    """The rulebook's text in one language (filled by the rulebook work)."""
+
+    title: str
+    sections: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    languages: tuple[str, ...] = field(metadata=limits(min=1))
+    text: dict[str, RulebookText] = field(default_factory=dict)
+
+
+def check_colour_palette(colours, report) -> None:
+    """Every palette entry has a #rrggbb ink, a one-character letter and a known symbol."""
+    letters: dict[str, str] = {}
+    for name, colour in colours.items():
+        if not HEX_COLOUR.match(colour.hex):
+            report(("colours", name, "hex"), f'not a colour "{colour.hex}"', 'write "#rrggbb", e.g. "#c0392b"')
+        if len(colour.letter) != 1 or not colour.letter.isalpha():
+            report(("colours", name, "letter"), f'"{colour.letter}" is not one letter', "a single letter A-Z")
+        elif colour.letter.upper() in letters:
+            report(("colours", name, "letter"), f'letter "{colour.letter}" is already used by {letters[colour.letter.upper()]}',
+                   "each colour its own letter")
+        else:
+            letters[colour.letter.upper()] = name
+        if colour.symbol not in SYMBOLS:
+            report(("colours", name, "symbol"), f'unknown symbol "{colour.symbol}"', ", ".join(sorted(SYMBOLS)))
+
+
+def check_colour_ref(colours, name: str, path: tuple, report) -> None:
+    if name not in colours:
+        report(path, f'unknown colour "{name}"', "colours defined: " + ", ".join(colours))
+
+
+def check_print(settings: PrintSettings, colours, presets, report) -> None:
+    if isinstance(settings.card, str) and settings.card not in presets.card_sizes:
+        report(("print", "card"), f'unknown card size "{settings.card}"',
+               "presets: " + ", ".join(presets.card_sizes) + ", or [width, height] in mm")
+    if isinstance(settings.card, tuple) and min(settings.card) <= 0:
+        report(("print", "card"), "card sides must be positive", "[width, height] in mm")
+    if settings.paper not in presets.papers:
+        report(("print", "paper"), f'unknown paper "{settings.paper}"', ", ".join(presets.papers))
+    for key in ("back_colour", "ink_colour", "paper_colour"):
+        check_colour_ref(colours, getattr(settings, key), ("print", key), report)
+
+
+@dataclass(frozen=True)
+class SheetSettings:
+    margin: float = field(metadata=limits(min=0, max=30))
+    cut_mark_length: float = field(metadata=limits(min=0, max=20))
+    cut_mark_offset: float = field(metadata=limits(min=0, max=10))
+    calibration_bar: float = field(metadata=limits(min=10, max=150))
+    tile_overlap: float = field(metadata=limits(min=0, max=50))
+    footer_size: float = field(metadata=limits(min=4, max=14))
+
+
+@dataclass(frozen=True)
+class PrintConventions:
+    """layouts/print.toml: paper sizes, card presets and sheet conventions (millimetres)."""
+
+    papers: dict[str, tuple[float, float]]
+    card_sizes: dict[str, tuple[float, float]]
+    sheet: SheetSettings
+    duplex: Literal["long", "short"]
+    layout: Literal["duplex", "gutterfold"]

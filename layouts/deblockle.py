@@ -1,0 +1,133 @@
+"""Deblockle's definition: board, star squares, the cube and the rule options (shared/spec/deblockle.md)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from boardlab.layouts.common import SYMBOLS, Colour, GameInfo, PrintSettings, Rulebook, check_colour_ref
+from boardlab.layouts.schema import limits
+
+SQUARE = re.compile(r"^([a-z])([1-9][0-9]?)$")
+CUBE_SIDES = ("top", "bottom", "north", "east", "south", "west")
+OPPOSITE = {"top": "bottom", "north": "south", "east": "west"}
+
+
+@dataclass(frozen=True)
+class Board:
+    files: int = field(metadata=limits(min=3, max=26))
+    ranks: int = field(metadata=limits(min=3, max=26))
+
+    def square(self, name: str) -> tuple[int, int] | None:
+        """(x, y), 1-based, of an algebraic square name, or None when it is not on the board.
+
+        >>> Board(7, 7).square("d2"), Board(7, 7).square("h1")
+        ((4, 2), None)
+        """
+        m = SQUARE.match(name)
+        if not m:
+            return None
+        x, y = ord(m.group(1)) - ord("a") + 1, int(m.group(2))
+        return (x, y) if 1 <= x <= self.files and 1 <= y <= self.ranks else None
+
+
+@dataclass(frozen=True)
+class Face:
+    symbol: str  # vector art the printkit draws
+    hop: Literal["score", "none", "orthogonal", "diagonal", "slide", "hoops"]
+
+
+@dataclass(frozen=True)
+class Cube:
+    """The cube's layout: the face on each side with the Star-bearing side up."""
+
+    top: str
+    bottom: str
+    north: str
+    east: str
+    south: str
+    west: str
+
+
+@dataclass(frozen=True)
+class Player:
+    colour: str
+    home_star: str  # the player's own star square; the opponent scores there
+    start: tuple[str, ...] = field(metadata=limits(min=1))  # start squares, in the order blocks are used
+
+
+@dataclass(frozen=True)
+class Rules:
+    blocks: int = field(metadata=limits(min=1, max=4))
+    no_touching: bool
+    hopless_tip: Literal["illegal", "ends_turn"]
+    hoops_steps: int = field(metadata=limits(min=1, max=6))
+    setup: Literal["random", "adversarial"]
+    max_turns: int = field(metadata=limits(min=1, max=100000))
+
+
+@dataclass(frozen=True)
+class Definition:
+    game: GameInfo
+    colours: dict[str, Colour]
+    board: Board
+    faces: dict[str, Face]
+    cube: Cube
+    players: tuple[Player, ...]
+    rules: Rules
+    print: PrintSettings
+    rulebook: Rulebook
+
+
+def check(d: Definition, report) -> None:
+    """Cross-field checks: a cube shows each face once, squares are on the board and distinct."""
+    for name, face in d.faces.items():
+        if face.symbol not in SYMBOLS:
+            report(("faces", name, "symbol"), f'unknown symbol "{face.symbol}"', ", ".join(sorted(SYMBOLS)))
+    if len(d.faces) != 6:
+        report(("faces",), f"{len(d.faces)} faces defined", "exactly six, one per cube side")
+    scoring = [n for n, f in d.faces.items() if f.hop == "score"]
+    if len(scoring) != 1:
+        report(("faces",), f"{len(scoring)} faces with hop = \"score\"", "exactly one (the Star)")
+    seen: dict[str, str] = {}
+    for side in CUBE_SIDES:
+        name = getattr(d.cube, side)
+        if name not in d.faces:
+            report(("cube", side), f'unknown face "{name}"', "faces defined: " + ", ".join(d.faces))
+        elif name in seen:
+            report(("cube", side), f'face "{name}" repeats the {seen[name]} side', "each face on exactly one side")
+        else:
+            seen[name] = side
+    for name in d.faces:
+        if name not in seen and len(seen) == len([s for s in CUBE_SIDES if getattr(d.cube, s) in d.faces]):
+            report(("cube",), f'face "{name}" is on no side of the cube', "all six faces, each once")
+    if scoring and d.cube.top != scoring[0]:
+        report(("cube", "top"), f'the layout is given with "{scoring[0]}" on top', f'top = "{scoring[0]}"')
+    if d.game.min_players != 2 or d.game.max_players != 2:
+        report(("game", "max_players"), "Deblockle is for exactly two players", "min_players = max_players = 2")
+    if len(d.players) != 2:
+        report(("players",), f"{len(d.players)} players defined", "exactly two [[players]] tables")
+    used: dict[str, str] = {}
+    stars = set()
+    for i, player in enumerate(d.players):
+        check_colour_ref(d.colours, player.colour, ("players", i, "colour"), report)
+        if d.board.square(player.home_star) is None:
+            report(("players", i, "home_star"), f'"{player.home_star}" is not a square of the board',
+                   f"a1..{chr(ord('a') + d.board.files - 1)}{d.board.ranks}")
+        stars.add(player.home_star)
+        if len(player.start) < d.rules.blocks:
+            report(("players", i, "start"), f"{len(player.start)} start squares for {d.rules.blocks} blocks",
+                   f"at least rules.blocks = {d.rules.blocks}")
+    for i, player in enumerate(d.players):
+        for j, sq in enumerate(player.start):
+            path = ("players", i, "start", j)
+            if d.board.square(sq) is None:
+                report(path, f'"{sq}" is not a square of the board', f"a1..{chr(ord('a') + d.board.files - 1)}{d.board.ranks}")
+            elif sq in stars:
+                report(path, f'"{sq}" is a star square', "a block never rests on a star")
+            elif sq in used:
+                report(path, f'"{sq}" is already the start of another block', "distinct squares")
+            used[sq] = player.colour
+    if len(stars) != len(d.players):
+        report(("players",), "two players share a home star", "one star square each")

@@ -1,0 +1,233 @@
+"""Load game definitions and variants from TOML into frozen dataclasses.
+
+A definition is a complete TOML file in layouts/; a variant holds `extends = "GAME"` (or a
+path to another definition or variant) plus only the keys it changes.
+
+>>> d = load("blockd")
+>>> d.game.name, d.rules.torus, d.variant
+('Blockd', True, 'baseline')
+>>> load("blockd-pawns-block").rules.pawns
+'block'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+import tomllib
+from pathlib import Path
+from types import ModuleType
+
+from boardlab.layouts import blockd, deblockle, links, sixbysix
+from boardlab.layouts.common import PrintConventions, check_colour_palette, check_print
+from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
+from boardlab.layouts.schema import Checker, Source
+from boardlab.layouts.tomlmap import key_lines
+
+LAYOUTS = Path(__file__).resolve().parent
+VARIANTS = LAYOUTS / "variants"
+
+#: Game id -> the module holding its schema (`Definition`) and cross-field `check`.
+GAME_MODULES: dict[str, ModuleType] = {
+    "blockd": blockd,
+    "sixbysix": sixbysix,
+    "links": links,
+    "deblockle": deblockle,
+}
+
+
+@dataclasses.dataclass
+class Document:
+    """One parsed TOML file: its data and where each key was written."""
+
+    file: str
+    data: dict
+    lines: dict[tuple, int]
+
+
+def display_path(path: Path) -> str:
+    """A path as the user would type it: relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def read_document(path: Path) -> Document:
+    """Parse one TOML file, turning every way it can fail into a DefinitionError."""
+    name = display_path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise DefinitionError([Problem(name, 0, "file", "no such file")]) from None
+    except IsADirectoryError:
+        raise DefinitionError([Problem(name, 0, "file", "is a folder", "a .toml file")]) from None
+    except OSError as err:
+        raise DefinitionError([Problem(name, 0, "file", f"cannot be read: {err.strerror}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise DefinitionError([Problem(name, line, "encoding", "not UTF-8 text", "save the file as UTF-8")]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        message = str(err)
+        m = re.search(r"\(at line (\d+), column \d+\)", message)
+        line = int(m.group(1)) if m else 0
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
+        if not m and "end of document" in message:
+            line = text.count("\n") + 1
+        raise DefinitionError([Problem(name, line, "syntax", f"TOML syntax error: {message}",
+                                       "see https://toml.io for the format")]) from None
+    return Document(name, data, key_lines(text))
+
+
+def resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
+    """The file a user means by a game id, a variant name or a path.
+
+    :raises BoardlabError: when nothing of that name exists.
+    """
+    text = str(name_or_path)
+    candidates = []
+    if relative_to is not None:
+        candidates.append(relative_to / text)
+    candidates.append(Path(text))
+    if "/" not in text and not text.endswith(".toml"):
+        candidates += [LAYOUTS / f"{text}.toml", VARIANTS / f"{text}.toml"]
+    elif "/" not in text:
+        candidates += [LAYOUTS / text, VARIANTS / text]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    if text.endswith(".toml") or "/" in text:
+        raise BoardlabError(f"{text}: no such file")
+    raise BoardlabError(f"{text}: no such game or variant (games: {', '.join(GAME_MODULES)};"
+                        f" variants: see `boardlab list`)")
+
+
+def _merge(base: dict, top: dict) -> dict:
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _origins(doc: Document) -> dict[tuple, tuple[str, int]]:
+    return {path: (doc.file, line) for path, line in doc.lines.items()}
+
+
+def _flatten(path: Path, seen: tuple[Path, ...] = ()) -> tuple[str, dict, dict, Document]:
+    """(game id, merged data, key origins, top document) of a definition or variant chain."""
+    doc = read_document(path)
+    parent = doc.data.get("extends")
+    if parent is None:
+        game_id = doc.data.get("game", {}).get("id") if isinstance(doc.data.get("game"), dict) else None
+        return game_id, doc.data, _origins(doc), doc
+    line = doc.lines.get(("extends",), 1)
+    if not isinstance(parent, str):
+        raise DefinitionError([Problem(doc.file, line, "extends", "must be a text in quotes", "a game id or a file")])
+    try:
+        parent_path = resolve(parent, relative_to=path.parent)
+    except BoardlabError:
+        raise DefinitionError([Problem(doc.file, line, "extends", f'unknown game "{parent}"',
+                                       ", ".join(GAME_MODULES) + " or a path to a definition")]) from None
+    if parent_path.resolve() in seen or parent_path.resolve() == path.resolve():
+        raise DefinitionError([Problem(doc.file, line, "extends", "variants extend each other in a circle",
+                                       "extend the game definition")])
+    game_id, data, origins, _ = _flatten(parent_path, seen + (path.resolve(),))
+    top = {k: v for k, v in doc.data.items() if k != "extends"}
+    merged = _merge(data, top)
+    mine = _origins(doc)
+    for key_path, where in mine.items():
+        if key_path == ("extends",):
+            continue
+        if key_path in origins and isinstance(_get(merged, key_path), dict):
+            continue  # a table the variant reopens: its keys keep their own origins
+        for other in [p for p in origins if p[:len(key_path)] == key_path and p != key_path]:
+            del origins[other]
+        origins[key_path] = where
+    return game_id, merged, origins, doc
+
+
+def _get(data, path):
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+@functools.cache
+def print_conventions() -> PrintConventions:
+    """layouts/print.toml, loaded once."""
+    return load_conventions(LAYOUTS / "print.toml")
+
+
+def is_conventions_file(path: Path) -> bool:
+    """True for a print conventions file (layouts/print.toml or a copy): paper sizes, no [game]."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return "papers" in data and "game" not in data and "extends" not in data
+
+
+def load_conventions(path: Path) -> PrintConventions:
+    """A validated print conventions file.
+
+    :raises DefinitionError: listing every problem found.
+    """
+    doc = read_document(path)
+    checker = Checker(Source(doc.file, doc.lines))
+    conventions = checker.build(PrintConventions, doc.data, ())
+    if checker.problems:
+        raise DefinitionError(checker.problems)
+    return conventions
+
+
+def load(name_or_path: str | Path):
+    """The validated definition of a game id, variant name or definition file.
+
+    :raises DefinitionError: listing every problem found, one `FILE:LINE: KEY: ...` each.
+    :raises BoardlabError: when the name resolves to no file.
+    """
+    path = resolve(name_or_path)
+    game_id, data, origins, doc = _flatten(path)
+    if game_id not in GAME_MODULES:
+        line = doc.lines.get(("game", "id"), doc.lines.get(("game",), 1))
+        where = origins.get(("game", "id"), (doc.file, line))
+        raise DefinitionError([Problem(where[0], where[1], "game.id",
+                                       f'unknown game "{game_id}"' if game_id else "missing",
+                                       ", ".join(GAME_MODULES))])
+    module = GAME_MODULES[game_id]
+    checker = Checker(Source(doc.file, doc.lines, origins))
+    definition = checker.build(module.Definition, data, ())
+    if definition is not None:
+        check_colour_palette(definition.colours, checker.report)
+        check_print(definition.print, definition.colours, print_conventions(), checker.report)
+        module.check(definition, checker.report)
+    if checker.problems:
+        raise DefinitionError(checker.problems)
+    variant = "baseline" if "extends" not in doc.data else path.stem
+    object.__setattr__(definition, "variant", variant)
+    object.__setattr__(definition, "source", doc.file)
+    return definition
+
+
+def variants_of(game_id: str) -> list[str]:
+    """Names of the variant files in layouts/variants/ whose chain leads to `game_id`."""
+    out = []
+    for path in sorted(VARIANTS.glob("*.toml")):
+        try:
+            found, _, _, _ = _flatten(path)
+        except BoardlabError:
+            continue
+        if found == game_id:
+            out.append(path.stem)
+    return out

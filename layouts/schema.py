@@ -1,0 +1,280 @@
+"""Turn parsed TOML into frozen dataclasses, collecting every mistake with its line.
+
+The dataclasses *are* the schema: each field's type says what the TOML must hold, and
+`field(metadata=limits(...))` adds ranges.
+Fields without a default are required; a definition states every rule option itself.
+
+>>> from dataclasses import dataclass, field
+>>> @dataclass(frozen=True)
+... class Rules:
+...     turns: int = field(metadata=limits(min=1))
+>>> checker = Checker(Source("x.toml", {("rules", "turns"): 3}))
+>>> checker.build(Rules, {"turns": 0}, ("rules",))
+>>> print(checker.problems[0])
+x.toml:3: rules.turns: must be at least 1 (got 0)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, Literal, Union
+
+from boardlab.layouts.errors import Problem
+from boardlab.layouts.tomlmap import line_of
+
+
+def limits(min: float | None = None, max: float | None = None, doc: str = "") -> dict:
+    """Field metadata: inclusive bounds for a number (or for a list's length when it is a list)."""
+    return {"min": min, "max": max, "doc": doc}
+
+
+@dataclass
+class Source:
+    """Where the keys of one (merged) document come from: key path -> line, per file."""
+
+    file: str
+    lines: dict[tuple, int]
+    origins: dict[tuple, tuple[str, int]] | None = None
+
+    def locate(self, path: tuple) -> tuple[str, int]:
+        if self.origins:
+            probe = tuple(path)
+            while probe:
+                if probe in self.origins:
+                    return self.origins[probe]
+                probe = probe[:-1]
+        return self.file, line_of(self.lines, path)
+
+
+def dotted(path: tuple) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top)"
+
+
+def type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if tp is bool:
+        return "true or false"
+    if tp is int:
+        return "a whole number"
+    if tp is float:
+        return "a number"
+    if tp is str:
+        return "a text in quotes"
+    if origin is Literal:
+        return "one of " + ", ".join(f'"{a}"' if isinstance(a, str) else str(a) for a in typing.get_args(tp))
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a list of {plural(args[0])}"
+        return f"a list of {len(args)} items"
+    if origin is dict:
+        return "a table"
+    if origin in (Union, types.UnionType):
+        return " or ".join(type_name(a) for a in typing.get_args(tp) if a is not type(None))
+    if dataclasses.is_dataclass(tp):
+        return "a table"
+    return getattr(tp, "__name__", str(tp))
+
+
+def plural(tp: Any) -> str:
+    name = type_name(tp)
+    return {"a whole number": "whole numbers", "a number": "numbers", "a text in quotes": "texts",
+            "a table": "tables", "true or false": "true/false values"}.get(name, name)
+
+
+class _Invalid(Exception):
+    pass
+
+
+class FrozenDict(dict):
+    """A read-only dict: hashable, picklable, and safe to share between definitions."""
+
+    def _readonly(self, *args, **kwargs):
+        raise TypeError("a definition is read-only")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self.items(), key=repr)))
+
+    def __reduce__(self):
+        return (FrozenDict, (dict(self),))
+
+
+class Checker:
+    """Builds dataclasses from TOML data and records every problem instead of stopping."""
+
+    def __init__(self, source: Source):
+        self.source = source
+        self.problems: list[Problem] = []
+
+    def report(self, path: tuple, message: str, allowed: str = "") -> None:
+        file, line = self.source.locate(path)
+        self.problems.append(Problem(file, line, dotted(path), message, allowed))
+
+    def build(self, cls: type, data: Any, path: tuple) -> Any:
+        """An instance of dataclass `cls` from `data`, or None when something is wrong."""
+        try:
+            return self._convert(cls, data, path, {})
+        except _Invalid:
+            return None
+
+    # -- conversion ------------------------------------------------------------------------
+    def _convert(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
+        origin = typing.get_origin(tp)
+        if dataclasses.is_dataclass(tp):
+            return self._dataclass(tp, value, path)
+        if origin in (Union, types.UnionType):
+            options = [a for a in typing.get_args(tp) if a is not type(None)]
+            for option in options:
+                trial = Checker(self.source)
+                try:
+                    result = trial._convert(option, value, path, meta)
+                except _Invalid:
+                    continue
+                if not trial.problems:
+                    return result
+            self._fail(path, f"wrong type: {describe(value)}", type_name(tp))
+        if origin is Literal:
+            choices = typing.get_args(tp)
+            if value not in choices or isinstance(value, bool) != any(isinstance(c, bool) for c in choices):
+                hint = ""
+                if isinstance(value, str):
+                    near = difflib.get_close_matches(value, [str(c) for c in choices], n=1)
+                    hint = f'; did you mean "{near[0]}"?' if near else ""
+                self._fail(path, f"unknown value {show(value)}{hint}", type_name(tp))
+            return value
+        if origin is tuple:
+            if not isinstance(value, list):
+                self._fail(path, f"wrong type: {describe(value)}", type_name(tp))
+            args = typing.get_args(tp)
+            if len(args) == 2 and args[1] is Ellipsis:
+                kinds = [args[0]] * len(value)
+            else:
+                if len(value) != len(args):
+                    self._fail(path, f"expected {len(args)} items, got {len(value)}", type_name(tp))
+                kinds = list(args)
+            self._check_range(path, len(value), meta, what="length")
+            return self._collect(tuple, [(k, v, path + (i,)) for i, (k, v) in enumerate(zip(kinds, value))])
+        if origin is dict:
+            key_tp, value_tp = typing.get_args(tp)
+            if not isinstance(value, dict):
+                self._fail(path, f"wrong type: {describe(value)}", "a table")
+            items, bad = [], False
+            for key, item in value.items():
+                if key_tp is int:
+                    try:
+                        key = int(key)
+                    except ValueError:
+                        self.report(path + (key,), "key must be a whole number")
+                        bad = True
+                        continue
+                items.append((key, item))
+            converted = self._collect(list, [(value_tp, item, path + (str(key),)) for key, item in items])
+            if bad:
+                raise _Invalid
+            return FrozenDict(zip([k for k, _ in items], converted))
+        if tp is bool:
+            if not isinstance(value, bool):
+                self._fail(path, f"wrong type: {describe(value)}", "true or false")
+            return value
+        if tp is int:
+            if not isinstance(value, int) or isinstance(value, bool):
+                self._fail(path, f"wrong type: {describe(value)}", "a whole number")
+            self._check_range(path, value, meta)
+            return value
+        if tp is float:
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                self._fail(path, f"wrong type: {describe(value)}", "a number")
+            self._check_range(path, value, meta)
+            return float(value)
+        if tp is str:
+            if not isinstance(value, str):
+                self._fail(path, f"wrong type: {describe(value)}", "a text in quotes")
+            if meta.get("min") is not None and len(value) < meta["min"]:
+                self._fail(path, "must not be empty")
+            return value
+        if tp is Any:
+            return value
+        raise TypeError(f"schema type {tp!r} is not supported")
+
+    def _collect(self, kind, triples):
+        out, failed = [], False
+        for tp, value, path in triples:
+            try:
+                out.append(self._convert(tp, value, path, {}))
+            except _Invalid:
+                failed = True
+        if failed:
+            raise _Invalid
+        return kind(out)
+
+    def _dataclass(self, cls: type, value: Any, path: tuple) -> Any:
+        if not isinstance(value, dict):
+            self._fail(path, f"wrong type: {describe(value)}", "a table")
+        hints = typing.get_type_hints(cls)
+        fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+        kwargs, failed = {}, False
+        for key in value:
+            if key not in fields:
+                near = difflib.get_close_matches(key, list(fields), n=1, cutoff=0.6)
+                allowed = f'did you mean "{near[0]}"?' if near else "known keys: " + ", ".join(fields)
+                self.report(path + (key,), "unknown key", allowed)
+                failed = True
+        for name, f in fields.items():
+            if name not in value:
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                    self.report(path + (name,), "missing key", type_name(hints[name]))
+                    failed = True
+                continue
+            try:
+                kwargs[name] = self._convert(hints[name], value[name], path + (name,), dict(f.metadata))
+            except _Invalid:
+                failed = True
+        if failed:
+            raise _Invalid
+        return cls(**kwargs)
+
+    def _check_range(self, path: tuple, number: float, meta: dict, what: str = "") -> None:
+        low, high = meta.get("min"), meta.get("max")
+        label = "list must hold" if what == "length" else "must be"
+        if low is not None and number < low:
+            if what == "length":
+                self._fail(path, f"{label} at least {low} items (got {number})")
+            self._fail(path, f"must be at least {low} (got {number})", _bounds(low, high))
+        if high is not None and number > high:
+            if what == "length":
+                self._fail(path, f"{label} at most {high} items (got {number})")
+            self._fail(path, f"must be at most {high} (got {number})", _bounds(low, high))
+
+    def _fail(self, path: tuple, message: str, allowed: str = "") -> typing.NoReturn:
+        self.report(path, message, allowed)
+        raise _Invalid
+
+
+def _bounds(low, high) -> str:
+    if low is not None and high is not None:
+        return f"{low} to {high}"
+    return ""
+
+
+def show(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else repr(value).lower() if isinstance(value, bool) else repr(value)
+
+
+def describe(value: Any) -> str:
+    kind = {bool: "true/false", int: "a whole number", float: "a number", str: "a text",
+            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+    if isinstance(value, (list, dict)):
+        return f"got {kind}"
+    return f"got {kind} {show(value)}"
