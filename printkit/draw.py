@@ -1,0 +1,111 @@
+"""The one drawing interface every component is drawn through (millimetres, y pointing down).
+
+A component is a function `draw_x(canvas, ...)` that calls only these methods, so the PDF
+backend, the SVG backend and the `RecordingCanvas` used by tests see the same calls.
+Colours are "#rrggbb" strings from a definition, or None for "no fill"/"no stroke".
+Text sizes are in points (the unit printers and designers think in); everything else is mm.
+
+>>> c = RecordingCanvas(63.5, 88.9)
+>>> c.rect(0, 0, 63.5, 88.9, stroke="#000000")
+>>> c.calls[0][0], c.calls[0][1][:4]
+('rect', (0, 0, 63.5, 88.9))
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from contextlib import contextmanager
+from typing import Iterator, Sequence
+
+Point = tuple[float, float]
+
+
+class Canvas(ABC):
+    """A page (or an SVG drawing) of `width` x `height` millimetres."""
+
+    def __init__(self, width: float, height: float):
+        self.width = width
+        self.height = height
+
+    @abstractmethod
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.25, radius: float = 0.0,
+             dash: Sequence[float] | None = None) -> None:
+        """A rectangle with its top-left corner at (x, y), optionally with rounded corners."""
+
+    @abstractmethod
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = "#000000",
+             width: float = 0.25, dash: Sequence[float] | None = None) -> None:
+        """A straight line."""
+
+    @abstractmethod
+    def polygon(self, points: Sequence[Point], *, fill: str | None = None, stroke: str | None = None,
+                width: float = 0.25, closed: bool = True, dash: Sequence[float] | None = None) -> None:
+        """A polygon (closed) or polyline (closed=False)."""
+
+    @abstractmethod
+    def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
+               stroke: str | None = None, width: float = 0.25, dash: Sequence[float] | None = None) -> None:
+        """A circle."""
+
+    @abstractmethod
+    def path(self, commands: Sequence[tuple], *, fill: str | None = None, stroke: str | None = None,
+             width: float = 0.25, dash: Sequence[float] | None = None) -> None:
+        """A path of ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x, y) and ("Z",) commands."""
+
+    @abstractmethod
+    def text(self, x: float, y: float, content: str, *, size: float = 10.0, fill: str = "#000000",
+             anchor: str = "start", bold: bool = False) -> None:
+        """Text whose baseline starts (anchor "start"), centres ("middle") or ends ("end") at (x, y)."""
+
+    @abstractmethod
+    @contextmanager
+    def transform(self, dx: float = 0.0, dy: float = 0.0, rotate: float = 0.0,
+                  scale: float = 1.0) -> Iterator[None]:
+        """Draw the block translated by (dx, dy), then rotated clockwise by `rotate` degrees and scaled."""
+
+    @abstractmethod
+    @contextmanager
+    def clip(self, x: float, y: float, w: float, h: float, radius: float = 0.0) -> Iterator[None]:
+        """Draw the block clipped to a (rounded) rectangle."""
+
+
+class RecordingCanvas(Canvas):
+    """Records every call as (method, positional args, keyword args); for tests."""
+
+    def __init__(self, width: float, height: float):
+        super().__init__(width, height)
+        self.calls: list[tuple[str, tuple, dict]] = []
+
+    def _record(self, name, args, kwargs):
+        self.calls.append((name, args, kwargs))
+
+    def rect(self, x, y, w, h, **kw):
+        self._record("rect", (x, y, w, h), kw)
+
+    def line(self, x1, y1, x2, y2, **kw):
+        self._record("line", (x1, y1, x2, y2), kw)
+
+    def polygon(self, points, **kw):
+        self._record("polygon", (tuple(points),), kw)
+
+    def circle(self, cx, cy, r, **kw):
+        self._record("circle", (cx, cy, r), kw)
+
+    def path(self, commands, **kw):
+        self._record("path", (tuple(commands),), kw)
+
+    def text(self, x, y, content, **kw):
+        self._record("text", (x, y, content), kw)
+
+    @contextmanager
+    def transform(self, dx=0.0, dy=0.0, rotate=0.0, scale=1.0):
+        self._record("transform", (dx, dy, rotate, scale), {})
+        yield
+        self._record("end_transform", (), {})
+
+    @contextmanager
+    def clip(self, x, y, w, h, radius=0.0):
+        self._record("clip", (x, y, w, h, radius), {})
+        yield
+        self._record("end_clip", (), {})
