@@ -13,7 +13,12 @@ from boardlab import __version__
 from boardlab.layouts.errors import BoardlabError, DefinitionError
 
 #: sub-commands, each a module in boardlab/commands/
-COMMANDS = ("list", "check", "simulate")
+COMMANDS = (
+    "list",
+    "check",
+    "simulate",
+    "tables",
+)
 
 
 class Parser(argparse.ArgumentParser):

@@ -6,6 +6,7 @@ import json
 
 from boardlab.analysis import engines
 from boardlab.analysis.runner import default_workers, run
+from boardlab.arguments import non_negative, positive
 from boardlab.layouts import BoardlabError, GAMES, load
 
 
@@ -18,28 +19,6 @@ def register(subparsers) -> None:
     add_match_arguments(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=run_command)
-
-
-def positive(text: str) -> int:
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def non_negative(text: str) -> int:
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
-    return value
 
 
 def add_match_arguments(p, games: int = 1000) -> None:

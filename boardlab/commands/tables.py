@@ -1,0 +1,44 @@
+"""`boardlab tables GAME`: exact (or seeded, estimated) tables of a game."""
+
+from __future__ import annotations
+
+import json
+
+from boardlab.analysis.tables import TABLE_PROVIDERS, TableOptions, provider, to_csv, to_markdown
+from boardlab.arguments import non_negative, positive
+from boardlab.layouts import BoardlabError, GAMES, load
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("tables", help="exact probability and structure tables",
+                              description="Print a game's exact tables (or tables estimated over "
+                                          "seeded random deals) as Markdown, JSON or CSV.")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    p.add_argument("--players", type=positive, metavar="N", help="one player count (default: all allowed)")
+    p.add_argument("--format", choices=("md", "json", "csv"), default="md", help="output format (default: md)")
+    p.add_argument("--deals", type=positive, default=1000, metavar="N",
+                   help="random deals for estimated tables (default: 1000)")
+    p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
+    p.add_argument("--workers", type=positive, metavar="W", help="worker processes (default: the number of cores)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.game not in GAMES:
+        raise BoardlabError(f"unknown game '{args.game}' (games: {', '.join(GAMES)})")
+    definition = load(args.variant) if args.variant else load(args.game)
+    if definition.game.id != args.game:
+        raise BoardlabError(f"variant '{args.variant}' is a variant of {definition.game.id}, not {args.game}")
+    info = definition.game
+    if args.players is not None and not info.min_players <= args.players <= info.max_players:
+        raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {args.players}")
+    options = TableOptions(players=args.players, deals=args.deals, seed=args.seed, workers=args.workers)
+    tables = provider(args.game).tables(definition, options)
+    if args.format == "json":
+        print(json.dumps(tables.data, indent=2))
+    elif args.format == "csv":
+        print(to_csv(tables), end="")
+    else:
+        print(to_markdown(tables), end="")
+    return 0

@@ -1,0 +1,55 @@
+"""What a print job is made of: pages that know how to draw themselves, grouped into files.
+
+Every game's print module (printkit/games/<game>.py) turns a definition and `PrintOptions`
+into a list of `PrintFile`s; the backends write each as one PDF and each component as SVG.
+Nothing here draws: pages carry a `draw(canvas)` function using printkit.draw.Canvas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Literal
+
+from boardlab.printkit.draw import Canvas
+
+Box = tuple[float, float, float, float]  # x, y, width, height in mm, y down
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """The user's choices for one print run (defaults come from layouts/print.toml)."""
+
+    paper: str  # a paper name from layouts/print.toml
+    duplex: Literal["long", "short"]
+    layout: Literal["duplex", "gutterfold"]
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its size in mm and the function that draws it."""
+
+    width: float
+    height: float
+    draw: Callable[[Canvas], None]
+    trim_box: Box | None = None  # set for single-card print-on-demand pages
+    bleed_box: Box | None = None
+
+
+@dataclass(frozen=True)
+class Component:
+    """One component drawn on its own (for its SVG): e.g. one card face, the board, one cube net."""
+
+    name: str  # file stem, e.g. "red-3" or "board"
+    width: float
+    height: float
+    draw: Callable[[Canvas], None]
+
+
+@dataclass(frozen=True)
+class PrintFile:
+    """One PDF (its pages) plus the components it shows, each written as an SVG."""
+
+    name: str  # file stem, e.g. "blockd-cards-a4"
+    title: str  # what the designer sees, e.g. "Blockd cards (25, poker size)"
+    pages: tuple[Page, ...]
+    components: tuple[Component, ...] = field(default_factory=tuple)
