@@ -4,7 +4,7 @@ A game offers tables through a module listed in `TABLE_PROVIDERS` with
 `tables(definition, options: TableOptions) -> TableSet`.
 
 >>> t = TableSet("Demo", (Table("Sums", ("sum", "p"), ((2, "1/36"), (3, "1/18"))),), {"sums": {}})
->>> print(to_markdown(t).splitlines()[4])
+>>> print(to_markdown(t).splitlines()[6])
 | 2 | 1/36 |
 """
 

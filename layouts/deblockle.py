@@ -112,6 +112,9 @@ def check(d: Definition, report) -> None:
     stars = set()
     for i, player in enumerate(d.players):
         check_colour_ref(d.colours, player.colour, ("players", i, "colour"), report)
+        if any(p.colour == player.colour for p in d.players[:i]):
+            report(("players", i, "colour"), f'colour "{player.colour}" is already another player\'s',
+                   "a colour of its own for each player")
         if d.board.square(player.home_star) is None:
             report(("players", i, "home_star"), f'"{player.home_star}" is not a square of the board',
                    f"a1..{chr(ord('a') + d.board.files - 1)}{d.board.ranks}")

@@ -100,9 +100,11 @@ def check(d: Definition, report) -> None:
     for n, removed in sorted(table.items()):
         if removed < 0:
             report(("deck", "removed_empty", str(n)), f"cannot remove {removed} cards", "0 or more")
-        elif removed > deck.empty:
-            report(("deck", "removed_empty", str(n)),
-                   f"removes {removed} empty cards but the deck has only {deck.empty}", f"at most {deck.empty}")
-        elif n in wanted and n * deck.hand_size > deck.size - deck.central - removed:
+        elif n in wanted and removed <= deck.empty and n * deck.hand_size > deck.size - deck.central - removed:
             report(("deck", "hand_size"), f"{n} players x {deck.hand_size} cards do not fit in a deck of "
                    f"{deck.size - deck.central - removed}", "a smaller hand or a bigger deck")
+    most = max(table.values(), default=0)
+    if most > deck.empty:
+        worst = min(n for n, removed in table.items() if removed == most)
+        report(("deck", "empty"), f"{deck.empty} empty cards, but removed_empty removes {most} with {worst} players",
+               f"at least {most}, or a smaller removed_empty")

@@ -1,0 +1,64 @@
+"""The command line: help everywhere, one-line errors with exit status 2, no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from boardlab.cli import COMMANDS, main
+from boardlab.layouts import GAMES, load, variants_of
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "boardlab.cli", *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(command, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main([command, "--help"])
+    assert exit.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: boardlab {command}")
+
+
+def test_version_and_top_level_help():
+    result = run_cli("--version")
+    assert result.returncode == 0 and result.stdout.startswith("boardlab ")
+    result = run_cli("--help")
+    assert result.returncode == 0
+    for command in COMMANDS:
+        assert command in result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["frobnicate"],
+    ["check", "--bogus"],
+    ["simulate"],
+    ["simulate", "blockd", "--games", "-3"],
+    ["simulate", "blockd", "--seed", "x"],
+    ["simulate", "chess"],
+    ["tables", "chess"],
+    ["tables", "blockd", "--format", "xml"],
+])
+def test_usage_mistakes_are_one_line_and_status_2(args):
+    result = run_cli(*args)
+    assert result.returncode == 2, result
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_list_names_every_game_and_variant(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for game in GAMES:
+        assert load(game).game.name in out
+        for variant in variants_of(game):
+            assert variant in out
+
+
+def test_no_arguments_prints_help_and_fails(capsys):
+    assert main([]) == 2
+    assert "usage: boardlab" in capsys.readouterr().out
