@@ -38,7 +38,7 @@ def contrast_ink(fill: str) -> str:
 def regular_polygon(cx: float, cy: float, radius: float, sides: int, rotation: float = 0.0) -> list[Point]:
     """Corners of a regular polygon, the first one straight up (y down) turned by `rotation` degrees.
 
-    >>> [(round(x, 6), round(y, 6)) for x, y in regular_polygon(0, 0, 1, 4)]
+    >>> [(round(x, 6) + 0.0, round(y, 6) + 0.0) for x, y in regular_polygon(0, 0, 1, 4)]
     [(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)]
     """
     points = []
