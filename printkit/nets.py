@@ -129,8 +129,9 @@ def draw_cube_net(canvas: Canvas, x: float, y: float, *, edge: float, tab: float
         canvas.line(x1, y1, x2, y2, stroke=ink, width=CUT_WIDTH)
     for (x1, y1), (x2, y2) in folds:
         canvas.line(x1, y1, x2, y2, stroke=ink, width=CUT_WIDTH, dash=FOLD_DASH)
-    # the caption goes in the empty corner right of the north face, outside every cut line
-    cx, cy = x + 2 * edge + 1.5, y + tab + 1.5
+    # the caption goes in the free corner right of the south face, below the east face's tab
+    east_x, east_y, _, _ = boxes["east"]
+    cx, cy = east_x + 1.5, east_y + edge + tab + 1.0
     size = min(7.0, edge / 4 / POINT)
     for k, line in enumerate(caption.split("\n")):
         canvas.text(cx, cy + (k + 1) * size * POINT * 1.3, line, size=size, fill=ink)

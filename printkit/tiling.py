@@ -28,7 +28,7 @@ from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import POINT, paper_size, printable_area
-from boardlab.printkit.pages import Component, Page
+from boardlab.printkit.pages import Component, Page, PrintFile
 
 CUT_WIDTH = 0.3  # mm
 MARK_WIDTH = 0.25  # mm
@@ -235,3 +235,22 @@ def poster_page(board: Component, conventions: PrintConventions, *, ink: str) ->
         canvas.text(ax, ay + ah + 1.5 * size * POINT * 1.5, note, size=size + 1, fill=ink, bold=True)
 
     return Page(page_w, page_h, draw), scale
+
+
+def board_files(board: Component, conventions: PrintConventions, *, game: str, label: str, paper: str, ink: str,
+                paper_colour: str) -> list[PrintFile]:
+    """The board on `paper`, tiled if it must be, plus a one-page poster file when it was tiled.
+
+    Files are named GAME-board-PAPER and GAME-board-POSTERPAPER.
+    :raises BoardlabError: for an unknown paper or an overlap larger than the page.
+    """
+    pages = tiled_pages(board, paper, conventions, ink=ink, paper_colour=paper_colour)
+    plural = "s" if len(pages) > 1 else ""
+    files = [PrintFile(f"{game}-board-{paper}", f"{label} board ({len(pages)} {paper} page{plural})",
+                       tuple(pages), (board,))]
+    if len(pages) > 1:
+        poster, scale = poster_page(board, conventions, ink=ink)
+        poster_name = conventions.sheet.poster_paper
+        files.append(PrintFile(f"{game}-board-{poster_name}", f"{label} board on one {poster_name} page"
+                               + ("" if scale == 1.0 else f" (scaled to {scale * 100:.1f} %)"), (poster,), (board,)))
+    return files
