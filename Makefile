@@ -28,6 +28,8 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
 print: $(STAMP)
+	@for game in $(GAMES); do for paper in a4 letter; do \
+		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done
 
 reports: $(STAMP)
 
