@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.layouts.common import Colour, GameInfo, PrintSettings, Rulebook, check_colour_ref
+from boardlab.layouts.common import Colour, GameInfo, PrintSettings, Rulebook, StandeeSize, check_colour_ref
 from boardlab.layouts.schema import limits
 
 
@@ -49,6 +49,17 @@ class Analysis:
 
 
 @dataclass(frozen=True)
+class SixBySixPrint(PrintSettings):
+    """The shared print settings plus the sizes of 6x6's own pieces (millimetres)."""
+
+    board_square: float = field(metadata=limits(min=15, max=80))  # a board square; a player card box is the same
+    chip: float = field(metadata=limits(min=8, max=60))  # chip diameter (disc) or side (square)
+    chip_shape: Literal["disc", "square"]
+    piece_gap: float = field(metadata=limits(min=0, max=10))  # space between chips (and standees) on a sheet
+    marker: StandeeSize  # the folding marker standee
+
+
+@dataclass(frozen=True)
 class Definition:
     game: GameInfo
     colours: dict[str, Colour]
@@ -57,7 +68,7 @@ class Definition:
     components: Components
     rules: Rules
     analysis: Analysis
-    print: PrintSettings
+    print: SixBySixPrint
     rulebook: Rulebook
 
 

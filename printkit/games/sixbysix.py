@@ -1,0 +1,186 @@
+"""6x6 on paper: the numbered board, six player cards, six marker standees and the chips.
+
+Everything comes from the definition: the board's rows (`board.layout`), the square size
+(`print.board_square`), the die faces (`dice.faces`), the seat colours with their symbols
+(`components.seats`, `colours`), the chip count, size and shape, the marker's size.
+A player card is a row of boxes as large as the board's squares, one per die face, so an
+eliminated player's card covers exactly one row of the board, as the rules ask.
+
+>>> from boardlab.layouts import load
+>>> from boardlab.printkit.pages import PrintOptions
+>>> files = print_files(load("sixbysix"), PrintOptions("a4", "long", "duplex"))
+>>> [f.name for f in files]
+['sixbysix-board-a4', 'sixbysix-cards-a4', 'sixbysix-pieces-a4']
+"""
+
+from __future__ import annotations
+
+from boardlab.layouts import print_conventions
+from boardlab.printkit.dice import draw_die_face
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.packing import POINT, paper_size
+from boardlab.printkit.pages import Component, Page, PrintFile, PrintOptions
+from boardlab.printkit.standees import StandeeArt, standee_component, standee_pages
+from boardlab.printkit.symbols import contrast_ink, draw_symbol
+from boardlab.printkit.tiling import board_files
+from boardlab.printkit.tokens import TokenArt, draw_token, token_pages
+
+LINE = 0.35  # mm: the board's grid lines
+
+
+def board_size(definition) -> tuple[float, float]:
+    """(width, height) of the board in mm: the grid of `board.layout` in squares of `print.board_square`.
+
+    >>> from boardlab.layouts import load
+    >>> board_size(load("sixbysix"))
+    (192.0, 192.0)
+    """
+    cells = definition.board.cells
+    side = definition.print.board_square
+    return len(cells[0]) * side, len(cells) * side
+
+
+def draw_board(canvas: Canvas, definition) -> None:
+    """The board at (0, 0): every number of `board.layout` in its square, the base square with a die."""
+    ink = definition.colours[definition.print.ink_colour].hex
+    paper = definition.colours[definition.print.paper_colour].hex
+    side = definition.print.board_square
+    width, height = board_size(definition)
+    canvas.rect(0, 0, width, height, fill=paper)
+    for r, row in enumerate(definition.board.cells):
+        for c, token in enumerate(row):
+            x, y = c * side, r * side
+            canvas.rect(x, y, side, side, stroke=ink, width=LINE)
+            if token == definition.board.base:
+                _draw_base_square(canvas, x, y, side, definition, ink, paper)
+            else:
+                size = side * 0.45 / POINT
+                canvas.text(x + side / 2, y + side / 2 + side * 0.16, token, size=size, fill=ink, anchor="middle",
+                            bold=True)
+    canvas.rect(0, 0, width, height, stroke=ink, width=LINE * 3)
+
+
+def _draw_base_square(canvas: Canvas, x: float, y: float, side: float, definition, ink: str, paper: str) -> None:
+    """The square where the dice are rolled: two dice showing the highest and lowest face."""
+    faces = definition.dice.faces
+    die = side * 0.36
+    draw_die_face(canvas, x + side * 0.36, y + side * 0.36, die, max(faces), face=paper, ink=ink)
+    draw_die_face(canvas, x + side * 0.64, y + side * 0.64, die, min(faces), face=paper, ink=ink)
+
+
+def card_size(definition) -> tuple[float, float]:
+    """(width, height) of a player card's cut box: one board square per die face, in a row."""
+    side = definition.print.board_square
+    return len(definition.dice.faces) * side, side
+
+
+def draw_card_front(canvas: Canvas, definition, seat: str) -> None:
+    """A player card in card coordinates (origin at the cut box's corner), painted out to the bleed.
+
+    Each box shows one die face as pips on paper, framed by the player's colour with the
+    colour's symbol in its corner.
+    """
+    colour = definition.colours[seat]
+    ink = definition.colours[definition.print.ink_colour].hex
+    paper = definition.colours[definition.print.paper_colour].hex
+    bleed, side = definition.print.bleed, definition.print.board_square
+    width, height = card_size(definition)
+    canvas.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour.hex)
+    on_colour = contrast_ink(colour.hex)
+    inset = definition.print.safe
+    for k, face in enumerate(definition.dice.faces):
+        x = k * side
+        canvas.rect(x + inset, y := inset, side - 2 * inset, side - 2 * inset, fill=paper, stroke=ink, width=LINE)
+        draw_die_face(canvas, x + side / 2, side / 2, (side - 2 * inset) * 0.72, face, face=paper, ink=ink)
+        if k:
+            canvas.line(x, 0, x, height, stroke=on_colour, width=LINE)
+        mark = inset * 0.8
+        draw_symbol(canvas, colour.symbol, x + inset / 2, inset / 2, mark, fill=on_colour)
+        draw_symbol(canvas, colour.symbol, x + side - inset / 2, side - inset / 2, mark, fill=on_colour)
+
+
+def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
+    """The back of a player card: its colour, its symbol in every box and the colour's name."""
+    colour = definition.colours[seat]
+    bleed, side = definition.print.bleed, definition.print.board_square
+    width, height = card_size(definition)
+    canvas.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour.hex)
+    on_colour = contrast_ink(colour.hex)
+    for k in range(len(definition.dice.faces)):
+        draw_symbol(canvas, colour.symbol, k * side + side / 2, side / 2, side * 0.5, fill=on_colour)
+    canvas.text(width / 2, height - definition.print.safe, colour.label, size=side * 0.18 / POINT, fill=on_colour,
+                anchor="middle", bold=True)
+
+
+def board_component(definition) -> Component:
+    """The whole board as one component (its SVG, and what tiling cuts up)."""
+    width, height = board_size(definition)
+    return Component(f"{definition.game.id}-board", width, height, lambda canvas: draw_board(canvas, definition))
+
+
+def _art(definition, seat: str) -> tuple[str, str, str]:
+    colour = definition.colours[seat]
+    return colour.hex, colour.symbol, colour.label
+
+
+def print_files(definition, options: PrintOptions) -> list[PrintFile]:
+    """Every 6x6 print file for `options`: board, player cards, markers and chips.
+
+    :raises BoardlabError: for an unknown paper or a piece larger than the printable area.
+    """
+    conventions = print_conventions()
+    game = definition.game.id
+    label = definition.game.name
+    ink = definition.colours[definition.print.ink_colour].hex
+    paper = paper_size(conventions, options.paper)
+    seats = definition.components.seats
+    settings = definition.print
+
+    files = board_files(board_component(definition), conventions, game=game, label=label, paper=options.paper,
+                        ink=ink, paper_colour=definition.colours[settings.paper_colour].hex)
+
+    cards = [Component(f"{game}-card-{seat}", *card_size(definition),
+                       lambda canvas, seat=seat: draw_card_front(canvas, definition, seat)) for seat in seats]
+    files.append(PrintFile(f"{game}-cards-{options.paper}", f"{label} player cards ({len(cards)})",
+                           tuple(_strip_pages(cards, definition, paper)), tuple(cards)))
+
+    markers = [StandeeArt(*_art(definition, seat)) for seat in seats]
+    chips = [TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol)
+             for seat in seats for _ in range(definition.components.chips_per_colour)]
+    pages = standee_pages(markers, settings.marker, paper, conventions, ink=ink, gap=settings.piece_gap)
+    pages += token_pages(chips, paper, conventions, shape=settings.chip_shape, size=settings.chip,
+                         gap=settings.piece_gap, ink=ink)
+    components = [standee_component(f"{game}-marker-{seat}", settings.marker, art, ink=ink)
+                  for seat, art in zip(seats, markers)]
+    for seat in seats:
+        art = TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol)
+        size = settings.chip + settings.piece_gap
+        components.append(Component(f"{game}-chip-{seat}", size, size, lambda canvas, art=art: draw_token(
+            canvas, size / 2, size / 2, shape=settings.chip_shape, size=settings.chip, gap=settings.piece_gap,
+            art=art, ink=ink)))
+    files.append(PrintFile(f"{game}-pieces-{options.paper}",
+                           f"{label} markers ({len(markers)}) and chips ({len(chips)})", tuple(pages),
+                           tuple(components)))
+    return files
+
+
+def _strip_pages(cards: list[Component], definition, paper: tuple[float, float]) -> list[Page]:
+    """Player cards stacked on a sheet (a stand-in until the card imposition is merged)."""
+    from boardlab.printkit.packing import grid_positions, paginate, printable_area
+
+    conventions = print_conventions()
+    ink = definition.colours[definition.print.ink_colour].hex
+    ax, ay, aw, ah = printable_area(*paper, conventions)
+    bleed = definition.print.bleed
+    width, height = card_size(definition)
+    slots = grid_positions(aw, ah, width + 2 * bleed, height + 2 * bleed, 0)
+    pages = []
+    for chunk in paginate(cards, len(slots)):
+        def draw(canvas: Canvas, chunk=chunk) -> None:
+            for (sx, sy), card in zip(slots, chunk):
+                with canvas.clip(ax + sx, ay + sy, width + 2 * bleed, height + 2 * bleed):
+                    with canvas.transform(dx=ax + sx + bleed, dy=ay + sy + bleed):
+                        card.draw(canvas)
+                canvas.rect(ax + sx + bleed, ay + sy + bleed, width, height, stroke=ink, width=0.2)
+        pages.append(Page(*paper, draw))
+    return pages

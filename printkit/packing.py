@@ -1,0 +1,126 @@
+"""Where pieces go on a sheet: grid and hexagonal packings, the printable area, pagination.
+
+Pure geometry in millimetres (y down); nothing here draws.
+A packing returns the positions that fit one page; `paginate` splits a list of pieces into
+pages of that many.
+
+>>> len(grid_positions(100, 50, 20, 20, gap=0))
+10
+>>> len(hex_positions(100, 50, 20, gap=0)) > len(grid_positions(100, 50, 20, 20, gap=0))
+False
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence, TypeVar
+
+from boardlab.layouts.common import PrintConventions
+from boardlab.layouts.errors import BoardlabError
+
+POINT = 25.4 / 72  # one typographic point in millimetres
+
+Item = TypeVar("Item")
+Box = tuple[float, float, float, float]
+
+
+def paper_size(conventions: PrintConventions, paper: str) -> tuple[float, float]:
+    """(width, height) in mm of a paper named in layouts/print.toml, portrait.
+
+    :raises BoardlabError: for a paper the conventions do not list.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> paper_size(print_conventions(), "a4")
+    (210.0, 297.0)
+    """
+    if paper not in conventions.papers:
+        raise BoardlabError(f'unknown paper "{paper}" (papers: {", ".join(conventions.papers)})')
+    width, height = conventions.papers[paper]
+    return float(width), float(height)
+
+
+def footer_band(conventions: PrintConventions) -> float:
+    """Height in mm kept free at the bottom of a sheet for the footer and the calibration bar.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> round(footer_band(print_conventions()), 2)
+    7.41
+    """
+    return 3 * conventions.sheet.footer_size * POINT
+
+
+def printable_area(page_width: float, page_height: float, conventions: PrintConventions) -> Box:
+    """The box (x, y, width, height) where pieces may go: inside the margin, above the footer.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> [round(v, 2) for v in printable_area(210, 297, print_conventions())]
+    [6.0, 6.0, 198.0, 277.59]
+    """
+    margin = conventions.sheet.margin
+    return (margin, margin, page_width - 2 * margin, page_height - 2 * margin - footer_band(conventions))
+
+
+def grid_positions(area_width: float, area_height: float, item_width: float, item_height: float,
+                   gap: float) -> list[tuple[float, float]]:
+    """Top-left corners of as many `item_width` x `item_height` items as fit, row by row.
+
+    The block of items is centred in the area; `gap` separates neighbours (0: shared cut lines).
+
+    >>> grid_positions(50, 10, 20, 10, gap=5)
+    [(2.5, 0.0), (27.5, 0.0)]
+    """
+    columns = _fit(area_width, item_width, gap)
+    rows = _fit(area_height, item_height, gap)
+    used_w = columns * item_width + max(columns - 1, 0) * gap
+    used_h = rows * item_height + max(rows - 1, 0) * gap
+    x0, y0 = (area_width - used_w) / 2, (area_height - used_h) / 2
+    return [(x0 + c * (item_width + gap), y0 + r * (item_height + gap)) for r in range(rows) for c in range(columns)]
+
+
+def hex_positions(area_width: float, area_height: float, diameter: float, gap: float) -> list[tuple[float, float]]:
+    """Centres of as many discs as fit in hexagonal packing (every other row shifted by half a pitch).
+
+    Neighbouring discs are `diameter + gap` apart, centre to centre.
+    Tries rows starting flush and rows starting shifted, keeps whichever holds more.
+
+    >>> [(round(x, 2), round(y, 2)) for x, y in hex_positions(44, 40, 20, gap=0)]
+    [(12.0, 11.34), (32.0, 11.34), (22.0, 28.66)]
+    """
+    pitch = diameter + gap
+    row_step = pitch * math.sqrt(3) / 2
+    if diameter > area_width or diameter > area_height:
+        return []
+    rows = int(math.floor((area_height - diameter) / row_step + 1e-9)) + 1
+    best: list[tuple[float, float]] = []
+    for first_shifted in (False, True):
+        centres = []
+        for r in range(rows):
+            shift = pitch / 2 if (r % 2 == 1) != first_shifted else 0.0
+            count = _fit(area_width - shift, diameter, gap)
+            centres += [(diameter / 2 + shift + c * pitch, diameter / 2 + r * row_step) for c in range(count)]
+        if len(centres) > len(best):
+            best = centres
+    used_w = max(x for x, _ in best) + diameter / 2
+    used_h = max(y for _, y in best) + diameter / 2
+    dx, dy = (area_width - used_w) / 2, (area_height - used_h) / 2
+    return [(x + dx, y + dy) for x, y in best]
+
+
+def _fit(length: float, item: float, gap: float) -> int:
+    """How many items of size `item` with `gap` between them fit in `length`."""
+    if item > length + 1e-9:
+        return 0
+    return int(math.floor((length - item) / (item + gap) + 1e-9)) + 1
+
+
+def paginate(items: Sequence[Item], per_page: int) -> list[list[Item]]:
+    """`items` cut into pages of at most `per_page`.
+
+    :raises BoardlabError: when not even one item fits a page.
+
+    >>> paginate("abcde", 2)
+    [['a', 'b'], ['c', 'd'], ['e']]
+    """
+    if per_page < 1:
+        raise BoardlabError("a piece is larger than the printable area of the paper; choose a larger paper")
+    return [list(items[i:i + per_page]) for i in range(0, len(items), per_page)]
