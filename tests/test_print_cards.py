@@ -203,7 +203,7 @@ def blockd_count(d) -> int:
 def test_blockd_pdf_has_every_card_on_the_expected_pages(paper, per_page):
     d = load("blockd")
     assert blockd_count(d) == 25
-    [deck] = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+    deck, _pawns = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
     reader = open_pdf(render_pdf(deck))
     sheets = math.ceil(25 / per_page)
     assert len(reader.pages) == 2 * sheets
@@ -213,6 +213,16 @@ def test_blockd_pdf_has_every_card_on_the_expected_pages(paper, per_page):
         on_sheet = min(per_page, 25 - sheet * per_page)
         expected += [on_sheet, on_sheet]
     assert counts == expected
+
+
+def test_blockd_has_a_pawn_standee_per_suit():
+    d = load("blockd")
+    _deck, pawns = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    assert [c.name for c in pawns.components] == [f"pawn-{suit}" for suit in d.cards.suits]
+    canvas = RecordingCanvas(210, 297)
+    for page in pawns.pages:
+        page.draw(canvas)
+    assert [t for t in texts(canvas)] == [d.colours[s].label for s in d.cards.suits for _ in range(2)]
 
 
 def test_links_pdf_holds_the_whole_deck():
@@ -253,7 +263,7 @@ def test_card_sizes_measured_in_the_pdf_match_the_definition(game, paper):
     d = load(game)
     width, height = CONVENTIONS.card_sizes[d.print.card]
     module = {"blockd": blockd_print, "links": links_print}[game]
-    [deck] = module.print_files(d, PrintOptions(paper, "long", "duplex"))
+    deck = module.print_files(d, PrintOptions(paper, "long", "duplex"))[0]
     sizes = measured_card_sizes(open_pdf(render_pdf(deck)), d.print.bleed)
     assert sizes
     for measured in sizes:
@@ -263,7 +273,7 @@ def test_card_sizes_measured_in_the_pdf_match_the_definition(game, paper):
 def test_marks_and_footer_stay_out_of_the_margin_and_the_calibration_bar_is_50_mm():
     d = load("blockd")
     for paper in ("a4", "letter"):
-        [deck] = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+        deck, _pawns = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
         reader = open_pdf(render_pdf(deck))
         paper_w, paper_h = CONVENTIONS.papers[paper]
         margin = CONVENTIONS.sheet.margin
@@ -363,7 +373,7 @@ def test_a_variant_changes_the_print_with_no_code_change(tmp_path):
     used, canvas = colours_used(red_three.front)
     assert "#00aa00" in used and "#c62828" not in used
     assert "jade" in texts(canvas) and "red" not in texts(canvas)
-    [deck] = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    deck, _pawns = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
     for measured in measured_card_sizes(open_pdf(render_pdf(deck)), d.print.bleed):
         assert sorted(measured) == pytest.approx(sorted(CONVENTIONS.card_sizes["bridge"]), abs=0.1)
 
@@ -381,7 +391,8 @@ def test_print_command_writes_pdf_and_svgs_identically_twice(tmp_path, capsys):
     one = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
     two = sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*") if p.is_file())
     assert one == two and Path("blockd-cards-a4.pdf") in one
-    assert len([p for p in one if p.suffix == ".svg"]) == 26  # 25 distinct fronts (blind included) + the back
+    # 25 distinct fronts (blind included), the back, a pawn per suit
+    assert len([p for p in one if p.suffix == ".svg"]) == 25 + 1 + len(load("blockd").cards.suits)
     for path in one:
         assert (tmp_path / "one" / path).read_bytes() == (tmp_path / "two" / path).read_bytes()
 
