@@ -203,7 +203,7 @@ def blockd_count(d) -> int:
 def test_blockd_pdf_has_every_card_on_the_expected_pages(paper, per_page):
     d = load("blockd")
     assert blockd_count(d) == 25
-    deck, _pawns = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+    deck, _pawns, _single = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
     reader = open_pdf(render_pdf(deck))
     sheets = math.ceil(25 / per_page)
     assert len(reader.pages) == 2 * sheets
@@ -217,7 +217,7 @@ def test_blockd_pdf_has_every_card_on_the_expected_pages(paper, per_page):
 
 def test_blockd_has_a_pawn_standee_per_suit():
     d = load("blockd")
-    _deck, pawns = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    _deck, pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
     assert [c.name for c in pawns.components] == [f"pawn-{suit}" for suit in d.cards.suits]
     canvas = RecordingCanvas(210, 297)
     for page in pawns.pages:
@@ -225,11 +225,28 @@ def test_blockd_has_a_pawn_standee_per_suit():
     assert [t for t in texts(canvas)] == [d.colours[s].label for s in d.cards.suits for _ in range(2)]
 
 
+@pytest.mark.parametrize("game", ["blockd", "links"])
+def test_single_card_file_has_every_face_with_trim_and_bleed_boxes(game):
+    d = load(game)
+    module = {"blockd": blockd_print, "links": links_print}[game]
+    single = module.print_files(d, PrintOptions("a4", "long", "duplex"))[-1]
+    cards = {"blockd": blockd_print.blockd_cards, "links": links_print.links_cards}[game](d)
+    reader = open_pdf(render_pdf(single))
+    assert len(reader.pages) == 2 * len(cards)
+    width, height = CONVENTIONS.card_sizes[d.print.card]
+    bleed, point = d.print.bleed, 72 / 25.4
+    for page in reader.pages[:4]:
+        assert [float(v) for v in page.trimbox] == pytest.approx(
+            [bleed * point, bleed * point, (bleed + width) * point, (bleed + height) * point], abs=1e-3)
+        assert [float(v) for v in page.bleedbox] == pytest.approx(
+            [0, 0, (2 * bleed + width) * point, (2 * bleed + height) * point], abs=1e-3)
+
+
 def test_links_pdf_holds_the_whole_deck():
     d = load("links")
     size = len(d.deck.game_cards) + d.deck.central + d.deck.empty + sum(m.count for m in d.deck.masters)
     assert size == 46  # shared/spec/links.md: 36 + 1 + 5 + 4
-    [deck] = links_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    deck, _single = links_print.print_files(d, PrintOptions("a4", "long", "duplex"))
     reader = open_pdf(render_pdf(deck))
     assert len(reader.pages) == 2 * math.ceil(size / 9)
     assert sum(len(page_geometry(reader, i).clips) for i in range(0, len(reader.pages), 2)) == size
@@ -273,7 +290,7 @@ def test_card_sizes_measured_in_the_pdf_match_the_definition(game, paper):
 def test_marks_and_footer_stay_out_of_the_margin_and_the_calibration_bar_is_50_mm():
     d = load("blockd")
     for paper in ("a4", "letter"):
-        deck, _pawns = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+        deck, _pawns, _single = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
         reader = open_pdf(render_pdf(deck))
         paper_w, paper_h = CONVENTIONS.papers[paper]
         margin = CONVENTIONS.sheet.margin
@@ -373,7 +390,7 @@ def test_a_variant_changes_the_print_with_no_code_change(tmp_path):
     used, canvas = colours_used(red_three.front)
     assert "#00aa00" in used and "#c62828" not in used
     assert "jade" in texts(canvas) and "red" not in texts(canvas)
-    deck, _pawns = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    deck, _pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
     for measured in measured_card_sizes(open_pdf(render_pdf(deck)), d.print.bleed):
         assert sorted(measured) == pytest.approx(sorted(CONVENTIONS.card_sizes["bridge"]), abs=0.1)
 
@@ -401,7 +418,8 @@ def test_print_command_options_name_the_file(tmp_path):
     assert main(["print", "links", "--paper", "letter", "--duplex", "short", "--out", str(tmp_path)]) == 0
     assert main(["print", "links", "--layout", "gutterfold", "--out", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["links-cards-a4-gutterfold.pdf",
-                                                               "links-cards-letter-short-edge.pdf"]
+                                                               "links-cards-letter-short-edge.pdf",
+                                                               "links-cards-single.pdf"]
 
 
 def test_bad_option_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys):

@@ -10,7 +10,7 @@ The pawns, one per suit, are folding standees (printkit.standees) in the suit's 
 >>> from boardlab.layouts import load
 >>> files = print_files(load("blockd"), PrintOptions("a4", "long", "duplex"))
 >>> [(f.name, len(f.pages)) for f in files]
-[('blockd-cards-a4', 6), ('blockd-pawns-a4', 1)]
+[('blockd-cards-a4', 6), ('blockd-pawns-a4', 1), ('blockd-cards-single', 50)]
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, pa
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import PrintFile, PrintOptions
-from boardlab.printkit.sheets import Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file
+from boardlab.printkit.sheets import (Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file,
+                                      single_card_file)
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_pages
 from boardlab.printkit.symbols import draw_symbol
 
@@ -144,7 +145,8 @@ def _back_drawer(d, geometry: CardGeometry):
 
 
 def print_files(d, options: PrintOptions) -> list[PrintFile]:
-    """Blockd's print files for one paper and layout: the card deck and the pawns.
+    """Blockd's print files for one paper and layout: the card deck, the pawns, and the deck one
+    face per page (front, back, front, ...) with TrimBox and BleedBox for print-on-demand shops.
 
     :raises BoardlabError: when a card does not fit the paper.
     """
@@ -162,4 +164,6 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
                        for suit, art in zip(d.cards.suits, pawns)]
     pawn_file = PrintFile(f"{d.game.id}-pawns-{options.paper}", f"{d.game.name} pawns ({len(pawns)}, folding standees)",
                           tuple(pawn_pages), tuple(pawn_components))
-    return [deck, pawn_file]
+    single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
+                              "(for print-on-demand)", cards, geometry)
+    return [deck, pawn_file, single]
