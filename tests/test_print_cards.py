@@ -465,3 +465,19 @@ def test_every_registered_game_prints_and_every_pdf_opens(tmp_path):
                 assert len(reader.pages) == len(print_file.pages) > 0
         printed += 1
     assert printed >= 2
+
+
+def test_footer_names_game_version_file_and_a_date_only_from_source_date_epoch(monkeypatch):
+    d = load("blockd")
+
+    def footer_texts():
+        deck = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))[0]
+        canvas = RecordingCanvas(210, 297)
+        deck.pages[0].draw(canvas)
+        return [t for t in texts(canvas) if "blockd-cards-a4.pdf" in t]
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    [line] = footer_texts()
+    assert d.game.name in line and d.game.version in line and "sheet 1/3" in line and "20" not in line
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    [line] = footer_texts()
+    assert "2026-01-01" in line
