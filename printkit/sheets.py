@@ -370,10 +370,19 @@ def footer_date(environment: Mapping[str, str] = os.environ) -> str | None:
     return time.strftime("%Y-%m-%d", time.gmtime(int(epoch)))
 
 
-def draw_footer(canvas: Canvas, layout: SheetLayout, conventions: PrintConventions, text: str, ink: str) -> None:
-    """The calibration bar (labelled with its length) and `text`, on the printable area's last line."""
+def draw_footer(canvas: Canvas, printable: Box, conventions: PrintConventions, text: str, ink: str) -> None:
+    """The calibration bar (labelled with its length) and `text`, on the last line of the
+    `printable` box (the paper minus its margin); the line is `footer_height` tall.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> from boardlab.printkit.draw import RecordingCanvas
+    >>> c = RecordingCanvas(210, 297)
+    >>> draw_footer(c, (6, 6, 198, 285), print_conventions(), "Blockd 1.0", "#000000")
+    >>> [round(v, 2) for v in c.calls[0][1]], c.calls[-1][1][2]
+    ([6, 289.39, 56.0, 289.39], 'Blockd 1.0')
+    """
     sheet = conventions.sheet
-    px, py, pw, ph = layout.printable
+    px, py, pw, ph = printable
     height = footer_height(conventions)
     baseline = py + ph - height * 0.25
     bar_y = py + ph - height * 0.5
@@ -434,7 +443,7 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
                 "gutterfold": "fold on the middle line, fronts and backs"}[sheet_page.kind]]
             if date:
                 parts.insert(1, date)
-            draw_footer(canvas, layout, conventions, " · ".join(parts), style.ink)
+            draw_footer(canvas, layout.printable, conventions, " · ".join(parts), style.ink)
             if layout.gutterfold:
                 _draw_fold_marks(canvas, layout, sheet_page.slots, conventions, style.ink)
         return draw
@@ -495,6 +504,6 @@ def single_card_file(name: str, title: str, cards: Sequence[Card], geometry: Car
     return PrintFile(name, title, tuple(pages))
 
 
-__all__ = ["Card", "CardGeometry", "Mark", "SheetLayout", "SheetPage", "SheetStyle", "Slot", "card_geometry",
+__all__ = ["Card", "CardGeometry", "Mark", "draw_footer", "footer_date", "SheetLayout", "SheetPage", "SheetStyle", "Slot", "card_geometry",
            "card_sheet_file", "cut_lines", "cut_marks", "footer_height", "impose_cards", "plan_card_sheet",
            "single_card_file"]

@@ -222,7 +222,9 @@ def test_blockd_has_a_pawn_standee_per_suit():
     canvas = RecordingCanvas(210, 297)
     for page in pawns.pages:
         page.draw(canvas)
-    assert [t for t in texts(canvas)] == [d.colours[s].label for s in d.cards.suits for _ in range(2)]
+    shown = texts(canvas)
+    assert shown[:-2] == [d.colours[s].label for s in d.cards.suits for _ in range(2)]
+    assert shown[-2] == "50 mm" and "blockd-pawns-a4.pdf" in shown[-1]  # the footer
 
 
 @pytest.mark.parametrize("game", ["blockd", "links"])

@@ -15,13 +15,15 @@ The pawns, one per suit, are folding standees (printkit.standees) in the suit's 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from boardlab.layouts import print_conventions
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed, paint_frame
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import paper_size
-from boardlab.printkit.pages import PrintFile, PrintOptions
+from boardlab.printkit.pages import Page, PrintFile, PrintOptions
 from boardlab.printkit.sheets import (Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file,
-                                      single_card_file)
+                                      draw_footer, single_card_file)
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_pages
 from boardlab.printkit.symbols import draw_symbol
 
@@ -144,6 +146,18 @@ def _back_drawer(d, geometry: CardGeometry):
     return draw
 
 
+def _with_footer(page: Page, conventions, text: str, ink: str) -> Page:
+    """The page with the calibration bar and `text` on the last line inside the margin
+    (piece sheets keep that band free: printkit.packing.footer_band)."""
+    margin = conventions.sheet.margin
+    printable = (margin, margin, page.width - 2 * margin, page.height - 2 * margin)
+
+    def draw(canvas: Canvas) -> None:
+        page.draw(canvas)
+        draw_footer(canvas, printable, conventions, text, ink)
+    return replace(page, draw=draw)
+
+
 def print_files(d, options: PrintOptions) -> list[PrintFile]:
     """Blockd's print files for one paper and layout: the card deck, the pawns, and the deck one
     face per page (front, back, front, ...) with TrimBox and BleedBox for print-on-demand shops.
@@ -160,9 +174,13 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     pawns = [StandeeArt(d.colours[suit].hex, d.colours[suit].symbol, d.colours[suit].label) for suit in d.cards.suits]
     pawn_pages = standee_pages(pawns, d.print.pawn, paper_size(conventions, options.paper), conventions,
                                ink=_ink(d), gap=d.print.piece_gap)
+    pawn_name = f"{d.game.id}-pawns-{options.paper}"
+    pawn_pages = [_with_footer(page, conventions, f"{style.label} · {pawn_name}.pdf · sheet {number}/{len(pawn_pages)}"
+                               " · cut on solid lines, fold on dashed lines", _ink(d))
+                  for number, page in enumerate(pawn_pages, start=1)]
     pawn_components = [standee_component(f"pawn-{suit}", d.print.pawn, art, ink=_ink(d))
                        for suit, art in zip(d.cards.suits, pawns)]
-    pawn_file = PrintFile(f"{d.game.id}-pawns-{options.paper}", f"{d.game.name} pawns ({len(pawns)}, folding standees)",
+    pawn_file = PrintFile(pawn_name, f"{d.game.name} pawns ({len(pawns)}, folding standees)",
                           tuple(pawn_pages), tuple(pawn_components))
     single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
                               "(for print-on-demand)", cards, geometry)
