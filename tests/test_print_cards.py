@@ -483,3 +483,14 @@ def test_footer_names_game_version_file_and_a_date_only_from_source_date_epoch(m
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
     [line] = footer_texts()
     assert "2026-01-01" in line
+
+
+def test_matching_masters_show_their_ends_only_when_the_rules_say_so():
+    plain, matching = load("links"), load("links-master-match")
+    assert plain.rules.master_links == "any" and matching.rules.master_links == "match"
+    for d, shows_ends in ((plain, False), (matching, True)):
+        masters = [c for c in links_print.links_cards(d) if c.name.startswith("master-")]
+        for card, master in zip(masters, d.deck.masters):
+            used, canvas = colours_used(card.front)
+            end_colours = {d.colours[end.colour].hex.lower() for end in master.ends}
+            assert (end_colours <= used) == shows_ends, (card.name, used)

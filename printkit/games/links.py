@@ -149,7 +149,8 @@ def _master_drawer(d, geometry: CardGeometry, master):
                     colour = d.colours[end.colour]
                     centred_text(canvas, geometry.width * 0.35, band / 2 + 1, str(end.points), 26.0,
                                  contrast_ink(colour.hex), bold=True)
-                    draw_symbol(canvas, colour.symbol, geometry.width * 0.65, band / 2 + 1, band * 0.5,
+                    canvas.circle(geometry.width * 0.65, band / 2 + 1, band * 0.36, fill=paper, stroke=ink, width=0.4)
+                    draw_symbol(canvas, colour.symbol, geometry.width * 0.65, band / 2 + 1, band * 0.45,
                                 fill=colour.hex, stroke=ink)
                 if flip:
                     with half_turned(canvas, geometry):
