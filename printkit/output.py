@@ -56,8 +56,18 @@ def render_print_files(print_files: Iterable[PrintFile]) -> dict[str, bytes]:
 
 
 def write_rendered(rendered: dict[str, bytes], out_dir: Path | str) -> list[Path]:
-    """Write already rendered files into `out_dir` through a temporary folder; return their paths."""
+    """Write already rendered files into `out_dir` through a temporary folder; return their paths.
+
+    :raises BoardlabError: when the folder cannot be written (it exists as a file, no permission).
+    """
     out_dir = Path(out_dir)
+    try:
+        return _move_into_place(rendered, out_dir)
+    except OSError as err:
+        raise BoardlabError(f"cannot write to {out_dir}: {err.strerror or err}") from None
+
+
+def _move_into_place(rendered: dict[str, bytes], out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".boardlab-print-", dir=out_dir))
     try:

@@ -101,6 +101,8 @@ class PdfCanvas(Canvas):
             self._pdf.drawPath(self._rect_path(x, y, w, h, radius), stroke=do_stroke, fill=do_fill)
 
     def line(self, x1, y1, x2, y2, *, stroke="#000000", width=0.25, dash=None):
+        if stroke is None:
+            return
         self._paint(None, stroke, width, dash)
         self._pdf.line(x1, y1, x2, y2)
 

@@ -217,3 +217,10 @@ def test_components_with_one_name_must_draw_alike():
     files = [PrintFile("one", "One", (), (a,)), PrintFile("two", "Two", (), (b,))]
     with pytest.raises(BoardlabError, match="both called x"):
         render_print_files(files)
+
+
+def test_writing_into_a_file_is_a_clear_error(tmp_path):
+    (tmp_path / "taken").write_text("a file, not a folder")
+    file = PrintFile("demo", "Demo", (Page(10, 10, lambda c: None),))
+    with pytest.raises(BoardlabError, match="cannot write"):
+        write_print_file(file, tmp_path / "taken" / "inside")
