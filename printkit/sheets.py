@@ -181,7 +181,7 @@ def _axis_fit(printable: float, card: float, bleed: float, band: float, *, pairs
     position = (printable - _extent(count, card, gap, bleed, pairs)) / 2
     positions = []
     for index in range(count):
-        positions.append(round(position, 9))
+        positions.append(position)
         middle = pairs and index == count // 2 - 1
         position += card + (2 * bleed if middle else gap)
     return count, shared, tuple(positions)

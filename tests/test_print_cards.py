@@ -64,8 +64,8 @@ def brute_force_cards_per_page(geometry: CardGeometry, paper: str, gutterfold: b
     best = 0
     for turned, shared_x, shared_y in itertools.product((False, True), repeat=3):
         w, h = (geometry.height, geometry.width) if turned else (geometry.width, geometry.height)
-        for columns in range(1, 12):
-            for rows in range(1, 12):
+        for columns in range(1, 30):
+            for rows in range(1, 30):
                 if gutterfold and columns % 2:
                     continue
                 gap_x = 0 if shared_x else 2 * geometry.bleed
@@ -494,3 +494,36 @@ def test_matching_masters_show_their_ends_only_when_the_rules_say_so():
             used, canvas = colours_used(card.front)
             end_colours = {d.colours[end.colour].hex.lower() for end in master.ends}
             assert (end_colours <= used) == shows_ends, (card.name, used)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(width=st.floats(20, 200), height=st.floats(20, 200), bleed=st.sampled_from([0.0, 1.5, 3.0, 3.175, 5.0]),
+       paper=st.sampled_from(sorted(CONVENTIONS.papers)), duplex=st.sampled_from(["long", "short"]),
+       layout_name=st.sampled_from(["duplex", "gutterfold"]), count=st.integers(1, 40))
+def test_any_card_size_either_fits_cleanly_or_is_refused(width, height, bleed, paper, duplex, layout_name, count):
+    geometry = CardGeometry(width, height, bleed, 3.0, 3.0)
+    expected = brute_force_cards_per_page(geometry, paper, layout_name == "gutterfold")
+    options = PrintOptions(paper, duplex, layout_name)
+    if expected == 0:
+        with pytest.raises(BoardlabError, match="does not fit"):
+            impose_cards(count, geometry, CONVENTIONS, options)
+        return
+    layout, pages = impose_cards(count, geometry, CONVENTIONS, options)
+    assert layout.cards_per_page == expected
+    paper_w, paper_h = CONVENTIONS.papers[paper]
+    margin = CONVENTIONS.sheet.margin
+    printable = (margin, margin, paper_w - 2 * margin, paper_h - 2 * margin)
+    fronts = sorted(s.card for p in pages for s in p.slots if s.side == "front")
+    backs = sorted(s.card for p in pages for s in p.slots if s.side == "back")
+    assert fronts == backs == list(range(count))
+    for page in pages:
+        for slot in page.slots:
+            assert sorted(slot.cut_box[2:]) == pytest.approx(sorted((width, height)), abs=1e-6)
+            assert inside(slot.cut_box, printable) and inside(slot.bleed_box, (0, 0, paper_w, paper_h))
+            assert all(overlap(slot.bleed_box, o.cut_box) < 1e-9 for o in page.slots if o is not slot)
+        for mark in cut_marks(layout, page.slots, CONVENTIONS, bleed):
+            assert inside((mark.x1, mark.y1, 0, 0), printable) and inside((mark.x2, mark.y2, 0, 0), printable)
