@@ -13,10 +13,13 @@ False
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 from typing import Sequence, TypeVar
 
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.pages import Component, Page, PrintFile
 
 POINT = 25.4 / 72  # one typographic point in millimetres
 
@@ -124,3 +127,37 @@ def paginate(items: Sequence[Item], per_page: int) -> list[list[Item]]:
     if per_page < 1:
         raise BoardlabError("a piece is larger than the printable area of the paper; choose a larger paper")
     return [list(items[i:i + per_page]) for i in range(0, len(items), per_page)]
+
+
+def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequence[Component],
+                conventions: PrintConventions, *, label: str, ink: str) -> PrintFile:
+    """A PrintFile whose every page also carries the sheet footer: calibration bar, `label`, file, page.
+
+    The footer is the card sheets' one (printkit.sheets.draw_footer), on the last line of the
+    area inside the margin; `printable_area` keeps pieces clear of it.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> from boardlab.printkit.measure import PlacedCanvas
+    >>> f = footed_file("demo", "Demo", [Page(210, 297, lambda c: None)], [], print_conventions(), label="6x6 1.0",
+    ...                 ink="#000000")
+    >>> c = PlacedCanvas(210, 297)
+    >>> f.pages[0].draw(c)
+    >>> [s.content for s in c.shapes if s.kind == "text"]
+    ['50 mm', '6x6 1.0 · demo.pdf · page 1/1']
+    """
+    from boardlab.printkit.sheets import draw_footer, footer_date
+
+    date = footer_date()
+    margin = conventions.sheet.margin
+    total = len(pages)
+
+    def footed(page: Page, number: int) -> Page:
+        def draw(canvas: Canvas) -> None:
+            page.draw(canvas)
+            parts = [label] + ([date] if date else []) + [f"{name}.pdf", f"page {number}/{total}"]
+            # draw_footer reads only the printable box of the layout it is given
+            box = SimpleNamespace(printable=(margin, margin, page.width - 2 * margin, page.height - 2 * margin))
+            draw_footer(canvas, box, conventions, " · ".join(parts), ink)
+        return Page(page.width, page.height, draw, page.trim_box, page.bleed_box)
+
+    return PrintFile(name, title, tuple(footed(page, k + 1) for k, page in enumerate(pages)), tuple(components))
