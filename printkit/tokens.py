@@ -39,7 +39,8 @@ class TokenArt:
 
 
 def token_centres(shape: Shape, size: float, gap: float, area_width: float, area_height: float) -> list[tuple[float, float]]:
-    """Centres of as many tokens as fit the area: hexagonal packing for discs, a grid for squares.
+    """Centres of as many tokens as fit the area: hexagonal packing (or a grid, if it holds more) for discs,
+    a grid for squares.
 
     :raises BoardlabError: for an unknown shape.
 
@@ -47,7 +48,10 @@ def token_centres(shape: Shape, size: float, gap: float, area_width: float, area
     (119, 108)
     """
     if shape == "disc":
-        return hex_positions(area_width, area_height, size, gap)
+        # hexagonal packing wins on a sheet, but in a narrow strip the square grid can hold more
+        hexagonal = hex_positions(area_width, area_height, size, gap)
+        square = [(x + size / 2, y + size / 2) for x, y in grid_positions(area_width, area_height, size, size, gap)]
+        return hexagonal if len(hexagonal) >= len(square) else square
     if shape == "square":
         return [(x + size / 2, y + size / 2) for x, y in grid_positions(area_width, area_height, size, size, gap)]
     raise BoardlabError(f'unknown token shape "{shape}" (disc, square)')
