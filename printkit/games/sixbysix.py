@@ -19,13 +19,13 @@ from boardlab.layouts import print_conventions
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.games.blockd import file_suffix
-from boardlab.printkit.packing import POINT, footed_file, paper_size
+from boardlab.printkit.packing import POINT, flow_pages, footed_file, paper_size
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
 from boardlab.printkit.sheets import Card, CardGeometry, SheetStyle, card_sheet_file
-from boardlab.printkit.standees import StandeeArt, standee_component, standee_pages
+from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
 from boardlab.printkit.symbols import contrast_ink, draw_symbol
 from boardlab.printkit.tiling import board_files
-from boardlab.printkit.tokens import TokenArt, draw_token, token_pages
+from boardlab.printkit.tokens import TokenArt, draw_token, token_section
 
 LINE = 0.35  # mm: the board's grid lines
 
@@ -149,9 +149,9 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
                           definition.colours[seat].label) for seat in seats]
     chip_art = {seat: TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol) for seat in seats}
     chips = [chip_art[seat] for seat in seats for _ in range(definition.components.chips_per_colour)]
-    pages = standee_pages(markers, settings.marker, paper, conventions, ink=ink, gap=settings.piece_gap)
-    pages += token_pages(chips, paper, conventions, shape=settings.chip_shape, size=settings.chip,
-                         gap=settings.piece_gap, ink=ink)
+    pages = flow_pages([standee_section(markers, settings.marker, ink=ink, gap=settings.piece_gap),
+                        token_section(chips, shape=settings.chip_shape, size=settings.chip, gap=settings.piece_gap,
+                                      ink=ink)], paper, conventions, gap=settings.piece_gap * 2)
     components = [standee_component(f"{game}-marker-{seat}", settings.marker, art, ink=ink)
                   for seat, art in zip(seats, markers)]
     chip_box = settings.chip + settings.piece_gap
