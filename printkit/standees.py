@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from boardlab.layouts.common import PrintConventions, StandeeSize
+from boardlab.printkit.cardart import fitted_size
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import Box, Section, flow_pages, grid_positions
 from boardlab.printkit.pages import Component, Page
@@ -33,6 +34,7 @@ from boardlab.printkit.symbols import contrast_ink, draw_symbol
 POINT = 25.4 / 72
 CUT_WIDTH = 0.3  # mm: cut lines
 FOLD_DASH = (2.0, 1.5)  # mm on, mm off: fold lines
+LABEL_SIZE = 9.0  # points: a label's largest size; longer labels shrink to fit the panel
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ def draw_standee(canvas: Canvas, x: float, y: float, size: StandeeSize, art: Sta
 def _draw_figure(canvas: Canvas, width: float, height: float, art: StandeeArt) -> None:
     """One face of the figure centred on (0, 0): the symbol large, the label under it."""
     on_colour = contrast_ink(art.colour)
-    label_size = min(9.0, width / max(len(art.label), 1) / 0.6 / POINT)  # points; a rough width per character
+    label_size = fitted_size(art.label, LABEL_SIZE, width * 0.9, bold=True)
     label_height = label_size * POINT
     symbol = min(width * 0.75, height - 3 * label_height)
     top = -height / 2

@@ -130,3 +130,30 @@ def test_standee_sheet_places_every_standee_inside_the_printable_area():
                 assert area[1] - TOLERANCE <= y and y + h <= area[1] + area[3] + TOLERANCE
                 boxes.append(s.box)
     assert len(boxes) == 17
+
+
+def test_sections_share_a_sheet_without_overlap():
+    from boardlab.printkit.packing import flow_pages
+    from boardlab.printkit.standees import standee_section
+    from boardlab.printkit.tokens import token_section
+
+    size = StandeeSize(width=20, height=30, base=12)
+    standees = [StandeeArt("#c62828", "heart", "red")] * 11
+    tokens = [TokenArt("#1a3d8f", "diamond")] * 150
+    pages = flow_pages([standee_section(standees, size, ink=INK, gap=2),
+                        token_section(tokens, shape="disc", size=19, gap=2, ink=INK)], (210, 297),
+                       print_conventions(), gap=4)
+    strips, discs = [], []
+    for number, page in enumerate(pages):
+        canvas = PlacedCanvas(page.width, page.height)
+        page.draw(canvas)
+        strips += [(number, s.box) for s in canvas.shapes if s.kind == "rect" and s.style.get("stroke") == INK]
+        discs += [(number, s.box) for s in canvas.shapes if s.kind == "circle" and s.style.get("stroke") == INK
+                  and not s.style.get("fill")]
+    assert (len(strips), len(discs)) == (11, 150)
+    assert strips[0][0] == 0 and discs[0][0] == 0  # the chips start under the standees on the first page
+    for (pa, a), (pb, b) in itertools.product(strips, discs):
+        if pa == pb:
+            ox = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+            oy = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+            assert ox <= 0 or oy <= 0
