@@ -189,9 +189,12 @@ def render_pdf(print_file: PrintFile) -> bytes:
     """
     register_fonts()
     buffer = io.BytesIO()
-    pdf = reportlab_canvas.Canvas(buffer, invariant=1, pageCompression=1, pdfVersion=(1, 6))
+    # the initial font is Vera too, so the file references no font it does not embed
+    pdf = reportlab_canvas.Canvas(buffer, invariant=1, pageCompression=1, pdfVersion=(1, 6),
+                                  initialFontName=REGULAR_FONT, initialFontSize=10)
     pdf.setTitle(print_file.title)
     pdf.setCreator("boardlab")
+    pdf.setAuthor("boardlab")
     pdf.setProducer("boardlab (reportlab)")
     pdf.setViewerPreference("PrintScaling", "None")
     for page in print_file.pages:

@@ -34,12 +34,13 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Callable, Literal, Sequence
+from typing import Callable, Literal, Mapping, Sequence
 
 from boardlab.layouts.common import PrintConventions, PrintSettings
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.pages import Box, Component, Page, PrintFile, PrintOptions
+from boardlab.printkit.pdf import text_width
 
 #: the shortest cut mark worth drawing (mm); a layout with less room for marks is rejected
 MINIMUM_MARK = 1.0
@@ -355,13 +356,15 @@ def draw_cut_marks(canvas: Canvas, marks: Sequence[Mark], ink: str, paper: str) 
         canvas.line(mark.x1, mark.y1, mark.x2, mark.y2, stroke=ink, width=MARK_WIDTH)
 
 
-def footer_date() -> str | None:
+def footer_date(environment: Mapping[str, str] = os.environ) -> str | None:
     """The date for footers: from SOURCE_DATE_EPOCH when set (reproducible builds), else None.
 
-    >>> import os; os.environ.pop("SOURCE_DATE_EPOCH", None) and None; footer_date() is None
-    True
+    Never the clock: the same definition must give the same bytes.
+
+    >>> footer_date({}) is None, footer_date({"SOURCE_DATE_EPOCH": "1767225600"})
+    (True, '2026-01-01')
     """
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    epoch = environment.get("SOURCE_DATE_EPOCH", "").strip()
     if not epoch.isdigit():
         return None
     return time.strftime("%Y-%m-%d", time.gmtime(int(epoch)))
@@ -369,8 +372,6 @@ def footer_date() -> str | None:
 
 def draw_footer(canvas: Canvas, layout: SheetLayout, conventions: PrintConventions, text: str, ink: str) -> None:
     """The calibration bar (labelled with its length) and `text`, on the printable area's last line."""
-    from boardlab.printkit.pdf import text_width  # font metrics live with the PDF backend
-
     sheet = conventions.sheet
     px, py, pw, ph = layout.printable
     height = footer_height(conventions)

@@ -51,5 +51,5 @@ def run(args) -> int:
     pdfs = [path for path in written if path.suffix == ".pdf"]
     print(f"{definition.game.name}: {len(pdfs)} PDF, {len(written) - len(pdfs)} SVG in {out_dir}")
     for print_file, path in zip(files, pdfs):
-        print(f"  {path}  {print_file.title}, {len(print_file.pages)} pages")
+        print(f"  {path}  {print_file.title}, {len(print_file.pages)} page{'s' if len(print_file.pages) != 1 else ''}")
     return 0

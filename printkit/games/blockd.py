@@ -5,11 +5,12 @@ the values, the number of blind cards, the start card's step range, the card siz
 back colour.  A start card shows its suit's symbol large with the step range a player may
 choose on it; a number card shows its value large, the suit symbol and the colour's label, so
 a card is known in greyscale too.  The blind card carries the back on both faces.
+The pawns, one per suit, are folding standees (printkit.standees) in the suit's colour.
 
 >>> from boardlab.layouts import load
 >>> files = print_files(load("blockd"), PrintOptions("a4", "long", "duplex"))
 >>> [(f.name, len(f.pages)) for f in files]
-[('blockd-cards-a4', 6)]
+[('blockd-cards-a4', 6), ('blockd-pawns-a4', 1), ('blockd-cards-single', 50)]
 """
 
 from __future__ import annotations
@@ -17,8 +18,11 @@ from __future__ import annotations
 from boardlab.layouts import print_conventions
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed, paint_frame
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import PrintFile, PrintOptions
-from boardlab.printkit.sheets import Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file
+from boardlab.printkit.sheets import (Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file,
+                                      single_card_file)
+from boardlab.printkit.standees import StandeeArt, standee_component, standee_pages
 from boardlab.printkit.symbols import draw_symbol
 
 #: points for the corner index value
@@ -141,7 +145,8 @@ def _back_drawer(d, geometry: CardGeometry):
 
 
 def print_files(d, options: PrintOptions) -> list[PrintFile]:
-    """Blockd's print files for one paper and layout: the card deck.
+    """Blockd's print files for one paper and layout: the card deck, the pawns, and the deck one
+    face per page (front, back, front, ...) with TrimBox and BleedBox for print-on-demand shops.
 
     :raises BoardlabError: when a card does not fit the paper.
     """
@@ -152,4 +157,13 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     style = SheetStyle(_ink(d), _paper(d), f"{d.game.name} {d.game.version}")
     deck = card_sheet_file(f"{d.game.id}-cards-{file_suffix(options)}",
                            f"{d.game.name} cards ({len(cards)}, {size})", cards, geometry, conventions, options, style)
-    return [deck]
+    pawns = [StandeeArt(d.colours[suit].hex, d.colours[suit].symbol, d.colours[suit].label) for suit in d.cards.suits]
+    pawn_pages = standee_pages(pawns, d.print.pawn, paper_size(conventions, options.paper), conventions,
+                               ink=_ink(d), gap=d.print.piece_gap)
+    pawn_components = [standee_component(f"pawn-{suit}", d.print.pawn, art, ink=_ink(d))
+                       for suit, art in zip(d.cards.suits, pawns)]
+    pawn_file = PrintFile(f"{d.game.id}-pawns-{options.paper}", f"{d.game.name} pawns ({len(pawns)}, folding standees)",
+                          tuple(pawn_pages), tuple(pawn_components))
+    single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
+                              "(for print-on-demand)", cards, geometry)
+    return [deck, pawn_file, single]

@@ -10,7 +10,7 @@ make masters match like game cards).  All of it is read from the definition.
 >>> from boardlab.layouts import load
 >>> files = print_files(load("links"), PrintOptions("a4", "long", "duplex"))
 >>> [(f.name, len(f.pages)) for f in files]
-[('links-cards-a4', 12)]
+[('links-cards-a4', 12), ('links-cards-single', 92)]
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, pa
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.games.blockd import file_suffix
 from boardlab.printkit.pages import PrintFile, PrintOptions
-from boardlab.printkit.sheets import Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file
+from boardlab.printkit.sheets import (Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file,
+                                      single_card_file)
 from boardlab.printkit.symbols import contrast_ink, draw_symbol
 
 
@@ -188,7 +189,8 @@ def _back_drawer(d, geometry: CardGeometry):
 
 
 def print_files(d, options: PrintOptions) -> list[PrintFile]:
-    """Links' print files for one paper and layout: the whole deck.
+    """Links' print files for one paper and layout: the whole deck on sheets, and one face per
+    page (front, back, front, ...) with TrimBox and BleedBox for print-on-demand shops.
 
     :raises BoardlabError: when a card does not fit the paper.
     """
@@ -199,4 +201,6 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     style = SheetStyle(_ink(d), _paper(d), f"{d.game.name} {d.game.version}")
     deck = card_sheet_file(f"{d.game.id}-cards-{file_suffix(options)}",
                            f"{d.game.name} cards ({len(cards)}, {size})", cards, geometry, conventions, options, style)
-    return [deck]
+    single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
+                              "(for print-on-demand)", cards, geometry)
+    return [deck, single]
