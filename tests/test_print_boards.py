@@ -263,3 +263,18 @@ def test_print_command_rejects_an_impossible_cube_in_one_line(tmp_path):
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "cube_edge" in result.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("game, text, key", [
+    ("sixbysix", "[print]\nchip = 30.0\n", "print.chip"),
+    ("sixbysix", "[print.marker]\nwidth = 40.0\n", "print.marker.width"),
+    ("deblockle", "[print]\nglue_tab = 13.0\n", "print.glue_tab"),
+    ("deblockle", "[print]\ncube_edge = 33.0\n", "print.cube_edge"),
+    ("deblockle", '[print]\nstar_colour = "crimson"\n', "print.star_colour"),
+])
+def test_pieces_that_cannot_work_are_refused_by_the_definition(tmp_path, game, text, key):
+    from boardlab.layouts import DefinitionError
+
+    with pytest.raises(DefinitionError) as err:
+        variant(tmp_path, f'extends = "{game}"\n{text}')
+    assert [p.key for p in err.value.problems] == [key]
