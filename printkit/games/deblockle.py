@@ -68,8 +68,10 @@ def draw_board(canvas: Canvas, definition) -> None:
     for player in definition.players:
         x, y, w, h = square_box(definition, player.home_star)
         canvas.rect(x, y, w, h, fill=star)
-        # the star in its owner's colour: the opponent scores here
-        draw_symbol(canvas, "star", x + w / 2, y + h / 2, side * 0.8, fill=colours[player.colour].hex, stroke=ink)
+        # the star in its owner's colour (the opponent scores here), on a paper halo so that a dark
+        # star stays visible on the dark square in greyscale print
+        draw_symbol(canvas, "star", x + w / 2, y + h / 2, side * 0.98, fill=paper)
+        draw_symbol(canvas, "star", x + w / 2, y + h / 2, side * 0.72, fill=colours[player.colour].hex, stroke=ink)
     for player in definition.players:
         colour = colours[player.colour]
         for square in player.start[:definition.rules.blocks]:
