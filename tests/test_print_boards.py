@@ -11,6 +11,7 @@ import math
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -278,3 +279,34 @@ def test_pieces_that_cannot_work_are_refused_by_the_definition(tmp_path, game, t
     with pytest.raises(DefinitionError) as err:
         variant(tmp_path, f'extends = "{game}"\n{text}')
     assert [p.key for p in err.value.problems] == [key]
+
+
+def test_deblockle_sizes_measured_in_the_pdf():
+    """Read back from the PDF bytes (pypdf content-stream reader), not from the drawing calls."""
+    sys.path.insert(0, str(Path(__file__).parent))  # helpers beside this file (pytest --import-mode=importlib)
+    from print_pdf_reading import open_pdf, page_geometry
+
+    d = load("deblockle")
+    side, edge = d.print.board_square, d.print.cube_edge
+    rendered = render_print_files(deblockle_print.print_files(d, options()))
+    poster = page_geometry(open_pdf(rendered["deblockle-board-a3.pdf"]), 0)
+    grid = d.board.files * side
+    verticals = sorted(x1 for x1, y1, x2, y2, _ in poster.lines if abs(x1 - x2) < 1e-6 and abs(abs(y2 - y1) - grid) < TOLERANCE)
+    assert len(verticals) == d.board.files + 1
+    assert all(abs(b - a - side) < TOLERANCE for a, b in zip(verticals, verticals[1:]))
+    tiles = open_pdf(rendered["deblockle-board-a4.pdf"])
+    board_w, board_h = deblockle_print.board_size(d)
+    overlap = print_conventions().sheet.tile_overlap
+    widths = []
+    for k in range(len(tiles.pages)):
+        clip = max(page_geometry(tiles, k).clips, key=lambda c: c[2] * c[3])
+        widths.append(clip[2])
+        assert abs(clip[3] - board_h) < TOLERANCE
+    assert abs(sum(widths) - (len(widths) - 1) * overlap - board_w) < TOLERANCE
+    nets = open_pdf(rendered["deblockle-cubes-a4.pdf"])
+    per_net = 5 + 7 + 7  # folds between faces, tab folds, face edges that are cut
+    full_edges = 0
+    for k in range(len(nets.pages)):
+        lines = page_geometry(nets, k).lines
+        full_edges += sum(1 for ln in lines if abs(math.dist(ln[:2], ln[2:4]) - edge) < TOLERANCE)
+    assert full_edges == per_net * d.rules.blocks * len(d.players)
