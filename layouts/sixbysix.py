@@ -85,6 +85,13 @@ def check(d: Definition, report) -> None:
         report(("dice", "faces"), "a face value appears twice", "distinct values")
     if min(d.dice.faces) < 1:
         report(("dice", "faces"), "face values must be positive", "1 or more")
+    room = d.print.board_square - 2 * d.print.safe  # the inside of a player-card box
+    if d.print.chip > room:
+        report(("print", "chip"), f"a {d.print.chip:g} mm chip does not fit a card box ({room:g} mm inside)",
+               f"at most board_square - 2 x safe = {room:g}")
+    if d.print.marker.width > d.print.board_square:
+        report(("print", "marker", "width"), f"a {d.print.marker.width:g} mm marker does not fit a"
+               f" {d.print.board_square:g} mm square", f"at most board_square = {d.print.board_square:g}")
     widths = {len(row) for row in d.board.cells}
     if len(widths) != 1:
         report(("board", "layout"), "rows hold different numbers of squares", "every row the same length")

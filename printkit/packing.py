@@ -13,10 +13,14 @@ False
 from __future__ import annotations
 
 import math
-from typing import Sequence, TypeVar
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Callable, Sequence, TypeVar
 
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.pages import Component, Page, PrintFile
 
 POINT = 25.4 / 72  # one typographic point in millimetres
 
@@ -124,3 +128,101 @@ def paginate(items: Sequence[Item], per_page: int) -> list[list[Item]]:
     if per_page < 1:
         raise BoardlabError("a piece is larger than the printable area of the paper; choose a larger paper")
     return [list(items[i:i + per_page]) for i in range(0, len(items), per_page)]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One kind of piece on a shared sheet: how many, where they fit in a box, how one is drawn.
+
+    `positions(width, height)` gives the top-left corners of the item boxes that fit a box of
+    that size, in filling order; `draw(canvas, k, x, y)` draws item k with its box's corner at (x, y).
+    """
+
+    count: int
+    item_height: float
+    positions: Callable[[float, float], list[tuple[float, float]]]
+    draw: Callable[[Canvas, int, float, float], None]
+
+
+def flow_pages(sections: Sequence[Section], paper: tuple[float, float], conventions: PrintConventions,
+               gap: float) -> list[Page]:
+    """Pages holding every item of every section, sections one under the other, `gap` mm apart.
+
+    A section that does not fit under the previous one continues on a new page.
+    :raises BoardlabError: when an item is larger than the printable area.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> square = lambda n: Section(n, 50, lambda w, h: grid_positions(w, h, 50, 50, 0), lambda c, k, x, y: None)
+    >>> len(flow_pages([square(5), square(12)], (210, 297), print_conventions(), gap=2))
+    2
+    """
+    page_w, page_h = paper
+    ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
+    pages: list[Page] = []
+    placed: list[tuple[Section, int, float, float]] = []
+
+    def flush() -> None:
+        def draw(canvas: Canvas, items=tuple(placed)) -> None:
+            for section, k, x, y in items:
+                section.draw(canvas, k, x, y)
+        pages.append(Page(page_w, page_h, draw))
+        placed.clear()
+
+    top = 0.0
+    for section in sections:
+        done = 0
+        while done < section.count:
+            slots = section.positions(aw, ah - top) if ah - top > 0 else []
+            if not slots:
+                if top == 0.0:
+                    raise BoardlabError("a piece is larger than the printable area of the paper; choose a larger paper")
+                flush()
+                top = 0.0
+                continue
+            lift = min(y for _, y in slots)  # packings centre their block; here it goes to the top
+            take = min(len(slots), section.count - done)
+            for k, (x, y) in zip(range(done, done + take), slots):
+                placed.append((section, k, ax + x, ay + top + y - lift))
+            done += take
+            if done < section.count:
+                flush()
+                top = 0.0
+            else:
+                top += max(y for _, y in slots[:take]) - lift + section.item_height + gap
+    if placed:
+        flush()
+    return pages
+
+
+def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequence[Component],
+                conventions: PrintConventions, *, label: str, ink: str) -> PrintFile:
+    """A PrintFile whose every page also carries the sheet footer: calibration bar, `label`, file, page.
+
+    The footer is the card sheets' one (printkit.sheets.draw_footer), on the last line of the
+    area inside the margin; `printable_area` keeps pieces clear of it.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> from boardlab.printkit.measure import PlacedCanvas
+    >>> f = footed_file("demo", "Demo", [Page(210, 297, lambda c: None)], [], print_conventions(), label="6x6 1.0",
+    ...                 ink="#000000")
+    >>> c = PlacedCanvas(210, 297)
+    >>> f.pages[0].draw(c)
+    >>> [s.content for s in c.shapes if s.kind == "text"]
+    ['50 mm', '6x6 1.0 · demo.pdf · page 1/1']
+    """
+    from boardlab.printkit.sheets import draw_footer, footer_date
+
+    date = footer_date()
+    margin = conventions.sheet.margin
+    total = len(pages)
+
+    def footed(page: Page, number: int) -> Page:
+        def draw(canvas: Canvas) -> None:
+            page.draw(canvas)
+            parts = [label] + ([date] if date else []) + [f"{name}.pdf", f"page {number}/{total}"]
+            # draw_footer reads only the printable box of the layout it is given
+            box = SimpleNamespace(printable=(margin, margin, page.width - 2 * margin, page.height - 2 * margin))
+            draw_footer(canvas, box, conventions, " · ".join(parts), ink)
+        return Page(page.width, page.height, draw, page.trim_box, page.bleed_box)
+
+    return PrintFile(name, title, tuple(footed(page, k + 1) for k, page in enumerate(pages)), tuple(components))

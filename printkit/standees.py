@@ -25,14 +25,16 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from boardlab.layouts.common import PrintConventions, StandeeSize
+from boardlab.printkit.cardart import fitted_size
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.packing import Box, grid_positions, paginate, printable_area
+from boardlab.printkit.packing import Box, Section, flow_pages, grid_positions
 from boardlab.printkit.pages import Component, Page
 from boardlab.printkit.symbols import contrast_ink, draw_symbol
 
 POINT = 25.4 / 72
 CUT_WIDTH = 0.3  # mm: cut lines
 FOLD_DASH = (2.0, 1.5)  # mm on, mm off: fold lines
+LABEL_SIZE = 9.0  # points: a label's largest size; longer labels shrink to fit the panel
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ def draw_standee(canvas: Canvas, x: float, y: float, size: StandeeSize, art: Sta
 def _draw_figure(canvas: Canvas, width: float, height: float, art: StandeeArt) -> None:
     """One face of the figure centred on (0, 0): the symbol large, the label under it."""
     on_colour = contrast_ink(art.colour)
-    label_size = min(9.0, width / max(len(art.label), 1) / 0.6 / POINT)  # points; a rough width per character
+    label_size = fitted_size(art.label, LABEL_SIZE, width * 0.9, bold=True)
     label_height = label_size * POINT
     symbol = min(width * 0.75, height - 3 * label_height)
     top = -height / 2
@@ -108,20 +110,17 @@ def standee_component(name: str, size: StandeeSize, art: StandeeArt, *, ink: str
     return Component(name, width, height, lambda canvas: draw_standee(canvas, 0, 0, size, art, ink=ink))
 
 
+def standee_section(standees: Sequence[StandeeArt], size: StandeeSize, *, ink: str, gap: float) -> Section:
+    """The standees as one section of a sheet (see packing.flow_pages), `gap` mm apart."""
+    strip_w, strip_h = strip_size(size)
+    return Section(len(standees), strip_h, lambda w, h: grid_positions(w, h, strip_w, strip_h, gap),
+                   lambda canvas, k, x, y: draw_standee(canvas, x, y, size, standees[k], ink=ink))
+
+
 def standee_pages(standees: Sequence[StandeeArt], size: StandeeSize, paper: tuple[float, float],
                   conventions: PrintConventions, *, ink: str, gap: float) -> list[Page]:
     """Sheets holding every standee in `standees`, as many per page as fit, `gap` mm apart.
 
     :raises BoardlabError: when a strip is larger than the printable area of the paper.
     """
-    page_w, page_h = paper
-    ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
-    strip_w, strip_h = strip_size(size)
-    slots = grid_positions(aw, ah, strip_w, strip_h, gap)
-    pages = []
-    for chunk in paginate(list(standees), len(slots)):
-        def draw(canvas: Canvas, chunk=chunk) -> None:
-            for (sx, sy), art in zip(slots, chunk):
-                draw_standee(canvas, ax + sx, ay + sy, size, art, ink=ink)
-        pages.append(Page(page_w, page_h, draw))
-    return pages
+    return flow_pages([standee_section(standees, size, ink=ink, gap=gap)], paper, conventions, gap)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.packing import POINT, paper_size, printable_area
+from boardlab.printkit.packing import POINT, footed_file, paper_size, printable_area
 from boardlab.printkit.pages import Component, Page, PrintFile
 
 CUT_WIDTH = 0.3  # mm
@@ -237,20 +237,23 @@ def poster_page(board: Component, conventions: PrintConventions, *, ink: str) ->
     return Page(page_w, page_h, draw), scale
 
 
-def board_files(board: Component, conventions: PrintConventions, *, game: str, label: str, paper: str, ink: str,
-                paper_colour: str) -> list[PrintFile]:
+def board_files(board: Component, conventions: PrintConventions, *, game: str, label: str, footer: str, paper: str,
+                ink: str, paper_colour: str) -> list[PrintFile]:
     """The board on `paper`, tiled if it must be, plus a one-page poster file when it was tiled.
 
-    Files are named GAME-board-PAPER and GAME-board-POSTERPAPER.
+    Files are named GAME-board-PAPER and GAME-board-POSTERPAPER; `label` names the game in
+    titles, `footer` starts every page's footer (e.g. "Deblockle 1.0").
     :raises BoardlabError: for an unknown paper or an overlap larger than the page.
     """
     pages = tiled_pages(board, paper, conventions, ink=ink, paper_colour=paper_colour)
     plural = "s" if len(pages) > 1 else ""
-    files = [PrintFile(f"{game}-board-{paper}", f"{label} board ({len(pages)} {paper} page{plural})",
-                       tuple(pages), (board,))]
+    name = f"{game}-board-{paper}"
+    files = [footed_file(name, f"{label} board ({len(pages)} {paper} page{plural})", pages, (board,), conventions,
+                         label=footer, ink=ink)]
     if len(pages) > 1:
         poster, scale = poster_page(board, conventions, ink=ink)
         poster_name = conventions.sheet.poster_paper
-        files.append(PrintFile(f"{game}-board-{poster_name}", f"{label} board on one {poster_name} page"
-                               + ("" if scale == 1.0 else f" (scaled to {scale * 100:.1f} %)"), (poster,), (board,)))
+        files.append(footed_file(f"{game}-board-{poster_name}", f"{label} board on one {poster_name} page"
+                                 + ("" if scale == 1.0 else f" (scaled to {scale * 100:.1f} %)"), (poster,), (board,),
+                                 conventions, label=footer, ink=ink))
     return files

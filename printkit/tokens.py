@@ -20,7 +20,7 @@ from typing import Literal, Sequence
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.packing import grid_positions, hex_positions, paginate, printable_area
+from boardlab.printkit.packing import Section, flow_pages, grid_positions, hex_positions
 from boardlab.printkit.pages import Page
 from boardlab.printkit.symbols import contrast_ink, draw_symbol
 
@@ -39,7 +39,8 @@ class TokenArt:
 
 
 def token_centres(shape: Shape, size: float, gap: float, area_width: float, area_height: float) -> list[tuple[float, float]]:
-    """Centres of as many tokens as fit the area: hexagonal packing for discs, a grid for squares.
+    """Centres of as many tokens as fit the area: hexagonal packing (or a grid, if it holds more) for discs,
+    a grid for squares.
 
     :raises BoardlabError: for an unknown shape.
 
@@ -47,7 +48,10 @@ def token_centres(shape: Shape, size: float, gap: float, area_width: float, area
     (119, 108)
     """
     if shape == "disc":
-        return hex_positions(area_width, area_height, size, gap)
+        # hexagonal packing wins on a sheet, but in a narrow strip the square grid can hold more
+        hexagonal = hex_positions(area_width, area_height, size, gap)
+        square = [(x + size / 2, y + size / 2) for x, y in grid_positions(area_width, area_height, size, size, gap)]
+        return hexagonal if len(hexagonal) >= len(square) else square
     if shape == "square":
         return [(x + size / 2, y + size / 2) for x, y in grid_positions(area_width, area_height, size, size, gap)]
     raise BoardlabError(f'unknown token shape "{shape}" (disc, square)')
@@ -71,19 +75,23 @@ def draw_token(canvas: Canvas, cx: float, cy: float, *, shape: Shape, size: floa
     draw_symbol(canvas, art.symbol, cx, cy, size * SYMBOL_SHARE, fill=contrast_ink(art.colour))
 
 
+def token_section(tokens: Sequence[TokenArt], *, shape: Shape, size: float, gap: float, ink: str) -> Section:
+    """The tokens as one section of a sheet (see packing.flow_pages).
+
+    :raises BoardlabError: for an unknown shape.
+    """
+    token_centres(shape, size, gap, size, size)  # an unknown shape fails here, before any drawing
+    half = size / 2
+    return Section(len(tokens), size,
+                   lambda w, h: [(x - half, y - half) for x, y in token_centres(shape, size, gap, w, h)],
+                   lambda canvas, k, x, y: draw_token(canvas, x + half, y + half, shape=shape, size=size, gap=gap,
+                                                      art=tokens[k], ink=ink))
+
+
 def token_pages(tokens: Sequence[TokenArt], paper: tuple[float, float], conventions: PrintConventions, *,
                 shape: Shape, size: float, gap: float, ink: str) -> list[Page]:
     """Sheets holding every token of `tokens` (one printed token per entry), densely packed.
 
     :raises BoardlabError: when a token is larger than the printable area, or for an unknown shape.
     """
-    page_w, page_h = paper
-    ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
-    centres = token_centres(shape, size, gap, aw, ah)
-    pages = []
-    for chunk in paginate(list(tokens), len(centres)):
-        def draw(canvas: Canvas, chunk=chunk) -> None:
-            for (cx, cy), art in zip(centres, chunk):
-                draw_token(canvas, ax + cx, ay + cy, shape=shape, size=size, gap=gap, art=art, ink=ink)
-        pages.append(Page(page_w, page_h, draw))
-    return pages
+    return flow_pages([token_section(tokens, shape=shape, size=size, gap=gap, ink=ink)], paper, conventions, gap)

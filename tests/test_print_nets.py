@@ -172,9 +172,18 @@ def test_every_cube_edge_is_a_fold_or_has_exactly_one_glue_tab(symbol_markers):
     assert (len(face_folds), len(tab_folds)) == (5, 7)
     seams = [world_edge(seg, cube[owner][2]) for seg, owner in face_folds + tab_folds]
     assert len(set(seams)) == 12  # every edge of the cube exactly once
-    for segment, owner in tab_folds:  # each tab is cut out: two cut lines leave its fold line's ends
+    def inside_a_face(point):
+        return any(abs(point[0] - cx) < edge / 2 - TOLERANCE and abs(point[1] - cy) < edge / 2 - TOLERANCE
+                   for (cx, cy), _ in faces.values())
+
+    for segment, owner in tab_folds:  # each tab is cut out: a cut line leaves each end of its fold, outward
         for end in segment:
-            assert any(close(c[0], end) or close(c[1], end) for c in cuts), (owner, end)
+            leaving = [c[1] if close(c[0], end) else c[0] for c in cuts if close(c[0], end) or close(c[1], end)]
+            outward = [p for p in leaving if not inside_a_face(p) and not any(
+                same_segment((end, p), e) for centre, _ in faces.values() for e in square_edges(centre, edge))]
+            assert outward, (owner, end)
+            for p in outward:
+                assert 0 < math.dist(end, p) < edge / 2, (owner, end, p)  # a tab, not a face edge
 
 
 def test_net_squares_measure_the_cube_edge(symbol_markers, tmp_path):

@@ -17,7 +17,7 @@ from boardlab.layouts import print_conventions
 from boardlab.layouts.deblockle import CUBE_SIDES
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.nets import net_component, net_pages
-from boardlab.printkit.packing import POINT, paper_size
+from boardlab.printkit.packing import POINT, footed_file, paper_size
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
 from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.tiling import board_files
@@ -68,8 +68,10 @@ def draw_board(canvas: Canvas, definition) -> None:
     for player in definition.players:
         x, y, w, h = square_box(definition, player.home_star)
         canvas.rect(x, y, w, h, fill=star)
-        # the star in its owner's colour: the opponent scores here
-        draw_symbol(canvas, "star", x + w / 2, y + h / 2, side * 0.8, fill=colours[player.colour].hex, stroke=ink)
+        # the star in its owner's colour (the opponent scores here), on a paper halo so that a dark
+        # star stays visible on the dark square in greyscale print
+        draw_symbol(canvas, "star", x + w / 2, y + h / 2, side * 0.98, fill=paper)
+        draw_symbol(canvas, "star", x + w / 2, y + h / 2, side * 0.72, fill=colours[player.colour].hex, stroke=ink)
     for player in definition.players:
         colour = colours[player.colour]
         for square in player.start[:definition.rules.blocks]:
@@ -135,11 +137,13 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     board = Component(f"{definition.game.id}-board", *board_size(definition),
                       lambda canvas: draw_board(canvas, definition))
     colours, settings = definition.colours, definition.print
-    files = board_files(board, conventions, game=definition.game.id, label=label, paper=options.paper,
-                        ink=colours[settings.ink_colour].hex, paper_colour=colours[settings.paper_colour].hex)
+    footer = f"{definition.game.name} {definition.game.version}"
+    ink = colours[settings.ink_colour].hex
+    files = board_files(board, conventions, game=definition.game.id, label=label, footer=footer,
+                        paper=options.paper, ink=ink, paper_colour=colours[settings.paper_colour].hex)
     nets = net_components(definition)
     pages = net_pages(nets, paper_size(conventions, options.paper), conventions, gap=definition.print.net_gap)
-    files.append(PrintFile(f"{definition.game.id}-cubes-{options.paper}",
-                           f"{label} cube nets ({len(nets)}, {definition.print.cube_edge:g} mm)", tuple(pages),
-                           tuple(nets)))
+    files.append(footed_file(f"{definition.game.id}-cubes-{options.paper}",
+                             f"{label} cube nets ({len(nets)}, {definition.print.cube_edge:g} mm)", pages, nets,
+                             conventions, label=footer, ink=ink))
     return files

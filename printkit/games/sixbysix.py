@@ -18,12 +18,14 @@ from __future__ import annotations
 from boardlab.layouts import print_conventions
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.packing import POINT, paper_size
-from boardlab.printkit.pages import Component, Page, PrintFile, PrintOptions
-from boardlab.printkit.standees import StandeeArt, standee_component, standee_pages
+from boardlab.printkit.games.blockd import file_suffix
+from boardlab.printkit.packing import POINT, flow_pages, footed_file, paper_size
+from boardlab.printkit.pages import Component, PrintFile, PrintOptions
+from boardlab.printkit.sheets import Card, CardGeometry, SheetStyle, card_sheet_file
+from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
 from boardlab.printkit.symbols import contrast_ink, draw_symbol
 from boardlab.printkit.tiling import board_files
-from boardlab.printkit.tokens import TokenArt, draw_token, token_pages
+from boardlab.printkit.tokens import TokenArt, draw_token, token_section
 
 LINE = 0.35  # mm: the board's grid lines
 
@@ -77,26 +79,27 @@ def card_size(definition) -> tuple[float, float]:
 def draw_card_front(canvas: Canvas, definition, seat: str) -> None:
     """A player card in card coordinates (origin at the cut box's corner), painted out to the bleed.
 
-    Each box shows one die face as pips on paper, framed by the player's colour with the
-    colour's symbol in its corner.
+    Each box shows one die face as pips on paper, framed by the player's colour, with the
+    colour's symbol in its corner (for greyscale print).
     """
     colour = definition.colours[seat]
     ink = definition.colours[definition.print.ink_colour].hex
     paper = definition.colours[definition.print.paper_colour].hex
-    bleed, side = definition.print.bleed, definition.print.board_square
+    bleed, side, inset = definition.print.bleed, definition.print.board_square, definition.print.safe
     width, height = card_size(definition)
     canvas.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour.hex)
-    on_colour = contrast_ink(colour.hex)
-    inset = definition.print.safe
+    inner = side - 2 * inset
+    mark, die = inner * 0.28, inner * 0.62
     for k, face in enumerate(definition.dice.faces):
         x = k * side
-        canvas.rect(x + inset, y := inset, side - 2 * inset, side - 2 * inset, fill=paper, stroke=ink, width=LINE)
-        draw_die_face(canvas, x + side / 2, side / 2, (side - 2 * inset) * 0.72, face, face=paper, ink=ink)
+        canvas.rect(x + inset, inset, inner, inner, fill=paper, stroke=ink, width=LINE)
+        # the die sits towards the lower right, the symbol in the upper left corner
+        offset = (inner - die) / 2 - inset / 2
+        draw_die_face(canvas, x + side / 2 + offset / 2, side / 2 + offset / 2, die, face, face=paper, ink=ink)
+        draw_symbol(canvas, colour.symbol, x + inset + 1 + mark / 2, inset + 1 + mark / 2, mark, fill=colour.hex,
+                    stroke=ink)
         if k:
-            canvas.line(x, 0, x, height, stroke=on_colour, width=LINE)
-        mark = inset * 0.8
-        draw_symbol(canvas, colour.symbol, x + inset / 2, inset / 2, mark, fill=on_colour)
-        draw_symbol(canvas, colour.symbol, x + side - inset / 2, side - inset / 2, mark, fill=on_colour)
+            canvas.line(x, 0, x, height, stroke=contrast_ink(colour.hex), width=LINE)
 
 
 def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
@@ -107,7 +110,7 @@ def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
     canvas.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour.hex)
     on_colour = contrast_ink(colour.hex)
     for k in range(len(definition.dice.faces)):
-        draw_symbol(canvas, colour.symbol, k * side + side / 2, side / 2, side * 0.5, fill=on_colour)
+        draw_symbol(canvas, colour.symbol, k * side + side / 2, side * 0.4, side * 0.45, fill=on_colour)
     canvas.text(width / 2, height - definition.print.safe, colour.label, size=side * 0.18 / POINT, fill=on_colour,
                 anchor="middle", bold=True)
 
@@ -118,69 +121,45 @@ def board_component(definition) -> Component:
     return Component(f"{definition.game.id}-board", width, height, lambda canvas: draw_board(canvas, definition))
 
 
-def _art(definition, seat: str) -> tuple[str, str, str]:
-    colour = definition.colours[seat]
-    return colour.hex, colour.symbol, colour.label
-
-
 def print_files(definition, options: PrintOptions) -> list[PrintFile]:
-    """Every 6x6 print file for `options`: board, player cards, markers and chips.
+    """Every 6x6 print file for `options`: board, player cards (fronts and backs), markers and chips.
 
     :raises BoardlabError: for an unknown paper or a piece larger than the printable area.
     """
     conventions = print_conventions()
-    game = definition.game.id
-    label = definition.game.name
-    ink = definition.colours[definition.print.ink_colour].hex
+    game, label = definition.game.id, definition.game.name
+    footer = f"{definition.game.name} {definition.game.version}"
+    settings = definition.print
+    ink = definition.colours[settings.ink_colour].hex
+    paper_colour = definition.colours[settings.paper_colour].hex
     paper = paper_size(conventions, options.paper)
     seats = definition.components.seats
-    settings = definition.print
 
-    files = board_files(board_component(definition), conventions, game=game, label=label, paper=options.paper,
-                        ink=ink, paper_colour=definition.colours[settings.paper_colour].hex)
+    files = board_files(board_component(definition), conventions, game=game, label=label, footer=footer,
+                        paper=options.paper, ink=ink, paper_colour=paper_colour)
 
-    cards = [Component(f"{game}-card-{seat}", *card_size(definition),
-                       lambda canvas, seat=seat: draw_card_front(canvas, definition, seat)) for seat in seats]
-    files.append(PrintFile(f"{game}-cards-{options.paper}", f"{label} player cards ({len(cards)})",
-                           tuple(_strip_pages(cards, definition, paper)), tuple(cards)))
+    geometry = CardGeometry(*card_size(definition), settings.bleed, settings.safe, settings.corner_radius)
+    cards = [Card(f"{game}-card-{seat}", lambda canvas, seat=seat: draw_card_front(canvas, definition, seat),
+                  lambda canvas, seat=seat: draw_card_back(canvas, definition, seat), f"{game}-card-{seat}-back")
+             for seat in seats]
+    files.append(card_sheet_file(f"{game}-cards-{file_suffix(options)}", f"{label} player cards ({len(cards)})",
+                                 cards, geometry, conventions, options, SheetStyle(ink, paper_colour, footer)))
 
-    markers = [StandeeArt(*_art(definition, seat)) for seat in seats]
-    chips = [TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol)
-             for seat in seats for _ in range(definition.components.chips_per_colour)]
-    pages = standee_pages(markers, settings.marker, paper, conventions, ink=ink, gap=settings.piece_gap)
-    pages += token_pages(chips, paper, conventions, shape=settings.chip_shape, size=settings.chip,
-                         gap=settings.piece_gap, ink=ink)
+    markers = [StandeeArt(definition.colours[seat].hex, definition.colours[seat].symbol,
+                          definition.colours[seat].label) for seat in seats]
+    chip_art = {seat: TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol) for seat in seats}
+    chips = [chip_art[seat] for seat in seats for _ in range(definition.components.chips_per_colour)]
+    pages = flow_pages([standee_section(markers, settings.marker, ink=ink, gap=settings.piece_gap),
+                        token_section(chips, shape=settings.chip_shape, size=settings.chip, gap=settings.piece_gap,
+                                      ink=ink)], paper, conventions, gap=settings.piece_gap * 2)
     components = [standee_component(f"{game}-marker-{seat}", settings.marker, art, ink=ink)
                   for seat, art in zip(seats, markers)]
+    chip_box = settings.chip + settings.piece_gap
     for seat in seats:
-        art = TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol)
-        size = settings.chip + settings.piece_gap
-        components.append(Component(f"{game}-chip-{seat}", size, size, lambda canvas, art=art: draw_token(
-            canvas, size / 2, size / 2, shape=settings.chip_shape, size=settings.chip, gap=settings.piece_gap,
-            art=art, ink=ink)))
-    files.append(PrintFile(f"{game}-pieces-{options.paper}",
-                           f"{label} markers ({len(markers)}) and chips ({len(chips)})", tuple(pages),
-                           tuple(components)))
+        components.append(Component(f"{game}-chip-{seat}", chip_box, chip_box, lambda canvas, art=chip_art[seat]: (
+            draw_token(canvas, chip_box / 2, chip_box / 2, shape=settings.chip_shape, size=settings.chip,
+                       gap=settings.piece_gap, art=art, ink=ink))))
+    files.append(footed_file(f"{game}-pieces-{options.paper}",
+                             f"{label} markers ({len(markers)}) and chips ({len(chips)})", pages, components,
+                             conventions, label=footer, ink=ink))
     return files
-
-
-def _strip_pages(cards: list[Component], definition, paper: tuple[float, float]) -> list[Page]:
-    """Player cards stacked on a sheet (a stand-in until the card imposition is merged)."""
-    from boardlab.printkit.packing import grid_positions, paginate, printable_area
-
-    conventions = print_conventions()
-    ink = definition.colours[definition.print.ink_colour].hex
-    ax, ay, aw, ah = printable_area(*paper, conventions)
-    bleed = definition.print.bleed
-    width, height = card_size(definition)
-    slots = grid_positions(aw, ah, width + 2 * bleed, height + 2 * bleed, 0)
-    pages = []
-    for chunk in paginate(cards, len(slots)):
-        def draw(canvas: Canvas, chunk=chunk) -> None:
-            for (sx, sy), card in zip(slots, chunk):
-                with canvas.clip(ax + sx, ay + sy, width + 2 * bleed, height + 2 * bleed):
-                    with canvas.transform(dx=ax + sx + bleed, dy=ay + sy + bleed):
-                        card.draw(canvas)
-                canvas.rect(ax + sx + bleed, ay + sy + bleed, width, height, stroke=ink, width=0.2)
-        pages.append(Page(*paper, draw))
-    return pages
