@@ -370,9 +370,10 @@ def footer_date(environment: Mapping[str, str] = os.environ) -> str | None:
     return time.strftime("%Y-%m-%d", time.gmtime(int(epoch)))
 
 
-def draw_footer(canvas: Canvas, printable: Box, conventions: PrintConventions, text: str, ink: str) -> None:
+def draw_footer(canvas: Canvas, printable, conventions: PrintConventions, text: str, ink: str) -> None:
     """The calibration bar (labelled with its length) and `text`, on the last line of the
     `printable` box (the paper minus its margin); the line is `footer_height` tall.
+    `printable` is an (x, y, width, height) box, or anything with such a `.printable` (a SheetLayout).
 
     >>> from boardlab.layouts import print_conventions
     >>> from boardlab.printkit.draw import RecordingCanvas
@@ -382,7 +383,7 @@ def draw_footer(canvas: Canvas, printable: Box, conventions: PrintConventions, t
     ([6, 289.39, 56.0, 289.39], 'Blockd 1.0')
     """
     sheet = conventions.sheet
-    px, py, pw, ph = printable
+    px, py, pw, ph = getattr(printable, "printable", printable)
     height = footer_height(conventions)
     baseline = py + ph - height * 0.25
     bar_y = py + ph - height * 0.5
