@@ -27,7 +27,11 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
+# the footers' date is that of the last commit touching the definitions (never the clock)
 print: $(STAMP)
+	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
+	for game in $(GAMES); do for paper in a4 letter; do \
+		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done
 
 reports: $(STAMP)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.layouts.common import (Colour, GameInfo, PrintSettings, Rulebook, check_colour_ref)
+from boardlab.layouts.common import (Colour, GameInfo, PrintSettings, Rulebook, StandeeSize, check_colour_ref)
 from boardlab.layouts.schema import limits
 
 
@@ -35,13 +35,21 @@ class Rules:
 
 
 @dataclass(frozen=True)
+class BlockdPrint(PrintSettings):
+    """The shared print settings plus Blockd's pawns (millimetres)."""
+
+    pawn: StandeeSize  # the folding pawn standee; its base fits on a card
+    piece_gap: float = field(metadata=limits(min=0, max=10))  # space between standees on a sheet
+
+
+@dataclass(frozen=True)
 class Definition:
     game: GameInfo
     colours: dict[str, Colour]
     board: Board
     cards: Cards
     rules: Rules
-    print: PrintSettings
+    print: BlockdPrint
     rulebook: Rulebook
 
     @property

@@ -110,6 +110,7 @@ class SheetSettings:
     calibration_bar: float = field(metadata=limits(min=10, max=150))
     tile_overlap: float = field(metadata=limits(min=0, max=50))
     footer_size: float = field(metadata=limits(min=4, max=14))
+    poster_paper: str  # a paper name from [papers]: the one-page version of a tiled board
 
 
 @dataclass(frozen=True)
@@ -121,3 +122,16 @@ class PrintConventions:
     sheet: SheetSettings
     duplex: Literal["long", "short"]
     layout: Literal["duplex", "gutterfold"]
+
+
+@dataclass(frozen=True)
+class StandeeSize:
+    """A folding paper standee (printkit/standees.py): one strip of base, front, back, base.
+
+    `width` and `height` are those of the standing figure; `base` is the depth of each of the
+    two base flaps that fold out to make it stand.
+    """
+
+    width: float = field(metadata=limits(min=5, max=150))
+    height: float = field(metadata=limits(min=5, max=200))
+    base: float = field(metadata=limits(min=3, max=60))

@@ -68,6 +68,18 @@ class Rules:
 
 
 @dataclass(frozen=True)
+class DeblocklePrint(PrintSettings):
+    """The shared print settings plus Deblockle's board and cube sizes (millimetres)."""
+
+    board_square: float = field(metadata=limits(min=15, max=80))  # must hold a cube with room to lift it
+    cube_edge: float = field(metadata=limits(min=10, max=60))  # edge of a folded cube
+    glue_tab: float = field(metadata=limits(min=3, max=20))  # depth of a cube net's glue tabs
+    net_gap: float = field(metadata=limits(min=0, max=20))  # space between cube nets on a sheet
+    board_colour: str  # a colour name: the board's squares
+    star_colour: str  # a colour name: the star squares
+
+
+@dataclass(frozen=True)
 class Definition:
     game: GameInfo
     colours: dict[str, Colour]
@@ -76,7 +88,7 @@ class Definition:
     cube: Cube
     players: tuple[Player, ...]
     rules: Rules
-    print: PrintSettings
+    print: DeblocklePrint
     rulebook: Rulebook
 
 
@@ -132,5 +144,13 @@ def check(d: Definition, report) -> None:
             elif sq in used:
                 report(path, f'"{sq}" is already the start of another block', "distinct squares")
             used[sq] = player.colour
+    for key in ("board_colour", "star_colour"):
+        check_colour_ref(d.colours, getattr(d.print, key), ("print", key), report)
+    if d.print.glue_tab * 2 >= d.print.cube_edge:
+        report(("print", "glue_tab"), f"a {d.print.glue_tab:g} mm tab does not fit a {d.print.cube_edge:g} mm edge",
+               f"less than half the cube edge ({d.print.cube_edge / 2:g})")
+    if d.print.cube_edge >= d.print.board_square:
+        report(("print", "cube_edge"), f"a {d.print.cube_edge:g} mm cube does not fit a {d.print.board_square:g} mm square",
+               f"less than board_square ({d.print.board_square:g})")
     if len(stars) != len(d.players):
         report(("players",), "two players share a home star", "one star square each")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.layouts.common import Colour, GameInfo, PrintSettings, Rulebook, check_colour_ref
+from boardlab.layouts.common import Colour, GameInfo, PrintSettings, Rulebook, StandeeSize, check_colour_ref
 from boardlab.layouts.schema import limits
 
 
@@ -49,6 +49,17 @@ class Analysis:
 
 
 @dataclass(frozen=True)
+class SixBySixPrint(PrintSettings):
+    """The shared print settings plus the sizes of 6x6's own pieces (millimetres)."""
+
+    board_square: float = field(metadata=limits(min=15, max=80))  # a board square; a player card box is the same
+    chip: float = field(metadata=limits(min=8, max=60))  # chip diameter (disc) or side (square)
+    chip_shape: Literal["disc", "square"]
+    piece_gap: float = field(metadata=limits(min=0, max=10))  # space between chips (and standees) on a sheet
+    marker: StandeeSize  # the folding marker standee
+
+
+@dataclass(frozen=True)
 class Definition:
     game: GameInfo
     colours: dict[str, Colour]
@@ -57,7 +68,7 @@ class Definition:
     components: Components
     rules: Rules
     analysis: Analysis
-    print: PrintSettings
+    print: SixBySixPrint
     rulebook: Rulebook
 
 
@@ -74,6 +85,13 @@ def check(d: Definition, report) -> None:
         report(("dice", "faces"), "a face value appears twice", "distinct values")
     if min(d.dice.faces) < 1:
         report(("dice", "faces"), "face values must be positive", "1 or more")
+    room = d.print.board_square - 2 * d.print.safe  # the inside of a player-card box
+    if d.print.chip > room:
+        report(("print", "chip"), f"a {d.print.chip:g} mm chip does not fit a card box ({room:g} mm inside)",
+               f"at most board_square - 2 x safe = {room:g}")
+    if d.print.marker.width > d.print.board_square:
+        report(("print", "marker", "width"), f"a {d.print.marker.width:g} mm marker does not fit a"
+               f" {d.print.board_square:g} mm square", f"at most board_square = {d.print.board_square:g}")
     widths = {len(row) for row in d.board.cells}
     if len(widths) != 1:
         report(("board", "layout"), "rows hold different numbers of squares", "every row the same length")

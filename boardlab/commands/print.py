@@ -1,0 +1,55 @@
+"""`boardlab print GAME`: the print-and-play files of a game (PDF, and SVG per component).
+
+Files go to build/print/GAME/ unless --out says otherwise.  Everything is drawn first and then
+moved into place, so a bad option or a component that does not fit the paper leaves the output
+folder as it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from boardlab.layouts import BoardlabError, GAMES, load, print_conventions
+from boardlab.printkit.output import write_print_files
+from boardlab.printkit.pages import PrintOptions
+from boardlab.printkit.print_modules import print_module
+
+#: where files go without --out; GAME is appended
+DEFAULT_OUT = Path("build") / "print"
+
+
+def register(subparsers) -> None:
+    conventions = print_conventions()
+    p = subparsers.add_parser("print", help="print-and-play files (PDF and SVG)",
+                              description="Write a game's print-and-play files: one PDF per file "
+                                          "and one SVG per component.")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    p.add_argument("--paper", choices=tuple(conventions.papers), metavar="PAPER",
+                   help=f"paper size: {', '.join(conventions.papers)} (default: the game's [print] paper)")
+    p.add_argument("--duplex", choices=("long", "short"), default=conventions.duplex,
+                   help=f"how back pages are flipped (default: {conventions.duplex})")
+    p.add_argument("--layout", choices=("duplex", "gutterfold"), default=conventions.layout,
+                   help=f"backs on their own pages or folded beside the fronts (default: {conventions.layout})")
+    p.add_argument("--out", metavar="DIR", type=Path, help="output folder (default: build/print/GAME)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.game not in GAMES:
+        raise BoardlabError(f"unknown game '{args.game}' (games: {', '.join(GAMES)})")
+    module = print_module(args.game)
+    definition = load(args.variant) if args.variant else load(args.game)
+    if definition.game.id != args.game:
+        raise BoardlabError(f"variant '{args.variant}' is a variant of {definition.game.id}, not {args.game}")
+    options = PrintOptions(paper=args.paper or definition.print.paper, duplex=args.duplex, layout=args.layout)
+    out_dir = args.out if args.out is not None else DEFAULT_OUT / args.game
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BoardlabError(f"{out_dir} exists and is not a folder")
+    files = module.print_files(definition, options)
+    written = write_print_files(files, out_dir)
+    pdfs = [path for path in written if path.suffix == ".pdf"]
+    print(f"{definition.game.name}: {len(pdfs)} PDF, {len(written) - len(pdfs)} SVG in {out_dir}")
+    for print_file, path in zip(files, pdfs):
+        print(f"  {path}  {print_file.title}, {len(print_file.pages)} page{'s' if len(print_file.pages) != 1 else ''}")
+    return 0

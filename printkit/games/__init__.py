@@ -1,0 +1,1 @@
+"""One print module per game: `print_files(definition, options) -> list[PrintFile]`."""

@@ -1,0 +1,187 @@
+"""Blockd's print files: the card deck (start and number cards of every suit, the blind card).
+
+Everything printed comes from the definition: suits and their colours, symbols and labels,
+the values, the number of blind cards, the start card's step range, the card size and the
+back colour.  A start card shows its suit's symbol large with the step range a player may
+choose on it; a number card shows its value large, the suit symbol and the colour's label, so
+a card is known in greyscale too.  The blind card carries the back on both faces.
+The pawns, one per suit, are folding standees (printkit.standees) in the suit's colour.
+
+>>> from boardlab.layouts import load
+>>> files = print_files(load("blockd"), PrintOptions("a4", "long", "duplex"))
+>>> [(f.name, len(f.pages)) for f in files]
+[('blockd-cards-a4', 6), ('blockd-pawns-a4', 1), ('blockd-cards-single', 50)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from boardlab.layouts import print_conventions
+from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed, paint_frame
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.packing import paper_size
+from boardlab.printkit.pages import Page, PrintFile, PrintOptions
+from boardlab.printkit.sheets import (Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file,
+                                      draw_footer, single_card_file)
+from boardlab.printkit.standees import StandeeArt, standee_component, standee_pages
+from boardlab.printkit.symbols import draw_symbol
+
+#: points for the corner index value
+CORNER_SIZE = 20.0
+
+
+def file_suffix(options: PrintOptions) -> str:
+    """The part of a file name that tells papers and non-default layouts apart.
+
+    >>> file_suffix(PrintOptions("letter", "short", "duplex")), file_suffix(PrintOptions("a4", "long", "gutterfold"))
+    ('letter-short-edge', 'a4-gutterfold')
+    """
+    conventions = print_conventions()
+    parts = [options.paper]
+    if options.layout == "gutterfold":
+        parts.append("gutterfold")
+    elif options.duplex != conventions.duplex:
+        parts.append(f"{options.duplex}-edge")
+    return "-".join(parts)
+
+
+def blockd_cards(d) -> list[Card]:
+    """Every card of the deck in definition order: per suit the start card and the number
+    cards, then the blind cards.
+
+    >>> from boardlab.layouts import load
+    >>> [c.name for c in blockd_cards(load("blockd"))][:7]
+    ['red-start', 'red-1', 'red-2', 'red-3', 'red-4', 'red-5', 'blue-start']
+    """
+    geometry = card_geometry(d.print, print_conventions())
+    back = _back_drawer(d, geometry)
+    cards = []
+    for suit in d.cards.suits:
+        cards.append(Card(f"{suit}-start", _start_drawer(d, geometry, suit), back))
+        for value in d.cards.values:
+            cards.append(Card(f"{suit}-{value}", _number_drawer(d, geometry, suit, value), back))
+    for index in range(d.cards.blind):
+        name = "blind" if d.cards.blind == 1 else f"blind-{index + 1}"
+        cards.append(Card(name, back, back))
+    return cards
+
+
+def _ink(d) -> str:
+    return d.colours[d.print.ink_colour].hex
+
+
+def _paper(d) -> str:
+    return d.colours[d.print.paper_colour].hex
+
+
+def _corner_index(canvas: Canvas, d, geometry: CardGeometry, suit: str, value: str | None) -> None:
+    """Value (if any) over a small suit symbol, in the top-left of the safe zone."""
+    colour = d.colours[suit]
+    x = geometry.safe + 1.5
+    y = geometry.safe + 1.5
+    symbol = geometry.width * 0.11
+    if value is not None:
+        centred_text(canvas, x + symbol / 2, y + 3.2, value, CORNER_SIZE, _ink(d), bold=True)
+        y += 8.0
+    draw_symbol(canvas, colour.symbol, x + symbol / 2, y + symbol / 2, symbol, fill=colour.hex, stroke=_ink(d))
+
+
+def _face_base(canvas: Canvas, d, geometry: CardGeometry, suit: str, value: str | None) -> None:
+    colour = d.colours[suit]
+    paint_frame(canvas, geometry, colour.hex, _paper(d), geometry.safe)
+    _corner_index(canvas, d, geometry, suit, value)
+    with half_turned(canvas, geometry):
+        _corner_index(canvas, d, geometry, suit, value)
+    room = geometry.width - 2 * geometry.safe - 4 * geometry.width * 0.11
+    size = fitted_size(colour.label, 11.0, room)
+    centred_text(canvas, geometry.width / 2, geometry.height - geometry.safe - 4.5, colour.label, size, _ink(d))
+
+
+def _start_drawer(d, geometry: CardGeometry, suit: str):
+    def draw(canvas: Canvas) -> None:
+        colour = d.colours[suit]
+        _face_base(canvas, d, geometry, suit, None)
+        symbol = geometry.width * 0.5
+        draw_symbol(canvas, colour.symbol, geometry.width / 2, geometry.height * 0.42, symbol,
+                    fill=colour.hex, stroke=_ink(d))
+        low, high = d.rules.start_steps
+        steps = f"{low}–{high}"
+        size = fitted_size(steps, 26.0, geometry.width * 0.5, bold=True)
+        centred_text(canvas, geometry.width / 2, geometry.height * 0.72, steps, size, _ink(d), bold=True)
+    return draw
+
+
+def _number_drawer(d, geometry: CardGeometry, suit: str, value: int):
+    def draw(canvas: Canvas) -> None:
+        colour = d.colours[suit]
+        _face_base(canvas, d, geometry, suit, str(value))
+        size = fitted_size(str(value), 110.0, geometry.width * 0.55, bold=True)
+        centred_text(canvas, geometry.width / 2, geometry.height * 0.40, str(value), size, _ink(d), bold=True)
+        symbol = geometry.width * 0.22
+        draw_symbol(canvas, colour.symbol, geometry.width / 2, geometry.height * 0.70, symbol,
+                    fill=colour.hex, stroke=_ink(d))
+    return draw
+
+
+def _back_drawer(d, geometry: CardGeometry):
+    """The common back: the back colour to the bleed, a small grid of the board, the name."""
+    def draw(canvas: Canvas) -> None:
+        back = d.colours[d.print.back_colour].hex
+        paper = _paper(d)
+        paint_bleed(canvas, geometry, back)
+        canvas.rect(geometry.safe, geometry.safe, geometry.width - 2 * geometry.safe,
+                    geometry.height - 2 * geometry.safe, stroke=paper, width=0.5, radius=geometry.corner_radius)
+        rows, columns = d.board.rows, d.board.columns
+        cell = min(geometry.width * 0.6 / columns, geometry.height * 0.4 / rows)
+        left = (geometry.width - cell * columns) / 2
+        top = geometry.height * 0.42 - cell * rows / 2
+        for row in range(rows):
+            for column in range(columns):
+                middle = row == rows // 2 and column == columns // 2
+                canvas.rect(left + column * cell + cell * 0.08, top + row * cell + cell * 0.08,
+                            cell * 0.84, cell * 0.84, fill=paper if middle else None, stroke=paper, width=0.4)
+        size = fitted_size(d.game.name, 24.0, geometry.width - 2 * geometry.safe - 8, bold=True)
+        centred_text(canvas, geometry.width / 2, geometry.height * 0.78, d.game.name, size, paper, bold=True)
+    return draw
+
+
+def _with_footer(page: Page, conventions, text: str, ink: str) -> Page:
+    """The page with the calibration bar and `text` on the last line inside the margin
+    (piece sheets keep that band free: printkit.packing.footer_band)."""
+    margin = conventions.sheet.margin
+    printable = (margin, margin, page.width - 2 * margin, page.height - 2 * margin)
+
+    def draw(canvas: Canvas) -> None:
+        page.draw(canvas)
+        draw_footer(canvas, printable, conventions, text, ink)
+    return replace(page, draw=draw)
+
+
+def print_files(d, options: PrintOptions) -> list[PrintFile]:
+    """Blockd's print files for one paper and layout: the card deck, the pawns, and the deck one
+    face per page (front, back, front, ...) with TrimBox and BleedBox for print-on-demand shops.
+
+    :raises BoardlabError: when a card does not fit the paper.
+    """
+    conventions = print_conventions()
+    geometry = card_geometry(d.print, conventions)
+    cards = blockd_cards(d)
+    size = d.print.card if isinstance(d.print.card, str) else f"{geometry.width:g} x {geometry.height:g} mm"
+    style = SheetStyle(_ink(d), _paper(d), f"{d.game.name} {d.game.version}")
+    deck = card_sheet_file(f"{d.game.id}-cards-{file_suffix(options)}",
+                           f"{d.game.name} cards ({len(cards)}, {size})", cards, geometry, conventions, options, style)
+    pawns = [StandeeArt(d.colours[suit].hex, d.colours[suit].symbol, d.colours[suit].label) for suit in d.cards.suits]
+    pawn_pages = standee_pages(pawns, d.print.pawn, paper_size(conventions, options.paper), conventions,
+                               ink=_ink(d), gap=d.print.piece_gap)
+    pawn_name = f"{d.game.id}-pawns-{options.paper}"
+    pawn_pages = [_with_footer(page, conventions, f"{style.label} · {pawn_name}.pdf · sheet {number}/{len(pawn_pages)}"
+                               " · cut on solid lines, fold on dashed lines", _ink(d))
+                  for number, page in enumerate(pawn_pages, start=1)]
+    pawn_components = [standee_component(f"pawn-{suit}", d.print.pawn, art, ink=_ink(d))
+                       for suit, art in zip(d.cards.suits, pawns)]
+    pawn_file = PrintFile(pawn_name, f"{d.game.name} pawns ({len(pawns)}, folding standees)",
+                          tuple(pawn_pages), tuple(pawn_components))
+    single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
+                              "(for print-on-demand)", cards, geometry)
+    return [deck, pawn_file, single]

@@ -1,0 +1,149 @@
+"""Deblockle on paper: the board (tiled where the paper is too small) and the cube nets.
+
+Everything comes from the definition: files and ranks (`board`), the two home stars and the
+start squares (`players`), the square size, cube edge and glue tab (`print`), the colours,
+and the face on each side of the cube (`cube`, `faces[...].symbol`).
+
+>>> from boardlab.layouts import load
+>>> from boardlab.printkit.pages import PrintOptions
+>>> files = print_files(load("deblockle"), PrintOptions("a4", "long", "duplex"))
+>>> [(f.name, len(f.pages)) for f in files]
+[('deblockle-board-a4', 2), ('deblockle-board-a3', 1), ('deblockle-cubes-a4', 2)]
+"""
+
+from __future__ import annotations
+
+from boardlab.layouts import print_conventions
+from boardlab.layouts.deblockle import CUBE_SIDES
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.nets import net_component, net_pages
+from boardlab.printkit.packing import POINT, footed_file, paper_size
+from boardlab.printkit.pages import Component, PrintFile, PrintOptions
+from boardlab.printkit.symbols import draw_symbol
+from boardlab.printkit.tiling import board_files
+
+LINE = 0.35  # mm: the board's grid lines
+START_DASH = (1.2, 0.9)  # mm: the light outline of a start square
+
+
+def border(definition) -> float:
+    """Width in mm of the band round the grid that holds the file and rank labels: half a square."""
+    return definition.print.board_square / 2
+
+
+def board_size(definition) -> tuple[float, float]:
+    """(width, height) of the board in mm: files x ranks squares plus the label band on each side.
+
+    >>> from boardlab.layouts import load
+    >>> board_size(load("deblockle"))
+    (256.0, 256.0)
+    """
+    side, band = definition.print.board_square, border(definition)
+    return definition.board.files * side + 2 * band, definition.board.ranks * side + 2 * band
+
+
+def square_box(definition, name: str) -> tuple[float, float, float, float]:
+    """(x, y, width, height) in board mm of an algebraic square; rank 1 is at the bottom.
+
+    >>> from boardlab.layouts import load
+    >>> square_box(load("deblockle"), "a1")
+    (16.0, 208.0, 32.0, 32.0)
+    """
+    x, y = definition.board.square(name)
+    side, band = definition.print.board_square, border(definition)
+    return band + (x - 1) * side, band + (definition.board.ranks - y) * side, side, side
+
+
+def draw_board(canvas: Canvas, definition) -> None:
+    """The board at (0, 0): squares, the two home stars, lightly marked start squares, labels."""
+    colours = definition.colours
+    settings = definition.print
+    ink, paper = colours[settings.ink_colour].hex, colours[settings.paper_colour].hex
+    board, star = colours[settings.board_colour].hex, colours[settings.star_colour].hex
+    side, band = settings.board_square, border(definition)
+    files, ranks = definition.board.files, definition.board.ranks
+    width, height = board_size(definition)
+    canvas.rect(0, 0, width, height, fill=paper)
+    canvas.rect(band, band, files * side, ranks * side, fill=board)
+    for player in definition.players:
+        x, y, w, h = square_box(definition, player.home_star)
+        canvas.rect(x, y, w, h, fill=star)
+        # the star in its owner's colour (the opponent scores here), on a paper halo so that a dark
+        # star stays visible on the dark square in greyscale print
+        draw_symbol(canvas, "star", x + w / 2, y + h / 2, side * 0.98, fill=paper)
+        draw_symbol(canvas, "star", x + w / 2, y + h / 2, side * 0.72, fill=colours[player.colour].hex, stroke=ink)
+    for player in definition.players:
+        colour = colours[player.colour]
+        for square in player.start[:definition.rules.blocks]:
+            x, y, w, h = square_box(definition, square)
+            inset = side * 0.1
+            canvas.rect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, stroke=colour.hex, width=LINE * 2,
+                        dash=START_DASH)
+            mark = side * 0.16
+            draw_symbol(canvas, colour.symbol, x + inset + mark * 0.8, y + inset + mark * 0.8, mark,
+                        fill=colour.hex, stroke=ink)
+    for i in range(files + 1):
+        canvas.line(band + i * side, band, band + i * side, band + ranks * side, stroke=ink, width=LINE)
+    for j in range(ranks + 1):
+        canvas.line(band, band + j * side, band + files * side, band + j * side, stroke=ink, width=LINE)
+    canvas.rect(band, band, files * side, ranks * side, stroke=ink, width=LINE * 3)
+    size = band * 0.5 / POINT
+    lift = band * 0.18  # from the centre of the band to the text baseline
+    for i in range(files):
+        letter = chr(ord("a") + i)
+        cx = band + (i + 0.5) * side
+        canvas.text(cx, band / 2 + lift, letter, size=size, fill=ink, anchor="middle", bold=True)
+        canvas.text(cx, height - band / 2 + lift, letter, size=size, fill=ink, anchor="middle", bold=True)
+    for j in range(ranks):
+        number = str(ranks - j)
+        cy = band + (j + 0.5) * side + lift
+        canvas.text(band / 2, cy, number, size=size, fill=ink, anchor="middle", bold=True)
+        canvas.text(width - band / 2, cy, number, size=size, fill=ink, anchor="middle", bold=True)
+
+
+def cube_faces(definition) -> dict[str, str]:
+    """The symbol on each side of a cube (top, bottom, north, east, south, west), from `cube` and `faces`.
+
+    >>> from boardlab.layouts import load
+    >>> cube_faces(load("deblockle"))["north"]
+    'cross'
+    """
+    return {side: definition.faces[getattr(definition.cube, side)].symbol for side in CUBE_SIDES}
+
+
+def net_components(definition) -> list[Component]:
+    """One net per block: rules.blocks for each player, in the player's colour."""
+    settings = definition.print
+    ink = definition.colours[settings.ink_colour].hex
+    faces = cube_faces(definition)
+    blocks = definition.rules.blocks
+    nets = []
+    for player in definition.players:
+        colour = definition.colours[player.colour]
+        for k in range(blocks):
+            nets.append(net_component(f"{definition.game.id}-cube-{player.colour}-{k + 1}", edge=settings.cube_edge,
+                                      tab=settings.glue_tab, faces=faces, colour=colour.hex, ink=ink,
+                                      caption=f"{colour.label}\nblock {k + 1}/{blocks}"))
+    return nets
+
+
+def print_files(definition, options: PrintOptions) -> list[PrintFile]:
+    """Every Deblockle print file for `options`: the board (tiled, plus a one-page poster) and the cube nets.
+
+    :raises BoardlabError: for an unknown paper or a piece larger than the printable area.
+    """
+    conventions = print_conventions()
+    label = definition.game.name
+    board = Component(f"{definition.game.id}-board", *board_size(definition),
+                      lambda canvas: draw_board(canvas, definition))
+    colours, settings = definition.colours, definition.print
+    footer = f"{definition.game.name} {definition.game.version}"
+    ink = colours[settings.ink_colour].hex
+    files = board_files(board, conventions, game=definition.game.id, label=label, footer=footer,
+                        paper=options.paper, ink=ink, paper_colour=colours[settings.paper_colour].hex)
+    nets = net_components(definition)
+    pages = net_pages(nets, paper_size(conventions, options.paper), conventions, gap=definition.print.net_gap)
+    files.append(footed_file(f"{definition.game.id}-cubes-{options.paper}",
+                             f"{label} cube nets ({len(nets)}, {definition.print.cube_edge:g} mm)", pages, nets,
+                             conventions, label=footer, ink=ink))
+    return files

@@ -1,0 +1,207 @@
+"""Links' print files: every card of the deck in the definition, and the common back.
+
+A game card is split like a domino: each half is filled with its end's colour and shows the
+end's points large and the colour's symbol on a paper badge (so ends are told apart in
+greyscale); the lower half is turned so each end reads from its own side.  The central card
+points to every side a line may start from (`rules.lines`), empty cards are blank inside a
+dashed frame, and master cards carry their name and value (and their ends, when the rules
+make masters match like game cards).  All of it is read from the definition.
+
+>>> from boardlab.layouts import load
+>>> files = print_files(load("links"), PrintOptions("a4", "long", "duplex"))
+>>> [(f.name, len(f.pages)) for f in files]
+[('links-cards-a4', 12), ('links-cards-single', 92)]
+"""
+
+from __future__ import annotations
+
+from boardlab.layouts import print_conventions
+from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.games.blockd import file_suffix
+from boardlab.printkit.pages import PrintFile, PrintOptions
+from boardlab.printkit.sheets import (Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file,
+                                      single_card_file)
+from boardlab.printkit.symbols import contrast_ink, draw_symbol
+
+
+def end_name(end) -> str:
+    """A card end as a component-name part, e.g. "red1"."""
+    return f"{end.colour}{end.points}"
+
+
+def links_cards(d) -> list[Card]:
+    """Every card of the deck: game cards (copies included), the central card, the empty cards
+    and the master cards, in that order.
+
+    >>> from boardlab.layouts import load
+    >>> cards = links_cards(load("links"))
+    >>> len(cards), cards[0].name, cards[36].name, cards[-1].name
+    (46, 'red1-red1', 'central', 'master-four')
+    """
+    geometry = card_geometry(d.print, print_conventions())
+    back = _back_drawer(d, geometry)
+    cards = []
+    for first, second in d.deck.game_cards:
+        cards.append(Card(f"{end_name(first)}-{end_name(second)}", _game_card_drawer(d, geometry, first, second), back))
+    for index in range(d.deck.central):
+        cards.append(Card("central" if d.deck.central == 1 else f"central-{index + 1}",
+                          _central_drawer(d, geometry), back))
+    empty = _empty_drawer(d, geometry)
+    for _ in range(d.deck.empty):
+        cards.append(Card("empty", empty, back))
+    for master in d.deck.masters:
+        for _ in range(master.count):
+            cards.append(Card(f"master-{master.name.lower()}", _master_drawer(d, geometry, master), back))
+    return cards
+
+
+def _ink(d) -> str:
+    return d.colours[d.print.ink_colour].hex
+
+
+def _paper(d) -> str:
+    return d.colours[d.print.paper_colour].hex
+
+
+def _draw_end(canvas: Canvas, d, geometry: CardGeometry, end, top: float, height: float) -> None:
+    """One end in the band [top, top + height] of the card: points and the colour's symbol badge."""
+    colour = d.colours[end.colour]
+    text_ink = contrast_ink(colour.hex)
+    middle = top + height / 2
+    points = str(end.points)
+    size = fitted_size(points, 64.0, geometry.width * 0.38, bold=True)
+    centred_text(canvas, geometry.width * 0.32, middle, points, size, text_ink, bold=True)
+    badge = min(geometry.width * 0.17, height * 0.3)
+    canvas.circle(geometry.width * 0.70, middle - badge * 0.25, badge, fill=_paper(d), stroke=_ink(d), width=0.4)
+    draw_symbol(canvas, colour.symbol, geometry.width * 0.70, middle - badge * 0.25, badge * 1.25,
+                fill=colour.hex, stroke=_ink(d))
+    label_size = fitted_size(colour.label, 9.0, geometry.width * 0.4)
+    canvas.text(geometry.width * 0.70, middle + badge * 0.75 + 3.5, colour.label, size=label_size, fill=text_ink,
+                anchor="middle")
+
+
+def _game_card_drawer(d, geometry: CardGeometry, first, second):
+    def draw(canvas: Canvas) -> None:
+        half = geometry.height / 2
+        b = geometry.bleed
+        for end, flip in ((first, False), (second, True)):
+            if flip:
+                with half_turned(canvas, geometry):
+                    canvas.rect(-b, -b, geometry.width + 2 * b, half + b, fill=d.colours[end.colour].hex)
+                    _draw_end(canvas, d, geometry, end, geometry.safe, half - geometry.safe)
+            else:
+                canvas.rect(-b, -b, geometry.width + 2 * b, half + b, fill=d.colours[end.colour].hex)
+                _draw_end(canvas, d, geometry, end, geometry.safe, half - geometry.safe)
+        canvas.line(-b, half, geometry.width + b, half, stroke=_ink(d), width=0.8)
+        inset = geometry.safe / 2
+        canvas.rect(inset, inset, geometry.width - 2 * inset, geometry.height - 2 * inset, stroke=_paper(d),
+                    width=0.6, radius=max(geometry.corner_radius - inset, 0.0))
+    return draw
+
+
+def _arrow(canvas: Canvas, length: float, width: float, fill: str) -> None:
+    """An arrow from the origin pointing up (y negative), `length` long."""
+    head = width * 2.2
+    canvas.polygon([(-width / 2, 0), (width / 2, 0), (width / 2, -length + head), (head / 2, -length + head),
+                    (0, -length), (-head / 2, -length + head), (-width / 2, -length + head)], fill=fill)
+
+
+def _central_drawer(d, geometry: CardGeometry):
+    def draw(canvas: Canvas) -> None:
+        paint_bleed(canvas, geometry, _paper(d))
+        cx, cy = geometry.width / 2, geometry.height / 2
+        ink = _ink(d)
+        reach = {0: cy, 90: cx, 180: cy, 270: cx}
+        for side in range(d.rules.lines):
+            angle = 90 * side
+            with canvas.transform(cx, cy, rotate=angle):
+                _arrow(canvas, reach[angle] - geometry.safe - 1.0, geometry.width * 0.06, ink)
+        canvas.circle(cx, cy, geometry.width * 0.16, fill=_paper(d), stroke=ink, width=1.2)
+        canvas.circle(cx, cy, geometry.width * 0.07, fill=ink)
+    return draw
+
+
+def _empty_drawer(d, geometry: CardGeometry):
+    def draw(canvas: Canvas) -> None:
+        paint_bleed(canvas, geometry, _paper(d))
+        s = geometry.safe + 1.0
+        canvas.rect(s, s, geometry.width - 2 * s, geometry.height - 2 * s, stroke=_ink(d), width=0.6,
+                    radius=geometry.corner_radius, dash=(3.0, 2.0))
+        cx, cy = geometry.width / 2, geometry.height / 2
+        draw_symbol(canvas, "ring", cx, cy, geometry.width * 0.3, fill=_ink(d))
+        canvas.line(cx - geometry.width * 0.19, cy + geometry.width * 0.19, cx + geometry.width * 0.19,
+                    cy - geometry.width * 0.19, stroke=_ink(d), width=geometry.width * 0.04)
+    return draw
+
+
+def _master_drawer(d, geometry: CardGeometry, master):
+    def draw(canvas: Canvas) -> None:
+        ink, paper = _ink(d), _paper(d)
+        paint_bleed(canvas, geometry, ink)
+        band = 0.0
+        if d.rules.master_links == "match":
+            band = geometry.height * 0.2
+            b = geometry.bleed
+            for end, flip in ((master.ends[0], False), (master.ends[1], True)):
+                def end_band(end=end):
+                    canvas.rect(-b, -b, geometry.width + 2 * b, band + b, fill=d.colours[end.colour].hex)
+                    colour = d.colours[end.colour]
+                    centred_text(canvas, geometry.width * 0.35, band / 2 + 1, str(end.points), 26.0,
+                                 contrast_ink(colour.hex), bold=True)
+                    canvas.circle(geometry.width * 0.65, band / 2 + 1, band * 0.36, fill=paper, stroke=ink, width=0.4)
+                    draw_symbol(canvas, colour.symbol, geometry.width * 0.65, band / 2 + 1, band * 0.45,
+                                fill=colour.hex, stroke=ink)
+                if flip:
+                    with half_turned(canvas, geometry):
+                        end_band()
+                else:
+                    end_band()
+        cx, cy = geometry.width / 2, geometry.height / 2
+        draw_symbol(canvas, "star", cx, cy - geometry.height * 0.12, geometry.width * 0.34, fill=paper)
+        size = fitted_size(master.name, 34.0, geometry.width - 2 * geometry.safe - 4, bold=True)
+        centred_text(canvas, cx, cy + geometry.height * 0.1, master.name, size, paper, bold=True)
+        for corner in (False, True):
+            def index():
+                centred_text(canvas, geometry.safe + 5, geometry.safe + band + 6, str(master.value), 20.0, paper,
+                             bold=True)
+            if corner:
+                with half_turned(canvas, geometry):
+                    index()
+            else:
+                index()
+    return draw
+
+
+def _back_drawer(d, geometry: CardGeometry):
+    """The common back: back colour to the bleed, two linked rings and the game's name."""
+    def draw(canvas: Canvas) -> None:
+        back, paper = d.colours[d.print.back_colour].hex, _paper(d)
+        paint_bleed(canvas, geometry, back)
+        canvas.rect(geometry.safe, geometry.safe, geometry.width - 2 * geometry.safe,
+                    geometry.height - 2 * geometry.safe, stroke=paper, width=0.5, radius=geometry.corner_radius)
+        r = geometry.width * 0.16
+        cx, cy = geometry.width / 2, geometry.height * 0.42
+        canvas.circle(cx - r * 0.6, cy, r, stroke=paper, width=geometry.width * 0.05)
+        canvas.circle(cx + r * 0.6, cy, r, stroke=paper, width=geometry.width * 0.05)
+        size = fitted_size(d.game.name, 24.0, geometry.width - 2 * geometry.safe - 8, bold=True)
+        centred_text(canvas, cx, geometry.height * 0.72, d.game.name, size, paper, bold=True)
+    return draw
+
+
+def print_files(d, options: PrintOptions) -> list[PrintFile]:
+    """Links' print files for one paper and layout: the whole deck on sheets, and one face per
+    page (front, back, front, ...) with TrimBox and BleedBox for print-on-demand shops.
+
+    :raises BoardlabError: when a card does not fit the paper.
+    """
+    conventions = print_conventions()
+    geometry = card_geometry(d.print, conventions)
+    cards = links_cards(d)
+    size = d.print.card if isinstance(d.print.card, str) else f"{geometry.width:g} x {geometry.height:g} mm"
+    style = SheetStyle(_ink(d), _paper(d), f"{d.game.name} {d.game.version}")
+    deck = card_sheet_file(f"{d.game.id}-cards-{file_suffix(options)}",
+                           f"{d.game.name} cards ({len(cards)}, {size})", cards, geometry, conventions, options, style)
+    single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
+                              "(for print-on-demand)", cards, geometry)
+    return [deck, single]

@@ -1,0 +1,165 @@
+"""6x6 on paper: the numbered board, six player cards, six marker standees and the chips.
+
+Everything comes from the definition: the board's rows (`board.layout`), the square size
+(`print.board_square`), the die faces (`dice.faces`), the seat colours with their symbols
+(`components.seats`, `colours`), the chip count, size and shape, the marker's size.
+A player card is a row of boxes as large as the board's squares, one per die face, so an
+eliminated player's card covers exactly one row of the board, as the rules ask.
+
+>>> from boardlab.layouts import load
+>>> from boardlab.printkit.pages import PrintOptions
+>>> files = print_files(load("sixbysix"), PrintOptions("a4", "long", "duplex"))
+>>> [f.name for f in files]
+['sixbysix-board-a4', 'sixbysix-cards-a4', 'sixbysix-pieces-a4']
+"""
+
+from __future__ import annotations
+
+from boardlab.layouts import print_conventions
+from boardlab.printkit.dice import draw_die_face
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.games.blockd import file_suffix
+from boardlab.printkit.packing import POINT, flow_pages, footed_file, paper_size
+from boardlab.printkit.pages import Component, PrintFile, PrintOptions
+from boardlab.printkit.sheets import Card, CardGeometry, SheetStyle, card_sheet_file
+from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
+from boardlab.printkit.symbols import contrast_ink, draw_symbol
+from boardlab.printkit.tiling import board_files
+from boardlab.printkit.tokens import TokenArt, draw_token, token_section
+
+LINE = 0.35  # mm: the board's grid lines
+
+
+def board_size(definition) -> tuple[float, float]:
+    """(width, height) of the board in mm: the grid of `board.layout` in squares of `print.board_square`.
+
+    >>> from boardlab.layouts import load
+    >>> board_size(load("sixbysix"))
+    (192.0, 192.0)
+    """
+    cells = definition.board.cells
+    side = definition.print.board_square
+    return len(cells[0]) * side, len(cells) * side
+
+
+def draw_board(canvas: Canvas, definition) -> None:
+    """The board at (0, 0): every number of `board.layout` in its square, the base square with a die."""
+    ink = definition.colours[definition.print.ink_colour].hex
+    paper = definition.colours[definition.print.paper_colour].hex
+    side = definition.print.board_square
+    width, height = board_size(definition)
+    canvas.rect(0, 0, width, height, fill=paper)
+    for r, row in enumerate(definition.board.cells):
+        for c, token in enumerate(row):
+            x, y = c * side, r * side
+            canvas.rect(x, y, side, side, stroke=ink, width=LINE)
+            if token == definition.board.base:
+                _draw_base_square(canvas, x, y, side, definition, ink, paper)
+            else:
+                size = side * 0.45 / POINT
+                canvas.text(x + side / 2, y + side / 2 + side * 0.16, token, size=size, fill=ink, anchor="middle",
+                            bold=True)
+    canvas.rect(0, 0, width, height, stroke=ink, width=LINE * 3)
+
+
+def _draw_base_square(canvas: Canvas, x: float, y: float, side: float, definition, ink: str, paper: str) -> None:
+    """The square where the dice are rolled: two dice showing the highest and lowest face."""
+    faces = definition.dice.faces
+    die = side * 0.36
+    draw_die_face(canvas, x + side * 0.36, y + side * 0.36, die, max(faces), face=paper, ink=ink)
+    draw_die_face(canvas, x + side * 0.64, y + side * 0.64, die, min(faces), face=paper, ink=ink)
+
+
+def card_size(definition) -> tuple[float, float]:
+    """(width, height) of a player card's cut box: one board square per die face, in a row."""
+    side = definition.print.board_square
+    return len(definition.dice.faces) * side, side
+
+
+def draw_card_front(canvas: Canvas, definition, seat: str) -> None:
+    """A player card in card coordinates (origin at the cut box's corner), painted out to the bleed.
+
+    Each box shows one die face as pips on paper, framed by the player's colour, with the
+    colour's symbol in its corner (for greyscale print).
+    """
+    colour = definition.colours[seat]
+    ink = definition.colours[definition.print.ink_colour].hex
+    paper = definition.colours[definition.print.paper_colour].hex
+    bleed, side, inset = definition.print.bleed, definition.print.board_square, definition.print.safe
+    width, height = card_size(definition)
+    canvas.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour.hex)
+    inner = side - 2 * inset
+    mark, die = inner * 0.28, inner * 0.62
+    for k, face in enumerate(definition.dice.faces):
+        x = k * side
+        canvas.rect(x + inset, inset, inner, inner, fill=paper, stroke=ink, width=LINE)
+        # the die sits towards the lower right, the symbol in the upper left corner
+        offset = (inner - die) / 2 - inset / 2
+        draw_die_face(canvas, x + side / 2 + offset / 2, side / 2 + offset / 2, die, face, face=paper, ink=ink)
+        draw_symbol(canvas, colour.symbol, x + inset + 1 + mark / 2, inset + 1 + mark / 2, mark, fill=colour.hex,
+                    stroke=ink)
+        if k:
+            canvas.line(x, 0, x, height, stroke=contrast_ink(colour.hex), width=LINE)
+
+
+def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
+    """The back of a player card: its colour, its symbol in every box and the colour's name."""
+    colour = definition.colours[seat]
+    bleed, side = definition.print.bleed, definition.print.board_square
+    width, height = card_size(definition)
+    canvas.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour.hex)
+    on_colour = contrast_ink(colour.hex)
+    for k in range(len(definition.dice.faces)):
+        draw_symbol(canvas, colour.symbol, k * side + side / 2, side * 0.4, side * 0.45, fill=on_colour)
+    canvas.text(width / 2, height - definition.print.safe, colour.label, size=side * 0.18 / POINT, fill=on_colour,
+                anchor="middle", bold=True)
+
+
+def board_component(definition) -> Component:
+    """The whole board as one component (its SVG, and what tiling cuts up)."""
+    width, height = board_size(definition)
+    return Component(f"{definition.game.id}-board", width, height, lambda canvas: draw_board(canvas, definition))
+
+
+def print_files(definition, options: PrintOptions) -> list[PrintFile]:
+    """Every 6x6 print file for `options`: board, player cards (fronts and backs), markers and chips.
+
+    :raises BoardlabError: for an unknown paper or a piece larger than the printable area.
+    """
+    conventions = print_conventions()
+    game, label = definition.game.id, definition.game.name
+    footer = f"{definition.game.name} {definition.game.version}"
+    settings = definition.print
+    ink = definition.colours[settings.ink_colour].hex
+    paper_colour = definition.colours[settings.paper_colour].hex
+    paper = paper_size(conventions, options.paper)
+    seats = definition.components.seats
+
+    files = board_files(board_component(definition), conventions, game=game, label=label, footer=footer,
+                        paper=options.paper, ink=ink, paper_colour=paper_colour)
+
+    geometry = CardGeometry(*card_size(definition), settings.bleed, settings.safe, settings.corner_radius)
+    cards = [Card(f"{game}-card-{seat}", lambda canvas, seat=seat: draw_card_front(canvas, definition, seat),
+                  lambda canvas, seat=seat: draw_card_back(canvas, definition, seat), f"{game}-card-{seat}-back")
+             for seat in seats]
+    files.append(card_sheet_file(f"{game}-cards-{file_suffix(options)}", f"{label} player cards ({len(cards)})",
+                                 cards, geometry, conventions, options, SheetStyle(ink, paper_colour, footer)))
+
+    markers = [StandeeArt(definition.colours[seat].hex, definition.colours[seat].symbol,
+                          definition.colours[seat].label) for seat in seats]
+    chip_art = {seat: TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol) for seat in seats}
+    chips = [chip_art[seat] for seat in seats for _ in range(definition.components.chips_per_colour)]
+    pages = flow_pages([standee_section(markers, settings.marker, ink=ink, gap=settings.piece_gap),
+                        token_section(chips, shape=settings.chip_shape, size=settings.chip, gap=settings.piece_gap,
+                                      ink=ink)], paper, conventions, gap=settings.piece_gap * 2)
+    components = [standee_component(f"{game}-marker-{seat}", settings.marker, art, ink=ink)
+                  for seat, art in zip(seats, markers)]
+    chip_box = settings.chip + settings.piece_gap
+    for seat in seats:
+        components.append(Component(f"{game}-chip-{seat}", chip_box, chip_box, lambda canvas, art=chip_art[seat]: (
+            draw_token(canvas, chip_box / 2, chip_box / 2, shape=settings.chip_shape, size=settings.chip,
+                       gap=settings.piece_gap, art=art, ink=ink))))
+    files.append(footed_file(f"{game}-pieces-{options.paper}",
+                             f"{label} markers ({len(markers)}) and chips ({len(chips)})", pages, components,
+                             conventions, label=footer, ink=ink))
+    return files

@@ -1,0 +1,228 @@
+"""Where pieces go on a sheet: grid and hexagonal packings, the printable area, pagination.
+
+Pure geometry in millimetres (y down); nothing here draws.
+A packing returns the positions that fit one page; `paginate` splits a list of pieces into
+pages of that many.
+
+>>> len(grid_positions(100, 50, 20, 20, gap=0))
+10
+>>> len(hex_positions(100, 50, 20, gap=0)) > len(grid_positions(100, 50, 20, 20, gap=0))
+False
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Callable, Sequence, TypeVar
+
+from boardlab.layouts.common import PrintConventions
+from boardlab.layouts.errors import BoardlabError
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.pages import Component, Page, PrintFile
+
+POINT = 25.4 / 72  # one typographic point in millimetres
+
+Item = TypeVar("Item")
+Box = tuple[float, float, float, float]
+
+
+def paper_size(conventions: PrintConventions, paper: str) -> tuple[float, float]:
+    """(width, height) in mm of a paper named in layouts/print.toml, portrait.
+
+    :raises BoardlabError: for a paper the conventions do not list.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> paper_size(print_conventions(), "a4")
+    (210.0, 297.0)
+    """
+    if paper not in conventions.papers:
+        raise BoardlabError(f'unknown paper "{paper}" (papers: {", ".join(conventions.papers)})')
+    width, height = conventions.papers[paper]
+    return float(width), float(height)
+
+
+def footer_band(conventions: PrintConventions) -> float:
+    """Height in mm kept free at the bottom of a sheet for the footer and the calibration bar.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> round(footer_band(print_conventions()), 2)
+    7.41
+    """
+    return 3 * conventions.sheet.footer_size * POINT
+
+
+def printable_area(page_width: float, page_height: float, conventions: PrintConventions) -> Box:
+    """The box (x, y, width, height) where pieces may go: inside the margin, above the footer.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> [round(v, 2) for v in printable_area(210, 297, print_conventions())]
+    [6.0, 6.0, 198.0, 277.59]
+    """
+    margin = conventions.sheet.margin
+    return (margin, margin, page_width - 2 * margin, page_height - 2 * margin - footer_band(conventions))
+
+
+def grid_positions(area_width: float, area_height: float, item_width: float, item_height: float,
+                   gap: float) -> list[tuple[float, float]]:
+    """Top-left corners of as many `item_width` x `item_height` items as fit, row by row.
+
+    The block of items is centred in the area; `gap` separates neighbours (0: shared cut lines).
+
+    >>> grid_positions(50, 10, 20, 10, gap=5)
+    [(2.5, 0.0), (27.5, 0.0)]
+    """
+    columns = _fit(area_width, item_width, gap)
+    rows = _fit(area_height, item_height, gap)
+    used_w = columns * item_width + max(columns - 1, 0) * gap
+    used_h = rows * item_height + max(rows - 1, 0) * gap
+    x0, y0 = (area_width - used_w) / 2, (area_height - used_h) / 2
+    return [(x0 + c * (item_width + gap), y0 + r * (item_height + gap)) for r in range(rows) for c in range(columns)]
+
+
+def hex_positions(area_width: float, area_height: float, diameter: float, gap: float) -> list[tuple[float, float]]:
+    """Centres of as many discs as fit in hexagonal packing (every other row shifted by half a pitch).
+
+    Neighbouring discs are `diameter + gap` apart, centre to centre.
+    Tries rows starting flush and rows starting shifted, keeps whichever holds more.
+
+    >>> [(round(x, 2), round(y, 2)) for x, y in hex_positions(44, 40, 20, gap=0)]
+    [(12.0, 11.34), (32.0, 11.34), (22.0, 28.66)]
+    """
+    pitch = diameter + gap
+    row_step = pitch * math.sqrt(3) / 2
+    if diameter > area_width or diameter > area_height:
+        return []
+    rows = int(math.floor((area_height - diameter) / row_step + 1e-9)) + 1
+    best: list[tuple[float, float]] = []
+    for first_shifted in (False, True):
+        centres = []
+        for r in range(rows):
+            shift = pitch / 2 if (r % 2 == 1) != first_shifted else 0.0
+            count = _fit(area_width - shift, diameter, gap)
+            centres += [(diameter / 2 + shift + c * pitch, diameter / 2 + r * row_step) for c in range(count)]
+        if len(centres) > len(best):
+            best = centres
+    used_w = max(x for x, _ in best) + diameter / 2
+    used_h = max(y for _, y in best) + diameter / 2
+    dx, dy = (area_width - used_w) / 2, (area_height - used_h) / 2
+    return [(x + dx, y + dy) for x, y in best]
+
+
+def _fit(length: float, item: float, gap: float) -> int:
+    """How many items of size `item` with `gap` between them fit in `length`."""
+    if item > length + 1e-9:
+        return 0
+    return int(math.floor((length - item) / (item + gap) + 1e-9)) + 1
+
+
+def paginate(items: Sequence[Item], per_page: int) -> list[list[Item]]:
+    """`items` cut into pages of at most `per_page`.
+
+    :raises BoardlabError: when not even one item fits a page.
+
+    >>> paginate("abcde", 2)
+    [['a', 'b'], ['c', 'd'], ['e']]
+    """
+    if per_page < 1:
+        raise BoardlabError("a piece is larger than the printable area of the paper; choose a larger paper")
+    return [list(items[i:i + per_page]) for i in range(0, len(items), per_page)]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One kind of piece on a shared sheet: how many, where they fit in a box, how one is drawn.
+
+    `positions(width, height)` gives the top-left corners of the item boxes that fit a box of
+    that size, in filling order; `draw(canvas, k, x, y)` draws item k with its box's corner at (x, y).
+    """
+
+    count: int
+    item_height: float
+    positions: Callable[[float, float], list[tuple[float, float]]]
+    draw: Callable[[Canvas, int, float, float], None]
+
+
+def flow_pages(sections: Sequence[Section], paper: tuple[float, float], conventions: PrintConventions,
+               gap: float) -> list[Page]:
+    """Pages holding every item of every section, sections one under the other, `gap` mm apart.
+
+    A section that does not fit under the previous one continues on a new page.
+    :raises BoardlabError: when an item is larger than the printable area.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> square = lambda n: Section(n, 50, lambda w, h: grid_positions(w, h, 50, 50, 0), lambda c, k, x, y: None)
+    >>> len(flow_pages([square(5), square(12)], (210, 297), print_conventions(), gap=2))
+    2
+    """
+    page_w, page_h = paper
+    ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
+    pages: list[Page] = []
+    placed: list[tuple[Section, int, float, float]] = []
+
+    def flush() -> None:
+        def draw(canvas: Canvas, items=tuple(placed)) -> None:
+            for section, k, x, y in items:
+                section.draw(canvas, k, x, y)
+        pages.append(Page(page_w, page_h, draw))
+        placed.clear()
+
+    top = 0.0
+    for section in sections:
+        done = 0
+        while done < section.count:
+            slots = section.positions(aw, ah - top) if ah - top > 0 else []
+            if not slots:
+                if top == 0.0:
+                    raise BoardlabError("a piece is larger than the printable area of the paper; choose a larger paper")
+                flush()
+                top = 0.0
+                continue
+            lift = min(y for _, y in slots)  # packings centre their block; here it goes to the top
+            take = min(len(slots), section.count - done)
+            for k, (x, y) in zip(range(done, done + take), slots):
+                placed.append((section, k, ax + x, ay + top + y - lift))
+            done += take
+            if done < section.count:
+                flush()
+                top = 0.0
+            else:
+                top += max(y for _, y in slots[:take]) - lift + section.item_height + gap
+    if placed:
+        flush()
+    return pages
+
+
+def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequence[Component],
+                conventions: PrintConventions, *, label: str, ink: str) -> PrintFile:
+    """A PrintFile whose every page also carries the sheet footer: calibration bar, `label`, file, page.
+
+    The footer is the card sheets' one (printkit.sheets.draw_footer), on the last line of the
+    area inside the margin; `printable_area` keeps pieces clear of it.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> from boardlab.printkit.measure import PlacedCanvas
+    >>> f = footed_file("demo", "Demo", [Page(210, 297, lambda c: None)], [], print_conventions(), label="6x6 1.0",
+    ...                 ink="#000000")
+    >>> c = PlacedCanvas(210, 297)
+    >>> f.pages[0].draw(c)
+    >>> [s.content for s in c.shapes if s.kind == "text"]
+    ['50 mm', '6x6 1.0 · demo.pdf · page 1/1']
+    """
+    from boardlab.printkit.sheets import draw_footer, footer_date
+
+    date = footer_date()
+    margin = conventions.sheet.margin
+    total = len(pages)
+
+    def footed(page: Page, number: int) -> Page:
+        def draw(canvas: Canvas) -> None:
+            page.draw(canvas)
+            parts = [label] + ([date] if date else []) + [f"{name}.pdf", f"page {number}/{total}"]
+            # draw_footer reads only the printable box of the layout it is given
+            box = SimpleNamespace(printable=(margin, margin, page.width - 2 * margin, page.height - 2 * margin))
+            draw_footer(canvas, box, conventions, " · ".join(parts), ink)
+        return Page(page.width, page.height, draw, page.trim_box, page.bleed_box)
+
+    return PrintFile(name, title, tuple(footed(page, k + 1) for k, page in enumerate(pages)), tuple(components))

@@ -1,0 +1,259 @@
+"""Boards larger than the paper: tiles with an overlap strip, alignment marks and a key.
+
+A board is a `Component` drawn in its own millimetres.  `plan_tiles` cuts it into a grid of
+equal tiles; neighbouring tiles share exactly `overlap` mm of the board.  Tiles are named by
+row letter and column number ("A1 A2 / B1 B2").  On each tile page:
+- the tile's outline is the cut line;
+- where a neighbour to the left or above overlaps it, a dashed line shows where that
+  neighbour's edge goes and the strip between is the glue strip;
+- alignment marks straddle every seam at the same board coordinates on both tiles, so the
+  marks continue across the seam when the tiles are laid correctly;
+- a key under the tile shows the grid with this tile highlighted.
+`poster_page` draws the whole board on one page (A3 by default, `sheet.poster_paper`),
+scaled down only if it must be, and says the scale on the page.
+
+>>> tiles = plan_tiles(250, 120, 198, 270, overlap=10)
+>>> [t.name for t in tiles], tile_key(tiles)
+(['A1', 'A2'], 'A1 A2')
+>>> tiles[0].x + tiles[0].width - tiles[1].x
+10.0
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from boardlab.layouts.common import PrintConventions
+from boardlab.layouts.errors import BoardlabError
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.packing import POINT, footed_file, paper_size, printable_area
+from boardlab.printkit.pages import Component, Page, PrintFile
+
+CUT_WIDTH = 0.3  # mm
+MARK_WIDTH = 0.25  # mm
+SEAM_DASH = (2.0, 1.5)  # mm on, mm off
+MARK_SPACING = 40.0  # mm between alignment marks along a seam (at least two per seam)
+KEY_CELL = 4.0  # mm: one tile in the key's little grid
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One tile: its place in the grid and the part of the board it shows (board mm)."""
+
+    row: int
+    column: int
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def name(self) -> str:
+        """Row letter and column number, e.g. "B2"."""
+        return f"{chr(ord('A') + self.row)}{self.column + 1}"
+
+
+def tiles_along(length: float, room: float, overlap: float) -> int:
+    """How many tiles of at most `room` mm, overlapping by `overlap`, cover `length` mm.
+
+    :raises BoardlabError: when the overlap leaves no room for the board on a tile.
+
+    >>> tiles_along(190, 198, 10), tiles_along(199, 198, 10), tiles_along(386, 198, 10), tiles_along(387, 198, 10)
+    (1, 2, 2, 3)
+    """
+    if length <= room + 1e-9:
+        return 1
+    if overlap >= room:
+        raise BoardlabError(f"a tile overlap of {overlap:g} mm leaves no room on the paper (printable {room:g} mm)")
+    return math.ceil((length - overlap) / (room - overlap) - 1e-9)
+
+
+def plan_tiles(board_width: float, board_height: float, room_width: float, room_height: float,
+               overlap: float) -> list[Tile]:
+    """The tiles (row by row) that cover the board, each at most room_width x room_height.
+
+    Tiles in a row (column) have equal size and neighbours share exactly `overlap` mm.
+    :raises BoardlabError: when the overlap leaves no room for the board on a tile.
+    """
+    columns = tiles_along(board_width, room_width, overlap)
+    rows = tiles_along(board_height, room_height, overlap)
+    width = board_width if columns == 1 else (board_width + (columns - 1) * overlap) / columns
+    height = board_height if rows == 1 else (board_height + (rows - 1) * overlap) / rows
+    return [Tile(r, c, c * (width - overlap), r * (height - overlap), width, height)
+            for r in range(rows) for c in range(columns)]
+
+
+def tile_key(tiles: list[Tile]) -> str:
+    """The grid of tile names, rows separated by " / ".
+
+    >>> tile_key(plan_tiles(300, 400, 198, 270, 10))
+    'A1 A2 / B1 B2'
+    """
+    rows = max(t.row for t in tiles) + 1
+    return " / ".join(" ".join(t.name for t in tiles if t.row == r) for r in range(rows))
+
+
+def key_band(conventions: PrintConventions) -> float:
+    """Height in mm kept under a tile for its key (three lines of footer-sized text)."""
+    return 3 * 1.5 * conventions.sheet.footer_size * POINT
+
+
+def _orientations(paper: tuple[float, float]) -> list[tuple[float, float]]:
+    width, height = paper
+    return [(width, height), (height, width)] if width != height else [(width, height)]
+
+
+def tiled_pages(board: Component, paper_name: str, conventions: PrintConventions, *, ink: str,
+                paper_colour: str) -> list[Page]:
+    """The board over as few pages of `paper_name` as it takes (portrait or landscape), one tile a page.
+
+    A board that fits one page gives one page, centred, with no marks.
+    :raises BoardlabError: for an unknown paper or an overlap larger than the page.
+    """
+    overlap = conventions.sheet.tile_overlap
+    best = None
+    for page_w, page_h in _orientations(paper_size(conventions, paper_name)):
+        ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
+        tiles = plan_tiles(board.width, board.height, aw, ah - key_band(conventions), overlap)
+        if best is None or len(tiles) < len(best[2]):
+            best = (page_w, page_h, tiles)
+    page_w, page_h, tiles = best
+    ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
+    if len(tiles) == 1:
+        def draw_whole(canvas: Canvas) -> None:
+            with canvas.transform(dx=ax + (aw - board.width) / 2, dy=ay + (ah - board.height) / 2):
+                board.draw(canvas)
+        return [Page(page_w, page_h, draw_whole)]
+    pages = []
+    for tile in tiles:
+        def draw(canvas: Canvas, tile=tile) -> None:
+            room_h = ah - key_band(conventions)
+            left = ax + (aw - tile.width) / 2
+            top = ay + (room_h - tile.height) / 2
+            draw_tile(canvas, board, tiles, tile, left, top, overlap, ink=ink, paper_colour=paper_colour)
+            draw_key(canvas, tiles, tile, ax, ay + ah - key_band(conventions), overlap, conventions, ink=ink)
+        pages.append(Page(page_w, page_h, draw))
+    return pages
+
+
+def seam_positions(tiles: list[Tile]) -> tuple[list[float], list[float]]:
+    """Board x of every vertical seam and board y of every horizontal seam (the edge of the tile on top).
+
+    A tile lies over the strip of its right (lower) neighbour, so a seam is that tile's right
+    (lower) edge.
+    """
+    xs = sorted({t.x + t.width for t in tiles if any(o.row == t.row and o.column == t.column + 1 for o in tiles)})
+    ys = sorted({t.y + t.height for t in tiles if any(o.column == t.column and o.row == t.row + 1 for o in tiles)})
+    return xs, ys
+
+
+def _marks_along(length: float) -> list[float]:
+    count = max(2, int(length // MARK_SPACING))
+    return [length * (k + 0.5) / count for k in range(count)]
+
+
+def draw_tile(canvas: Canvas, board: Component, tiles: list[Tile], tile: Tile, left: float, top: float,
+              overlap: float, *, ink: str, paper_colour: str) -> None:
+    """One tile with its top-left corner at (left, top): board art, seams, marks and cut outline."""
+    with canvas.clip(left, top, tile.width, tile.height):
+        with canvas.transform(dx=left - tile.x, dy=top - tile.y):
+            board.draw(canvas)
+            seam_xs, seam_ys = seam_positions(tiles)
+            half = overlap / 2
+            for sx in seam_xs:
+                for my in _marks_along(board.height):
+                    _alignment_mark(canvas, sx, my, half, ink, paper_colour)
+            for sy in seam_ys:
+                for mx in _marks_along(board.width):
+                    _alignment_mark(canvas, mx, sy, half, ink, paper_colour)
+    # where a neighbour lies over this tile: dashed line at its edge, the strip is for glue
+    for other in tiles:
+        if other.row == tile.row and other.column == tile.column - 1:
+            x = left + overlap
+            canvas.line(x, top, x, top + tile.height, stroke=ink, width=MARK_WIDTH, dash=SEAM_DASH)
+            with canvas.transform(dx=left + overlap / 2, dy=top + tile.height / 2, rotate=-90):
+                canvas.text(0, 0.9, f"glue: {other.name} over this strip", size=6, fill=ink, anchor="middle")
+        if other.column == tile.column and other.row == tile.row - 1:
+            y = top + overlap
+            canvas.line(left, y, left + tile.width, y, stroke=ink, width=MARK_WIDTH, dash=SEAM_DASH)
+            canvas.text(left + tile.width / 2, top + overlap / 2 + 0.9, f"glue: {other.name} over this strip",
+                        size=6, fill=ink, anchor="middle")
+    canvas.rect(left, top, tile.width, tile.height, stroke=ink, width=CUT_WIDTH)
+
+
+def _alignment_mark(canvas: Canvas, x: float, y: float, half: float, ink: str, paper_colour: str) -> None:
+    """A cross in a ring centred on a seam point; drawn in board mm so both tiles carry it."""
+    canvas.circle(x, y, half * 0.6, fill=paper_colour, stroke=ink, width=MARK_WIDTH)
+    canvas.line(x - half, y, x + half, y, stroke=ink, width=MARK_WIDTH)
+    canvas.line(x, y - half, x, y + half, stroke=ink, width=MARK_WIDTH)
+
+
+def draw_key(canvas: Canvas, tiles: list[Tile], current: Tile, x: float, y: float, overlap: float,
+             conventions: PrintConventions, *, ink: str) -> None:
+    """The key under a tile: a little grid with this tile filled, the tile names and how to join them."""
+    size = conventions.sheet.footer_size
+    rows = max(t.row for t in tiles) + 1
+    cell = min(KEY_CELL, key_band(conventions) / rows)
+    for t in tiles:
+        canvas.rect(x + t.column * cell, y + t.row * cell, cell, cell, fill=ink if t == current else None,
+                    stroke=ink, width=MARK_WIDTH)
+    columns = max(t.column for t in tiles) + 1
+    text_x = x + columns * cell + 3
+    line = size * POINT * 1.5
+    canvas.text(text_x, y + line, f"Tile {current.name} of {len(tiles)}", size=size + 1, fill=ink, bold=True)
+    canvas.text(text_x, y + 2 * line, f"Key: {tile_key(tiles)}", size=size, fill=ink)
+    canvas.text(text_x, y + 3 * line,
+                f"Cut on the solid outline. Lay each tile over the {overlap:g} mm strip of the tile to its right"
+                " and below, so that the alignment marks continue.", size=size, fill=ink)
+
+
+def poster_page(board: Component, conventions: PrintConventions, *, ink: str) -> tuple[Page, float]:
+    """The whole board on one page of `sheet.poster_paper` and the scale used (1.0 unless it must shrink).
+
+    Portrait or landscape, whichever needs less shrinking (portrait on a tie).
+    :raises BoardlabError: for an unknown poster paper.
+    """
+    best = None
+    for page_w, page_h in _orientations(paper_size(conventions, conventions.sheet.poster_paper)):
+        ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
+        ah -= key_band(conventions)
+        scale = min(1.0, aw / board.width, ah / board.height)
+        if best is None or scale > best[0] + 1e-12:
+            best = (scale, page_w, page_h, ax, ay, aw, ah)
+    scale, page_w, page_h, ax, ay, aw, ah = best
+
+    def draw(canvas: Canvas) -> None:
+        with canvas.transform(dx=ax + (aw - board.width * scale) / 2, dy=ay + (ah - board.height * scale) / 2,
+                              scale=scale):
+            board.draw(canvas)
+        size = conventions.sheet.footer_size
+        paper = conventions.sheet.poster_paper.upper()
+        note = (f"Scale 100 %: the board as designed ({board.width:g} x {board.height:g} mm)." if scale == 1.0 else
+                f"Scaled to {scale * 100:.1f} % to fit {paper}: {board.width * scale:.1f} x"
+                f" {board.height * scale:.1f} mm instead of {board.width:g} x {board.height:g} mm.")
+        canvas.text(ax, ay + ah + 1.5 * size * POINT * 1.5, note, size=size + 1, fill=ink, bold=True)
+
+    return Page(page_w, page_h, draw), scale
+
+
+def board_files(board: Component, conventions: PrintConventions, *, game: str, label: str, footer: str, paper: str,
+                ink: str, paper_colour: str) -> list[PrintFile]:
+    """The board on `paper`, tiled if it must be, plus a one-page poster file when it was tiled.
+
+    Files are named GAME-board-PAPER and GAME-board-POSTERPAPER; `label` names the game in
+    titles, `footer` starts every page's footer (e.g. "Deblockle 1.0").
+    :raises BoardlabError: for an unknown paper or an overlap larger than the page.
+    """
+    pages = tiled_pages(board, paper, conventions, ink=ink, paper_colour=paper_colour)
+    plural = "s" if len(pages) > 1 else ""
+    name = f"{game}-board-{paper}"
+    files = [footed_file(name, f"{label} board ({len(pages)} {paper} page{plural})", pages, (board,), conventions,
+                         label=footer, ink=ink)]
+    if len(pages) > 1:
+        poster, scale = poster_page(board, conventions, ink=ink)
+        poster_name = conventions.sheet.poster_paper
+        files.append(footed_file(f"{game}-board-{poster_name}", f"{label} board on one {poster_name} page"
+                                 + ("" if scale == 1.0 else f" (scaled to {scale * 100:.1f} %)"), (poster,), (board,),
+                                 conventions, label=footer, ink=ink))
+    return files
