@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Callable, Sequence, TypeVar
 
 from boardlab.layouts.common import PrintConventions
@@ -220,8 +219,7 @@ def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequen
         def draw(canvas: Canvas) -> None:
             page.draw(canvas)
             parts = [label] + ([date] if date else []) + [f"{name}.pdf", f"page {number}/{total}"]
-            # draw_footer reads only the printable box of the layout it is given
-            box = SimpleNamespace(printable=(margin, margin, page.width - 2 * margin, page.height - 2 * margin))
+            box = (margin, margin, page.width - 2 * margin, page.height - 2 * margin)
             draw_footer(canvas, box, conventions, " · ".join(parts), ink)
         return Page(page.width, page.height, draw, page.trim_box, page.bleed_box)
 

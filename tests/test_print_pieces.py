@@ -157,3 +157,31 @@ def test_sections_share_a_sheet_without_overlap():
             ox = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
             oy = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
             assert ox <= 0 or oy <= 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(sections=st.lists(st.tuples(st.integers(0, 40), st.floats(8, 120), st.floats(8, 150)), min_size=1, max_size=4),
+       gap=st.floats(0, 6))
+def test_flow_places_every_item_once_inside_the_area_without_overlap(sections, gap):
+    from boardlab.printkit.packing import Section, flow_pages
+
+    conventions = print_conventions()
+    placed = []
+
+    def section(index, count, w, h):
+        return Section(count, h, lambda aw, ah: grid_positions(aw, ah, w, h, gap),
+                       lambda canvas, k, x, y: placed.append((canvas, index, k, (x, y, w, h))))
+    pages = flow_pages([section(i, *s) for i, s in enumerate(sections)], (210, 297), conventions, gap)
+    canvases = []
+    for page in pages:
+        canvases.append(PlacedCanvas(page.width, page.height))
+        page.draw(canvases[-1])
+    assert sorted((i, k) for _, i, k, _ in placed) == [(i, k) for i, s in enumerate(sections) for k in range(s[0])]
+    area = printable_area(210, 297, conventions)
+    for _, _, _, (x, y, w, h) in placed:
+        assert area[0] - 1e-6 <= x and x + w <= area[0] + area[2] + 1e-6
+        assert area[1] - 1e-6 <= y and y + h <= area[1] + area[3] + 1e-6
+    for a, b in itertools.combinations(placed, 2):
+        if a[0] is b[0]:
+            (ax, ay, aw, ah), (bx, by, bw, bh) = a[3], b[3]
+            assert min(ax + aw, bx + bw) - max(ax, bx) <= 1e-6 or min(ay + ah, by + bh) - max(ay, by) <= 1e-6
