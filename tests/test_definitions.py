@@ -107,7 +107,7 @@ SIXBYSIX = [
     ("board misses a sum", '"31 32 33 34 35 36"', '"31 32 33 34 35 35"', "board.layout", "layout = ["),
     ("board with a foreign token", '"13 14 15', '"13 1x 15', "board.layout", "layout = ["),
     ("die repeats a face", "faces = [1, 2, 3, 4, 5, 6]", "faces = [1, 2, 3, 4, 5, 5]", "dice.faces", "faces ="),
-    ("bad colour ink", 'hex = "#5e2a84"', 'hex = "purple"', "colours.purple.hex", 'hex = "purple"'),
+    ("bad colour ink", 'hex = "#2e1245"', 'hex = "purple"', "colours.purple.hex", 'hex = "purple"'),
     ("more players than seats", "max_players = 6", "max_players = 7", "game.max_players", "max_players = 7"),
     ("seconds out of range", "seconds_per_round = 40", "seconds_per_round = 0", "analysis.seconds_per_round",
      "seconds_per_round = 0"),

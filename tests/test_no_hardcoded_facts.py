@@ -20,12 +20,14 @@ def definition_facts() -> tuple[set[str], set[float]]:
         d = load(game)
         words.add(d.game.name)
         for name, colour in d.colours.items():
-            words |= {name, colour.label, colour.hex.lower(), colour.hex.upper()}
+            # role names such as "back" or "ink" are keys, not facts; hues and inks are facts
+            words |= {colour.label, colour.hex.lower(), colour.hex.upper()}
         if game == "links":
             words |= {m.name for m in d.deck.masters}
         if game == "deblockle":
             words |= set(d.faces)
-    words = {w for w in words if len(w) > 1 and w not in GAMES}
+    generic = {"#000000", "#ffffff", "#FFFFFF", "black", "white"}  # contrast inks, not game colours
+    words = {w for w in words if len(w) > 1 and w not in GAMES and w not in generic}
     conventions = print_conventions()
     words |= set(conventions.card_sizes)
     numbers = {v for size in list(conventions.papers.values()) + list(conventions.card_sizes.values())
