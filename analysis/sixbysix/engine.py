@@ -460,6 +460,10 @@ def describe(summary: dict) -> str:
              f" (mean of per-game largest {summary['largest_bank']['mean']:.1f})",
              "refund rate by bet face: " + ", ".join(f"{face}: {r['rate']:.3f}"
                                                     for face, r in summary["refund_rate_by_face"].items())]
+    agents = summary.get("agents", [])
+    if summary.get("seat_rotation") and len(set(agents)) == 1 and summary.get("players", 0) > 1:
+        lines.append("note: seats were rotated with the same agent in every seat, so each deal's dice were played "
+                     "once per seat with near-identical games; the intervals are too narrow (use --no-rotation)")
     leads = summary["by_lead"]
     if len(leads) == 2:
         lines += ["", "seat   lead fixed            lead rotate          (same seeds, win rate and 95% interval)"]
