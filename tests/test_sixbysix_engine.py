@@ -235,6 +235,8 @@ def test_simulate_six_players_twenty_chips(capsys):
     assert one["by_lead"]["fixed"]["wins_by_seat"] == one["wins_by_seat"]
     minutes = one["table_minutes"]["mean"]
     assert minutes == pytest.approx(one["length"]["mean"] * DEFINITION.analysis.seconds_per_round / 60, abs=0.01)
+    for checkpoint, c in one["chips_over_time"].items():  # carry: every chip is in a stock or the bank
+        assert sum(c["mean_chips_by_seat"]) + c["mean_bank"] == pytest.approx(6 * DEFINITION.rules.chips, abs=0.02)
     assert 0 < one["no_winner_share"] < 1 and one["rounds_to_first_elimination"]["mean"] >= 1
     assert main(["simulate", "sixbysix", "--agents", "greedy", "--games", "2", "--workers", "1"]) == 0
     text = capsys.readouterr().out

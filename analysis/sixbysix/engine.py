@@ -59,6 +59,9 @@ from boardlab.layouts.errors import BoardlabError
 
 LEADS = ("fixed", "rotate")
 
+#: rounds after which a game's chips are recorded for the "chips over time" summary
+CHECKPOINTS = (10, 25, 50, 100, 250, 500, 1000)
+
 
 class Move(NamedTuple):
     """A player's turn: a chip on `face` of their own card and their marker on board `number`."""
@@ -163,7 +166,7 @@ class SixBySixState(State):
     __slots__ = ("game", "chips", "active", "bank", "lead", "rounds", "order", "step", "rolling", "bets",
                  "markers", "dice", "allowed", "terminal", "unfinished", "winning", "first_elimination",
                  "eliminations", "no_winner_rounds", "largest_bank", "bets_by_face", "refunds_by_face",
-                 "house_chips", "round_wins")
+                 "house_chips", "round_wins", "snapshots")
 
     def __init__(self, game: SixBySixGame, _copy: bool = False):
         self.game = game
@@ -193,6 +196,7 @@ class SixBySixState(State):
         self.refunds_by_face = [0] * len(game.faces)
         self.house_chips = 0
         self.round_wins = [0] * n
+        self.snapshots: list[list[int]] = []  # chips per seat, then the bank, after each checkpoint round
         self._begin_round(first=True)
 
     # -- protocol ---------------------------------------------------------------------------
@@ -262,7 +266,15 @@ class SixBySixState(State):
                 "eliminations": list(self.eliminations), "no_winner_rounds": self.no_winner_rounds,
                 "largest_bank": self.largest_bank, "bets_by_face": list(self.bets_by_face),
                 "refunds_by_face": list(self.refunds_by_face), "house_chips": self.house_chips,
-                "round_wins": list(self.round_wins), "lead": self.game.lead}
+                "round_wins": list(self.round_wins), "lead": self.game.lead,
+                "chips_over_time": self.chips_over_time()}
+
+    def chips_over_time(self) -> dict[str, list[int]]:
+        """Checkpoint round -> chips per seat then the bank; a game already over keeps its last holdings."""
+        out = {}
+        for i, checkpoint in enumerate(c for c in CHECKPOINTS if c <= self.game.rules.max_rounds):
+            out[str(checkpoint)] = list(self.snapshots[i] if i < len(self.snapshots) else self.chips + [self.bank])
+        return out
 
     def active_count(self) -> int:
         return sum(self.active)
@@ -319,6 +331,8 @@ class SixBySixState(State):
                 self.house_chips += self.bank
                 self.bank = 0
         self.rounds += 1
+        if self.rounds in CHECKPOINTS:
+            self.snapshots.append(self.chips + [self.bank])
         self._begin_round()
 
     def _begin_round(self, first: bool = False) -> None:
@@ -428,6 +442,15 @@ def summarize_records(game: SixBySixGame, records: list) -> dict[str, Any]:
         "largest_bank": {"max": max((s["largest_bank"] for s in stats), default=0),
                          "mean": round(sum(s["largest_bank"] for s in stats) / len(stats), 6) if stats else 0.0},
         "chips_to_house": sum(s["house_chips"] for s in stats),
+        "chips_over_time": {checkpoint: {"mean_chips_by_seat": [round(sum(s["chips_over_time"][checkpoint][seat]
+                                                                          for s in stats) / len(stats), 3)
+                                                                    for seat in range(game.players)],
+                                         "mean_bank": round(sum(s["chips_over_time"][checkpoint][-1]
+                                                                for s in stats) / len(stats), 3),
+                                         "mean_players_left": round(sum(sum(c > 0 for c in s["chips_over_time"]
+                                                                            [checkpoint][:-1]) for s in stats)
+                                                                    / len(stats), 3)}
+                            for checkpoint in (stats[0]["chips_over_time"] if stats else {})},
         "refund_rate_by_face": {str(face): {"bets": b, "refunds": k, "rate": k / b if b else 0.0,
                                             "ci95": list(wilson_interval(k, b))}
                                 for face, b, k in zip(game.faces, bets, refunds)},
@@ -460,6 +483,11 @@ def describe(summary: dict) -> str:
              f" (mean of per-game largest {summary['largest_bank']['mean']:.1f})",
              "refund rate by bet face: " + ", ".join(f"{face}: {r['rate']:.3f}"
                                                     for face, r in summary["refund_rate_by_face"].items())]
+    if summary["chips_over_time"]:
+        lines += ["", "after round   players left   bank   mean chips by seat"]
+        for checkpoint, c in summary["chips_over_time"].items():
+            lines.append(f"{checkpoint:>11}   {c['mean_players_left']:12.2f}   {c['mean_bank']:4.1f}   "
+                         + " ".join(f"{x:5.1f}" for x in c["mean_chips_by_seat"]))
     agents = summary.get("agents", [])
     if summary.get("seat_rotation") and len(set(agents)) == 1 and summary.get("players", 0) > 1:
         lines.append("note: seats were rotated with the same agent in every seat, so each deal's dice were played "
