@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from boardlab.analysis import engines
 from boardlab.analysis.protocol import CHANCE, TERMINAL
 from boardlab.analysis.runner import Match, play_one, run
-from boardlab.analysis.sixbysix.engine import AGENTS, Move, SixBySixGame
+from boardlab.analysis.sixbysix.engine import AGENTS, Move, SixBySixGame, play_fast
 from boardlab.analysis.stats import wilson_interval
 from boardlab.cli import main
 from boardlab.layouts import load
@@ -246,3 +246,30 @@ def test_simulate_six_players_twenty_chips(capsys):
 def test_engine_registered():
     game = engines.make_game(DEFINITION, 6)
     assert isinstance(game, SixBySixGame) and game.length_unit == "rounds"
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 6), chips=st.integers(1, 6), bank=st.sampled_from(["carry", "house"]),
+       lead=st.sampled_from(["fixed", "rotate"]), covering=st.booleans(), rotation=st.booleans(),
+       agents=st.lists(st.sampled_from(["greedy", "random", "favourite", "favourite-30"]), min_size=6, max_size=6),
+       seed=st.integers(0, 10 ** 6))
+def test_fast_path_equals_move_by_move(players, chips, bank, lead, covering, rotation, agents, seed):
+    definition = with_rules(DEFINITION, chips=chips, unclaimed_bank=bank, lead=lead, covering=covering,
+                            max_rounds=120)
+    game = SixBySixGame(definition, players, compare_lead=False)
+    known = engines.agent_factories("sixbysix")
+    names = tuple(agents[:players])
+    match = Match(game, tuple(known[a] for a in names), names, seed, rotation)
+    for index in range(3):
+        assert play_fast(match, index) == play_one(match, index)
+
+
+def test_fast_path_declines_unknown_agents():
+    class Stubborn:
+        def choose(self, state, rng):
+            return state.legal_moves()[0]
+
+    game = SixBySixGame(with_rules(DEFINITION, chips=2), 2, compare_lead=False)
+    match = Match(game, (lambda g: Stubborn(),) * 2, ("stubborn",) * 2, 1, False)
+    assert play_fast(match, 0) is None
+    assert game.play_block(match, 0, 2) == [play_one(match, 0), play_one(match, 1)]

@@ -47,9 +47,9 @@ import re
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from boardlab.analysis.agents import Agent
+from boardlab.analysis.agents import Agent, RandomAgent
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
-from boardlab.analysis.runner import Match, play_one
+from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, Match, derive_seed, play_one
 from boardlab.analysis.sixbysix.board import allowed_numbers
 from boardlab.analysis.sixbysix.dice import die_distribution, sum_probabilities
 from boardlab.analysis.sixbysix.markers import GREEDY, Chooser
@@ -139,13 +139,13 @@ class SixBySixGame(Game):
         The twin game uses the same chance and agent seeds (common random numbers); its result
         goes into the record's stats as ``other_lead``.
         """
-        records = [play_one(match, i) for i in range(start, stop)]
+        records = [play_game(match, i) for i in range(start, stop)]
         if not self.compare_lead:
             return records
         twin = dataclasses.replace(match, game=self.twin())
         out = []
         for record in records:
-            other = play_one(twin, record.index)
+            other = play_game(twin, record.index)
             stats = {**record.stats, "other_lead": {"lead": twin.game.lead, "winners": list(other.winners),
                                                     "unfinished": other.unfinished, "rounds": other.length}}
             out.append(dataclasses.replace(record, stats=stats))
@@ -271,10 +271,7 @@ class SixBySixState(State):
 
     def chips_over_time(self) -> dict[str, list[int]]:
         """Checkpoint round -> chips per seat then the bank; a game already over keeps its last holdings."""
-        out = {}
-        for i, checkpoint in enumerate(c for c in CHECKPOINTS if c <= self.game.rules.max_rounds):
-            out[str(checkpoint)] = list(self.snapshots[i] if i < len(self.snapshots) else self.chips + [self.bank])
-        return out
+        return chips_over_time(self.snapshots, self.chips, self.bank, self.game.rules.max_rounds)
 
     def active_count(self) -> int:
         return sum(self.active)
@@ -364,6 +361,14 @@ class SixBySixState(State):
         self.dice = [0] * n
 
 
+def chips_over_time(snapshots: list[list[int]], chips: list[int], bank: int, max_rounds: int) -> dict[str, list[int]]:
+    """Checkpoint round -> chips per seat then the bank; a game over before a checkpoint keeps its last holdings."""
+    out = {}
+    for i, checkpoint in enumerate(c for c in CHECKPOINTS if c <= max_rounds):
+        out[str(checkpoint)] = list(snapshots[i] if i < len(snapshots) else chips + [bank])
+    return out
+
+
 class MarkerAgent(Agent):
     """Puts its marker by a `Chooser` (greedy, favourite-N) and bets a face drawn at random.
 
@@ -382,6 +387,123 @@ class MarkerAgent(Agent):
         taken = {state.markers[s] for s in state.order[:state.step]}
         order = self.game.preference(self.chooser, len(state.order))
         return Move(face, next(x for x in order if x not in taken))
+
+
+def play_game(match: Match, index: int) -> GameRecord:
+    """Game `index` of a match: by `play_fast` when every agent is one it knows, else move by move."""
+    record = play_fast(match, index)
+    return record if record is not None else play_one(match, index)
+
+
+def play_fast(match: Match, index: int) -> GameRecord | None:
+    """The same game as `runner.play_one`, record for record, in one tight loop of plain ints.
+
+    It draws exactly the random numbers the engine and the agents draw, in the same order:
+    a die is `faces[chance.randrange(len(faces))]` (the uniform die of `die_distribution`), a
+    `MarkerAgent` draws its bet face with one `randrange`, a `RandomAgent` one index into the
+    face-major legal move list.  Returns None when an agent is of another kind.  Tests compare
+    it with `play_one` on many seeds and rule options (the slow, obvious twin).
+    """
+    game: SixBySixGame = match.game
+    deal, rotation, order_of_agents = match.layout(index)
+    n = game.players
+    agents = [match.agents[a](game) for a in order_of_agents]
+    choosers: list[Chooser | None] = []
+    for agent in agents:
+        if type(agent) is MarkerAgent:
+            choosers.append(agent.chooser)
+        elif type(agent) is RandomAgent:
+            choosers.append(None)
+        else:
+            return None
+    chance = random.Random(derive_seed(match.seed, CHANCE_STREAM, deal)).randrange
+    draws = [random.Random(derive_seed(match.seed, AGENT_STREAM, index, s)).randrange for s in range(n)]
+    faces = game.faces
+    face_count = len(faces)
+    face_index = {f: i for i, f in enumerate(faces)}
+    rules = game.rules
+    house = rules.unclaimed_bank == "house"
+    fixed = game.lead == "fixed"
+    max_rounds = rules.max_rounds
+    chips = [rules.chips] * n
+    active = [True] * n
+    bets, markers = [0] * n, [0] * n
+    bank = lead = rounds = no_winner = largest = house_chips = 0
+    first_elimination = None
+    eliminations: list[int] = []
+    bets_by_face, refunds_by_face = [0] * face_count, [0] * face_count
+    round_wins = [0] * n
+    snapshots: list[list[int]] = []
+    preferences: dict[int, list] = {}  # active count -> each seat's preference order (None: random)
+    first = True
+    while True:
+        out = [s for s in range(n) if active[s] and chips[s] == 0]
+        for s in out:
+            active[s] = False
+            eliminations.append(rounds)
+        if out and first_elimination is None:
+            first_elimination = rounds
+        left = [s for s in range(n) if active[s]]
+        if len(left) <= 1:
+            winners, unfinished = (tuple(left) if left else tuple(out)), False
+            break
+        if rounds >= max_rounds:
+            winners, unfinished = (), True
+            break
+        start = 0 if fixed else (lead if first else lead + 1)
+        first = False
+        lead = next((start + i) % n for i in range(n) if active[(start + i) % n])
+        order = [(lead + i) % n for i in range(n) if active[(lead + i) % n]]
+        k = len(order)
+        allowed = game.allowed[k]
+        if k not in preferences:
+            preferences[k] = [None if c is None else game.preference(c, k) for c in choosers]
+        preference = preferences[k]
+        taken: set[int] = set()
+        for s in order:
+            if preference[s] is None:
+                free = [x for x in allowed if x not in taken]
+                pick = draws[s](face_count * len(free))
+                face, number = faces[pick // len(free)], free[pick % len(free)]
+            else:
+                face = faces[draws[s](face_count)]
+                for number in preference[s]:
+                    if number not in taken:
+                        break
+            chips[s] -= 1
+            bets[s], markers[s] = face, number
+            taken.add(number)
+        total = 0
+        for s in order:
+            face = faces[chance(face_count)]
+            total += face
+            i = face_index[bets[s]]
+            bets_by_face[i] += 1
+            if face == bets[s]:
+                chips[s] += 1
+                refunds_by_face[i] += 1
+            else:
+                bank += 1
+        largest = max(largest, bank)
+        winner = next((s for s in order if markers[s] == total), None)
+        if winner is not None:
+            chips[winner] += bank
+            bank = 0
+            round_wins[winner] += 1
+        else:
+            no_winner += 1
+            if house:
+                house_chips += bank
+                bank = 0
+        rounds += 1
+        if rounds in CHECKPOINTS:
+            snapshots.append(chips + [bank])
+    stats = {"rounds": rounds, "first_elimination": first_elimination, "eliminations": eliminations,
+             "no_winner_rounds": no_winner, "largest_bank": largest, "bets_by_face": bets_by_face,
+             "refunds_by_face": refunds_by_face, "house_chips": house_chips, "round_wins": round_wins,
+             "lead": game.lead, "chips_over_time": chips_over_time(snapshots, chips, bank, max_rounds)}
+    return GameRecord(index, deal, rotation, tuple(match.agent_names[a] for a in order_of_agents),
+                      winners, unfinished, rounds, stats)
 
 
 def _favourite_factory(number: int | None):
