@@ -61,7 +61,8 @@ def test_closed_form_after_random_choosers(players):
     allowed = tuple(range(2, 6 * players + 1))
     for position in range(min(players, 3)):
         greedy = brute_after_random(p, allowed, position,
-                                    lambda taken: min((x for x in allowed if x not in taken), key=lambda x: (-p.get(x, 0), x)))
+                                    lambda taken: min((x for x in allowed if x not in taken),
+                                                      key=lambda x: (-p.get(x, 0), x)))
         favourite = brute_after_random(p, allowed, position,
                                        lambda taken: min((x for x in allowed if x not in taken),
                                                          key=lambda x: (abs(x - 7), x)))

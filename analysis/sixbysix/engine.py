@@ -578,6 +578,7 @@ def summarize_records(game: SixBySixGame, records: list) -> dict[str, Any]:
                                 for face, b, k in zip(game.faces, bets, refunds)},
         "table_minutes": {key: round(lengths[key] * minutes_per_round, 2) for key in ("mean", "median", "p90")},
         "seconds_per_round": game.definition.analysis.seconds_per_round,
+        "box_minutes": game.definition.game.minutes,
     }
     leads = {game.lead: _seat_results(game.players, [(r.winners, r.unfinished) for r in records])}
     if records and all("other_lead" in s for s in stats):
@@ -600,7 +601,8 @@ def describe(summary: dict) -> str:
              f"90th percentile {first['p90']:g}",
              f"rounds to the end: mean {end['mean']:.1f}, median {end['median']:g}, 90th percentile {end['p90']:g}",
              f"table time at {summary['seconds_per_round']:g} s a round: mean {minutes['mean']:.0f} min, "
-             f"median {minutes['median']:.0f} min, 90th percentile {minutes['p90']:.0f} min",
+             f"median {minutes['median']:.0f} min, 90th percentile {minutes['p90']:.0f} min "
+             f"(the definition says {summary['box_minutes']} min)",
              f"rounds without a winner: {summary['no_winner_share']:.1%}; largest bank {summary['largest_bank']['max']}"
              f" (mean of per-game largest {summary['largest_bank']['mean']:.1f})",
              "refund rate by bet face: " + ", ".join(f"{face}: {r['rate']:.3f}"

@@ -157,7 +157,8 @@ def tables(definition, options: TableOptions) -> TableSet:
             lead_rows.append((n, seat, fraction_text(fixed), decimal_text(fixed), fraction_text(rotate),
                               decimal_text(rotate)))
     out.append(Table("Lead rule: per-seat P(win a round), greedy markers",
-                     ("players", "seat", 'lead = "fixed"', "decimal", 'lead = "rotate" (mean over n rounds)', "decimal"),
+                     ("players", "seat", 'lead = "fixed"', "decimal", 'lead = "rotate" (mean over n rounds)',
+                      "decimal"),
                      tuple(lead_rows), "Seat 1 is the starting player; with a rotating lead every seat leads once "
                                        "in n rounds."))
     value_rows = []
