@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from boardlab.analysis import engines
 from boardlab.analysis.protocol import CHANCE, TERMINAL
 from boardlab.analysis.runner import Match, play_one, run
+from boardlab.analysis.sixbysix.dice import sum_probabilities
 from boardlab.analysis.sixbysix.engine import AGENTS, Move, SixBySixGame, play_fast
+from boardlab.analysis.sixbysix.markers import GREEDY, rotating_seat_win_probabilities, seat_win_probabilities
 from boardlab.analysis.stats import wilson_interval
 from boardlab.cli import main
 from boardlab.layouts import load
@@ -273,3 +275,22 @@ def test_fast_path_declines_unknown_agents():
     match = Match(game, (lambda g: Stubborn(),) * 2, ("stubborn",) * 2, 1, False)
     assert play_fast(match, 0) is None
     assert game.play_block(match, 0, 2) == [play_one(match, 0), play_one(match, 1)]
+
+
+@pytest.mark.parametrize("lead", ["fixed", "rotate"])
+def test_simulated_round_wins_agree_with_the_exact_table(lead):
+    """Before anyone can run out of chips all six play every round: seeded frequencies vs exact values."""
+    rounds = 18  # a multiple of 6: with a rotating lead every seat leads equally often
+    assert rounds < DEFINITION.rules.chips  # so nobody can be eliminated
+    game = SixBySixGame(with_rules(DEFINITION, max_rounds=rounds, lead=lead), 6, compare_lead=False)
+    records, _ = run(game, [AGENTS["greedy"]] * 6, 1500, seed=11, workers=1, seat_rotation=False, progress=False)
+    p, numbers = sum_probabilities(FACES, 6), sorted(DEFINITION.board.numbers)
+    exact = (seat_win_probabilities if lead == "fixed" else rotating_seat_win_probabilities)(p, numbers, [GREEDY] * 6)
+    played = rounds * len(records)
+    assert all(r.unfinished and r.length == rounds for r in records)
+    for seat in range(6):
+        lo, hi = wilson_interval(sum(r.stats["round_wins"][seat] for r in records), played, confidence=0.999)
+        assert lo <= exact[seat] <= hi, (seat, lo, float(exact[seat]), hi)
+    no_winner = sum(r.stats["no_winner_rounds"] for r in records)
+    lo, hi = wilson_interval(no_winner, played, confidence=0.999)
+    assert lo <= 1 - sum(exact) <= hi
