@@ -100,3 +100,10 @@ def test_coverage_from_first_principles():
 def test_allowed_numbers_follow_covering():
     assert allowed_numbers(DEFINITION, 3) == tuple(range(2, 19))
     assert allowed_numbers(with_rules(DEFINITION, covering=False), 3) == tuple(range(2, 37))
+
+
+def test_favourite_number_must_be_on_the_board(tmp_path, capsys):
+    variant = tmp_path / "odd-favourite.toml"
+    variant.write_text('extends = "sixbysix"\n\n[analysis]\nfavourite_number = 37\n')
+    code, _, err = run_cli(capsys, "check", str(variant))
+    assert code == 2 and "favourite_number" in err and len(err.strip().splitlines()) == 1
