@@ -9,7 +9,8 @@ JSON (`--format json`):
 - without it: ``{"by_players": {"2": {"players": 2, "sums": {...}}, ..., "6": {...}},
   "board": {...}, "coverage": {"2": {...}, ...}, "markers": {"2": {...}, ...}}``, where each
   ``by_players`` entry is the one-player-count document and the other keys hold the board
-  check, the coverage and the marker analysis with fractions as "p/q" strings.
+  check, the coverage and the marker analysis with fractions as "p/q" strings, and
+  ``"two_player"``: the exact duel (`two_player.two_player_game`) per lead rule, as floats.
 
 >>> from boardlab.layouts import load
 >>> t = tables(load("sixbysix"), TableOptions(players=2))
@@ -26,6 +27,7 @@ from boardlab.analysis.sixbysix.dice import sum_probabilities
 from boardlab.analysis.sixbysix.markers import (GREEDY, RANDOM, Chooser, choice_value, greedy_numbers,
                                                  no_winner_probability, rotating_seat_win_probabilities,
                                                  seat_win_probabilities)
+from boardlab.analysis.sixbysix.two_player import two_player_game
 from boardlab.analysis.tables import Table, TableOptions, TableSet
 
 
@@ -175,6 +177,18 @@ def tables(definition, options: TableOptions) -> TableSet:
                      "Exact P(win a round) of one seat choosing at the given position when every earlier seat is "
                      "the given chooser (later seats cannot take its number)."))
 
+    duels = {}
+    if 2 in counts:
+        duels = {lead: two_player_game(definition, lead) for lead in ("fixed", "rotate")}
+        minutes = definition.analysis.seconds_per_round / 60
+        out.append(Table("Two-player game, greedy markers: exact Markov chain",
+                         ("lead", "P(seat 1 wins)", "P(seat 2 wins)", "P(draw)", "expected rounds", "minutes"),
+                         tuple((lead, f"{d.win[0]:.6f}", f"{d.win[1]:.6f}", f"{d.draw:.6f}",
+                                f"{d.expected_rounds:.2f}", f"{d.expected_rounds * minutes:.1f}")
+                               for lead, d in duels.items()),
+                         f"Both start with {definition.rules.chips} chips; seat 1 is the starting player; bets on "
+                         f"uniformly random faces. Every round's outcomes are enumerated exactly; the chain is solved "
+                         f"in floating point, without the round cap. Longer games end in such a duel, from uneven stocks."))
     if options.players is not None:
         data = sums_document(definition, options.players)
     else:
@@ -187,5 +201,7 @@ def tables(definition, options: TableOptions) -> TableSet:
                                       "card_fits": c.card_fits, "card_is_a_row": c.card_is_a_row}
                              for n, c in cover.items()},
                 "markers": {str(n): _json_fractions({k: v for k, v in m.items() if k != "players"})
-                            for n, m in markers.items()}}
+                            for n, m in markers.items()},
+                "two_player": {lead: {"win": list(d.win), "draw": d.draw, "expected_rounds": d.expected_rounds}
+                               for lead, d in duels.items()}}
     return TableSet(f"{name}: exact tables", tuple(out), data)
