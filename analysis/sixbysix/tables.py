@@ -188,7 +188,8 @@ def tables(definition, options: TableOptions) -> TableSet:
                                for lead, d in duels.items()),
                          f"Both start with {definition.rules.chips} chips; seat 1 is the starting player; bets on "
                          f"uniformly random faces. Every round's outcomes are enumerated exactly; the chain is solved "
-                         f"in floating point, without the round cap. Longer games end in such a duel, from uneven stocks."))
+                         f"in floating point, without the round cap. Longer games end in such a duel, "
+                         f"from uneven stocks."))
     if options.players is not None:
         data = sums_document(definition, options.players)
     else:
