@@ -111,7 +111,7 @@ class SixBySixGame(Game):
         self.faces = tuple(definition.dice.faces)
         self.die = die_distribution(self.faces)
         self.die_outcomes = self.die.items()
-        self.seats = tuple(definition.components.seats[:players])
+        self.seats = tuple(definition.components.seats[:players])  # seat colours, seat 0 first
         self.rules = definition.rules
         #: active player count -> board numbers a marker may stand on, and their probabilities
         self.allowed = {n: allowed_numbers(definition, n) for n in range(1, players + 1)}
@@ -134,7 +134,7 @@ class SixBySixGame(Game):
         return SixBySixGame(self.definition, self.players, lead=other, compare_lead=False)
 
     def play_block(self, match: Match, start: int, stop: int):
-        """Games start..stop-1 played move by move; with `compare_lead`, each again under the other lead.
+        """Games start..stop-1 (by `play_game`); with `compare_lead`, each again under the other lead.
 
         The twin game uses the same chance and agent seeds (common random numbers); its result
         goes into the record's stats as ``other_lead``.
