@@ -16,7 +16,7 @@ from boardlab.analysis.runner import Match, play_one, run
 from boardlab.analysis.sixbysix.dice import sum_probabilities
 from boardlab.analysis.sixbysix.engine import AGENTS, Move, SixBySixGame, play_fast
 from boardlab.analysis.sixbysix.markers import GREEDY, rotating_seat_win_probabilities, seat_win_probabilities
-from boardlab.analysis.stats import wilson_interval
+from boardlab.analysis.stats import two_proportion_test, wilson_interval
 from boardlab.cli import main
 from boardlab.layouts import load
 
@@ -320,3 +320,15 @@ def perft_cases():
 def test_move_counts(players, depth, nodes, options):
     definition = with_rules(DEFINITION, covering=options.get("covering", "true") == "true")
     assert perft(SixBySixGame(definition, players).new_initial_state(), depth) == nodes
+
+
+@pytest.mark.slow
+def test_fixed_lead_favours_the_starter_in_full_six_player_games():
+    game = SixBySixGame(DEFINITION, 6)
+    records, summary = run(game, [AGENTS["greedy"]] * 6, 400, seed=2, workers=1, seat_rotation=False, progress=False)
+    fixed, rotate = summary["by_lead"]["fixed"], summary["by_lead"]["rotate"]
+    finished = len(records) - fixed["unfinished"]
+    assert two_proportion_test(fixed["wins_by_seat"][0], finished, fixed["wins_by_seat"][5], finished) < 0.001
+    assert fixed["wins_by_seat"][0] > rotate["wins_by_seat"][0]
+    rates = [r["rate"] for r in rotate["win_rate_by_seat"]]
+    assert max(rates) - min(rates) < 0.1
