@@ -46,6 +46,7 @@ class Rules:
 @dataclass(frozen=True)
 class Analysis:
     seconds_per_round: float = field(metadata=limits(min=1, max=3600))  # table time of one round
+    favourite_number: int = field(metadata=limits(min=1, max=1000))  # the casual chooser's favourite number
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,9 @@ def check(d: Definition, report) -> None:
     if len(set(numbers)) != len(numbers):
         dup = sorted({n for n in numbers if numbers.count(n) > 1})
         report(("board", "layout"), f"number {dup[0]} appears twice", "each number once")
+    if d.analysis.favourite_number not in numbers:
+        report(("analysis", "favourite_number"), f"{d.analysis.favourite_number} is not on the board",
+               f"a board number, {min(numbers)}..{max(numbers)}")
     lo, hi = min(d.dice.faces), max(d.dice.faces)
     need = set()
     for n in range(d.game.min_players, d.game.max_players + 1):

@@ -66,6 +66,9 @@ def run_command(args) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(format_summary(summary, definition.game.name))
+        describe_game = getattr(game, "describe_summary", None)  # a game's own summary lines, if any
+        if describe_game is not None:
+            print("\n" + describe_game(summary))
     return 0
 
 

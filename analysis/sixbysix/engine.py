@@ -1,0 +1,628 @@
+"""The 6x6 rules engine (shared/spec/sixbysix.md) with every rule option of the definition.
+
+**State discipline**: the protocol's one discipline: `apply` changes a `SixBySixState` in
+place and `clone` copies its few flat lists (chips, markers, bets, dice) for search.
+
+A round, as nodes of the game tree:
+
+1. one decision per active player, in seat order from the lead: a `Move` = (bet face, marker
+   number); the bet chip leaves the player's stock at once;
+2. one chance node per active player, in the same order: their die, with the exact weights of
+   `dice.die_distribution` (the one dice routine); the bet chip comes back when the die shows the
+   bet face, else it goes to the bank;
+3. the sum of the dice pays the bank to the marker standing on it; with nobody there the bank
+   stays (``unclaimed_bank = "carry"``) or leaves the game (``"house"``).
+
+Decisions the spec leaves to the engine:
+
+- Seats are numbered from the starting player (seat 0 won the opening roll-off), so the roll-off,
+  which only decides who sits where, is not a node.
+- ``lead = "fixed"``: seat 0 leads every round; once eliminated, the first active seat after it.
+  ``lead = "rotate"``: the lead passes to the next active seat to the left every round.
+- ``covering = true``: markers may stand only on numbers some remaining player count can still
+  roll (`board.allowed_numbers`): the eliminated players' cards cover the dead rows, and in a
+  game started with fewer than the maximum players the unused cards cover theirs from the start.
+- When the last players run out of chips in the same round, nobody is left: they share the win
+  (a draw in simulation summaries).
+- A game reaching ``max_rounds`` rounds with two or more players ends unfinished.
+
+`length()` counts completed rounds (``length_unit = "rounds"``).
+
+>>> from boardlab.layouts import load
+>>> game = SixBySixGame(load("sixbysix"), 2)
+>>> s = game.new_initial_state()
+>>> s.current_player(), s.legal_moves()[0].text()
+(0, '1@2')
+>>> s.apply(Move.from_text("3@7")); s.apply(Move(5, 6)); s.current_player() == CHANCE
+True
+>>> s.chance_outcomes()[0]
+(1, Fraction(1, 6))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from boardlab.analysis.agents import Agent, RandomAgent
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
+from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, Match, derive_seed, play_one
+from boardlab.analysis.sixbysix.board import allowed_numbers
+from boardlab.analysis.sixbysix.dice import die_distribution, sum_probabilities
+from boardlab.analysis.sixbysix.markers import GREEDY, Chooser
+from boardlab.analysis.stats import describe_lengths, two_proportion_test, wilson_interval
+from boardlab.layouts import load
+from boardlab.layouts.errors import BoardlabError
+
+LEADS = ("fixed", "rotate")
+
+#: rounds after which a game's chips are recorded for the "chips over time" summary
+CHECKPOINTS = (10, 25, 50, 100, 250, 500, 1000)
+
+
+class Move(NamedTuple):
+    """A player's turn: a chip on `face` of their own card and their marker on board `number`."""
+
+    face: int
+    number: int
+
+    def text(self) -> str:
+        """``FACE@NUMBER``, e.g. ``3@21``."""
+        return f"{self.face}@{self.number}"
+
+    @classmethod
+    def from_text(cls, text: str) -> "Move":
+        """Parse ``FACE@NUMBER``.
+
+        :raises ValueError: when the text is not of that form.
+
+        >>> Move.from_text("6@21")
+        Move(face=6, number=21)
+        """
+        m = re.fullmatch(r"\s*(\d+)\s*@\s*(\d+)\s*", text)
+        if not m:
+            raise ValueError(f"'{text}' is not a move (FACE@NUMBER, e.g. 3@21)")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+
+class SixBySixGame(Game):
+    """6x6 for `players` seats; `lead` overrides the definition's lead rule (for the lead twin).
+
+    With `compare_lead` the batched `play_block` also plays every game under the other lead
+    rule with the same seeds, so a simulation summary holds both (see `summarize`).
+
+    :raises BoardlabError: when the player count or the lead rule is not allowed.
+    """
+
+    length_unit = "rounds"
+
+    def __init__(self, definition, players: int, lead: str | None = None, compare_lead: bool = True):
+        super().__init__(definition, players)
+        info = definition.game
+        if not info.min_players <= players <= info.max_players:
+            raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {players}")
+        self.lead = definition.rules.lead if lead is None else lead
+        if self.lead not in LEADS:
+            raise BoardlabError(f"lead must be one of {', '.join(LEADS)}, not '{self.lead}'")
+        self.compare_lead = compare_lead
+        self.faces = tuple(definition.dice.faces)
+        self.die = die_distribution(self.faces)
+        self.die_outcomes = self.die.items()
+        self.seats = tuple(definition.components.seats[:players])  # seat colours, seat 0 first
+        self.rules = definition.rules
+        #: active player count -> board numbers a marker may stand on, and their probabilities
+        self.allowed = {n: allowed_numbers(definition, n) for n in range(1, players + 1)}
+        self.probabilities = {n: sum_probabilities(self.faces, n) for n in range(1, players + 1)}
+        self._orders: dict[Chooser, dict[int, tuple[int, ...]]] = {}
+
+    def new_initial_state(self) -> "SixBySixState":
+        return SixBySixState(self)
+
+    def preference(self, chooser: Chooser, active: int) -> tuple[int, ...]:
+        """The chooser's order over the allowed numbers with `active` players (cached)."""
+        per_count = self._orders.setdefault(chooser, {})
+        if active not in per_count:
+            per_count[active] = chooser.order(self.probabilities[active], self.allowed[active])
+        return per_count[active]
+
+    def twin(self) -> "SixBySixGame":
+        """The same game under the other lead rule."""
+        other = LEADS[1 - LEADS.index(self.lead)]
+        return SixBySixGame(self.definition, self.players, lead=other, compare_lead=False)
+
+    def play_block(self, match: Match, start: int, stop: int):
+        """Games start..stop-1 (by `play_game`); with `compare_lead`, each again under the other lead.
+
+        The twin game uses the same chance and agent seeds (common random numbers); its result
+        goes into the record's stats as ``other_lead``.
+        """
+        records = [play_game(match, i) for i in range(start, stop)]
+        if not self.compare_lead:
+            return records
+        twin = dataclasses.replace(match, game=self.twin())
+        out = []
+        for record in records:
+            other = play_game(twin, record.index)
+            stats = {**record.stats, "other_lead": {"lead": twin.game.lead, "winners": list(other.winners),
+                                                    "unfinished": other.unfinished, "rounds": other.length}}
+            out.append(dataclasses.replace(record, stats=stats))
+        return out
+
+    def summarize(self, records: list) -> dict[str, Any]:
+        """Chip economy, game length in rounds and minutes, refund rates, and both lead rules."""
+        return summarize_records(self, records)
+
+    def describe_summary(self, summary: dict) -> str:
+        """The game-specific part of the summary as text (printed by `boardlab simulate`)."""
+        return describe(summary)
+
+
+class SixBySixState(State):
+    """One position: chips, bank, active players, this round's bets, markers and dice."""
+
+    __slots__ = ("game", "chips", "active", "bank", "lead", "rounds", "order", "step", "rolling", "bets",
+                 "markers", "dice", "allowed", "terminal", "unfinished", "winning", "first_elimination",
+                 "eliminations", "no_winner_rounds", "largest_bank", "bets_by_face", "refunds_by_face",
+                 "house_chips", "round_wins", "snapshots")
+
+    def __init__(self, game: SixBySixGame, _copy: bool = False):
+        self.game = game
+        if _copy:
+            return
+        n = game.players
+        self.chips = [game.rules.chips] * n
+        self.active = [True] * n
+        self.bank = 0
+        self.lead = 0
+        self.rounds = 0
+        self.order: list[int] = []
+        self.step = 0
+        self.rolling = False
+        self.bets = [0] * n
+        self.markers = [0] * n  # 0: no marker this round
+        self.dice = [0] * n
+        self.allowed: tuple[int, ...] = ()
+        self.terminal = False
+        self.unfinished = False
+        self.winning: tuple[int, ...] = ()
+        self.first_elimination: int | None = None
+        self.eliminations: list[int] = []
+        self.no_winner_rounds = 0
+        self.largest_bank = 0
+        self.bets_by_face = [0] * len(game.faces)
+        self.refunds_by_face = [0] * len(game.faces)
+        self.house_chips = 0
+        self.round_wins = [0] * n
+        self.snapshots: list[list[int]] = []  # chips per seat, then the bank, after each checkpoint round
+        self._begin_round(first=True)
+
+    # -- protocol ---------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def current_player(self) -> int:
+        if self.terminal:
+            return TERMINAL
+        if self.rolling:
+            return CHANCE
+        return self.order[self.step]
+
+    def free_numbers(self) -> list[int]:
+        """Allowed numbers no marker occupies yet this round, in increasing order."""
+        taken = {self.markers[s] for s in self.order[:self.step]}
+        return [x for x in self.allowed if x not in taken]
+
+    def legal_moves(self) -> list[Move]:
+        if self.terminal or self.rolling:
+            return []
+        free = self.free_numbers()
+        return [Move(face, number) for face in self.game.faces for number in free]
+
+    def chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        """The die of the next player to roll: (face, exact probability) from the dice routine."""
+        if not self.rolling or self.terminal:
+            return []
+        return list(self.game.die_outcomes)
+
+    def sample_chance(self, rng: random.Random) -> int:
+        return self.game.die.sample(rng)
+
+    def apply(self, move) -> None:
+        """Play a `Move` (decision node) or a die face (chance node).
+
+        :raises ValueError: on an illegal move or at a terminal state.
+        """
+        if self.terminal:
+            raise ValueError("the game is over")
+        if self.rolling:
+            self._roll(move)
+        else:
+            self._place(move)
+
+    def clone(self) -> "SixBySixState":
+        c = SixBySixState(self.game, _copy=True)
+        for name in self.__slots__:
+            if name == "game":
+                continue
+            value = getattr(self, name)
+            setattr(c, name, value[:] if isinstance(value, list) else value)
+        return c
+
+    def winners(self) -> tuple[int, ...]:
+        return self.winning if self.terminal and not self.unfinished else ()
+
+    def is_unfinished(self) -> bool:
+        return self.unfinished
+
+    def length(self) -> int:
+        return self.rounds
+
+    def stats(self) -> dict[str, Any]:
+        return {"rounds": self.rounds, "first_elimination": self.first_elimination,
+                "eliminations": list(self.eliminations), "no_winner_rounds": self.no_winner_rounds,
+                "largest_bank": self.largest_bank, "bets_by_face": list(self.bets_by_face),
+                "refunds_by_face": list(self.refunds_by_face), "house_chips": self.house_chips,
+                "round_wins": list(self.round_wins), "lead": self.game.lead,
+                "chips_over_time": self.chips_over_time()}
+
+    def chips_over_time(self) -> dict[str, list[int]]:
+        """Checkpoint round -> chips per seat then the bank; a game already over keeps its last holdings."""
+        return chips_over_time(self.snapshots, self.chips, self.bank, self.game.rules.max_rounds)
+
+    def active_count(self) -> int:
+        return sum(self.active)
+
+    def __repr__(self) -> str:
+        return (f"SixBySixState(round={self.rounds + 1}, chips={self.chips}, bank={self.bank}, "
+                f"active={self.active}, lead={self.lead})")
+
+    # -- rules ------------------------------------------------------------------------------
+    def _place(self, move) -> None:
+        seat = self.order[self.step]
+        face, number = move
+        if face not in self.game.faces:
+            raise ValueError(f"{face} is not a face of the die {self.game.faces}")
+        if number not in self.allowed:
+            raise ValueError(f"number {number} is not open for markers this round")
+        if any(self.markers[s] == number for s in self.order[:self.step]):
+            raise ValueError(f"a marker already stands on {number}")
+        self.chips[seat] -= 1
+        self.bets[seat] = face
+        self.markers[seat] = number
+        self.step += 1
+        if self.step == len(self.order):
+            self.step = 0
+            self.rolling = True
+
+    def _roll(self, face) -> None:
+        if self.game.die.weight(face) == 0:
+            raise ValueError(f"{face} is not a face of the die {self.game.faces}")
+        seat = self.order[self.step]
+        self.dice[seat] = face
+        index = self.game.faces.index(self.bets[seat])
+        self.bets_by_face[index] += 1
+        if face == self.bets[seat]:
+            self.chips[seat] += 1
+            self.refunds_by_face[index] += 1
+        else:
+            self.bank += 1
+        self.step += 1
+        if self.step == len(self.order):
+            self._resolve()
+
+    def _resolve(self) -> None:
+        total = sum(self.dice[s] for s in self.order)
+        self.largest_bank = max(self.largest_bank, self.bank)
+        winner = next((s for s in self.order if self.markers[s] == total), None)
+        if winner is not None:
+            self.chips[winner] += self.bank
+            self.bank = 0
+            self.round_wins[winner] += 1
+        else:
+            self.no_winner_rounds += 1
+            if self.game.rules.unclaimed_bank == "house":
+                self.house_chips += self.bank
+                self.bank = 0
+        self.rounds += 1
+        if self.rounds in CHECKPOINTS:
+            self.snapshots.append(self.chips + [self.bank])
+        self._begin_round()
+
+    def _begin_round(self, first: bool = False) -> None:
+        n = self.game.players
+        out = [s for s in range(n) if self.active[s] and self.chips[s] == 0]
+        for s in out:
+            self.active[s] = False
+            self.eliminations.append(self.rounds)
+        if out and self.first_elimination is None:
+            self.first_elimination = self.rounds
+        left = [s for s in range(n) if self.active[s]]
+        if len(left) <= 1:
+            self.terminal = True
+            self.winning = tuple(left) if left else tuple(out)
+            return
+        if self.rounds >= self.game.rules.max_rounds:
+            self.terminal = self.unfinished = True
+            return
+        if self.game.lead == "fixed":
+            start = 0
+        else:
+            start = self.lead if first else self.lead + 1
+        self.lead = next((start + i) % n for i in range(n) if self.active[(start + i) % n])
+        self.order = [(self.lead + i) % n for i in range(n) if self.active[(self.lead + i) % n]]
+        self.allowed = self.game.allowed[len(self.order)]
+        self.step = 0
+        self.rolling = False
+        self.markers = [0] * n
+        self.dice = [0] * n
+
+
+def chips_over_time(snapshots: list[list[int]], chips: list[int], bank: int, max_rounds: int) -> dict[str, list[int]]:
+    """Checkpoint round -> chips per seat then the bank; a game over before a checkpoint keeps its last holdings."""
+    out = {}
+    for i, checkpoint in enumerate(c for c in CHECKPOINTS if c <= max_rounds):
+        out[str(checkpoint)] = list(snapshots[i] if i < len(snapshots) else chips + [bank])
+    return out
+
+
+class MarkerAgent(Agent):
+    """Puts its marker by a `Chooser` (greedy, favourite-N) and bets a face drawn at random.
+
+    The bet face cannot change any odds (the refund chance is 1/len(faces) whatever the face);
+    drawing it at random makes the records show every face.
+    """
+
+    def __init__(self, chooser: Chooser, game: SixBySixGame):
+        self.chooser = chooser
+        self.name = chooser.name
+        self.game = game
+
+    def choose(self, state: SixBySixState, rng: random.Random) -> Move:
+        faces = self.game.faces
+        face = faces[rng.randrange(len(faces))]
+        taken = {state.markers[s] for s in state.order[:state.step]}
+        order = self.game.preference(self.chooser, len(state.order))
+        return Move(face, next(x for x in order if x not in taken))
+
+
+def play_game(match: Match, index: int) -> GameRecord:
+    """Game `index` of a match: by `play_fast` when every agent is one it knows, else move by move."""
+    record = play_fast(match, index)
+    return record if record is not None else play_one(match, index)
+
+
+def play_fast(match: Match, index: int) -> GameRecord | None:
+    """The same game as `runner.play_one`, record for record, in one tight loop of plain ints.
+
+    It draws exactly the random numbers the engine and the agents draw, in the same order:
+    a die is `faces[chance.randrange(len(faces))]` (the uniform die of `die_distribution`), a
+    `MarkerAgent` draws its bet face with one `randrange`, a `RandomAgent` one index into the
+    face-major legal move list.  Returns None when an agent is of another kind.  Tests compare
+    it with `play_one` on many seeds and rule options (the slow, obvious twin).
+    """
+    game: SixBySixGame = match.game
+    deal, rotation, order_of_agents = match.layout(index)
+    n = game.players
+    agents = [match.agents[a](game) for a in order_of_agents]
+    choosers: list[Chooser | None] = []
+    for agent in agents:
+        if type(agent) is MarkerAgent:
+            choosers.append(agent.chooser)
+        elif type(agent) is RandomAgent:
+            choosers.append(None)
+        else:
+            return None
+    chance = random.Random(derive_seed(match.seed, CHANCE_STREAM, deal)).randrange
+    draws = [random.Random(derive_seed(match.seed, AGENT_STREAM, index, s)).randrange for s in range(n)]
+    faces = game.faces
+    face_count = len(faces)
+    face_index = {f: i for i, f in enumerate(faces)}
+    rules = game.rules
+    house = rules.unclaimed_bank == "house"
+    fixed = game.lead == "fixed"
+    max_rounds = rules.max_rounds
+    chips = [rules.chips] * n
+    active = [True] * n
+    bets, markers = [0] * n, [0] * n
+    bank = lead = rounds = no_winner = largest = house_chips = 0
+    first_elimination = None
+    eliminations: list[int] = []
+    bets_by_face, refunds_by_face = [0] * face_count, [0] * face_count
+    round_wins = [0] * n
+    snapshots: list[list[int]] = []
+    preferences: dict[int, list] = {}  # active count -> each seat's preference order (None: random)
+    first = True
+    while True:
+        out = [s for s in range(n) if active[s] and chips[s] == 0]
+        for s in out:
+            active[s] = False
+            eliminations.append(rounds)
+        if out and first_elimination is None:
+            first_elimination = rounds
+        left = [s for s in range(n) if active[s]]
+        if len(left) <= 1:
+            winners, unfinished = (tuple(left) if left else tuple(out)), False
+            break
+        if rounds >= max_rounds:
+            winners, unfinished = (), True
+            break
+        start = 0 if fixed else (lead if first else lead + 1)
+        first = False
+        lead = next((start + i) % n for i in range(n) if active[(start + i) % n])
+        order = [(lead + i) % n for i in range(n) if active[(lead + i) % n]]
+        k = len(order)
+        allowed = game.allowed[k]
+        if k not in preferences:
+            preferences[k] = [None if c is None else game.preference(c, k) for c in choosers]
+        preference = preferences[k]
+        taken: set[int] = set()
+        for s in order:
+            if preference[s] is None:
+                free = [x for x in allowed if x not in taken]
+                pick = draws[s](face_count * len(free))
+                face, number = faces[pick // len(free)], free[pick % len(free)]
+            else:
+                face = faces[draws[s](face_count)]
+                for number in preference[s]:
+                    if number not in taken:
+                        break
+            chips[s] -= 1
+            bets[s], markers[s] = face, number
+            taken.add(number)
+        total = 0
+        for s in order:
+            face = faces[chance(face_count)]
+            total += face
+            i = face_index[bets[s]]
+            bets_by_face[i] += 1
+            if face == bets[s]:
+                chips[s] += 1
+                refunds_by_face[i] += 1
+            else:
+                bank += 1
+        largest = max(largest, bank)
+        winner = next((s for s in order if markers[s] == total), None)
+        if winner is not None:
+            chips[winner] += bank
+            bank = 0
+            round_wins[winner] += 1
+        else:
+            no_winner += 1
+            if house:
+                house_chips += bank
+                bank = 0
+        rounds += 1
+        if rounds in CHECKPOINTS:
+            snapshots.append(chips + [bank])
+    stats = {"rounds": rounds, "first_elimination": first_elimination, "eliminations": eliminations,
+             "no_winner_rounds": no_winner, "largest_bank": largest, "bets_by_face": bets_by_face,
+             "refunds_by_face": refunds_by_face, "house_chips": house_chips, "round_wins": round_wins,
+             "lead": game.lead, "chips_over_time": chips_over_time(snapshots, chips, bank, max_rounds)}
+    return GameRecord(index, deal, rotation, tuple(match.agent_names[a] for a in order_of_agents),
+                      winners, unfinished, rounds, stats)
+
+
+def _favourite_factory(number: int | None):
+    def factory(game: SixBySixGame) -> MarkerAgent:
+        favourite = game.definition.analysis.favourite_number if number is None else number
+        return MarkerAgent(Chooser("favourite", favourite), game)
+    return factory
+
+
+def make_game(definition, players: int) -> SixBySixGame:
+    """The engine entry point (`analysis.engines.ENGINES`)."""
+    return SixBySixGame(definition, players)
+
+
+def _agents() -> dict:
+    agents = {"greedy": lambda game: MarkerAgent(GREEDY, game), "favourite": _favourite_factory(None)}
+    for number in load("sixbysix").board.numbers:
+        agents[f"favourite-{number}"] = _favourite_factory(number)
+    return agents
+
+
+#: greedy; favourite (the definition's `analysis.favourite_number`); favourite-N for every board
+#: number of the base definition.  `random` comes from the common agents.
+AGENTS = _agents()
+
+
+# -- simulation summary ---------------------------------------------------------------------------
+def _seat_results(players: int, outcomes: list[tuple[tuple[int, ...], bool]]) -> dict:
+    wins = [0] * players
+    draws = unfinished = 0
+    for winners, is_unfinished in outcomes:
+        if is_unfinished:
+            unfinished += 1
+        elif len(winners) == 1:
+            wins[winners[0]] += 1
+        else:
+            draws += 1
+    total = len(outcomes)
+    return {"wins_by_seat": wins, "draws": draws, "unfinished": unfinished,
+            "win_rate_by_seat": [{"rate": w / total if total else 0.0, "ci95": list(wilson_interval(w, total))}
+                                 for w in wins]}
+
+
+def summarize_records(game: SixBySixGame, records: list) -> dict[str, Any]:
+    """The 6x6 part of a simulation summary (see `SixBySixGame.summarize`)."""
+    stats = [r.stats for r in records]
+    finished = [r.length for r in records if not r.unfinished]
+    rounds = sum(s["rounds"] for s in stats)
+    firsts = [s["first_elimination"] for s in stats if s["first_elimination"] is not None]
+    minutes_per_round = game.definition.analysis.seconds_per_round / 60
+    lengths = describe_lengths(finished)
+    bets = [sum(s["bets_by_face"][i] for s in stats) for i in range(len(game.faces))]
+    refunds = [sum(s["refunds_by_face"][i] for s in stats) for i in range(len(game.faces))]
+    out: dict[str, Any] = {
+        "rounds_to_first_elimination": describe_lengths(firsts),
+        "rounds_to_end": lengths,
+        "no_winner_share": sum(s["no_winner_rounds"] for s in stats) / rounds if rounds else 0.0,
+        "largest_bank": {"max": max((s["largest_bank"] for s in stats), default=0),
+                         "mean": round(sum(s["largest_bank"] for s in stats) / len(stats), 6) if stats else 0.0},
+        "chips_to_house": sum(s["house_chips"] for s in stats),
+        "chips_over_time": {checkpoint: {"mean_chips_by_seat": [round(sum(s["chips_over_time"][checkpoint][seat]
+                                                                          for s in stats) / len(stats), 3)
+                                                                    for seat in range(game.players)],
+                                         "mean_bank": round(sum(s["chips_over_time"][checkpoint][-1]
+                                                                for s in stats) / len(stats), 3),
+                                         "mean_players_left": round(sum(sum(c > 0 for c in s["chips_over_time"]
+                                                                            [checkpoint][:-1]) for s in stats)
+                                                                    / len(stats), 3)}
+                            for checkpoint in (stats[0]["chips_over_time"] if stats else {})},
+        "refund_rate_by_face": {str(face): {"bets": b, "refunds": k, "rate": k / b if b else 0.0,
+                                            "ci95": list(wilson_interval(k, b))}
+                                for face, b, k in zip(game.faces, bets, refunds)},
+        "table_minutes": {key: round(lengths[key] * minutes_per_round, 2) for key in ("mean", "median", "p90")},
+        "seconds_per_round": game.definition.analysis.seconds_per_round,
+        "box_minutes": game.definition.game.minutes,
+    }
+    leads = {game.lead: _seat_results(game.players, [(r.winners, r.unfinished) for r in records])}
+    if records and all("other_lead" in s for s in stats):
+        other = stats[0]["other_lead"]["lead"]
+        leads[other] = _seat_results(game.players, [(tuple(s["other_lead"]["winners"]), s["other_lead"]["unfinished"])
+                                                    for s in stats])
+        leads[other]["length"] = describe_lengths([s["other_lead"]["rounds"] for s in stats
+                                                   if not s["other_lead"]["unfinished"]])
+        fixed, rotate = leads["fixed"], leads["rotate"]
+        out["lead_seat1_p_value"] = two_proportion_test(fixed["wins_by_seat"][0], len(records),
+                                                        rotate["wins_by_seat"][0], len(records))
+    out["by_lead"] = leads
+    return out
+
+
+def describe(summary: dict) -> str:
+    """Plain-text lines for the 6x6 part of a summary."""
+    first, end, minutes = summary["rounds_to_first_elimination"], summary["rounds_to_end"], summary["table_minutes"]
+    lines = [f"rounds to the first elimination: mean {first['mean']:.1f}, median {first['median']:g}, "
+             f"90th percentile {first['p90']:g}",
+             f"rounds to the end: mean {end['mean']:.1f}, median {end['median']:g}, 90th percentile {end['p90']:g}",
+             f"table time at {summary['seconds_per_round']:g} s a round: mean {minutes['mean']:.0f} min, "
+             f"median {minutes['median']:.0f} min, 90th percentile {minutes['p90']:.0f} min "
+             f"(the definition says {summary['box_minutes']} min)",
+             f"rounds without a winner: {summary['no_winner_share']:.1%}; largest bank {summary['largest_bank']['max']}"
+             f" (mean of per-game largest {summary['largest_bank']['mean']:.1f})",
+             "refund rate by bet face: " + ", ".join(f"{face}: {r['rate']:.3f}"
+                                                    for face, r in summary["refund_rate_by_face"].items())]
+    if summary["chips_over_time"]:
+        lines += ["", "after round   players left   bank   mean chips by seat"]
+        for checkpoint, c in summary["chips_over_time"].items():
+            lines.append(f"{checkpoint:>11}   {c['mean_players_left']:12.2f}   {c['mean_bank']:4.1f}   "
+                         + " ".join(f"{x:5.1f}" for x in c["mean_chips_by_seat"]))
+    agents = summary.get("agents", [])
+    if summary.get("seat_rotation") and len(set(agents)) == 1 and summary.get("players", 0) > 1:
+        lines.append("note: seats were rotated with the same agent in every seat, so each deal's dice were played "
+                     "once per seat with near-identical games; the intervals are too narrow (use --no-rotation)")
+    leads = summary["by_lead"]
+    if len(leads) == 2:
+        lines += ["", "seat   lead fixed            lead rotate          (same seeds, win rate and 95% interval)"]
+        fixed, rotate = leads["fixed"]["win_rate_by_seat"], leads["rotate"]["win_rate_by_seat"]
+        for seat, (f, r) in enumerate(zip(fixed, rotate), start=1):
+            lines.append(f"{seat:>4}   {f['rate']:6.1%} ({f['ci95'][0]:5.1%}..{f['ci95'][1]:5.1%})"
+                         f"   {r['rate']:6.1%} ({r['ci95'][0]:5.1%}..{r['ci95'][1]:5.1%})")
+        lines.append(f"unfinished: fixed {leads['fixed']['unfinished']}, rotate {leads['rotate']['unfinished']}; "
+                     f"seat 1 fixed vs rotate: p = {summary['lead_seat1_p_value']:.3g}")
+    return "\n".join(lines)

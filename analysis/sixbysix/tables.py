@@ -1,0 +1,208 @@
+"""`boardlab tables sixbysix`: exact dice-sum tables, board coverage and marker values.
+
+Every number is an exact fraction from `dice.sum_distribution`; decimals are for reading.
+
+JSON (`--format json`):
+
+- with ``--players N``: exactly the interface contract,
+  ``{"players": N, "sums": {"N": "p/q", ..., "6N": "p/q"}}``;
+- without it: ``{"by_players": {"2": {"players": 2, "sums": {...}}, ..., "6": {...}},
+  "board": {...}, "coverage": {"2": {...}, ...}, "markers": {"2": {...}, ...}}``, where each
+  ``by_players`` entry is the one-player-count document and the other keys hold the board
+  check, the coverage and the marker analysis with fractions as "p/q" strings, and
+  ``"two_player"``: the exact duel (`two_player.two_player_game`) per lead rule, as floats.
+
+>>> from boardlab.layouts import load
+>>> t = tables(load("sixbysix"), TableOptions(players=2))
+>>> t.data["sums"]["7"], len(t.data["sums"])
+('1/6', 11)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from boardlab.analysis.sixbysix.board import allowed_numbers, board_check, coverage
+from boardlab.analysis.sixbysix.dice import sum_probabilities
+from boardlab.analysis.sixbysix.markers import (GREEDY, RANDOM, Chooser, choice_value, greedy_numbers,
+                                                 no_winner_probability, rotating_seat_win_probabilities,
+                                                 seat_win_probabilities)
+from boardlab.analysis.sixbysix.two_player import two_player_game
+from boardlab.analysis.tables import Table, TableOptions, TableSet
+
+
+def fraction_text(p: Fraction) -> str:
+    """A reduced fraction as "p/q" ("0/1" and "1/1" at the ends).
+
+    >>> fraction_text(Fraction(6, 36))
+    '1/6'
+    """
+    return f"{p.numerator}/{p.denominator}"
+
+
+def decimal_text(p: Fraction) -> str:
+    return f"{float(p):.6f}"
+
+
+def number_ranges(numbers) -> str:
+    """Sorted numbers as runs: (2, 3, 4, 5, 9) -> "2..5, 9"; "none" when empty.
+
+    >>> number_ranges((2, 3, 4, 5, 9)), number_ranges(())
+    ('2..5, 9', 'none')
+    """
+    numbers = sorted(numbers)
+    if not numbers:
+        return "none"
+    runs, start, prev = [], numbers[0], numbers[0]
+    for x in numbers[1:] + [None]:
+        if x is not None and x == prev + 1:
+            prev = x
+            continue
+        runs.append(f"{start}" if start == prev else f"{start}..{prev}")
+        if x is not None:
+            start = prev = x
+    return ", ".join(runs)
+
+
+def player_counts(definition, options: TableOptions) -> list[int]:
+    info = definition.game
+    if options.players is not None:
+        return [options.players]
+    return list(range(info.min_players, info.max_players + 1))
+
+
+def sums_document(definition, players: int) -> dict:
+    """The JSON of one player count: ``{"players": N, "sums": {"sum": "p/q", ...}}``."""
+    probabilities = sum_probabilities(definition.dice.faces, players)
+    return {"players": players, "sums": {str(s): fraction_text(p) for s, p in probabilities.items()}}
+
+
+def sums_table(definition, players: int) -> Table:
+    faces = definition.dice.faces
+    probabilities = sum_probabilities(faces, players)
+    total = len(faces) ** players
+    rows, below = [], Fraction(0)
+    for s, p in probabilities.items():
+        at_most = below + p
+        at_least = 1 - below
+        rows.append((s, p * total, fraction_text(p), decimal_text(p), fraction_text(at_most), decimal_text(at_most),
+                     fraction_text(at_least), decimal_text(at_least)))
+        below = at_most
+    return Table(f"Sum of {players} dice", ("sum", f"ways of {total}", "P(sum)", "decimal", "P(sum <= s)", "decimal",
+                                            "P(sum >= s)", "decimal"), tuple(rows))
+
+
+def marker_analysis(definition, players: int) -> dict:
+    """Greedy per-seat chances (fixed and rotating lead) and choice values for one player count."""
+    probabilities = sum_probabilities(definition.dice.faces, players)
+    allowed = allowed_numbers(definition, players)
+    greedy = seat_win_probabilities(probabilities, allowed, [GREEDY] * players)
+    rotating = rotating_seat_win_probabilities(probabilities, allowed, [GREEDY] * players)
+    favourite = Chooser("favourite", definition.analysis.favourite_number)
+    choosers = (GREEDY, RANDOM, favourite)
+    values = []
+    for opponents in choosers:
+        for position in range(players):
+            values.append({"position": position + 1, "opponents": opponents.name,
+                           **{c.name: choice_value(probabilities, allowed, position, c, opponents) for c in choosers}})
+    return {"players": players, "allowed": allowed,
+            "greedy_numbers": greedy_numbers(probabilities, allowed, players),
+            "fixed": greedy, "rotate": rotating, "no_winner": no_winner_probability(probabilities, greedy),
+            "choosers": tuple(c.name for c in choosers), "choice_values": values}
+
+
+def _json_fractions(value):
+    if isinstance(value, Fraction):
+        return fraction_text(value)
+    if isinstance(value, dict):
+        return {k: _json_fractions(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_fractions(v) for v in value]
+    return value
+
+
+def tables(definition, options: TableOptions) -> TableSet:
+    """Every 6x6 table for the requested player count (or every allowed count)."""
+    counts = player_counts(definition, options)
+    name = definition.game.name
+    out = [sums_table(definition, n) for n in counts]
+
+    cover = coverage(definition)
+    check = board_check(definition)
+    cover_rows = tuple(
+        (n, number_ranges(c.can_win), number_ranges(c.cannot_win_below), number_ranges(c.cannot_win_above),
+         number_ranges(c.covered_by_elimination) if n > definition.game.min_players else "(game over)",
+         "yes" if c.card_fits and c.card_is_a_row else "NO")
+        for n, c in cover.items() if n in counts)
+    board_note = (f"Board check: the board holds exactly the sums of {definition.game.min_players}.."
+                  f"{definition.game.max_players} dice ({number_ranges(check.needed)})." if check.ok else
+                  f"Board check FAILED: missing {number_ranges(check.missing)}; "
+                  f"never rolled {number_ranges(check.never_rolled)}.")
+    out.append(Table("Board coverage", ("players", "can win", "cannot win (too low, possible later)",
+                                        "cannot win (dead: covered when covering is on)",
+                                        "card laid at the next elimination covers", "one card = one board row"),
+                     cover_rows, board_note))
+
+    markers = {n: marker_analysis(definition, n) for n in counts}
+    greedy_rows = []
+    for n, m in markers.items():
+        for position, (number, p) in enumerate(zip(m["greedy_numbers"], m["fixed"]), start=1):
+            greedy_rows.append((n, position, number, fraction_text(p), decimal_text(p)))
+        greedy_rows.append((n, "no winner", "-", fraction_text(m["no_winner"]), decimal_text(m["no_winner"])))
+    out.append(Table("Greedy markers: P(win a round) by choosing position", ("players", "position", "number",
+                                                                             "P(win)", "decimal"),
+                     tuple(greedy_rows), "Greedy takes the most probable free number; between equally probable "
+                                         "numbers, the lower one. Position 1 is the lead player."))
+    lead_rows = []
+    for n, m in markers.items():
+        for seat, (fixed, rotate) in enumerate(zip(m["fixed"], m["rotate"]), start=1):
+            lead_rows.append((n, seat, fraction_text(fixed), decimal_text(fixed), fraction_text(rotate),
+                              decimal_text(rotate)))
+    out.append(Table("Lead rule: per-seat P(win a round), greedy markers",
+                     ("players", "seat", 'lead = "fixed"', "decimal", 'lead = "rotate" (mean over n rounds)',
+                      "decimal"),
+                     tuple(lead_rows), "Seat 1 is the starting player; with a rotating lead every seat leads once "
+                                       "in n rounds."))
+    value_rows = []
+    for n, m in markers.items():
+        for v in m["choice_values"]:
+            greedy, random = v[GREEDY.name], v[RANDOM.name]
+            value_rows.append((n, v["position"], v["opponents"],
+                               *(f"{fraction_text(v[c])} ({decimal_text(v[c])})" for c in m["choosers"]),
+                               decimal_text(greedy - random)))
+    chooser_names = markers[counts[0]]["choosers"]
+    out.append(Table("Value of the marker choice against other choosers",
+                     ("players", "position", "earlier seats", *(f"P(win), {c}" for c in chooser_names),
+                      "greedy minus random"), tuple(value_rows),
+                     "Exact P(win a round) of one seat choosing at the given position when every earlier seat is "
+                     "the given chooser (later seats cannot take its number)."))
+
+    duels = {}
+    if 2 in counts:
+        duels = {lead: two_player_game(definition, lead) for lead in ("fixed", "rotate")}
+        minutes = definition.analysis.seconds_per_round / 60
+        out.append(Table("Two-player game, greedy markers: exact Markov chain",
+                         ("lead", "P(seat 1 wins)", "P(seat 2 wins)", "P(draw)", "expected rounds", "minutes"),
+                         tuple((lead, f"{d.win[0]:.6f}", f"{d.win[1]:.6f}", f"{d.draw:.6f}",
+                                f"{d.expected_rounds:.2f}", f"{d.expected_rounds * minutes:.1f}")
+                               for lead, d in duels.items()),
+                         f"Both start with {definition.rules.chips} chips; seat 1 is the starting player; bets on "
+                         f"uniformly random faces. Every round's outcomes are enumerated exactly; the chain is solved "
+                         f"in floating point, without the round cap. Longer games end in such a duel, "
+                         f"from uneven stocks."))
+    if options.players is not None:
+        data = sums_document(definition, options.players)
+    else:
+        data = {"by_players": {str(n): sums_document(definition, n) for n in counts},
+                "board": {"ok": check.ok, "needed": list(check.needed), "missing": list(check.missing),
+                          "never_rolled": list(check.never_rolled)},
+                "coverage": {str(n): {"can_win": list(c.can_win), "cannot_win_below": list(c.cannot_win_below),
+                                      "cannot_win_above": list(c.cannot_win_above),
+                                      "covered_by_elimination": list(c.covered_by_elimination),
+                                      "card_fits": c.card_fits, "card_is_a_row": c.card_is_a_row}
+                             for n, c in cover.items()},
+                "markers": {str(n): _json_fractions({k: v for k, v in m.items() if k != "players"})
+                            for n, m in markers.items()},
+                "two_player": {lead: {"win": list(d.win), "draw": d.draw, "expected_rounds": d.expected_rounds}
+                               for lead, d in duels.items()}}
+    return TableSet(f"{name}: exact tables", tuple(out), data)
