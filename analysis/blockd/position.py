@@ -153,7 +153,7 @@ def moves(definition, data) -> list[dict]:
     >>> from boardlab.analysis.blockd.engine import _dealt_state
     >>> state = _dealt_state()
     >>> moves(state.game.definition, position_of(state))[:2]
-    [{'to': [0, 0]}, {'to': [0, 1]}]
+    [{'to': [0, 1]}, {'to': [0, 2]}]
     """
     from boardlab.analysis.blockd.engine import make_game
 
