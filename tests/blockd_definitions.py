@@ -28,3 +28,22 @@ def definition_named(name: str):
 def with_rules(definition, **changes):
     """The definition with some rule options changed (e.g. `torus=False`)."""
     return dataclasses.replace(definition, rules=dataclasses.replace(definition.rules, **changes))
+
+
+def grid_with(d, cards: dict) -> list[str]:
+    """A full grid with the given tokens at the given cells, the rest of the deck elsewhere."""
+    rows, columns = d.board.rows, d.board.columns
+    deck = [d.colours[d.print.back_colour].letter] * d.cards.blind  # popped last: the blind cards go last
+    for suit in d.cards.suits:
+        letter = d.colours[suit].letter
+        deck += [f"{letter}{d.cards.start_value}"] + [f"{letter}{v}" for v in d.cards.values]
+    for token in cards.values():
+        deck.remove(token)
+    out = []
+    for r in range(rows):
+        out.append(" ".join(cards[(r, c)] if (r, c) in cards else deck.pop() for c in range(columns)))
+    return out
+
+
+def all_down_except(d, *up):
+    return [[r, c] for r in range(d.board.rows) for c in range(d.board.columns) if (r, c) not in up]

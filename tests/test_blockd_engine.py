@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))  # the reference and the test definitions sit beside this file
-from blockd_definitions import NAMES, definition_named, with_rules  # noqa: E402
+from blockd_definitions import NAMES, all_down_except, definition_named, grid_with, with_rules  # noqa: E402
 from blockd_reference import Ref, perft, random_position, read_perft  # noqa: E402
 
 from boardlab.analysis.blockd.engine import Move, deal, make_game  # noqa: E402
@@ -235,25 +235,6 @@ def test_invariants_in_random_play(name):
 
 
 # -- hand-built positions -------------------------------------------------------------------
-def grid_with(d, cards: dict) -> list[str]:
-    """A full grid with the given tokens at the given cells, the rest of the deck elsewhere."""
-    rows, columns = d.board.rows, d.board.columns
-    deck = [d.colours[d.print.back_colour].letter] * d.cards.blind  # popped last: the blind cards go last
-    for suit in d.cards.suits:
-        letter = d.colours[suit].letter
-        deck += [f"{letter}{d.cards.start_value}"] + [f"{letter}{v}" for v in d.cards.values]
-    for token in cards.values():
-        deck.remove(token)
-    out = []
-    for r in range(rows):
-        out.append(" ".join(cards[(r, c)] if (r, c) in cards else deck.pop() for c in range(columns)))
-    return out
-
-
-def all_down_except(d, *up):
-    return [[r, c] for r in range(d.board.rows) for c in range(d.board.columns) if (r, c) not in up]
-
-
 def two_player_dead_end(d):
     """Red (seat 0) and blue each have one move, then neither has any."""
     cards = {(0, 0): "B1", (0, 1): "G1", (2, 2): "R1", (2, 3): "Y1"}
