@@ -274,8 +274,11 @@ def write_perft(path: Path = PERFT_FILE, depth: int = 3) -> None:
              "# Regenerate: .venv/bin/python tests/blockd_reference.py", ""]
     for number, (name, players, options) in enumerate(plans):
         definition = definition_named(name)
-        position = random_position(definition, players, rng, **options)
-        ref = Ref(definition, players, position)
+        while True:  # a position where the player to move has at least one move
+            position = random_position(definition, players, rng, **options)
+            ref = Ref(definition, players, position)
+            if ref.moves():
+                break
         lines += [f"id {number:02d}-{name}-{players}p", f"definition {name}", f"players {players}",
                   "position " + json.dumps(position)]
         for d in range(1, depth + 1):
