@@ -415,3 +415,22 @@ def test_blind_card_holds_no_pawn():
     position = {"grid": grid_with(d, cards), "pawns": {"red": [0, 0]}, "to_move": "red"}
     with pytest.raises(BoardlabError, match="blind"):
         make_game(d, 2).state_from_position(position)
+
+
+def test_deal_is_a_uniform_layout():
+    from scipy.stats import chisquare
+
+    game = make_game(load("blockd"), 4)
+    deals = [deal(game, random.Random(seed)) for seed in range(5000)]
+    assert all(sorted(d) == list(range(game.grid.cells)) for d in deals)
+    for cell in (0, 12, 24):
+        counts = [0] * len(game.cards)
+        for d in deals:
+            counts[d[cell]] += 1
+        assert chisquare(counts).pvalue > 1e-3  # fixed seeds: this p-value never changes
+    state = game.new_initial_state()
+    assert state.sample_chance(random.Random(9)) == deal(game, random.Random(9))
+    state.apply(deal(game, random.Random(9)))
+    assert [state.layout.suit[cell] for cell in state.pawns] == [0, 1, 2, 3]  # seat s on suit s's start card
+    assert all(game.cards[state.layout.card_ids[cell]].value == d_start for cell, d_start in
+               zip(state.pawns, [load("blockd").cards.start_value] * 4))
