@@ -179,6 +179,7 @@ def test_random_games_follow_the_reference_turn_by_turn(name):
     moves, eliminations and winner (turn order, flips, restore bonus, elimination rules)."""
     d = DEFINITIONS[name]
     columns = d.board.columns
+    tiebreaks = 0
     for players in range(d.game.min_players, d.game.max_players + 1):
         game = make_game(d, players)
         for seed in range(6):
@@ -206,6 +207,9 @@ def test_random_games_follow_the_reference_turn_by_turn(name):
             assert ref.over()
             expected = () if ref.winner is None else (d.cards.suits.index(ref.winner),)
             assert state.winners() == expected
+            tiebreaks += state.tiebreak
+    if d.rules.elimination == "end_of_round":
+        assert tiebreaks, "these seeds include games won by the most-recent-move tie-break"
 
 
 @pytest.mark.parametrize("name", NAMES)
