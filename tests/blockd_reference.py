@@ -248,7 +248,6 @@ def write_perft(path: Path = PERFT_FILE, depth: int = 3) -> None:
     sys.path.insert(0, str(Path(__file__).parent))
     from blockd_definitions import definition_named
 
-    cases = []
     rng = random.Random(20261129)
     plans = [("blockd", 4, dict(down_share=0.0, start_pawns=True, restore=False)),
              ("blockd", 2, dict(down_share=0.0, start_pawns=True, restore=False)),
@@ -284,7 +283,6 @@ def write_perft(path: Path = PERFT_FILE, depth: int = 3) -> None:
         for d in range(1, depth + 1):
             lines.append(f"perft {d} {perft(ref, d)}")
         lines.append("")
-        cases.append(name)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines))
 

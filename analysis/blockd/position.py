@@ -4,7 +4,8 @@
      "pawns": {"red": [2, 3]}, "to_move": "red", "restore": false}
 
 Tokens are a suit's letter and a value, or the letter of the card back (`print.back_colour`)
-for a blind card; every letter comes from the definition's colours.
+for a blind card; every letter comes from the definition's colours.  A blind card listed in
+`down` is accepted (it is always face down); `to_position` lists only the other cards.
 
 >>> from boardlab.analysis.blockd.engine import _dealt_state
 >>> state = _dealt_state()
