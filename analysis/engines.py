@@ -14,6 +14,7 @@ from boardlab.layouts.errors import BoardlabError
 
 #: game id -> module of its engine
 ENGINES: dict[str, str] = {
+    "blockd": "boardlab.analysis.blockd.engine",
     "sixbysix": "boardlab.analysis.sixbysix.engine",
 }
 

@@ -20,6 +20,7 @@ from boardlab.layouts.errors import BoardlabError
 
 #: game id -> module with `tables(definition, options) -> TableSet`
 TABLE_PROVIDERS: dict[str, str] = {
+    "blockd": "boardlab.analysis.blockd.tables",
     "sixbysix": "boardlab.analysis.sixbysix.tables",
 }
 
