@@ -108,6 +108,11 @@ class Game(ABC):
     def new_initial_state(self) -> State:
         """The position before the first move (usually a chance node: the deal)."""
 
+    # A game whose deal can be turned round the table defines
+    #     rotate_deal(self, outcome, rotation) -> outcome
+    # for its first chance outcome: the same deal with seat s in the place seat (s + rotation) % n
+    # had.  The runner then plays each deal once per rotation when one agent sits in every seat.
+
     def summarize(self, records: list) -> dict[str, Any]:
         """Game-specific additions to a simulation summary (see `runner.summarize`)."""
         return {}

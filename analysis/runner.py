@@ -7,9 +7,18 @@ Games are cut into blocks of `BLOCK` consecutive indices whatever the worker cou
 summary is computed from the records sorted by index, so `--workers 1` and `--workers 8`
 give the same numbers.
 
-With `seat_rotation`, every deal is played once per rotation of the agents round the table
-(game g = deal g // n, rotation g % n; seat s plays agent (s + rotation) % n), so that deal
-luck cancels out of seat and agent results.
+With `seat_rotation` every deal is played once per rotation (game g = deal g // n, rotation
+g % n), so that deal luck cancels out:
+- with different agents, seat s plays agent (s + rotation) % n: every agent meets every seat
+  of every deal (agent results are free of deal and seat luck);
+- with the same agent in every seat, a game that can rotate its deal (`Game.rotate_deal`)
+  gets the deal turned so that seat s takes the place seat (s + rotation) % n had: every seat
+  meets every starting place of every deal (seat results are free of deal luck);
+- with the same agent in every seat and a game that cannot rotate its deal, replaying a deal
+  would only repeat near-identical games, so every game gets a deal of its own.
+Games of one rotation group are not independent; where rotation is used, the Wilson intervals
+treat them as independent, which errs wide for seat results (the group's games share out the
+deal's advantage between the seats).
 """
 
 from __future__ import annotations
@@ -67,6 +76,7 @@ class Match:
     agent_names: tuple[str, ...]
     seed: int
     seat_rotation: bool
+    rotate_deals: bool = False  # rotate the deal rather than the agents (same agent in every seat)
 
     def layout(self, index: int) -> tuple[int, int, tuple[int, ...]]:
         """(deal, rotation, agent index per seat) of game `index`."""
@@ -74,7 +84,13 @@ class Match:
         if not self.seat_rotation:
             return index, 0, tuple(range(n))
         deal, rotation = divmod(index, n)
+        if self.rotate_deals:
+            return deal, rotation, tuple(range(n))
         return deal, rotation, tuple((s + rotation) % n for s in range(n))
+
+    def deal_rotation(self, index: int) -> int:
+        """How far game `index` turns its deal (`Game.rotate_deal`); 0 when agents rotate instead."""
+        return index % self.game.players if self.seat_rotation and self.rotate_deals else 0
 
 
 def play_one(match: Match, index: int) -> GameRecord:
@@ -85,10 +101,14 @@ def play_one(match: Match, index: int) -> GameRecord:
     agents = [match.agents[a](game) for a in order]
     rngs = [random.Random(derive_seed(match.seed, AGENT_STREAM, index, s)) for s in range(game.players)]
     state = game.new_initial_state()
+    turn_deal = match.deal_rotation(index)
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
-            state.apply(state.sample_chance(chance_rng))
+            outcome = state.sample_chance(chance_rng)
+            if turn_deal:  # the first chance outcome is the deal
+                outcome, turn_deal = game.rotate_deal(outcome, turn_deal), 0
+            state.apply(outcome)
         else:
             state.apply(agents[player].choose(state, rngs[player]))
     return GameRecord(index, deal, rotation, tuple(match.agent_names[a] for a in order),
@@ -166,7 +186,10 @@ def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, worke
     if games < 0 or seed < 0:
         raise ValueError("games and seed must not be negative")
     names = tuple(agent_names or [getattr(a, "name", getattr(a, "__name__", "agent")) for a in agents])
-    match = Match(game, tuple(agents), names, seed, seat_rotation)
+    same_agents = len(set(names)) == 1
+    if same_agents and not hasattr(game, "rotate_deal"):
+        seat_rotation = False
+    match = Match(game, tuple(agents), names, seed, seat_rotation, rotate_deals=seat_rotation and same_agents)
     blocks = [(s, min(s + BLOCK, games)) for s in range(0, games, BLOCK)]
     workers = max(1, min(workers or default_workers(), len(blocks) or 1))
     bar = Progress(games) if progress else None
@@ -217,7 +240,8 @@ def summarize(game: Game, match: Match, records: list[GameRecord], seconds: floa
         "agents": list(match.agent_names),
         "games": total,
         "seed": match.seed,
-        "seat_rotation": match.seat_rotation,
+        "seat_rotation": ("deal turned for every seat" if match.rotate_deals else "agents rotated on every deal")
+                         if match.seat_rotation else "none",
         "wins_by_seat": wins,
         "draws": draws,
         "unfinished": unfinished,

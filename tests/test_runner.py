@@ -12,7 +12,7 @@ from scipy.stats import binomtest
 from boardlab.analysis.agents import RandomAgent
 from boardlab.analysis.chance import Distribution
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
-from boardlab.analysis.runner import BLOCK, Progress, derive_seed, run
+from boardlab.analysis.runner import BLOCK, CHANCE_STREAM, Match, Progress, derive_seed, run
 from boardlab.analysis.stats import wilson_interval
 
 
@@ -224,3 +224,64 @@ def test_sample_chance_follows_the_exact_weights():
     for face in range(1, 7):
         lo, hi = wilson_interval(counts[face], 6000, confidence=0.999)
         assert lo <= 1 / 6 <= hi
+
+
+def test_one_agent_everywhere_and_no_deal_rotation_gives_every_game_its_own_deal():
+    records, summary = run(RaceGame(), [random_factory] * 2, 10, seed=1, workers=1, progress=False)
+    assert [r.deal for r in records] == list(range(10))
+    assert summary["seat_rotation"] == "none"
+
+
+class TurnedRaceGame(RaceGame):
+    """The race with a deal: a head start for one seat, which `rotate_deal` passes round."""
+
+    def new_initial_state(self):
+        return HeadStartState(self)
+
+    def rotate_deal(self, outcome, rotation):
+        seat, start = outcome
+        return ((seat - rotation) % self.players, start)
+
+
+class HeadStartState(RaceState):
+    def __init__(self, game):
+        super().__init__(game)
+        self.dealt = False
+
+    def current_player(self):
+        return CHANCE if not self.dealt else super().current_player()
+
+    def chance_outcomes(self):
+        if not self.dealt:
+            return Distribution.uniform((seat, 3) for seat in range(self.players)).items()
+        return super().chance_outcomes()
+
+    def apply(self, move):
+        if not self.dealt:
+            seat, start = move
+            self.pos[seat] = start
+            self.dealt = True
+            return
+        super().apply(move)
+
+    def clone(self):
+        other = super().clone()
+        other.__class__ = HeadStartState
+        other.dealt = self.dealt
+        return other
+
+
+def test_one_agent_everywhere_turns_the_deal_so_every_seat_gets_the_head_start():
+    game = TurnedRaceGame(players=3)
+    records, summary = run(game, [random_factory] * 3, 30, seed=2, workers=1, progress=False)
+    assert summary["seat_rotation"] == "deal turned for every seat"
+    assert [r.deal for r in records[:6]] == [0, 0, 0, 1, 1, 1]
+    # replay the first deal by hand: each rotation moves the head start to another seat
+    heads = []
+    for index in range(3):
+        match = Match(game, (random_factory,) * 3, ("random",) * 3, 2, True, rotate_deals=True)
+        rng = random.Random(derive_seed(2, CHANCE_STREAM, 0))
+        outcome = game.new_initial_state().sample_chance(rng)
+        turn = match.deal_rotation(index)
+        heads.append(game.rotate_deal(outcome, turn)[0] if turn else outcome[0])
+    assert sorted(heads) == [0, 1, 2]

@@ -225,6 +225,24 @@ class BlockdGame(Game):
         if len(self.cards) != self.grid.cells:
             raise BoardlabError(f"{len(self.cards)} cards for {self.grid.cells} cells")
 
+    def rotate_deal(self, card_ids: tuple[int, ...], rotation: int) -> tuple[int, ...]:
+        """The same layout with the players' suits relabelled: seat s starts where seat s + rotation did.
+
+        Played once per rotation, every seat meets every starting place of one deal, so deal luck
+        cancels out of seat results (the runner does this when one agent sits in every seat).
+        Suits of absent players keep their cards.
+
+        >>> game = make_game(_definition(), 2)
+        >>> layout = deal(game, random.Random(3))
+        >>> turned = game.rotate_deal(layout, 1)
+        >>> turned.index(game.start_card(0)) == layout.index(game.start_card(1))
+        True
+        """
+        n = self.players
+        relabel = [self.cards.index(Card((c.suit - rotation) % n, c.value)) if 0 <= c.suit < n else i
+                   for i, c in enumerate(self.cards)]
+        return tuple(relabel[c] for c in card_ids)
+
     def start_card(self, suit: int) -> int:
         """The card id of a suit's start card."""
         return self.cards.index(Card(suit, self.definition.cards.start_value))

@@ -612,10 +612,6 @@ def describe(summary: dict) -> str:
         for checkpoint, c in summary["chips_over_time"].items():
             lines.append(f"{checkpoint:>11}   {c['mean_players_left']:12.2f}   {c['mean_bank']:4.1f}   "
                          + " ".join(f"{x:5.1f}" for x in c["mean_chips_by_seat"]))
-    agents = summary.get("agents", [])
-    if summary.get("seat_rotation") and len(set(agents)) == 1 and summary.get("players", 0) > 1:
-        lines.append("note: seats were rotated with the same agent in every seat, so each deal's dice were played "
-                     "once per seat with near-identical games; the intervals are too narrow (use --no-rotation)")
     leads = summary["by_lead"]
     if len(leads) == 2:
         lines += ["", "seat   lead fixed            lead rotate          (same seeds, win rate and 95% interval)"]

@@ -32,7 +32,8 @@ def add_match_arguments(p, games: int = 1000) -> None:
     p.add_argument("--workers", type=positive, metavar="W",
                    help=f"worker processes (default: the number of cores, {default_workers()} here)")
     p.add_argument("--no-rotation", action="store_true",
-                   help="play every deal once instead of once per rotation of the seats")
+                   help="play every deal once instead of once per rotation of the seats "
+                        "(rotation: each agent, or with one agent each seat, meets every place of a deal)")
 
 
 def load_match(args):
@@ -77,7 +78,8 @@ def format_summary(s: dict, name: str) -> str:
     agents = s["agents"]
     who = f"{agents[0]} in every seat" if len(set(agents)) == 1 else ", ".join(agents)
     lines = [f"{name} ({s['variant']}), {s['players']} players, {s['games']} games, seed {s['seed']}, "
-             f"agents: {who}" + (", seats rotated per deal" if s.get("seat_rotation") else ""),
+             f"agents: {who}" + (f"; each deal once per seat ({s['seat_rotation']})"
+                                  if s.get("seat_rotation", "none") != "none" else ""),
              "", "seat   wins   win rate   95% interval"]
     for seat, (wins, rate) in enumerate(zip(s["wins_by_seat"], s["win_rate_by_seat"]), start=1):
         lo, hi = rate["ci95"]
