@@ -29,3 +29,18 @@ def non_negative(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
     return value
+
+
+def game_definition(game: str, variant: str | None):
+    """The definition a command works on: the game's own, or a variant of it.
+
+    :raises BoardlabError: for an unknown game or a variant of another game.
+    """
+    from boardlab.layouts import GAMES, BoardlabError, load
+
+    if game not in GAMES:
+        raise BoardlabError(f"unknown game '{game}' (games: {', '.join(GAMES)})")
+    definition = load(variant) if variant else load(game)
+    if definition.game.id != game:
+        raise BoardlabError(f"variant '{variant}' is a variant of {definition.game.id}, not {game}")
+    return definition

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from boardlab.analysis.moves import provider
-from boardlab.layouts import BoardlabError, GAMES, load
+from boardlab.arguments import game_definition
+from boardlab.layouts import BoardlabError, GAMES
 
 
 def register(subparsers) -> None:
@@ -44,12 +45,8 @@ def read_position(name: str) -> dict:
 
 
 def run(args) -> int:
-    if args.game not in GAMES:
-        raise BoardlabError(f"unknown game '{args.game}' (games: {', '.join(GAMES)})")
+    definition = game_definition(args.game, args.variant)
     lister = provider(args.game)
-    definition = load(args.variant) if args.variant else load(args.game)
-    if definition.game.id != args.game:
-        raise BoardlabError(f"variant '{args.variant}' is a variant of {definition.game.id}, not {args.game}")
     data = read_position(args.position)
     try:
         listed = lister.moves(definition, data)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from boardlab.layouts import BoardlabError, GAMES, load, print_conventions
+from boardlab.arguments import game_definition
+from boardlab.layouts import BoardlabError, GAMES, print_conventions
 from boardlab.printkit.output import write_print_files
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.print_modules import print_module
@@ -36,12 +37,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    if args.game not in GAMES:
-        raise BoardlabError(f"unknown game '{args.game}' (games: {', '.join(GAMES)})")
+    definition = game_definition(args.game, args.variant)
     module = print_module(args.game)
-    definition = load(args.variant) if args.variant else load(args.game)
-    if definition.game.id != args.game:
-        raise BoardlabError(f"variant '{args.variant}' is a variant of {definition.game.id}, not {args.game}")
     options = PrintOptions(paper=args.paper or definition.print.paper, duplex=args.duplex, layout=args.layout)
     out_dir = args.out if args.out is not None else DEFAULT_OUT / args.game
     if out_dir.exists() and not out_dir.is_dir():

@@ -6,8 +6,8 @@ import json
 
 from boardlab.analysis import engines
 from boardlab.analysis.runner import default_workers, run
-from boardlab.arguments import non_negative, positive
-from boardlab.layouts import BoardlabError, GAMES, load
+from boardlab.arguments import game_definition, non_negative, positive
+from boardlab.layouts import BoardlabError, GAMES
 
 
 def register(subparsers) -> None:
@@ -41,11 +41,7 @@ def load_match(args):
 
     :raises BoardlabError: on an unknown game, a variant of another game, or an unknown agent.
     """
-    if args.game not in GAMES:
-        raise BoardlabError(f"unknown game '{args.game}' (games: {', '.join(GAMES)})")
-    definition = load(args.variant) if args.variant else load(args.game)
-    if definition.game.id != args.game:
-        raise BoardlabError(f"variant '{args.variant}' is a variant of {definition.game.id}, not {args.game}")
+    definition = game_definition(args.game, args.variant)
     game = engines.make_game(definition, args.players)
     known = engines.agent_factories(args.game)
     names = [n.strip() for n in args.agents.split(",") if n.strip()]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from boardlab.analysis.tables import TABLE_PROVIDERS, TableOptions, provider, to_csv, to_markdown
-from boardlab.arguments import non_negative, positive
-from boardlab.layouts import BoardlabError, GAMES, load
+from boardlab.analysis.tables import TableOptions, provider, to_csv, to_markdown
+from boardlab.arguments import game_definition, non_negative, positive
+from boardlab.layouts import BoardlabError, GAMES
 
 
 def register(subparsers) -> None:
@@ -25,11 +25,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    if args.game not in GAMES:
-        raise BoardlabError(f"unknown game '{args.game}' (games: {', '.join(GAMES)})")
-    definition = load(args.variant) if args.variant else load(args.game)
-    if definition.game.id != args.game:
-        raise BoardlabError(f"variant '{args.variant}' is a variant of {definition.game.id}, not {args.game}")
+    definition = game_definition(args.game, args.variant)
     info = definition.game
     if args.players is not None and not info.min_players <= args.players <= info.max_players:
         raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {args.players}")
