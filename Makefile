@@ -8,9 +8,9 @@ STAMP  := $(VENV)/.installed
 BOARDLAB := $(BIN)/boardlab
 GAMES  := blockd sixbysix links deblockle
 
-.PHONY: all test test-slow check print reports bench clean
+.PHONY: all test test-slow check print bench clean
 
-all: check print reports
+all: check print
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,8 +32,6 @@ print: $(STAMP)
 	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
 	for game in $(GAMES); do for paper in a4 letter; do \
 		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done
-
-reports: $(STAMP)
 
 bench: $(STAMP)
 

@@ -306,6 +306,16 @@ class BlockdGame(Game):
             "unfinished": unfinished,
         }}
 
+    def describe_summary(self, summary: dict) -> str:
+        """The Blockd lines of `boardlab simulate`'s plain-text output."""
+        b = summary["blockd"]
+        rounds = ", ".join(f"{r}: {k}" for r, k in b["eliminations_by_round"].items())
+        return "\n".join([
+            f"eliminations by round: {rounds or 'none'}",
+            f"restore bonus per game: earned {b['restores_earned_per_game']:.2f}, used {b['restores_used_per_game']:.2f}",
+            f"games decided by the tie-break: {b['decided_by_tiebreak']} ({b['tiebreak_share']:.1%} of finished games)",
+        ])
+
 
 class BlockdState(State):
     """One Blockd position (see the module docstring for the discipline and open points)."""
