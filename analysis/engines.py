@@ -13,7 +13,9 @@ from boardlab.analysis.agents import COMMON_AGENTS, AgentTable
 from boardlab.layouts.errors import BoardlabError
 
 #: game id -> module of its engine
-ENGINES: dict[str, str] = {}
+ENGINES: dict[str, str] = {
+    "blockd": "boardlab.analysis.blockd.engine",
+}
 
 
 def engine_module(game_id: str) -> ModuleType:

@@ -1,0 +1,506 @@
+"""Blockd's rules engine (shared/spec/blockd.md), every rule option read from the definition.
+
+State discipline: `BlockdState.apply` changes the state in place and `clone` gives an
+independent copy (the protocol's discipline).  The deal (`Layout`) is immutable and shared
+between clones; everything that changes is small: an int mask of face-down cards, a list of
+pawn cells, per-seat flags and counters.
+
+Fast path: per (cell, step counts) the game keeps a table of self-avoiding walks, each as
+(mask of cells entered, destination) (see `boardlab.analysis.blockd.walks`).  One pass over
+the table with the blocked mask gives every destination, and with the restore bonus also
+every destination that needs exactly one face-down card turned up (a walk whose entered
+cells hit exactly one blocked cell, and that cell may be restored).
+`tests/blockd_reference.py` is the slow, obvious twin (a plain recursive path search).
+
+Points the spec leaves open, fixed here:
+- Seat s plays the suit `cards.suits[s]`; its pawn starts on that suit's start card.
+- `pawns = "stack"`: a card is turned face down when the last pawn on it leaves (or is
+  eliminated), so a face-down card never holds a pawn under any option.
+- A turn cap: the rules are resolved first (eliminations, the end of the game); a game that
+  is still going once `max_turns` turns were played ends unfinished.
+- `elimination = "end_of_round"`: a round is one pass over the seats in seat order; a player
+  found without a move is marked, makes no move and leaves with the others marked at the end
+  of the round.  If everyone leaves, the most recent mover wins; if nobody ever moved there
+  is no winner.
+- Rounds are numbered from 1; the round changes when play passes from the last seat in the
+  game back to the first.
+
+>>> import random
+>>> from boardlab.layouts import load
+>>> game = make_game(load("blockd"), 2)
+>>> state = game.new_initial_state()
+>>> state.apply(state.sample_chance(random.Random(3)))
+>>> state.current_player(), len(state.legal_moves()), state.mobility(0)  # 24 cells less the blind card and the other pawn
+(0, 22, 22)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple, Sequence
+
+from boardlab.analysis.blockd.walks import Grid, walk_table
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
+from boardlab.layouts.errors import BoardlabError
+
+#: agent name -> factory(game); filled by the agents module of the search work (part B)
+AGENTS: dict = {}
+
+
+def cells_of(mask: int) -> list[int]:
+    """The cells of a mask, ascending.
+
+    >>> cells_of(0b10110)
+    [1, 2, 4]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Move(NamedTuple):
+    """A move: the destination cell and the restored cell (-1 when no card is restored).
+
+    >>> m = Move(13, restore=1)
+    >>> m.text(5), m.to_json(5)
+    ('restore 0,1 to 2,3', {'restore': [0, 1], 'to': [2, 3]})
+    >>> Move.from_text('restore 0,1 to 2,3', 5) == m == Move.from_json({'restore': [0, 1], 'to': [2, 3]}, 5)
+    True
+    >>> Move(7).text(5)
+    'to 1,2'
+    """
+
+    to: int
+    restore: int = -1
+
+    def sort_key(self) -> tuple[int, int]:
+        """The order of `boardlab moves`: by restored cell (none first), then destination."""
+        return self.restore, self.to
+
+    def text(self, columns: int) -> str:
+        to = "to {},{}".format(*divmod(self.to, columns))
+        return to if self.restore < 0 else "restore {},{} ".format(*divmod(self.restore, columns)) + to
+
+    def to_json(self, columns: int) -> dict:
+        out = {} if self.restore < 0 else {"restore": list(divmod(self.restore, columns))}
+        out["to"] = list(divmod(self.to, columns))
+        return out
+
+    @classmethod
+    def from_text(cls, text: str, columns: int) -> "Move":
+        """Parse the `text` form.
+
+        :raises ValueError: when the text is not a move.
+        """
+        words = text.split()
+        try:
+            if len(words) == 2 and words[0] == "to":
+                return cls(_parse_cell(words[1], columns))
+            if len(words) == 4 and words[0] == "restore" and words[2] == "to":
+                return cls(_parse_cell(words[3], columns), _parse_cell(words[1], columns))
+        except ValueError:
+            pass
+        raise ValueError(f"not a Blockd move: '{text}' (write 'to R,C' or 'restore R,C to R,C')")
+
+    @classmethod
+    def from_json(cls, data: dict, columns: int) -> "Move":
+        """Parse the JSON form.
+
+        :raises ValueError: when the data is not a move.
+        """
+        if not isinstance(data, dict) or "to" not in data or set(data) - {"to", "restore"}:
+            raise ValueError(f"not a Blockd move: {data!r}")
+        to = _cell_from_pair(data["to"], columns)
+        return cls(to, _cell_from_pair(data["restore"], columns) if "restore" in data else -1)
+
+
+def _parse_cell(word: str, columns: int) -> int:
+    row, column = (int(part) for part in word.split(","))
+    if not 0 <= column < columns or row < 0:
+        raise ValueError(word)
+    return row * columns + column
+
+
+def _cell_from_pair(pair, columns: int) -> int:
+    if (not isinstance(pair, list) or len(pair) != 2 or not all(type(v) is int for v in pair)
+            or not 0 <= pair[1] < columns or pair[0] < 0):
+        raise ValueError(f"not a cell: {pair!r}")
+    return pair[0] * columns + pair[1]
+
+
+class Card(NamedTuple):
+    """One card: suit index into `cards.suits` and value; the blind card has suit and value -1."""
+
+    suit: int
+    value: int
+
+    @property
+    def is_blind(self) -> bool:
+        return self.suit < 0
+
+
+class Layout:
+    """A deal: the card on every cell and the lookups derived from it (immutable, shared)."""
+
+    __slots__ = ("card_ids", "suit", "value", "walks", "blind", "suit_cells", "start")
+
+    def __init__(self, game: "BlockdGame", card_ids: Sequence[int]):
+        self.card_ids = tuple(card_ids)
+        cards = [game.cards[i] for i in self.card_ids]
+        self.suit = tuple(card.suit for card in cards)
+        self.value = tuple(card.value for card in cards)
+        self.blind = sum(1 << cell for cell, card in enumerate(cards) if card.is_blind)
+        self.walks = tuple(() if card.is_blind else walk_table(game.grid, cell, game.step_counts(card))
+                           for cell, card in enumerate(cards))
+        self.suit_cells = tuple(sum(1 << cell for cell, s in enumerate(self.suit) if s == suit)
+                                for suit in range(len(game.suits)))
+        self.start = tuple(self.card_ids.index(game.start_card(suit)) for suit in range(len(game.suits)))
+
+
+def deal(game: "BlockdGame", rng: random.Random) -> tuple[int, ...]:
+    """A uniformly random layout: the card id on every cell (one `rng.shuffle`).
+
+    >>> game = make_game(_definition(), 4)
+    >>> sorted(deal(game, random.Random(1))) == list(range(game.grid.cells))
+    True
+    """
+    card_ids = list(range(len(game.cards)))
+    rng.shuffle(card_ids)
+    return tuple(card_ids)
+
+
+class BlockdGame(Game):
+    """Blockd for a definition and a player count; seat s plays suit `cards.suits[s]`."""
+
+    length_unit = "turns"
+
+    def __init__(self, definition, players: int):
+        super().__init__(definition, players)
+        cards, rules = definition.cards, definition.rules
+        self.grid = Grid.from_definition(definition)
+        self.suits = tuple(cards.suits)
+        self.rules = rules
+        low, high = rules.start_steps
+        self.start_steps = tuple(range(low, high + 1))
+        deck = []
+        for suit in range(len(self.suits)):
+            deck.append(Card(suit, cards.start_value))
+            deck.extend(Card(suit, value) for value in cards.values)
+        deck.extend(Card(-1, -1) for _ in range(cards.blind))
+        self.cards = tuple(deck)
+        self.letters = tuple(definition.colours[s].letter for s in self.suits)
+        self.blind_letter = definition.colours[definition.print.back_colour].letter
+        if len(self.cards) != self.grid.cells:
+            raise BoardlabError(f"{len(self.cards)} cards for {self.grid.cells} cells")
+
+    def start_card(self, suit: int) -> int:
+        """The card id of a suit's start card."""
+        return self.cards.index(Card(suit, self.definition.cards.start_value))
+
+    def step_counts(self, card: Card) -> tuple[int, ...]:
+        """The step counts a pawn on this card may choose: its value, or the start range."""
+        if card.value == self.definition.cards.start_value:
+            return self.start_steps
+        return (card.value,)
+
+    def token(self, card_id: int) -> str:
+        """The text of a card in positions: suit letter and value, or the blind letter."""
+        card = self.cards[card_id]
+        return self.blind_letter if card.is_blind else f"{self.letters[card.suit]}{card.value}"
+
+    def layout(self, card_ids: Sequence[int]) -> Layout:
+        """The `Layout` of a deal.
+
+        :raises ValueError: when `card_ids` is not an arrangement of the whole deck.
+        """
+        if sorted(card_ids) != list(range(len(self.cards))):
+            raise ValueError("a deal must place every card exactly once")
+        return Layout(self, card_ids)
+
+    def new_initial_state(self) -> "BlockdState":
+        """The chance node before the deal."""
+        return BlockdState(self)
+
+    def state_from_position(self, data) -> "BlockdState":
+        """The state of a position in the JSON form of shared/spec/interfaces.md.
+
+        The state is a snapshot: its mover is `to_move`, even when that player has no move.
+
+        :raises BoardlabError: when the position is malformed (one line saying what is wrong).
+        """
+        from boardlab.analysis.blockd.position import parse_position
+        return parse_position(self, data)
+
+    def summarize(self, records: list) -> dict:
+        """Eliminations by round, restore bonuses earned and used, tie-break and unfinished games."""
+        by_round: dict[int, int] = {}
+        earned = used = tiebreak = unfinished = 0
+        for record in records:
+            stats = record.stats
+            for round_number, _seat in stats.get("eliminations", ()):
+                by_round[round_number] = by_round.get(round_number, 0) + 1
+            earned += stats.get("restores_earned", 0)
+            used += stats.get("restores_used", 0)
+            tiebreak += bool(stats.get("tiebreak"))
+            unfinished += bool(record.unfinished)
+        games = len(records)
+        finished = games - unfinished
+        return {"blockd": {
+            "eliminations_by_round": {str(r): by_round[r] for r in sorted(by_round)},
+            "restores_earned": earned,
+            "restores_used": used,
+            "restores_earned_per_game": round(earned / games, 6) if games else 0.0,
+            "restores_used_per_game": round(used / games, 6) if games else 0.0,
+            "decided_by_tiebreak": tiebreak,
+            "tiebreak_share": round(tiebreak / finished, 6) if finished else 0.0,
+            "unfinished": unfinished,
+        }}
+
+
+class BlockdState(State):
+    """One Blockd position (see the module docstring for the discipline and open points)."""
+
+    def __init__(self, game: BlockdGame):
+        n = game.players
+        self.game = game
+        self.layout: Layout | None = None
+        self.down = 0  # face-down cards (the blind cards are apart, in layout.blind)
+        self.pawns = [-1] * n  # cell per seat, -1 once the pawn has left the board
+        self.marked = [False] * n  # end_of_round: found without a move, leaves at the round's end
+        self.restore = [False] * n  # earned the restore bonus for the seat's next turn
+        self.mover = CHANCE
+        self.turns = 0
+        self.round = 1
+        self.last_mover = -1
+        self.won: tuple[int, ...] = ()
+        self.unfinished = False
+        self.eliminations: list[tuple[int, int]] = []  # (round, seat)
+        self.restores_earned = 0
+        self.restores_used = 0
+        self.tiebreak = False
+        self._moves: list[Move] | None = None
+
+    # -- protocol -------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def current_player(self) -> int:
+        return self.mover
+
+    def clone(self) -> "BlockdState":
+        other = object.__new__(BlockdState)
+        other.__dict__.update(self.__dict__)
+        other.pawns = self.pawns[:]
+        other.marked = self.marked[:]
+        other.restore = self.restore[:]
+        other.eliminations = self.eliminations[:]
+        return other
+
+    def sample_chance(self, rng: random.Random) -> tuple[int, ...]:
+        return deal(self.game, rng)
+
+    def legal_moves(self) -> list[Move]:
+        """Every (restore, destination) of the mover, sorted by (restore, destination)."""
+        if self.mover < 0:
+            return []
+        if self._moves is None:
+            self._moves = self.moves_of(self.mover)
+        return self._moves
+
+    def apply(self, move) -> None:
+        """Deal (at the chance node) or play `move` in place.
+
+        :raises ValueError: when the move is not legal here.
+        """
+        if self.mover == CHANCE:
+            self._deal(move)
+            return
+        if self.mover == TERMINAL or move not in self.legal_moves():
+            raise ValueError(f"illegal move {move!r} in this position")
+        seat, rules = self.mover, self.game.rules
+        left = self.pawns[seat]
+        if move.restore >= 0:
+            self.down &= ~(1 << move.restore)
+            self.restores_used += 1
+        self.pawns[seat] = move.to
+        if left not in self.pawns:
+            self.down |= 1 << left
+        earned = rules.restore_bonus and self.layout.suit[move.to] == seat
+        self.restore[seat] = earned
+        self.restores_earned += earned
+        self.turns += 1
+        self.last_mover = seat
+        self._advance(seat)
+
+    def winners(self) -> tuple[int, ...]:
+        return self.won
+
+    def is_unfinished(self) -> bool:
+        return self.unfinished
+
+    def length(self) -> int:
+        """Turns played (moves made)."""
+        return self.turns
+
+    def stats(self) -> dict:
+        return {"eliminations": [list(e) for e in self.eliminations], "restores_earned": self.restores_earned,
+                "restores_used": self.restores_used, "tiebreak": self.tiebreak, "rounds": self.round}
+
+    # -- queries --------------------------------------------------------------------------
+    @property
+    def blocked(self) -> int:
+        """Cells no path may enter: face-down cards and blind cards."""
+        return self.down | self.layout.blind
+
+    def pawn_mask(self, without: int = -1) -> int:
+        """Cells holding a pawn, except the pawn of seat `without`."""
+        mask = 0
+        for seat, cell in enumerate(self.pawns):
+            if cell >= 0 and seat != without:
+                mask |= 1 << cell
+        return mask
+
+    def destinations_from(self, cell: int, others: int) -> int:
+        """Mask of the cells a pawn on `cell` could end on now (no restore), given the pawns `others`.
+
+        >>> state = _dealt_state()
+        >>> bin(state.destinations_from(state.pawns[0], state.pawn_mask(0))).count("1")  # 24 less blind and 3 pawns
+        20
+        """
+        pawns = self.game.rules.pawns
+        blocked = self.blocked | (others if pawns == "block" else 0)
+        reach = 0
+        for mask, destination in self.layout.walks[cell]:
+            if not mask & blocked:
+                reach |= 1 << destination
+        return reach & ~others if pawns == "pass" else reach
+
+    def mobility(self, seat: int) -> int:
+        """How many distinct cells `seat`'s pawn could end on if it moved now (no restore); 0 off the board."""
+        cell = self.pawns[seat]
+        if cell < 0:
+            return 0
+        return self.destinations_from(cell, self.pawn_mask(seat)).bit_count()
+
+    def moves_of(self, seat: int) -> list[Move]:
+        """The moves `seat` would have if it were to move now (restore bonus as earned).
+
+        One pass over the walk table: a walk that hits no blocked cell is a plain move (and a
+        move after any restore); a walk that hits exactly one blocked cell that may be
+        restored is a move after restoring that cell.
+        """
+        cell = self.pawns[seat]
+        if cell < 0:
+            return []
+        pawns = self.game.rules.pawns
+        others = self.pawn_mask(seat)
+        blocked = self.blocked | (others if pawns == "block" else 0)
+        restorable = self.down if self.restore[seat] and self.game.rules.restore_bonus else 0
+        landing = ~others if pawns != "stack" else -1
+        reach = 0
+        via: dict[int, int] = {}
+        for mask, destination in self.layout.walks[cell]:
+            hit = mask & blocked
+            if not hit:
+                reach |= 1 << destination
+            elif restorable and not hit & (hit - 1) and hit & restorable:
+                via[hit] = via.get(hit, 0) | 1 << destination
+        reach &= landing
+        moves = [Move(to) for to in cells_of(reach)]
+        for restored in cells_of(restorable):
+            moves.extend(Move(to, restored) for to in cells_of((reach | via.get(1 << restored, 0)) & landing))
+        return moves
+
+    def to_position(self) -> dict:
+        """The position in the JSON form of shared/spec/interfaces.md (only between turns)."""
+        from boardlab.analysis.blockd.position import position_of
+        return position_of(self)
+
+    # -- turn order -----------------------------------------------------------------------
+    def _deal(self, card_ids) -> None:
+        game = self.game
+        self.layout = game.layout(card_ids)
+        self.pawns = [self.layout.start[seat] for seat in range(game.players)]
+        self._advance(-1)
+
+    def _leave(self, seats: list[int]) -> None:
+        """The pawns of `seats` leave the board; their cards turn face down under `flip`."""
+        cells = [self.pawns[seat] for seat in seats]
+        for seat in seats:
+            self.pawns[seat] = -1
+            self.marked[seat] = False
+            self.restore[seat] = False
+            self.eliminations.append((self.round, seat))
+        if self.game.rules.eliminated_card == "flip":
+            for cell in cells:
+                if cell not in self.pawns:
+                    self.down |= 1 << cell
+
+    def _next_seat(self, after: int) -> int:
+        """The next seat after `after` still to play this round, or -1 when the round is over."""
+        for seat in range(after + 1, self.game.players):
+            if self.pawns[seat] >= 0 and not self.marked[seat]:
+                return seat
+        return -1
+
+    def _finish(self, winners: tuple[int, ...]) -> None:
+        self.mover = TERMINAL
+        self.won = winners
+        self._moves = None
+
+    def _advance(self, after: int) -> None:
+        """Find the next player who can move, resolving eliminations and the end of the game."""
+        immediate = self.game.rules.elimination == "immediate"
+        seat = after
+        while True:
+            seat = self._next_seat(seat)
+            if seat < 0:  # the round is over
+                marked = [s for s in range(self.game.players) if self.marked[s]]
+                if marked:
+                    self._leave(marked)
+                left = [s for s in range(self.game.players) if self.pawns[s] >= 0]
+                if len(left) == 1:
+                    self._finish((left[0],))
+                    return
+                if not left:
+                    self.tiebreak = self.last_mover >= 0
+                    self._finish((self.last_mover,) if self.last_mover >= 0 else ())
+                    return
+                self.round += 1
+                seat = self._next_seat(-1)
+            moves = self.moves_of(seat)
+            if moves:
+                break
+            if immediate:
+                self._leave([seat])
+                left = [s for s in range(self.game.players) if self.pawns[s] >= 0]
+                if len(left) == 1:
+                    self._finish((left[0],))
+                    return
+            else:
+                self.marked[seat] = True
+        self.mover = seat
+        self._moves = moves
+        if self.turns >= self.game.rules.max_turns:
+            self.unfinished = True
+            self._finish(())
+
+
+def make_game(definition, players: int) -> BlockdGame:
+    """The engine's entry point (see analysis/engines.py)."""
+    return BlockdGame(definition, players)
+
+
+def _definition():
+    from boardlab.layouts import load
+    return load("blockd")
+
+
+def _dealt_state(seed: int = 3) -> BlockdState:
+    state = make_game(_definition(), 4).new_initial_state()
+    state.apply(state.sample_chance(random.Random(seed)))
+    return state

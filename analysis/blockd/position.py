@@ -1,0 +1,145 @@
+"""Blockd positions in the JSON form of shared/spec/interfaces.md, both ways.
+
+    {"game": "blockd", "grid": ["R0 B3 G5 Y1 X", ...], "down": [[0, 1]],
+     "pawns": {"red": [2, 3]}, "to_move": "red", "restore": false}
+
+Tokens are a suit's letter and a value, or the letter of the card back (`print.back_colour`)
+for a blind card; every letter comes from the definition's colours.
+
+>>> from boardlab.analysis.blockd.engine import _dealt_state
+>>> state = _dealt_state()
+>>> again = state.game.state_from_position(position_of(state))
+>>> position_of(again) == position_of(state)
+True
+"""
+
+from __future__ import annotations
+
+from boardlab.analysis.protocol import TERMINAL
+from boardlab.layouts.errors import BoardlabError
+
+KEYS = ("game", "grid", "down", "pawns", "to_move", "restore")
+
+
+def _cell(game, pair, what: str) -> int:
+    grid = game.grid
+    if (not isinstance(pair, list) or len(pair) != 2 or not all(type(v) is int for v in pair)):
+        raise BoardlabError(f"{what}: {pair!r} is not a cell (write [row, column])")
+    row, column = pair
+    if not (0 <= row < grid.rows and 0 <= column < grid.columns):
+        raise BoardlabError(f"{what}: [{row}, {column}] is off the {grid.rows} x {grid.columns} grid")
+    return grid.cell(row, column)
+
+
+def parse_position(game, data):
+    """A `BlockdState` (a snapshot with `to_move` to move) from a position's JSON data.
+
+    :raises BoardlabError: when the position is malformed, naming what is wrong.
+    """
+    from boardlab.analysis.blockd.engine import BlockdState
+
+    if not isinstance(data, dict):
+        raise BoardlabError("a position must be a JSON object with grid, pawns and to_move")
+    unknown = [k for k in data if k not in KEYS]
+    if unknown:
+        raise BoardlabError(f"unknown key '{unknown[0]}' in the position (keys: {', '.join(KEYS)})")
+    if data.get("game", "blockd") != game.definition.game.id:
+        raise BoardlabError(f"the position is for '{data['game']}', not {game.definition.game.id}")
+    for key in ("grid", "pawns", "to_move"):
+        if key not in data:
+            raise BoardlabError(f"the position has no '{key}'")
+    grid = game.grid
+    card_ids = _parse_grid(game, data["grid"])
+    state = BlockdState(game)
+    state.layout = layout = game.layout(card_ids)
+
+    down = data.get("down", [])
+    if not isinstance(down, list):
+        raise BoardlabError("down: must be a list of [row, column] cells")
+    for pair in down:
+        cell = _cell(game, pair, "down")
+        if not layout.blind >> cell & 1:
+            state.down |= 1 << cell
+
+    pawns = data["pawns"]
+    if not isinstance(pawns, dict):
+        raise BoardlabError('pawns: must map colours to cells, e.g. {"%s": [0, 0]}' % game.suits[0])
+    seats = {suit: seat for seat, suit in enumerate(game.suits[:game.players])}
+    occupied: dict[int, str] = {}
+    for colour, pair in pawns.items():
+        if colour not in seats:
+            raise BoardlabError(f"pawns: '{colour}' is not a colour of a seat in a {game.players}-player game "
+                                f"(colours: {', '.join(seats)})")
+        cell = _cell(game, pair, f"pawns.{colour}")
+        r, c = grid.row_column(cell)
+        if layout.blind >> cell & 1:
+            raise BoardlabError(f"pawns.{colour}: [{r}, {c}] is the blind card")
+        if state.down >> cell & 1:
+            raise BoardlabError(f"pawns.{colour}: [{r}, {c}] is a face-down card")
+        if cell in occupied and game.rules.pawns != "stack":
+            raise BoardlabError(f"pawns.{colour}: [{r}, {c}] already holds the {occupied[cell]} pawn "
+                                f"(pawns share a cell only with pawns = \"stack\")")
+        occupied[cell] = colour
+        state.pawns[seats[colour]] = cell
+
+    to_move = data["to_move"]
+    if not isinstance(to_move, str) or to_move not in pawns:
+        raise BoardlabError(f"to_move: {to_move!r} has no pawn on the board (pawns: {', '.join(pawns) or 'none'})")
+    restore = data.get("restore", False)
+    if not isinstance(restore, bool):
+        raise BoardlabError(f"restore: must be true or false, not {restore!r}")
+    if restore and not game.rules.restore_bonus:
+        raise BoardlabError("restore: true, but this definition has no restore bonus (rules.restore_bonus = false)")
+    mover = seats[to_move]
+    state.restore[mover] = restore
+    state.mover = mover
+    return state
+
+
+def _parse_grid(game, rows) -> list[int]:
+    grid = game.grid
+    if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
+        raise BoardlabError(f"grid: must be a list of {grid.rows} strings of {grid.columns} tokens")
+    if len(rows) != grid.rows:
+        raise BoardlabError(f"grid: {len(rows)} rows, the board has {grid.rows}")
+    ids_of: dict[str, list[int]] = {}
+    for card_id in range(len(game.cards)):
+        ids_of.setdefault(game.token(card_id).upper(), []).append(card_id)
+    free = {token: list(ids) for token, ids in ids_of.items()}
+    card_ids = []
+    for r, row in enumerate(rows):
+        tokens = row.split()
+        if len(tokens) != grid.columns:
+            raise BoardlabError(f"grid row {r}: {len(tokens)} tokens, the board has {grid.columns} columns")
+        for c, token in enumerate(tokens):
+            key = token.upper()
+            if key not in ids_of:
+                raise BoardlabError(f"grid [{r}, {c}]: unknown card '{token}' (a colour letter "
+                                    f"{', '.join(game.letters)} and a value, or {game.blind_letter} for the blind card)")
+            if not free[key]:
+                raise BoardlabError(f"grid [{r}, {c}]: the card {key} appears more often than the deck holds it "
+                                    f"({len(ids_of[key])})")
+            card_ids.append(free[key].pop(0))
+    return card_ids
+
+
+def position_of(state) -> dict:
+    """A state's position in the JSON form (the mover's colour as `to_move`).
+
+    :raises ValueError: at the chance node or a finished game (no one is to move).
+    """
+    game = state.game
+    if state.layout is None or state.mover == TERMINAL:
+        raise ValueError("a position needs a dealt, unfinished game")
+    grid = game.grid
+    rows = []
+    for r in range(grid.rows):
+        rows.append(" ".join(game.token(state.layout.card_ids[grid.cell(r, c)]) for c in range(grid.columns)))
+    return {
+        "game": game.definition.game.id,
+        "grid": rows,
+        "down": [list(grid.row_column(cell)) for cell in range(grid.cells) if state.down >> cell & 1],
+        "pawns": {game.suits[seat]: list(grid.row_column(cell)) for seat, cell in enumerate(state.pawns) if cell >= 0},
+        "to_move": game.suits[state.mover],
+        "restore": bool(state.restore[state.mover]),
+    }
