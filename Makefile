@@ -22,7 +22,7 @@ check: $(STAMP)
 	$(BOARDLAB) check layouts/*.toml layouts/variants/*.toml
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not slow"
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow

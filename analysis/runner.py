@@ -167,7 +167,9 @@ def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, worke
         raise ValueError("games and seed must not be negative")
     names = tuple(agent_names or [getattr(a, "name", getattr(a, "__name__", "agent")) for a in agents])
     match = Match(game, tuple(agents), names, seed, seat_rotation)
-    blocks = [(s, min(s + BLOCK, games)) for s in range(0, games, BLOCK)]
+    # a game's batched fast path may ask for larger blocks; never a function of the worker count
+    size = (getattr(game, "block_size", None) or (lambda m: None))(match) or BLOCK
+    blocks = [(s, min(s + size, games)) for s in range(0, games, size)]
     workers = max(1, min(workers or default_workers(), len(blocks) or 1))
     bar = Progress(games) if progress else None
     started = time.perf_counter()

@@ -267,6 +267,42 @@ def move_masks(tables: BatchTables, rules, cell_class: np.ndarray, cells: np.nda
     return plain, via
 
 
+def count_moves(tables: BatchTables, plain, via, restorable):
+    """(moves without a restore, moves per restored card [k, card], all moves) per position,
+    for the `move_masks` of positions with `restorable` cards."""
+    counts_plain = np.bitwise_count(plain).astype(np.int64)
+    can = np.flatnonzero(restorable)
+    counts_via = np.where((restorable[can, None] & tables.bit) != 0, np.bitwise_count(via), 0).astype(np.int64)
+    total = counts_plain.copy()
+    total[can] += counts_via.sum(axis=1)
+    return counts_plain, counts_via, total
+
+
+def pick_moves(tables: BatchTables, plain, via, restorable, counts_plain, counts_via, rows, pick):
+    """The `pick[i]`-th move of position `rows[i]` as (restored card or -1, destination).
+
+    Moves are numbered: first the destinations without a restore (ascending cells), then per
+    restorable card (ascending) the destinations after restoring it, as the engine lists them;
+    so a uniform `pick` in [0, total) is a uniform choice among the engine's legal moves.
+    """
+    can = np.flatnonzero(restorable)
+    restored = np.full(rows.size, -1, dtype=np.int64)
+    targets = plain[rows]
+    nth = np.asarray(pick, dtype=np.int64).copy()
+    late = np.flatnonzero(nth >= counts_plain[rows])
+    if late.size:
+        k = np.searchsorted(can, rows[late])  # rows of these positions in `via`
+        rest = nth[late] - counts_plain[rows[late]]
+        per_card = counts_via[k]
+        cumulative = np.cumsum(per_card, axis=1)
+        r = np.argmax(cumulative > rest[:, None], axis=1)
+        at = np.arange(r.size)
+        restored[late] = r
+        targets[late] = via[k, r]
+        nth[late] = rest - (cumulative[at, r] - per_card[at, r])
+    return restored, nth_cell(targets, nth, tables.cells)
+
+
 # -- the games --------------------------------------------------------------------------------
 @dataclass
 class BatchResult:
@@ -402,11 +438,7 @@ def play_games(game, deal_seeds: Sequence[int] | None = None, move_keys=None, *,
             restorable = np.zeros(rows.size, dtype=dtype)
         plain, via = move_masks(tables, rules, cell_class[rows, cell], cell, down[rows] | blind[rows],
                                 others, restorable)
-        counts_plain = np.bitwise_count(plain).astype(np.int64)
-        can = np.flatnonzero(restorable)
-        counts_via = np.where((restorable[can, None] & tables.bit) != 0, np.bitwise_count(via), 0).astype(np.int64)
-        total = counts_plain.copy()
-        total[can] += counts_via.sum(axis=1)
+        counts_plain, counts_via, total = count_moves(tables, plain, via, restorable)
 
         stuck = total == 0
         capped = ~stuck & (turns[rows] >= rules.max_turns)
@@ -420,23 +452,11 @@ def play_games(game, deal_seeds: Sequence[int] | None = None, move_keys=None, *,
             g = rows[m]
             s = seat[m]
             pick = np.minimum((uniforms(keys[g], turns[g]) * total[m]).astype(np.int64), total[m] - 1)
-            restored = np.full(m.size, -1, dtype=np.int64)
-            targets = plain[m]
-            nth = pick.copy()
-            late = np.flatnonzero(pick >= counts_plain[m])
+            restored, to = pick_moves(tables, plain, via, restorable, counts_plain, counts_via, m, pick)
+            late = np.flatnonzero(restored >= 0)
             if late.size:
-                k = np.searchsorted(can, m[late])  # rows of these games in `via`
-                rest = pick[late] - counts_plain[m[late]]
-                per_card = counts_via[k]
-                cumulative = np.cumsum(per_card, axis=1)
-                r = np.argmax(cumulative > rest[:, None], axis=1)
-                at = np.arange(r.size)
-                restored[late] = r
-                targets[late] = via[k, r]
-                nth[late] = rest - (cumulative[at, r] - per_card[at, r])
-                down[g[late]] &= ~(one << r.astype(dtype))
+                down[g[late]] &= ~(one << restored[late].astype(dtype))
                 used[g[late]] += 1
-            to = nth_cell(targets, nth, cells)
             left = cell[m]
             left_bit = one << left.astype(dtype)
             pawns[g, s] = to
