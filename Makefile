@@ -32,6 +32,7 @@ print: $(STAMP)
 reports: $(STAMP)
 
 bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_blockd.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

@@ -59,6 +59,8 @@ from boardlab.analysis.runner import CHANCE_STREAM, GameRecord, derive_seed
 BATCH_STREAM = 2
 #: games per runner block when this path plays them: large, so that numpy calls are long
 BATCH_BLOCK = 4096
+#: positions per numpy pass of `move_masks` (half a MB of walks at most: stays in the cache)
+CHUNK = 512
 #: the largest board whose cells fit an int64 mask with a spare bit for the padding walk
 MAX_CELLS = 62
 
@@ -241,23 +243,23 @@ def move_masks(tables: BatchTables, rules, cell_class: np.ndarray, cells: np.nda
     if rules.pawns == "block":
         wall |= others
     for c in range(len(tables.masks)):
-        rows = np.flatnonzero(cell_class == c)
-        if not rows.size:
-            continue
-        hit = tables.masks[c][cells[rows]]
-        hit &= wall[rows, None]
-        ends = tables.ends[c][cells[rows]]
-        sub = np.flatnonzero(slot[rows] >= 0)
-        if sub.size:  # walks blocked by exactly one restorable card
-            h = hit[sub]
-            single = (h & (h - 1)) == 0
-            single &= (h & restorable[rows[sub], None]) != 0
-            i, j = np.nonzero(single)
-            if i.size:
-                restored = np.log2(h[i, j].astype(np.float64)).astype(np.int64)
-                reached[slot[rows[sub[i]]], restored, tables.dest[c][cells[rows[sub[i]]], j]] = True
-        ends *= hit == 0
-        plain[rows] = np.bitwise_or.reduce(ends, axis=1)
+        in_class = np.flatnonzero(cell_class == c)
+        for low in range(0, in_class.size, CHUNK):  # chunks that stay in the cache
+            rows = in_class[low:low + CHUNK]
+            hit = tables.masks[c][cells[rows]]
+            hit &= wall[rows, None]
+            ends = tables.ends[c][cells[rows]]
+            sub = np.flatnonzero(slot[rows] >= 0)
+            if sub.size:  # walks blocked by exactly one restorable card
+                h = hit[sub]
+                single = (h & (h - 1)) == 0
+                single &= (h & restorable[rows[sub], None]) != 0
+                i, j = np.nonzero(single)
+                if i.size:
+                    restored = np.log2(h[i, j].astype(np.float64)).astype(np.int64)
+                    reached[slot[rows[sub[i]]], restored, tables.dest[c][cells[rows[sub[i]]], j]] = True
+            ends *= hit == 0
+            plain[rows] = np.bitwise_or.reduce(ends, axis=1)
     if can.size:
         via = np.bitwise_or.reduce(np.where(reached, tables.bit, dtype(0)), axis=2)
     if rules.pawns != "stack":
@@ -529,17 +531,19 @@ def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
     if unsupported(game, match) is not None:
         return None
     indices = np.arange(start, stop)
-    layouts = [match.layout(int(i)) for i in indices]
-    deals = sorted({d for d, _, _ in layouts})
-    seeds = derive_seeds(match.seed, CHANCE_STREAM, deals)
-    rows_of = dict(zip(deals, range(len(deals))))
-    dealt = deal_cards(game, seeds.tolist())
-    card_ids = dealt[[rows_of[d] for d, _, _ in layouts]]
+    if match.seat_rotation:  # as `Match.layout`: every deal once per rotation of the seats
+        deal_of, rotation_of = np.divmod(indices, game.players)
+    else:
+        deal_of, rotation_of = indices, np.zeros_like(indices)
+    deals, row_of_game = np.unique(deal_of, return_inverse=True)
+    card_ids = deal_cards(game, derive_seeds(match.seed, CHANCE_STREAM, deals).tolist())[row_of_game]
     keys = derive_seeds(match.seed, BATCH_STREAM, indices)
     result = play_games(game, move_keys=keys, card_ids=card_ids)
-    records = []
-    for k, (deal_index, rotation, order) in enumerate(layouts):
-        records.append(GameRecord(int(indices[k]), deal_index, rotation,
-                                  tuple(match.agent_names[a] for a in order), result.winners[k],
-                                  bool(result.unfinished[k]), int(result.length[k]), result.stats[k]))
-    return records
+    names: dict[int, tuple[str, ...]] = {}
+    for index, rotation in zip(indices.tolist(), rotation_of.tolist()):
+        if rotation not in names:
+            names[rotation] = tuple(match.agent_names[a] for a in match.layout(index)[2])
+    return [GameRecord(index, deal, rotation, names[rotation], winners, unfinished, length, stats)
+            for index, deal, rotation, winners, unfinished, length, stats
+            in zip(indices.tolist(), deal_of.tolist(), rotation_of.tolist(), result.winners,
+                   result.unfinished.tolist(), result.length.tolist(), result.stats)]
