@@ -237,7 +237,6 @@ def move_masks(tables: BatchTables, rules, cell_class: np.ndarray, cells: np.nda
     can = np.flatnonzero(restorable)
     slot = np.full(n, -1)
     slot[can] = np.arange(can.size)
-    reached = np.zeros((can.size, tables.cells, tables.cells), dtype=bool)  # [k, restored, destination]
     via = np.zeros((can.size, tables.cells), dtype=dtype)
     wall = blocked | tables.sentinel
     if rules.pawns == "block":
@@ -256,12 +255,10 @@ def move_masks(tables: BatchTables, rules, cell_class: np.ndarray, cells: np.nda
                 single &= (h & restorable[rows[sub], None]) != 0
                 i, j = np.nonzero(single)
                 if i.size:
-                    restored = np.log2(h[i, j].astype(np.float64)).astype(np.int64)
-                    reached[slot[rows[sub[i]]], restored, tables.dest[c][cells[rows[sub[i]]], j]] = True
+                    restored = np.bitwise_count(h[i, j] - 1)  # the index of the one bit
+                    np.bitwise_or.at(via, (slot[rows[sub[i]]], restored), ends[sub[i], j])
             ends *= hit == 0
             plain[rows] = np.bitwise_or.reduce(ends, axis=1)
-    if can.size:
-        via = np.bitwise_or.reduce(np.where(reached, tables.bit, dtype(0)), axis=2)
     if rules.pawns != "stack":
         plain &= ~others
         via &= ~others[can, None]
