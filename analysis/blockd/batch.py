@@ -39,7 +39,7 @@ games, so that tests can replay them through the reference engine.
 >>> game = make_game(load("blockd"), 4)
 >>> result = play_games(game, deal_seeds=[11], move_keys=[5], record={0})
 >>> moves = result.histories[0]
->>> len(moves) == result.length[0], moves[0][0]          # seat 0 moves first
+>>> len(moves) == int(result.length[0]), moves[0][0]          # seat 0 moves first
 (True, 0)
 """
 
@@ -139,7 +139,7 @@ def uniforms(keys: np.ndarray, turns: np.ndarray) -> np.ndarray:
     """Uniform numbers in [0, 1): draw `turns` (0, 1, ...) of the splitmix64 stream of each key.
 
     >>> u = uniforms(np.array([1, 1, 2], dtype=np.uint64), np.array([0, 1, 0]))
-    >>> bool((0 <= u).all() and (u < 1).all()), u[0] == u[1], u[0] == u[2]
+    >>> bool((0 <= u).all() and (u < 1).all()), bool(u[0] == u[1]), bool(u[0] == u[2])
     (True, False, False)
     """
     with np.errstate(over="ignore"):
