@@ -210,14 +210,27 @@ def tables_of(game) -> BatchTables:
     return tables
 
 
-def nth_cell(masks: np.ndarray, n: np.ndarray, cells: int) -> np.ndarray:
-    """Per row, the cell of the n-th (0-based) set bit of the mask.
+#: SELECT[v, k]: the position of the k-th (0-based) set bit of the byte v
+SELECT = np.zeros((256, 8), dtype=np.int64)
+for _value in range(256):
+    _bits = [b for b in range(8) if _value >> b & 1]
+    SELECT[_value, :len(_bits)] = _bits
 
-    >>> nth_cell(np.array([0b10110, 0b10110]), np.array([0, 2]), 5).tolist()
-    [1, 4]
+
+def nth_cell(masks: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Per row, the cell of the n-th (0-based) set bit of the mask (a byte at a time).
+
+    >>> nth_cell(np.array([0b10110, 0b10110, 1 << 20 | 1]), np.array([0, 2, 1])).tolist()
+    [1, 4, 20]
     """
-    bits = (masks[:, None] >> np.arange(cells, dtype=masks.dtype)) & 1
-    return np.argmax(np.cumsum(bits, axis=1) > n[:, None], axis=1)
+    little = np.ascontiguousarray(masks, dtype=masks.dtype.newbyteorder("<"))
+    octets = little.view(np.uint8).reshape(len(masks), masks.dtype.itemsize)
+    counts = np.bitwise_count(octets)
+    cumulative = np.cumsum(counts, axis=1, dtype=np.int64)
+    byte = np.argmax(cumulative > n[:, None], axis=1)
+    at = np.arange(len(masks))
+    before = cumulative[at, byte] - counts[at, byte]
+    return byte * 8 + SELECT[octets[at, byte], n - before]
 
 
 def move_masks(tables: BatchTables, rules, cell_class: np.ndarray, cells: np.ndarray,
@@ -299,7 +312,7 @@ def pick_moves(tables: BatchTables, plain, via, restorable, counts_plain, counts
         restored[late] = r
         targets[late] = via[k, r]
         nth[late] = rest - (cumulative[at, r] - per_card[at, r])
-    return restored, nth_cell(targets, nth, tables.cells)
+    return restored, nth_cell(targets, nth)
 
 
 # -- the games --------------------------------------------------------------------------------
