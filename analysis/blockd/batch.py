@@ -262,16 +262,19 @@ def move_masks(tables: BatchTables, rules, cell_class: np.ndarray, cells: np.nda
             hit &= wall[rows, None]
             ends = tables.ends[c][cells[rows]]
             sub = np.flatnonzero(slot[rows] >= 0)
-            if sub.size:  # walks blocked by exactly one restorable card
+            ends_sub = ends[sub]
+            ends *= hit == 0
+            reach = np.bitwise_or.reduce(ends, axis=1)
+            plain[rows] = reach
+            if sub.size:  # walks blocked by exactly one restorable card, to a cell not reached yet
                 h = hit[sub]
                 single = (h & (h - 1)) == 0
                 single &= (h & restorable[rows[sub], None]) != 0
+                single &= (ends_sub & ~reach[sub, None]) != 0
                 i, j = np.nonzero(single)
                 if i.size:
                     restored = np.bitwise_count(h[i, j] - 1)  # the index of the one bit
-                    np.bitwise_or.at(via, (slot[rows[sub[i]]], restored), ends[sub[i], j])
-            ends *= hit == 0
-            plain[rows] = np.bitwise_or.reduce(ends, axis=1)
+                    np.bitwise_or.at(via, (slot[rows[sub[i]]], restored), ends_sub[i, j])
     if rules.pawns != "stack":
         plain &= ~others
         via &= ~others[can, None]
