@@ -19,7 +19,9 @@ from typing import Any
 from boardlab.layouts.errors import BoardlabError
 
 #: game id -> module with `tables(definition, options) -> TableSet`
-TABLE_PROVIDERS: dict[str, str] = {}
+TABLE_PROVIDERS: dict[str, str] = {
+    "blockd": "boardlab.analysis.blockd.tables",
+}
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ COMMANDS = (
     "check",
     "simulate",
     "tables",
+    "moves",
 )
 
 

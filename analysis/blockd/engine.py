@@ -61,6 +61,35 @@ def cells_of(mask: int) -> list[int]:
     return out
 
 
+def destinations(walks, blocked: int, others: int, pawns: str) -> int:
+    """Mask of the destinations of a walk table, given blocked cards, other pawns and the pawns rule.
+
+    `pawns` is the definition's `rules.pawns`: "pass" (paths cross pawns, never end on one),
+    "block" (pawns cannot be entered) or "stack" (pawns may share a cell).
+
+    >>> walks = walk_table(Grid(1, 4, torus=False), 0, (1, 2))
+    >>> bin(destinations(walks, 0, 0b0010, "pass")), bin(destinations(walks, 0, 0b0010, "block"))
+    ('0b100', '0b0')
+    """
+    if pawns == "block":
+        blocked |= others
+    reach = 0
+    for mask, destination in walks:
+        if not mask & blocked:
+            reach |= 1 << destination
+    return reach & ~others if pawns == "pass" else reach
+
+
+def has_destination(walks, blocked: int, others: int, pawns: str) -> bool:
+    """Whether `destinations(...)` is not empty (stops at the first open walk)."""
+    if pawns == "block":
+        blocked |= others
+    for mask, destination in walks:
+        if not mask & blocked and (pawns != "pass" or not others >> destination & 1):
+            return True
+    return False
+
+
 class Move(NamedTuple):
     """A move: the destination cell and the restored cell (-1 when no card is restored).
 
@@ -382,13 +411,7 @@ class BlockdState(State):
         >>> bin(state.destinations_from(state.pawns[0], state.pawn_mask(0))).count("1")  # 24 less blind and 3 pawns
         20
         """
-        pawns = self.game.rules.pawns
-        blocked = self.blocked | (others if pawns == "block" else 0)
-        reach = 0
-        for mask, destination in self.layout.walks[cell]:
-            if not mask & blocked:
-                reach |= 1 << destination
-        return reach & ~others if pawns == "pass" else reach
+        return destinations(self.layout.walks[cell], self.blocked, others, self.game.rules.pawns)
 
     def mobility(self, seat: int) -> int:
         """How many distinct cells `seat`'s pawn could end on if it moved now (no restore); 0 off the board."""

@@ -4,7 +4,8 @@
      "pawns": {"red": [2, 3]}, "to_move": "red", "restore": false}
 
 Tokens are a suit's letter and a value, or the letter of the card back (`print.back_colour`)
-for a blind card; every letter comes from the definition's colours.
+for a blind card; every letter comes from the definition's colours.  A blind card listed in
+`down` is accepted (it is always face down); `to_position` lists only the other cards.
 
 >>> from boardlab.analysis.blockd.engine import _dealt_state
 >>> state = _dealt_state()
@@ -143,3 +144,20 @@ def position_of(state) -> dict:
         "to_move": game.suits[state.mover],
         "restore": bool(state.restore[state.mover]),
     }
+
+
+def moves(definition, data) -> list[dict]:
+    """The legal moves of a position in the JSON form of `boardlab moves` (the MOVE_PROVIDERS entry).
+
+    :raises BoardlabError: when the position is malformed.
+
+    >>> from boardlab.analysis.blockd.engine import _dealt_state
+    >>> state = _dealt_state()
+    >>> moves(state.game.definition, position_of(state))[:2]
+    [{'to': [0, 1]}, {'to': [0, 2]}]
+    """
+    from boardlab.analysis.blockd.engine import make_game
+
+    state = make_game(definition, definition.game.max_players).state_from_position(data)
+    columns = state.game.grid.columns
+    return [move.to_json(columns) for move in state.legal_moves()]

@@ -1,0 +1,174 @@
+"""`boardlab tables blockd`: what the move graph looks like over many random deals.
+
+For every player count, N deals are dealt (deal d from `derive_seed(seed, CHANCE_STREAM, d)`,
+the same deals as `boardlab simulate` with that seed) and played by uniformly random moves
+(`derive_seed(seed, TABLE_PLAY_STREAM, d)`).  At the start and after each complete round the
+position is measured (see `boardlab.analysis.blockd.graph`):
+- mobility: per pawn, the cells it could end on now;
+- dead cells: face-up cells from which a pawn would have no move;
+- components: strongly connected components of the face-up cells, and the largest one's size;
+- reach: per pawn, the cells (other than its own) reachable within `REACH_TURNS` moves,
+  ignoring future flips;
+- trap distance: per pawn, the fewest of its own moves that could leave it without a move,
+  counted up to `TRAP_HORIZON` (beyond: "more").
+Every figure depends only on the seed and the options, never on the number of workers.
+
+>>> from boardlab.layouts import load
+>>> from boardlab.analysis.tables import TableOptions
+>>> t = tables(load("blockd"), TableOptions(players=2, deals=2, seed=1, workers=1))
+>>> t.data["by_players"]["2"]["start"]["positions"]
+2
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+
+import numpy as np
+
+from boardlab.analysis.blockd.engine import make_game
+from boardlab.analysis.blockd.graph import components, dead_cells, move_graph, reachable_within, trap_distance
+from boardlab.analysis.runner import CHANCE_STREAM, default_workers, derive_seed
+from boardlab.analysis.tables import Table, TableSet
+
+TABLE_PLAY_STREAM = 2  # the random moves of the table games (simulate uses streams 0 and 1)
+REACH_TURNS = 2
+TRAP_HORIZON = 3
+BLOCK = 32
+PER_PAWN = ("mobility", "reach", "trap")
+PER_POSITION = ("dead_cells", "components", "largest_component")
+
+
+def measure(state) -> dict[str, list]:
+    """The quantities of one position: per pawn on the board, and per position.
+
+    >>> from boardlab.analysis.blockd.engine import _dealt_state
+    >>> m = measure(_dealt_state())
+    >>> m["mobility"], m["components"]
+    ([20, 20, 20, 20], [5])
+    """
+    graph = move_graph(state)
+    parts = components(graph)
+    out: dict[str, list] = {"mobility": [], "reach": [], "trap": [],
+                            "dead_cells": [len(dead_cells(graph))], "components": [len(parts)],
+                            "largest_component": [len(parts[0]) if parts else 0]}
+    for seat, cell in enumerate(state.pawns):
+        if cell < 0:
+            continue
+        out["mobility"].append(state.mobility(seat))
+        out["reach"].append(len(reachable_within(graph, cell, REACH_TURNS)) - 1)
+        out["trap"].append(trap_distance(state, seat, TRAP_HORIZON))
+    return out
+
+
+def play_deal(game, seed: int, deal_index: int) -> list[tuple[str, dict]]:
+    """(checkpoint, measures) at the start and after each complete round of one random game."""
+    state = game.new_initial_state()
+    state.apply(state.sample_chance(random.Random(derive_seed(seed, CHANCE_STREAM, deal_index))))
+    rng = random.Random(derive_seed(seed, TABLE_PLAY_STREAM, deal_index))
+    out = []
+    if not state.is_terminal():
+        out.append(("start", measure(state)))
+    while not state.is_terminal():
+        round_number = state.round
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+        if not state.is_terminal() and state.round != round_number:
+            out.append((f"round {round_number}", measure(state)))
+    return out
+
+
+def _play_block(job) -> list:
+    definition, players, seed, start, stop = job
+    game = make_game(definition, players)
+    return [play_deal(game, seed, d) for d in range(start, stop)]
+
+
+def describe(values: list) -> dict:
+    """positions/pawns measured, mean, 10th percentile, median, 90th percentile, max."""
+    arr = np.asarray(values, dtype=float)
+    if not len(arr):
+        return {"count": 0, "mean": 0.0, "p10": 0.0, "median": 0.0, "p90": 0.0, "max": 0}
+    return {"count": int(len(arr)), "mean": round(float(arr.mean()), 3),
+            "p10": round(float(np.percentile(arr, 10)), 3), "median": round(float(np.median(arr)), 3),
+            "p90": round(float(np.percentile(arr, 90)), 3), "max": int(arr.max())}
+
+
+def trap_shares(values: list) -> dict:
+    """Share of pawns at each trap distance 0..TRAP_HORIZON and beyond ("more")."""
+    total = len(values)
+    keys = [str(d) for d in range(TRAP_HORIZON + 1)] + ["more"]
+    counts = dict.fromkeys(keys, 0)
+    for v in values:
+        counts["more" if v is None else str(v)] += 1
+    return {k: round(counts[k] / total, 4) if total else 0.0 for k in keys}
+
+
+def sample(definition, players: int, deals: int, seed: int, workers: int | None = None) -> dict:
+    """Per checkpoint, the distributions of the quantities over `deals` random games."""
+    jobs = [(definition, players, seed, s, min(s + BLOCK, deals)) for s in range(0, deals, BLOCK)]
+    workers = max(1, min(workers or default_workers(), len(jobs)))
+    if workers == 1:
+        results = [_play_block(job) for job in jobs]
+    else:
+        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+        with context.Pool(workers) as pool:
+            results = pool.map(_play_block, jobs)  # map keeps the order of the jobs
+    pooled: dict[str, dict[str, list]] = {}
+    for block in results:
+        for game_points in block:
+            for checkpoint, measures in game_points:
+                into = pooled.setdefault(checkpoint, {"positions": 0, **{k: [] for k in PER_PAWN + PER_POSITION}})
+                into["positions"] += 1
+                for key in PER_PAWN + PER_POSITION:
+                    into[key].extend(measures[key])
+    out = {}
+    for checkpoint in sorted(pooled, key=lambda c: -1 if c == "start" else int(c.split()[1])):
+        values = pooled[checkpoint]
+        entry = {"positions": values["positions"]}
+        for key in ("mobility", "reach", "dead_cells", "components", "largest_component"):
+            entry[key] = describe(values[key])
+        entry["trap_distance"] = trap_shares(values["trap"])
+        out[checkpoint] = entry
+    return out
+
+
+def tables(definition, options) -> "TableSet":
+    """The move-graph tables of Blockd over `options.deals` random deals (see the module docstring)."""
+    info = definition.game
+    counts = [options.players] if options.players else list(range(info.min_players, info.max_players + 1))
+    data = {"deals": options.deals, "seed": options.seed, "reach_turns": REACH_TURNS,
+            "trap_horizon": TRAP_HORIZON, "by_players": {}}
+    out = []
+    summary_columns = ("after", "positions", "pawns", "mean", "p10", "median", "p90", "max")
+    titles = {"mobility": "Mobility of a pawn (cells it could end on)",
+              "reach": f"Cells a pawn reaches within {REACH_TURNS} turns (ignoring flips)",
+              "dead_cells": "Dead cells (face up, no move out)",
+              "components": "Strongly connected components of the face-up cells (a pawn's cell, where no "
+                            "other pawn may end, is usually one on its own)",
+              "largest_component": "Size of the largest component (cells)"}
+    for players in counts:
+        by_checkpoint = sample(definition, players, options.deals, options.seed, options.workers)
+        data["by_players"][str(players)] = by_checkpoint
+        for key, title in titles.items():
+            rows = []
+            for checkpoint, entry in by_checkpoint.items():
+                d = entry[key]
+                rows.append((checkpoint, entry["positions"], d["count"], d["mean"], d["p10"], d["median"],
+                             d["p90"], d["max"]))
+            columns = summary_columns if key in PER_PAWN else summary_columns[:2] + summary_columns[3:]
+            if key not in PER_PAWN:
+                rows = [row[:2] + row[3:] for row in rows]
+            out.append(Table(f"{title}, {players} players", columns, tuple(rows)))
+        shares = [str(d) for d in range(TRAP_HORIZON + 1)] + ["more"]
+        rows = tuple((checkpoint, entry["positions"], *(entry["trap_distance"][k] for k in shares))
+                     for checkpoint, entry in by_checkpoint.items())
+        out.append(Table(f"Trap distance of a pawn (share of pawns), {players} players",
+                         ("after", "positions", *shares), rows,
+                         note="Trap distance: the fewest of its own moves after which a pawn could stand "
+                              "without a move if the others stood still (its cards flipping as in play); "
+                              f'"more" means not within {TRAP_HORIZON}.'))
+    title = (f"{info.name}: move graph over {options.deals} random deals, seed {options.seed} "
+             f"(random play; 'start' is the dealt position, 'round k' the position after round k)")
+    return TableSet(title, tuple(out), data)

@@ -1,0 +1,59 @@
+"""`boardlab moves GAME POSITION.json`: the legal moves of a position, as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from boardlab.analysis.moves import provider
+from boardlab.layouts import BoardlabError, GAMES, load
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "moves", help="legal moves of a position given as JSON",
+        description='Print the legal moves of a position file as JSON: {"moves": [...]}, sorted, '
+                    "without duplicates. The position format is in shared/spec/interfaces.md.")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("position", metavar="POSITION.json", help="the position file ('-' reads standard input)")
+    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    p.set_defaults(run=run)
+
+
+def read_position(name: str) -> dict:
+    """The JSON data of a position file.
+
+    :raises BoardlabError: when the file is missing, unreadable or not JSON.
+    """
+    import sys
+
+    try:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BoardlabError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise BoardlabError(f"{name}: is a folder, not a position file") from None
+    except UnicodeDecodeError:
+        raise BoardlabError(f"{name}: not UTF-8 text") from None
+    except OSError as err:
+        raise BoardlabError(f"{name}: cannot be read: {err.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise BoardlabError(f"{name}:{err.lineno}: not valid JSON: {err.msg}") from None
+
+
+def run(args) -> int:
+    if args.game not in GAMES:
+        raise BoardlabError(f"unknown game '{args.game}' (games: {', '.join(GAMES)})")
+    lister = provider(args.game)
+    definition = load(args.variant) if args.variant else load(args.game)
+    if definition.game.id != args.game:
+        raise BoardlabError(f"variant '{args.variant}' is a variant of {definition.game.id}, not {args.game}")
+    data = read_position(args.position)
+    try:
+        listed = lister.moves(definition, data)
+    except BoardlabError as err:
+        raise BoardlabError(f"{args.position}: {err}") from None
+    print(json.dumps({"moves": listed}))
+    return 0
