@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,14 +27,17 @@ from boardlab.analysis.protocol import CHANCE
 from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run
 from boardlab.layouts import load
 
+sys.path.insert(0, str(Path(__file__).parent))  # the engine's test grids sit beside this file
+from blockd_definitions import definition_named  # noqa: E402
+
 
 def with_rules(definition, **changes):
     return dataclasses.replace(definition, rules=dataclasses.replace(definition.rules, **changes))
 
 
 def definitions():
-    """Every shipped Blockd definition and variant, plus a short turn cap, other start steps
-    and a flat 4 x 4 board (every rule option the batch reads)."""
+    """Every shipped Blockd definition and variant, plus a short turn cap, other start steps,
+    a flat 4 x 4 board and the engine's test grids (every rule option the batch reads)."""
     base = load("blockd")
     out = {name: load(name) for name in ("blockd", "blockd-flat", "blockd-pawns-block", "blockd-pawns-stack",
                                          "blockd-end-of-round", "blockd-eliminated-card-stay",
@@ -45,6 +50,8 @@ def definitions():
     small = dataclasses.replace(base, board=dataclasses.replace(base.board, rows=4, columns=4),
                                 cards=dataclasses.replace(base.cards, values=(1, 2), blind=4))
     out["flat-4x4"] = with_rules(small, torus=False)
+    for name in ("grid-6x6-purple", "grid-3x4-flat"):  # 36 cells: int64 masks; 5 players
+        out[name] = definition_named(name)
     return out
 
 
@@ -224,3 +231,14 @@ def test_batch_and_reference_agree_in_distribution(name):
     slow_len = np.array([r.length for r in slow_records], dtype=float)
     se = np.sqrt(fast_len.var() / games + slow_len.var() / games)
     assert abs(fast_len.mean() - slow_len.mean()) < 4 * se
+
+
+def test_boards_too_large_for_int64_masks_use_the_reference_path():
+    base = load("blockd")
+    values = tuple(range(1, 16))  # 4 suits x 16 cards = 64 cells
+    big = dataclasses.replace(base, board=dataclasses.replace(base.board, rows=8, columns=8),
+                              cards=dataclasses.replace(base.cards, values=values, blind=0))
+    game = make_game(big, 2)
+    match = match_of(game)
+    assert batch.unsupported(game, match).startswith("64 cells")
+    assert batch.play_block(game, match, 0, 2) is None and game.block_size(match) is None

@@ -6,13 +6,15 @@ runner plays the games one by one through the reference engine (`engine.BlockdSt
 
 How it is fast: all games advance together, one seat per game per step.  The walk tables of
 the engine (`walks.walk_table`: per cell and step counts, the minimal masks of cells a walk
-enters, with its destination) are stacked into one int64 array per step-count class, padded
-with a walk that is always blocked.  For every game in a class one row gather, one AND with
-the game's blocked mask and one OR-reduction give the mask of destinations; a walk whose
-blocked cells are exactly one face-down card gives the destinations after restoring that
-card.  The random agent chooses uniformly among *moves* (restore or not, destination), as
-`RandomAgent` does over `BlockdState.legal_moves()`: the number of moves after each possible
-restore is counted exactly (popcounts) and one uniform number picks one.
+enters, with its destination) are stacked into one int32 array (int64 on boards of more than
+30 cells) per step-count class, padded with a walk that is always blocked.  For the games in
+a class, in chunks that fit the cache, one row gather, one AND with each game's blocked mask
+and one OR-reduction of the destination bits of the open walks give the destinations; a walk
+whose blocked cells are exactly one face-down card gives a destination after restoring that
+card (only destinations not reachable without a restore are kept, then `plain` is OR-ed in).
+The random agent chooses uniformly among *moves* (restore or not, destination), as
+`RandomAgent` does over `BlockdState.legal_moves()`: the moves are counted exactly per
+restored card (popcounts), numbered in the engine's order, and one uniform number picks one.
 
 Every rule option of the definition is honoured: torus or flat (through the walk tables),
 `pawns` pass / block / stack, `eliminated_card` flip / stay, `elimination` immediate /
