@@ -2,10 +2,12 @@
 
 Every random choice flows from the one seed:
 - deal d (the chance events of a game) uses `derive_seed(seed, CHANCE_STREAM, d)`;
-- the agent in seat s of game g uses `derive_seed(seed, AGENT_STREAM, g, s)`.
-Games are cut into blocks of `BLOCK` consecutive indices whatever the worker count, and the
-summary is computed from the records sorted by index, so `--workers 1` and `--workers 8`
-give the same numbers.
+- the agent in seat s of game g uses `derive_seed(seed, AGENT_STREAM, g, s)` (a game's batched
+  fast path may draw its agents' moves from a stream of its own, documented in its module).
+Games are cut into blocks of `BLOCK` consecutive indices whatever the worker count (or of
+`game.block_size(match)` when the game's batched fast path plays the match and wants larger
+blocks), and the summary is computed from the records sorted by index, so `--workers 1` and
+`--workers 8` give the same numbers.
 
 With `seat_rotation`, every deal is played once per rotation of the agents round the table
 (game g = deal g // n, rotation g % n; seat s plays agent (s + rotation) % n), so that deal
