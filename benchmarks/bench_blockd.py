@@ -1,7 +1,8 @@
 """`make bench`: Blockd speed and agent strength figures (printed; the README quotes them).
 
 1. random self-play, 4 players, default rules: games per second by the batched path in one
-   process and with every core, and by the reference engine one game at a time;
+   process and with every core (as `boardlab simulate` runs it: deals, records and summary
+   included), by the batched games alone, and by the reference engine one game at a time;
 2. MCTS iterations per second (default budget, random rollouts) from fresh 2-player deals;
 3. MCTS (default budget) against random and against greedy: 2 players, seats alternated
    (every deal played once with each seat order), win rate with its Wilson 95% interval.
@@ -21,10 +22,14 @@ import argparse  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
+import numpy as np  # noqa: E402
+
 from boardlab.analysis import engines  # noqa: E402
+from boardlab.analysis.blockd.batch import (BATCH_BLOCK, BATCH_STREAM, deal_cards, derive_seeds,  # noqa: E402
+                                            play_games)
 from boardlab.analysis.blockd.agents import DEFAULT_BUDGET  # noqa: E402
 from boardlab.analysis.mcts import MCTS  # noqa: E402
-from boardlab.analysis.runner import Match, default_workers, play_one, run  # noqa: E402
+from boardlab.analysis.runner import CHANCE_STREAM, Match, default_workers, play_one, run  # noqa: E402
 from boardlab.layouts import load  # noqa: E402
 
 
@@ -32,6 +37,17 @@ def self_play_rate(game, games: int, workers: int) -> float:
     factories = [engines.agent_factories("blockd")["random"]] * game.players
     started = time.perf_counter()
     run(game, factories, games, seed=1, workers=workers, agent_names=["random"] * game.players, progress=False)
+    return games / (time.perf_counter() - started)
+
+
+def batch_core_rate(game, games: int) -> float:
+    """The batched games alone: deals dealt beforehand, no records, no summary."""
+    deal_seeds = derive_seeds(1, CHANCE_STREAM, np.arange(games) // game.players)
+    card_ids = deal_cards(game, deal_seeds.tolist())
+    keys = derive_seeds(1, BATCH_STREAM, np.arange(games))
+    started = time.perf_counter()
+    for low in range(0, games, BATCH_BLOCK):
+        play_games(game, move_keys=keys[low:low + BATCH_BLOCK], card_ids=card_ids[low:low + BATCH_BLOCK])
     return games / (time.perf_counter() - started)
 
 
@@ -77,10 +93,12 @@ def main() -> None:
     games = 8192 if quick else 100_000
     one = self_play_rate(four, games, 1)
     every = self_play_rate(four, games, cores)
+    core = batch_core_rate(four, 8192 if quick else 32768)
     slow = reference_rate(four, 200 if quick else 2000)
     print(f"random self-play, 4 players, default rules ({games} games):")
-    print(f"  batched path, 1 process     {one:10,.0f} games/s")
+    print(f"  batched path, 1 process     {one:10,.0f} games/s   (boardlab simulate: deals, records, summary)")
     print(f"  batched path, {cores} processes   {every:10,.0f} games/s")
+    print(f"  batched games alone         {core:10,.0f} games/s   (1 process; no deals, records or summary)")
     print(f"  reference engine, 1 process {slow:10,.0f} games/s")
 
     rate = mcts_rate(two, 2 if quick else 20)
