@@ -50,6 +50,9 @@ def definitions():
     small = dataclasses.replace(base, board=dataclasses.replace(base.board, rows=4, columns=4),
                                 cards=dataclasses.replace(base.cards, values=(1, 2), blind=4))
     out["flat-4x4"] = with_rules(small, torus=False)
+    narrow = dataclasses.replace(base, board=dataclasses.replace(base.board, rows=2, columns=5),
+                                 cards=dataclasses.replace(base.cards, values=(1,), blind=2))
+    out["torus-2x5"] = narrow  # up and down reach the same cell
     for name in ("grid-6x6-purple", "grid-3x4-flat"):  # 36 cells: int64 masks; 5 players
         out[name] = definition_named(name)
     return out

@@ -54,7 +54,7 @@ from typing import Sequence
 import numpy as np
 
 from boardlab.analysis.agents import RandomAgent
-from boardlab.analysis.blockd.walks import neighbours, walk_table
+from boardlab.analysis.blockd.walks import walk_table
 from boardlab.analysis.runner import CHANCE_STREAM, GameRecord, derive_seed
 
 #: stream of the batch path's move choices (the runner uses 0 for deals and 1 for agents)
@@ -201,35 +201,6 @@ class BatchTables:
             self.ends.append(ends)
             self.dest.append(dest)
         self.bit = (np.ones(1, dtype=self.dtype) << np.arange(self.cells, dtype=self.dtype))
-        # A class whose step counts are 1..high (the start cards) reaches exactly the cells at
-        # distance 1..high through open cells: a shortest path is self-avoiding, and a
-        # self-avoiding walk of k steps reaches only cells within k.  So its destinations come
-        # from `high` breadth-first steps on masks, instead of a pass over its (wide) table.
-        self.distance_class, self.distance = None, 0
-        for c, steps in enumerate(step_classes):
-            if steps == tuple(range(1, len(steps) + 1)):
-                self.distance_class, self.distance = c, len(steps)
-        # one orthogonal step of a whole mask: per (cells that move alike, shift) group
-        moves: dict[int, int] = {}
-        for cell, around in enumerate(neighbours(grid)):
-            for n in around:
-                moves[n - cell] = moves.get(n - cell, 0) | 1 << cell
-        self.step_groups = [(self.dtype(mask), shift) for shift, mask in sorted(moves.items())]
-
-    def step(self, masks: np.ndarray) -> np.ndarray:
-        """The cells one orthogonal step from any cell of each mask.
-
-        >>> from boardlab.layouts import load
-        >>> from boardlab.analysis.blockd.engine import make_game
-        >>> tables = BatchTables(make_game(load("blockd"), 2))
-        >>> [cell for cell in range(25) if tables.step(np.array([1], dtype=np.int32))[0] >> cell & 1]
-        [1, 4, 5, 20]
-        """
-        out = np.zeros_like(masks)
-        for mask, shift in self.step_groups:
-            part = masks & mask
-            out |= part << shift if shift > 0 else part >> -shift
-        return out
 
 
 def tables_of(game) -> BatchTables:
@@ -264,20 +235,6 @@ def nth_cell(masks: np.ndarray, n: np.ndarray) -> np.ndarray:
     return byte * 8 + SELECT[octets[at, byte], n - before]
 
 
-def distance_reach(tables: BatchTables, cells: np.ndarray, wall: np.ndarray) -> np.ndarray:
-    """Cells at distance 1 .. `tables.distance` from each cell through cells not in its wall."""
-    one = tables.dtype(1)
-    frontier = one << cells.astype(tables.dtype)
-    seen = frontier.copy()
-    open_cells = ~wall
-    reach = np.zeros_like(frontier)
-    for _ in range(tables.distance):
-        frontier = tables.step(frontier) & open_cells & ~seen
-        seen |= frontier
-        reach |= frontier
-    return reach
-
-
 def move_masks(tables: BatchTables, rules, cell_class: np.ndarray, cells: np.ndarray,
                blocked: np.ndarray, others: np.ndarray, restorable: np.ndarray):
     """The moves of many positions at once, as masks of cells.
@@ -303,12 +260,6 @@ def move_masks(tables: BatchTables, rules, cell_class: np.ndarray, cells: np.nda
         in_class = np.flatnonzero(cell_class == c)
         for low in range(0, in_class.size, CHUNK):  # chunks that stay in the cache
             rows = in_class[low:low + CHUNK]
-            if c == tables.distance_class:  # breadth-first where no restore is possible
-                bfs = slot[rows] < 0
-                plain[rows[bfs]] = distance_reach(tables, cells[rows[bfs]], wall[rows[bfs]])
-                rows = rows[~bfs]
-                if not rows.size:
-                    continue
             hit = tables.masks[c][cells[rows]]
             hit &= wall[rows, None]
             ends = tables.ends[c][cells[rows]]
