@@ -270,9 +270,10 @@ def move_masks(tables: BatchTables, rules, cell_class: np.ndarray, cells: np.nda
             plain[rows] = reach
             if sub.size:  # walks blocked by exactly one restorable card, to a cell not reached yet
                 h = hit[sub]
-                single = (h & (h - 1)) == 0
+                single = np.bitwise_count(h) == 1
                 single &= (h & restorable[rows[sub], None]) != 0
-                single &= (ends_sub & ~reach[sub, None]) != 0
+                ends_sub &= ~reach[sub, None]
+                single &= ends_sub != 0
                 i, j = np.nonzero(single)
                 if i.size:
                     restored = np.bitwise_count(h[i, j] - 1)  # the index of the one bit
