@@ -507,17 +507,13 @@ def play_games(game, deal_seeds: Sequence[int] | None = None, move_keys=None, *,
         active = rows[~done[rows]]
 
     winners = [(w,) if w >= 0 and not u else () for w, u in zip(winner.tolist(), unfinished.tolist())]
-    stats = []
-    out_round_list, out_step_list = out_round.tolist(), out_step.tolist()
-    for g, (earned_g, used_g, tiebreak_g, rounds_g) in enumerate(
-            zip(earned.tolist(), used.tolist(), tiebreak.tolist(), rounds.tolist())):
-        gone = out_round_list[g]
-        eliminations = []
-        if any(gone):
-            order = sorted((out_step_list[g][s], s) for s in range(players) if gone[s])
-            eliminations = [[gone[s], s] for _, s in order]
-        stats.append({"eliminations": eliminations, "restores_earned": earned_g, "restores_used": used_g,
-                      "tiebreak": tiebreak_g, "rounds": rounds_g})
+    # eliminations in the engine's order: by the step they happened, seats ascending within one
+    gone = out_round > 0
+    order = np.argsort(np.where(gone, out_step * players + seats, np.iinfo(np.int64).max), axis=1, kind="stable")
+    pairs = np.stack([np.take_along_axis(out_round, order, axis=1), order], axis=2).tolist()
+    stats = [{"eliminations": pair[:count], "restores_earned": e, "restores_used": u, "tiebreak": t, "rounds": r}
+             for pair, count, e, u, t, r in zip(pairs, gone.sum(axis=1).tolist(), earned.tolist(), used.tolist(),
+                                                 tiebreak.tolist(), rounds.tolist())]
     histories: dict[int, list] = {g: [] for g in record}
     for g, s, r, t in log:
         for gi, si, ri, ti in zip(g.tolist(), s.tolist(), r.tolist(), t.tolist()):
