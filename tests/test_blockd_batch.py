@@ -190,6 +190,9 @@ def test_play_block_deals_like_the_reference_path():
         state.apply(state.sample_chance(random.Random(derive_seed(5, CHANCE_STREAM, record.deal))))
         assert tuple(row) == state.layout.card_ids
         assert (record.deal, record.rotation) == match.layout(record.index)[:2]
+    plain = match_of(game, rotation=False)
+    records = batch.play_block(game, plain, 10, 20)
+    assert [(r.index, r.deal, r.rotation) for r in records] == [(i, i, 0) for i in range(10, 20)]
 
 
 def test_results_do_not_depend_on_blocks_or_workers():
