@@ -22,7 +22,7 @@ check: $(STAMP)
 	$(BOARDLAB) check layouts/*.toml layouts/variants/*.toml
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not slow"
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
@@ -34,6 +34,7 @@ print: $(STAMP)
 		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done
 
 bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_blockd.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

@@ -30,6 +30,44 @@ class RandomAgent(Agent):
         return moves[rng.randrange(len(moves))]
 
 
+class AgentTable(dict):
+    """Agent name -> factory(game), plus families of numbered names such as `mcts-500`.
+
+    `families` maps a base name to a function of a positive integer N returning the factory
+    of `BASE-N`; such names are found by `in` and `[]` without being listed.
+
+    >>> table = AgentTable({"random": COMMON_AGENTS["random"]}, families={"deep": lambda n: n})
+    >>> "deep-3" in table, table["deep-3"], "deep-0" in table, "deep" in table
+    (True, 3, False, False)
+    """
+
+    def __init__(self, fixed=(), families=None):
+        super().__init__(fixed)
+        self.families = dict(families or {})
+
+    def resolve(self, name):
+        """The factory of a numbered name, or None."""
+        if not isinstance(name, str):
+            return None
+        base, _, number = name.rpartition("-")
+        if base in self.families and number.isdigit() and int(number) > 0 and number[0] != "0":
+            return self.families[base](int(number))
+        return None
+
+    def __missing__(self, name):
+        factory = self.resolve(name)
+        if factory is None:
+            raise KeyError(name)
+        return factory
+
+    def __contains__(self, name) -> bool:
+        return dict.__contains__(self, name) or self.resolve(name) is not None
+
+    def merged(self, first: dict) -> "AgentTable":
+        """`first`'s entries, then this table's (a name in both keeps this table's factory)."""
+        return AgentTable({**first, **self}, self.families)
+
+
 class _Stub:
     def legal_moves(self):
         return [1, 2, 3]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from boardlab.analysis.agents import COMMON_AGENTS
+from boardlab.analysis.agents import COMMON_AGENTS, AgentTable
 from boardlab.layouts.errors import BoardlabError
 
 #: game id -> module of its engine
@@ -45,4 +45,7 @@ def make_game(definition, players: int | None = None):
 
 def agent_factories(game_id: str) -> dict:
     """Agent name -> factory(game) for a game: the common agents plus the engine's own."""
-    return {**COMMON_AGENTS, **getattr(engine_module(game_id), "AGENTS", {})}
+    agents = getattr(engine_module(game_id), "AGENTS", {})
+    if isinstance(agents, AgentTable):  # keeps numbered names such as mcts-500 resolvable
+        return agents.merged(COMMON_AGENTS)
+    return {**COMMON_AGENTS, **agents}

@@ -2,10 +2,12 @@
 
 Every random choice flows from the one seed:
 - deal d (the chance events of a game) uses `derive_seed(seed, CHANCE_STREAM, d)`;
-- the agent in seat s of game g uses `derive_seed(seed, AGENT_STREAM, g, s)`.
-Games are cut into blocks of `BLOCK` consecutive indices whatever the worker count, and the
-summary is computed from the records sorted by index, so `--workers 1` and `--workers 8`
-give the same numbers.
+- the agent in seat s of game g uses `derive_seed(seed, AGENT_STREAM, g, s)` (a game's batched
+  fast path may draw its agents' moves from a stream of its own, documented in its module).
+Games are cut into blocks of `BLOCK` consecutive indices whatever the worker count (or of
+`game.block_size(match)` when the game's batched fast path plays the match and wants larger
+blocks), and the summary is computed from the records sorted by index, so `--workers 1` and
+`--workers 8` give the same numbers.
 
 With `seat_rotation` every deal is played once per rotation (game g = deal g // n, rotation
 g % n), so that deal luck cancels out:
@@ -190,7 +192,9 @@ def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, worke
     if same_agents and not hasattr(game, "rotate_deal"):
         seat_rotation = False
     match = Match(game, tuple(agents), names, seed, seat_rotation, rotate_deals=seat_rotation and same_agents)
-    blocks = [(s, min(s + BLOCK, games)) for s in range(0, games, BLOCK)]
+    # a game's batched fast path may ask for larger blocks; never a function of the worker count
+    size = (getattr(game, "block_size", None) or (lambda m: None))(match) or BLOCK
+    blocks = [(s, min(s + size, games)) for s in range(0, games, size)]
     workers = max(1, min(workers or default_workers(), len(blocks) or 1))
     bar = Progress(games) if progress else None
     started = time.perf_counter()

@@ -44,7 +44,7 @@ from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
 from boardlab.layouts.errors import BoardlabError
 
 #: agent name -> factory(game); filled by the agents module of the search work (part B)
-AGENTS: dict = {}
+from boardlab.analysis.blockd.agents import AGENTS  # noqa: E402  (the agents module fills it)
 
 
 def cells_of(mask: int) -> list[int]:
@@ -280,6 +280,17 @@ class BlockdGame(Game):
         """
         from boardlab.analysis.blockd.position import parse_position
         return parse_position(self, data)
+
+    def play_block(self, match, start: int, stop: int):
+        """Games start..stop-1 of a match by the batched random self-play path
+        (`boardlab.analysis.blockd.batch`), or None when its agents are not all random."""
+        from boardlab.analysis.blockd.batch import play_block
+        return play_block(self, match, start, stop)
+
+    def block_size(self, match) -> int | None:
+        """The runner's block size when the batched path plays this match (None: the default)."""
+        from boardlab.analysis.blockd.batch import block_size
+        return block_size(self, match)
 
     def summarize(self, records: list) -> dict:
         """Eliminations by round, restore bonuses earned and used, tie-break and unfinished games."""

@@ -1,0 +1,183 @@
+"""Monte-Carlo tree search (UCT) over the engine protocol: any game, any number of players.
+
+The search grows a tree from the state it is asked about, one node per iteration:
+1. **select**: from the root, at a player's node take the child with the best UCT score, at a
+   chance node draw an outcome with the state's exact chance weights (`sample_chance`);
+2. **expand**: the first node with an untried move gets one new child;
+3. **roll out**: a rollout agent (any `Agent`: random, greedy, ...) plays the game to its end;
+4. **back up**: every node on the path adds the result of the player who *moved into it*.
+
+So each node's statistics are from the point of view of the player who chose it, and a
+player picking among its children maximises its own mean result: the max-n reading of UCT,
+which is right for any number of players and for non-zero-sum results.  A result is
+`state.returns()`: 1 split among the winners, 0 for everyone in an unfinished game.
+
+Discipline: the tree holds no states; each iteration clones the root state once and `apply`s
+moves to the clone in place.  Every random choice (untried move order, chance outcomes, the
+rollout agent's moves, ties) comes from the one rng passed in, so a search is a deterministic
+function of (state, rng state, budget).
+
+>>> import random
+>>> from boardlab.analysis.agents import RandomAgent
+>>> search = MCTS(iterations=200, rollout=RandomAgent())
+>>> root = search.search(_Pile(5), random.Random(1))
+>>> root.visits, search.best_move(root)      # take 1 and leave 4: the winning move of this Nim
+(200, 1)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Hashable
+
+from boardlab.analysis.agents import Agent, RandomAgent
+from boardlab.analysis.protocol import CHANCE, TERMINAL, State
+
+#: UCT exploration constant for results in [0, 1] (sqrt 2 is the textbook value for UCB1)
+DEFAULT_EXPLORATION = math.sqrt(2)
+
+
+class Node:
+    """One node of the search tree.
+
+    `mover` is the seat that moved into this node (`CHANCE` below a chance node, -1 at the root);
+    `value` sums that seat's results over the `visits` iterations that passed through the node.
+    """
+
+    __slots__ = ("move", "mover", "visits", "value", "children", "untried")
+
+    def __init__(self, move: Hashable, mover: int):
+        self.move = move
+        self.mover = mover
+        self.visits = 0
+        self.value = 0.0
+        self.children: dict[Hashable, Node] = {}
+        self.untried: list | None = None  # moves not expanded yet; None until the node is first reached
+
+    def mean(self) -> float:
+        """Mean result of `mover` through this node (0 when never visited)."""
+        return self.value / self.visits if self.visits else 0.0
+
+
+class MCTS:
+    """UCT search with a budget in iterations.
+
+    :raises ValueError: when the budget is not positive or the exploration constant is negative.
+    """
+
+    def __init__(self, iterations: int, rollout: Agent | None = None,
+                 exploration: float = DEFAULT_EXPLORATION):
+        if iterations < 1:
+            raise ValueError(f"an MCTS budget needs at least 1 iteration, got {iterations}")
+        if exploration < 0:
+            raise ValueError(f"the exploration constant must not be negative, got {exploration}")
+        self.iterations = iterations
+        self.rollout = rollout if rollout is not None else RandomAgent()
+        self.exploration = exploration
+
+    def search(self, state: State, rng: random.Random) -> Node:
+        """Run the budget from `state` (left unchanged) and return the root of the tree.
+
+        :raises ValueError: when `state` is terminal.
+        """
+        if state.is_terminal():
+            raise ValueError("cannot search from a terminal state")
+        root = Node(None, -1)
+        for _ in range(self.iterations):
+            self._iterate(root, state.clone(), rng)
+        return root
+
+    def best_move(self, root: Node) -> Hashable:
+        """The most visited child's move (ties: the higher mean, then the first expanded)."""
+        best = max(root.children.values(), key=lambda n: (n.visits, n.mean()))
+        return best.move
+
+    def _iterate(self, root: Node, state: State, rng: random.Random) -> None:
+        path = [root]
+        node = root
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                outcome = state.sample_chance(rng)
+                state.apply(outcome)
+                child = node.children.get(outcome)
+                if child is None:
+                    child = node.children[outcome] = Node(outcome, CHANCE)
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
+            if node.untried is None:
+                node.untried = list(state.legal_moves())
+            if node.untried:
+                # expansion: one untried move, drawn at random so no move order is favoured
+                move = node.untried.pop(rng.randrange(len(node.untried)))
+                state.apply(move)
+                child = node.children[move] = Node(move, player)
+                path.append(child)
+                break
+            node = self._select(node)
+            state.apply(node.move)
+            path.append(node)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+            else:
+                state.apply(self.rollout.choose(state, rng))
+        returns = state.returns()
+        for visited in path:
+            visited.visits += 1
+            if visited.mover >= 0:
+                visited.value += returns[visited.mover]
+
+    def _select(self, node: Node) -> Node:
+        log_parent = math.log(node.visits)
+        c = self.exploration
+        best, best_score = None, -math.inf
+        for child in node.children.values():  # insertion order: ties go to the first expanded
+            score = child.value / child.visits + c * math.sqrt(log_parent / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+
+class MCTSAgent(Agent):
+    """Plays the move an `MCTS` search of the given budget visits most."""
+
+    def __init__(self, iterations: int, rollout: Agent | None = None,
+                 exploration: float = DEFAULT_EXPLORATION, name: str = "mcts"):
+        self.search = MCTS(iterations, rollout, exploration)
+        self.name = name
+
+    def choose(self, state: State, rng: random.Random) -> Hashable:
+        moves = state.legal_moves()
+        if len(moves) == 1:  # nothing to think about
+            return moves[0]
+        return self.search.best_move(self.search.search(state, rng))
+
+
+class _Pile(State):
+    """Nim for the doctest: take 1 to 3 from a pile; who takes the last one wins."""
+
+    def __init__(self, left: int, to_move: int = 0):
+        self.left, self.to_move = left, to_move
+
+    players = 2
+
+    def current_player(self) -> int:
+        return TERMINAL if self.left == 0 else self.to_move
+
+    def legal_moves(self):
+        return [k for k in (1, 2, 3) if k <= self.left]
+
+    def apply(self, move) -> None:
+        self.left -= move
+        self.to_move = 1 - self.to_move
+
+    def clone(self) -> "_Pile":
+        return _Pile(self.left, self.to_move)
+
+    def winners(self):
+        return (1 - self.to_move,)
