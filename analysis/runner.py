@@ -224,17 +224,20 @@ def summarize(game: Game, match: Match, records: list[GameRecord], seconds: floa
     total = len(records)
     wins = [0] * n
     draws = unfinished = 0
-    by_agent: dict[str, list[int]] = {}
     for r in records:
-        for seat, name in enumerate(r.agents):
-            by_agent.setdefault(name, [0, 0])[1] += 1
         if r.unfinished:
             unfinished += 1
         elif len(r.winners) == 1:
             wins[r.winners[0]] += 1
-            by_agent[r.agents[r.winners[0]]][0] += 1
         else:
             draws += 1
+    by_agent: dict[str, list[int]] = {}
+    if len(set(match.agent_names)) > 1:
+        for r in records:
+            for name in r.agents:
+                by_agent.setdefault(name, [0, 0])[1] += 1
+            if not r.unfinished and len(r.winners) == 1:
+                by_agent[r.agents[r.winners[0]]][0] += 1
     finished = [r.length for r in records if not r.unfinished]
     definition = game.definition
     summary = {
@@ -254,7 +257,7 @@ def summarize(game: Game, match: Match, records: list[GameRecord], seconds: floa
         "length": {"unit": game.length_unit, **describe_lengths(finished)},
         "seconds": round(seconds, 3),
     }
-    if len(set(match.agent_names)) > 1:
+    if by_agent:
         summary["win_rate_by_agent"] = {
             name: {"wins": k, "seats_played": m, "rate": k / m if m else 0.0, "ci95": list(wilson_interval(k, m))}
             for name, (k, m) in by_agent.items()}

@@ -47,6 +47,7 @@ games, so that tests can replay them through the reference engine.
 
 from __future__ import annotations
 
+import gc
 import random
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -562,6 +563,18 @@ def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
     """Records of games start..stop-1 of `match`, or None when the batch path does not apply."""
     if unsupported(game, match) is not None:
         return None
+    # A block allocates thousands of small acyclic objects (records, statistics): the cyclic
+    # garbage collector would walk them again and again for nothing, so it pauses meanwhile.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _play_block(game, match, start, stop)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _play_block(game, match, start: int, stop: int) -> list[GameRecord]:
     indices = np.arange(start, stop)
     deal_of, rotation_of, card_ids = block_deals(game, match, indices)
     keys = derive_seeds(match.seed, BATCH_STREAM, indices)
