@@ -338,10 +338,19 @@ class BatchResult:
 
 
 def deal_cards(game, deal_seeds: Sequence[int]) -> np.ndarray:
-    """The card id on every cell for each deal, by the engine's own `deal` (one Random each)."""
-    from boardlab.analysis.blockd.engine import deal
-    return np.array([deal(game, random.Random(int(s))) for s in deal_seeds], dtype=np.int64).reshape(
-        len(deal_seeds), game.grid.cells)
+    """The card id on every cell for each deal: `engine.deal` with `Random(seed)`, vectorised.
+
+    Each deal's key is the first 64-bit draw of `random.Random(seed)`, as in `engine.deal`;
+    the per-cell sort keys and the stable sort are done for every deal at once.
+    """
+    keys = np.array([random.Random(int(s)).getrandbits(64) for s in deal_seeds], dtype=np.uint64)
+    cells = np.arange(1, len(game.cards) + 1, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        z = keys[:, None] + cells[None, :] * _GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return np.argsort(z, axis=1, kind="stable").astype(np.int64).reshape(len(deal_seeds), game.grid.cells)
 
 
 def play_games(game, deal_seeds: Sequence[int] | None = None, move_keys=None, *, card_ids=None,

@@ -189,16 +189,37 @@ class Layout:
         self.start = tuple(self.card_ids.index(game.start_card(suit)) for suit in range(len(game.suits)))
 
 
+_MASK64 = (1 << 64) - 1
+_GOLDEN64 = 0x9E3779B97F4A7C15
+
+
+def splitmix64(value: int) -> int:
+    """The splitmix64 finaliser of a 64-bit value (a fixed, well-mixed hash).
+
+    >>> splitmix64(0) != splitmix64(1)
+    True
+    """
+    z = value & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
 def deal(game: "BlockdGame", rng: random.Random) -> tuple[int, ...]:
-    """A uniformly random layout: the card id on every cell (one `rng.shuffle`).
+    """A uniformly random layout: the card id on every cell.
+
+    One 64-bit draw of `rng` is the deal's key; cell i gets a sort key
+    `splitmix64(key + (i + 1) * golden)` and the cards are laid in the (stable) order of those
+    keys.  The batched self-play path computes the same deals for thousands of games at once
+    with numpy from the same keys (`batch.deal_cards`), which a shuffle could not.
 
     >>> game = make_game(_definition(), 4)
     >>> sorted(deal(game, random.Random(1))) == list(range(game.grid.cells))
     True
     """
-    card_ids = list(range(len(game.cards)))
-    rng.shuffle(card_ids)
-    return tuple(card_ids)
+    key = rng.getrandbits(64)
+    sort_keys = [splitmix64(key + (i + 1) * _GOLDEN64) for i in range(len(game.cards))]
+    return tuple(sorted(range(len(game.cards)), key=sort_keys.__getitem__))
 
 
 class BlockdGame(Game):
