@@ -508,3 +508,41 @@ def single_card_file(name: str, title: str, cards: Sequence[Card], geometry: Car
 __all__ = ["Card", "CardGeometry", "Mark", "draw_footer", "footer_date", "SheetLayout", "SheetPage", "SheetStyle", "Slot", "card_geometry",
            "card_sheet_file", "cut_lines", "cut_marks", "footer_height", "impose_cards", "plan_card_sheet",
            "single_card_file"]
+
+
+def file_suffix(options: PrintOptions) -> str:
+    """The part of a file name that tells papers and non-default layouts apart.
+
+    >>> file_suffix(PrintOptions("letter", "short", "duplex")), file_suffix(PrintOptions("a4", "long", "gutterfold"))
+    ('letter-short-edge', 'a4-gutterfold')
+    """
+    from boardlab.layouts import print_conventions
+
+    conventions = print_conventions()
+    parts = [options.paper]
+    if options.layout == "gutterfold":
+        parts.append("gutterfold")
+    elif options.duplex != conventions.duplex:
+        parts.append(f"{options.duplex}-edge")
+    return "-".join(parts)
+
+
+def ink_and_paper(d) -> tuple[str, str]:
+    """The definition's ink and paper colours ("#rrggbb"), from its [print] table."""
+    return d.colours[d.print.ink_colour].hex, d.colours[d.print.paper_colour].hex
+
+
+def deck_files(d, options: PrintOptions, cards: Sequence[Card], conventions: PrintConventions) -> tuple[PrintFile, PrintFile]:
+    """A game's card deck as (sheets for home printing, one face per page for print-on-demand).
+
+    :raises BoardlabError: when a card does not fit the paper.
+    """
+    geometry = card_geometry(d.print, conventions)
+    size = d.print.card if isinstance(d.print.card, str) else f"{geometry.width:g} x {geometry.height:g} mm"
+    ink, paper = ink_and_paper(d)
+    style = SheetStyle(ink, paper, f"{d.game.name} {d.game.version}")
+    deck = card_sheet_file(f"{d.game.id}-cards-{file_suffix(options)}",
+                           f"{d.game.name} cards ({len(cards)}, {size})", cards, geometry, conventions, options, style)
+    single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
+                              "(for print-on-demand)", cards, geometry)
+    return deck, single

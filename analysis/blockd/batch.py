@@ -56,7 +56,7 @@ import numpy as np
 
 from boardlab.analysis.agents import RandomAgent
 from boardlab.analysis.blockd.walks import walk_table
-from boardlab.analysis.runner import CHANCE_STREAM, GameRecord, derive_seed
+from boardlab.analysis.runner import CHANCE_STREAM, GameRecord, derive_seed  # noqa: F401 (doctests compare with it)
 
 #: stream of the batch path's move choices (the runner uses 0 for deals and 1 for agents)
 BATCH_STREAM = 2

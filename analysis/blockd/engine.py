@@ -44,7 +44,7 @@ from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
 from boardlab.layouts.errors import BoardlabError
 
 #: agent name -> factory(game); filled by the agents module of the search work (part B)
-from boardlab.analysis.blockd.agents import AGENTS  # noqa: E402  (the agents module fills it)
+from boardlab.analysis.blockd.agents import AGENTS  # noqa: E402,F401  (the agents module fills it)
 
 
 def cells_of(mask: int) -> list[int]:

@@ -22,28 +22,12 @@ from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, pa
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import Page, PrintFile, PrintOptions
-from boardlab.printkit.sheets import (Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file,
-                                      draw_footer, single_card_file)
+from boardlab.printkit.sheets import Card, CardGeometry, card_geometry, deck_files, draw_footer
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_pages
 from boardlab.printkit.symbols import draw_symbol
 
 #: points for the corner index value
 CORNER_SIZE = 20.0
-
-
-def file_suffix(options: PrintOptions) -> str:
-    """The part of a file name that tells papers and non-default layouts apart.
-
-    >>> file_suffix(PrintOptions("letter", "short", "duplex")), file_suffix(PrintOptions("a4", "long", "gutterfold"))
-    ('letter-short-edge', 'a4-gutterfold')
-    """
-    conventions = print_conventions()
-    parts = [options.paper]
-    if options.layout == "gutterfold":
-        parts.append("gutterfold")
-    elif options.duplex != conventions.duplex:
-        parts.append(f"{options.duplex}-edge")
-    return "-".join(parts)
 
 
 def blockd_cards(d) -> list[Card]:
@@ -165,23 +149,18 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     :raises BoardlabError: when a card does not fit the paper.
     """
     conventions = print_conventions()
-    geometry = card_geometry(d.print, conventions)
     cards = blockd_cards(d)
-    size = d.print.card if isinstance(d.print.card, str) else f"{geometry.width:g} x {geometry.height:g} mm"
-    style = SheetStyle(_ink(d), _paper(d), f"{d.game.name} {d.game.version}")
-    deck = card_sheet_file(f"{d.game.id}-cards-{file_suffix(options)}",
-                           f"{d.game.name} cards ({len(cards)}, {size})", cards, geometry, conventions, options, style)
+    deck, single = deck_files(d, options, cards, conventions)
+    style_label = f"{d.game.name} {d.game.version}"
     pawns = [StandeeArt(d.colours[suit].hex, d.colours[suit].symbol, d.colours[suit].label) for suit in d.cards.suits]
     pawn_pages = standee_pages(pawns, d.print.pawn, paper_size(conventions, options.paper), conventions,
                                ink=_ink(d), gap=d.print.piece_gap)
     pawn_name = f"{d.game.id}-pawns-{options.paper}"
-    pawn_pages = [_with_footer(page, conventions, f"{style.label} · {pawn_name}.pdf · sheet {number}/{len(pawn_pages)}"
+    pawn_pages = [_with_footer(page, conventions, f"{style_label} · {pawn_name}.pdf · sheet {number}/{len(pawn_pages)}"
                                " · cut on solid lines, fold on dashed lines", _ink(d))
                   for number, page in enumerate(pawn_pages, start=1)]
     pawn_components = [standee_component(f"pawn-{suit}", d.print.pawn, art, ink=_ink(d))
                        for suit, art in zip(d.cards.suits, pawns)]
     pawn_file = PrintFile(pawn_name, f"{d.game.name} pawns ({len(pawns)}, folding standees)",
                           tuple(pawn_pages), tuple(pawn_components))
-    single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
-                              "(for print-on-demand)", cards, geometry)
     return [deck, pawn_file, single]

@@ -18,10 +18,8 @@ from __future__ import annotations
 from boardlab.layouts import print_conventions
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.games.blockd import file_suffix
 from boardlab.printkit.pages import PrintFile, PrintOptions
-from boardlab.printkit.sheets import (Card, CardGeometry, SheetStyle, card_geometry, card_sheet_file,
-                                      single_card_file)
+from boardlab.printkit.sheets import Card, CardGeometry, card_geometry, deck_files
 from boardlab.printkit.symbols import contrast_ink, draw_symbol
 
 
@@ -195,13 +193,5 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
 
     :raises BoardlabError: when a card does not fit the paper.
     """
-    conventions = print_conventions()
-    geometry = card_geometry(d.print, conventions)
-    cards = links_cards(d)
-    size = d.print.card if isinstance(d.print.card, str) else f"{geometry.width:g} x {geometry.height:g} mm"
-    style = SheetStyle(_ink(d), _paper(d), f"{d.game.name} {d.game.version}")
-    deck = card_sheet_file(f"{d.game.id}-cards-{file_suffix(options)}",
-                           f"{d.game.name} cards ({len(cards)}, {size})", cards, geometry, conventions, options, style)
-    single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
-                              "(for print-on-demand)", cards, geometry)
+    deck, single = deck_files(d, options, links_cards(d), print_conventions())
     return [deck, single]

@@ -18,10 +18,9 @@ from __future__ import annotations
 from boardlab.layouts import print_conventions
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.games.blockd import file_suffix
 from boardlab.printkit.packing import POINT, flow_pages, footed_file, paper_size
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
-from boardlab.printkit.sheets import Card, CardGeometry, SheetStyle, card_sheet_file
+from boardlab.printkit.sheets import Card, CardGeometry, SheetStyle, card_sheet_file, file_suffix
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
 from boardlab.printkit.symbols import contrast_ink, draw_symbol
 from boardlab.printkit.tiling import board_files
