@@ -72,6 +72,10 @@ def read_document(path: Path) -> Document:
         raise DefinitionError([Problem(name, line, "encoding", "not UTF-8 text", "save the file as UTF-8")]) from None
     try:
         data = tomllib.loads(text)
+        lines = key_lines(text)
+    except RecursionError:
+        raise DefinitionError([Problem(name, 1, "syntax", "nested too deeply to be a definition",
+                                       "tables and lists a few levels deep")]) from None
     except tomllib.TOMLDecodeError as err:
         message = str(err)
         m = re.search(r"\(at line (\d+), column \d+\)", message)
@@ -81,7 +85,7 @@ def read_document(path: Path) -> Document:
             line = text.count("\n") + 1
         raise DefinitionError([Problem(name, line, "syntax", f"TOML syntax error: {message}",
                                        "see https://toml.io for the format")]) from None
-    return Document(name, data, key_lines(text))
+    return Document(name, data, lines)
 
 
 def resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
@@ -173,7 +177,7 @@ def is_conventions_file(path: Path) -> bool:
     """True for a print conventions file (layouts/print.toml or a copy): paper sizes, no [game]."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, RecursionError, tomllib.TOMLDecodeError):
         return False
     return "papers" in data and "game" not in data and "extends" not in data
 

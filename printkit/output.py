@@ -1,8 +1,9 @@
 """Writing print files to disk: NAME.pdf plus svg/COMPONENT.svg, all or nothing.
 
 Everything is rendered into a temporary folder beside the destination first; only when every
-file has been drawn are they renamed into place.  A failure while drawing (a component that
-does not fit, a bug) therefore leaves whatever was in the destination before untouched.
+file has been drawn are they renamed into place, and if one rename fails the ones already made
+are undone.  A failure while drawing (a component that does not fit, a bug) or while moving
+therefore leaves whatever was in the destination before untouched.
 
 Layout of `out_dir` after `write_print_files([file], out_dir)`:
 
@@ -64,24 +65,46 @@ def write_rendered(rendered: dict[str, bytes], out_dir: Path | str) -> list[Path
     try:
         return _move_into_place(rendered, out_dir)
     except OSError as err:
-        raise BoardlabError(f"cannot write to {out_dir}: {err.strerror or err}") from None
+        where = err.filename or out_dir
+        raise BoardlabError(f"cannot write to {where}: {err.strerror or err}") from None
 
 
 def _move_into_place(rendered: dict[str, bytes], out_dir: Path) -> list[Path]:
+    """Stage every file, then swap them in; if one swap fails, undo the ones already made."""
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".boardlab-print-", dir=out_dir))
+    backup = staging / ".previous"
+    done: list[tuple[Path, Path | None]] = []  # (destination, where its old file was kept)
     try:
         for relative, data in rendered.items():
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        written = []
         for relative in rendered:
             destination = out_dir / relative
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(staging / relative, destination)
-            written.append(destination)
-        return written
+            if destination.is_dir():
+                raise IsADirectoryError(0, f"{destination} is a folder", str(destination))
+            if destination.parent.exists() and not destination.parent.is_dir():
+                raise NotADirectoryError(0, f"{destination.parent} is a file, not a folder", str(destination.parent))
+        try:
+            for relative in rendered:
+                destination = out_dir / relative
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                kept = None
+                if destination.exists():
+                    kept = backup / relative
+                    kept.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(destination, kept)
+                done.append((destination, kept))
+                os.replace(staging / relative, destination)
+        except OSError:
+            for destination, kept in reversed(done):  # put the previous files back
+                if kept is not None:
+                    os.replace(kept, destination)
+                elif destination.exists():
+                    destination.unlink()
+            raise
+        return [destination for destination, _ in done]
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

@@ -363,11 +363,20 @@ def footer_date(environment: Mapping[str, str] = os.environ) -> str | None:
 
     >>> footer_date({}) is None, footer_date({"SOURCE_DATE_EPOCH": "1767225600"})
     (True, '2026-01-01')
+
+    :raises BoardlabError: when SOURCE_DATE_EPOCH is set but is not a date (reportlab reads it too).
     """
-    epoch = environment.get("SOURCE_DATE_EPOCH", "").strip()
-    if not epoch.isdigit():
+    epoch = environment.get("SOURCE_DATE_EPOCH", "").strip()  # empty counts as unset, as in reportlab
+    if not epoch:
         return None
+    if not epoch.isdigit() or int(epoch) > LAST_EPOCH:
+        raise BoardlabError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970 up to "
+                            f"{LAST_EPOCH} (got '{epoch}')")
     return time.strftime("%Y-%m-%d", time.gmtime(int(epoch)))
+
+
+#: 9999-12-31T23:59:59Z, the last moment a four-digit year can show
+LAST_EPOCH = 253402300799
 
 
 def draw_footer(canvas: Canvas, printable, conventions: PrintConventions, text: str, ink: str) -> None:

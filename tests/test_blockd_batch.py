@@ -203,8 +203,10 @@ def test_results_do_not_depend_on_blocks_or_workers():
         batch.play_block(game, match, 200, 300)
     assert whole == pieces
     factories = [engines.agent_factories("blockd")["random"]] * 4
-    one = run(game, factories, 600, seed=9, workers=1, progress=False)
-    two = run(game, factories, 600, seed=9, workers=2, progress=False)
+    games = 2 * batch.BATCH_BLOCK + 100  # three blocks, so two workers really share them
+    one = run(game, factories, games, seed=9, workers=1, progress=False)
+    two = run(game, factories, games, seed=9, workers=2, progress=False)
+    assert len(one[0]) == games
     assert one[0] == two[0]
     strip = lambda s: {k: v for k, v in s.items() if k != "seconds"}
     assert strip(one[1]) == strip(two[1])

@@ -140,3 +140,19 @@ def test_simulate_end_of_round_variant_reports_tiebreaks(capsys):
     # With 2 players and random moves, both players are sometimes stuck in the same round.
     assert 0 < extra["decided_by_tiebreak"] < 300
     assert extra["tiebreak_share"] == round(extra["decided_by_tiebreak"] / (300 - summary["unfinished"]), 6)
+
+
+def test_simulate_over_several_batch_blocks_is_the_same_whatever_the_worker_count(capsys):
+    """More games than one batch block holds: with two workers the blocks really are shared."""
+    from boardlab.analysis.blockd.batch import BATCH_BLOCK
+
+    games = str(2 * BATCH_BLOCK + 7)
+    outputs = []
+    for workers in ("1", "2"):
+        code, out, _ = run(["simulate", "blockd", "--players", "3", "--games", games, "--seed", "5", "--json",
+                            "--workers", workers], capsys)
+        assert code == 0
+        summary = json.loads(out)
+        summary.pop("seconds")
+        outputs.append(summary)
+    assert outputs[0] == outputs[1] and outputs[0]["games"] == int(games)

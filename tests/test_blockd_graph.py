@@ -15,7 +15,7 @@ from blockd_reference import Ref, random_position  # noqa: E402
 
 from boardlab.analysis.blockd import graph as g  # noqa: E402
 from boardlab.analysis.blockd.engine import make_game  # noqa: E402
-from boardlab.analysis.blockd.tables import REACH_TURNS, TRAP_HORIZON, tables  # noqa: E402
+from boardlab.analysis.blockd.tables import BLOCK, REACH_TURNS, TRAP_HORIZON, tables  # noqa: E402
 from boardlab.analysis.runner import CHANCE_STREAM, derive_seed  # noqa: E402
 from boardlab.analysis.tables import TableOptions  # noqa: E402
 from boardlab.layouts import load  # noqa: E402
@@ -134,18 +134,20 @@ def test_dead_end_beside_a_corridor():
 
 def test_tables_do_not_depend_on_workers_and_start_from_the_reference():
     d = load("blockd")
-    one = tables(d, TableOptions(players=2, deals=16, seed=7, workers=1))
-    two = tables(d, TableOptions(players=2, deals=16, seed=7, workers=2))
+    deals = 40  # two jobs of BLOCK deals, so two workers really share them
+    assert deals > BLOCK
+    one = tables(d, TableOptions(players=2, deals=deals, seed=7, workers=1))
+    two = tables(d, TableOptions(players=2, deals=deals, seed=7, workers=2))
     assert one.data == two.data
     start = one.data["by_players"]["2"]["start"]
     game = make_game(d, 2)
     counts = []
-    for deal in range(16):  # the same deals, measured by the reference
+    for deal in range(deals):  # the same deals, measured by the reference
         state = game.new_initial_state()
         state.apply(state.sample_chance(random.Random(derive_seed(7, CHANCE_STREAM, deal))))
         ref = Ref(d, 2, state.to_position())
         counts += [len(ref.ends(colour, ref.down)) for colour in ref.pawn]
-    assert start["positions"] == 16 and start["mobility"]["count"] == 32
+    assert start["positions"] == deals and start["mobility"]["count"] == 2 * deals
     assert start["mobility"]["mean"] == round(sum(counts) / len(counts), 3)
     for entry in one.data["by_players"]["2"].values():
         assert sum(entry["trap_distance"].values()) == pytest.approx(1.0, abs=1e-3)

@@ -62,3 +62,10 @@ def test_list_names_every_game_and_variant(capsys):
 def test_no_arguments_prints_help_and_fails(capsys):
     assert main([]) == 2
     assert "usage: boardlab" in capsys.readouterr().out
+
+
+def test_an_absurdly_nested_position_is_refused_in_one_line(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100000 + "]" * 100000)
+    assert main(["moves", "blockd", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == f"boardlab moves: {path}: nested too deeply to be a position"

@@ -266,3 +266,11 @@ def test_check_command_line_exit_status():
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.count(": ok (") == len(files)
+
+
+def test_absurdly_nested_files_are_refused_in_one_line(tmp_path, capsys):
+    path = tmp_path / "deep.toml"
+    path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    assert main(["check", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == \
+        f"{path}:1: syntax: nested too deeply to be a definition (tables and lists a few levels deep)"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from boardlab.analysis import engines
 from boardlab.analysis.protocol import CHANCE, TERMINAL
-from boardlab.analysis.runner import Match, play_one, run
+from boardlab.analysis.runner import BLOCK, Match, play_one, run
 from boardlab.analysis.sixbysix.dice import sum_probabilities
 from boardlab.analysis.sixbysix.engine import AGENTS, Move, SixBySixGame, play_fast
 from boardlab.analysis.sixbysix.markers import GREEDY, rotating_seat_win_probabilities, seat_win_probabilities
@@ -334,3 +334,17 @@ def test_fixed_lead_favours_the_starter_in_full_six_player_games(request):
     assert fixed["wins_by_seat"][0] > rotate["wins_by_seat"][0]
     rates = [r["rate"] for r in rotate["win_rate_by_seat"]]
     assert max(rates) - min(rates) < 0.1
+
+
+def test_simulate_is_the_same_whatever_the_worker_count(capsys):
+    """130 games: three runner blocks, so two workers really share them."""
+    args = ["simulate", "sixbysix", "--players", "2", "--agents", "greedy,random", "--games", "130", "--seed", "4",
+            "--json"]
+    assert BLOCK < 130
+    outputs = []
+    for workers in ("1", "2"):
+        assert main(args + ["--workers", workers]) == 0
+        summary = json.loads(capsys.readouterr().out)
+        summary.pop("seconds")
+        outputs.append(summary)
+    assert outputs[0] == outputs[1] and outputs[0]["games"] == 130

@@ -42,6 +42,8 @@ def read_position(name: str) -> dict:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise BoardlabError(f"{name}:{err.lineno}: not valid JSON: {err.msg}") from None
+    except RecursionError:
+        raise BoardlabError(f"{name}: nested too deeply to be a position") from None
 
 
 def run(args) -> int:
