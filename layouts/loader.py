@@ -217,6 +217,10 @@ def load(name_or_path: str | Path):
         check_print(definition.print, definition.colours, print_conventions(), checker.report)
         module.check(definition, checker.report)
     if checker.problems:
+        if "extends" in doc.data:  # a problem found in the base file arises from this variant's changes
+            checker.problems = [p if p.file == doc.file else
+                                dataclasses.replace(p, message=f"{p.message}, with the changes of {doc.file}")
+                                for p in checker.problems]
         raise DefinitionError(checker.problems)
     variant = "baseline" if "extends" not in doc.data else path.stem
     object.__setattr__(definition, "variant", variant)

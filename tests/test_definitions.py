@@ -217,6 +217,7 @@ def test_variant_cross_field_mistake_and_bad_extends(tmp_path, capsys):
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
     assert "25 cards for a 6 x 5 grid of 30 cells" in err
+    assert err.startswith("layouts/blockd.toml:") and f"with the changes of {path}" in err
     path.write_text('extends = "chess"\n')
     assert main(["check", str(path)]) == 2
     assert capsys.readouterr().err.strip().startswith(f'{path}:1: extends: unknown game "chess"')
