@@ -5,30 +5,30 @@ from __future__ import annotations
 import argparse
 
 
+def whole_number(text: str, least: int) -> int:
+    """`text` as a whole number no smaller than `least`, or an argparse error saying why."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}" if least else
+                                         f"must not be negative, got {value}")
+    return value
+
+
 def positive(text: str) -> int:
     """A whole number >= 1.
 
     >>> positive("3")
     3
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+    return whole_number(text, 1)
 
 
 def non_negative(text: str) -> int:
     """A whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
-    return value
+    return whole_number(text, 0)
 
 
 def game_definition(game: str, variant: str | None):
