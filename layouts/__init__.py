@@ -6,10 +6,10 @@
 """
 
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
-from boardlab.layouts.loader import (GAME_MODULES, is_conventions_file, load, load_conventions, print_conventions,
+from boardlab.layouts.loader import (GAME_MODULES, is_conventions_file, load, load_conventions, locate, print_conventions,
                                      resolve, variants_of)
 
 GAMES = tuple(GAME_MODULES)
 
 __all__ = ["BoardlabError", "DefinitionError", "GAMES", "GAME_MODULES", "Problem", "load",
-           "print_conventions", "resolve", "variants_of", "is_conventions_file", "load_conventions"]
+           "print_conventions", "resolve", "variants_of", "is_conventions_file", "load_conventions", "locate"]

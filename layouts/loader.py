@@ -228,6 +228,19 @@ def load(name_or_path: str | Path):
     return definition
 
 
+def locate(name_or_path: str | Path, key: tuple) -> tuple[str, int]:
+    """(file, line) where a definition or variant chain sets `key` (or its nearest written parent).
+
+    >>> locate("blockd-pawns-block", ("rules", "pawns"))
+    ('layouts/variants/blockd-pawns-block.toml', 5)
+    """
+    path = resolve(name_or_path)
+    _, _, origins, doc = _flatten(path)
+    if key in doc.lines:  # written in this file: a variant that reopens a table is pointed at
+        return doc.file, doc.lines[key]
+    return Source(doc.file, doc.lines, origins).locate(key)
+
+
 def variants_of(game_id: str) -> list[str]:
     """Names of the variant files in layouts/variants/ whose chain leads to `game_id`."""
     out = []

@@ -275,3 +275,13 @@ def test_absurdly_nested_files_are_refused_in_one_line(tmp_path, capsys):
     assert main(["check", str(path)]) == 2
     assert capsys.readouterr().err.strip() == \
         f"{path}:1: syntax: nested too deeply to be a definition (tables and lists a few levels deep)"
+
+
+def test_check_refuses_a_card_that_does_not_fit_the_definitions_paper(tmp_path, capsys):
+    path = tmp_path / "big.toml"
+    path.write_text('extends = "links"\n\n[print]\ncard = [200, 290]\n')
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"{path}:3: print: a 200 x 290 mm card does not fit on a4")
+    path.write_text('extends = "links"\n\n[print]\ncard = [200, 290]\npaper = "a3"\n')
+    assert main(["check", str(path)]) == 0  # on A3 it fits

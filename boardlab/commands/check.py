@@ -5,13 +5,17 @@ from __future__ import annotations
 import sys
 
 from boardlab.layouts import (BoardlabError, DefinitionError, GAMES, is_conventions_file, load, load_conventions,
-                              resolve)
+                              locate, resolve)
+from boardlab.layouts import print_conventions as conventions_of
+from boardlab.printkit.pages import PrintOptions
+from boardlab.printkit.print_modules import print_module
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "check", help="validate definitions and variants",
-        description="Validate game definitions and variant files. Prints one line per problem, "
+        description="Validate game definitions and variant files, including that their components "
+                    "fit the definition's paper. Prints one line per problem, "
                     "FILE:LINE: KEY: what is wrong (what is allowed), and exits with status 2 if any.")
     p.add_argument("targets", nargs="*", metavar="PATH|GAME",
                    help=f"definition or variant files, or game/variant names (default: {', '.join(GAMES)})")
@@ -36,6 +40,14 @@ def run(args) -> int:
             continue
         except BoardlabError as err:
             print(f"boardlab check: {err}", file=sys.stderr)
+            failed = True
+            continue
+        try:  # the definition must also print on its own paper (card sizes against the sheet)
+            print_module(d.game.id).print_files(d, PrintOptions(d.print.paper, conventions_of().duplex,
+                                                                conventions_of().layout))
+        except BoardlabError as err:
+            file, line = locate(path, ("print",))
+            print(f"{file}:{line}: print: {err}", file=sys.stderr)
             failed = True
             continue
         what = d.game.name if d.variant == "baseline" else f"{d.game.name}, variant {d.variant}"
