@@ -69,3 +69,11 @@ def test_an_absurdly_nested_position_is_refused_in_one_line(tmp_path, capsys):
     path.write_text("[" * 100000 + "]" * 100000)
     assert main(["moves", "blockd", str(path)]) == 2
     assert capsys.readouterr().err.strip() == f"boardlab moves: {path}: nested too deeply to be a position"
+
+
+def test_simulate_says_when_no_game_finished(tmp_path, capsys):
+    variant = tmp_path / "cap.toml"
+    variant.write_text('extends = "blockd"\n[rules]\nmax_turns = 3\n')
+    assert main(["simulate", "blockd", "--variant", str(variant), "--games", "8", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "unfinished 8" in out and "length in turns: no game finished" in out

@@ -88,6 +88,7 @@ def format_summary(s: dict, name: str) -> str:
     length = s["length"]
     lines += ["", f"draws {s['draws']}, unfinished {s['unfinished']}",
               f"length in {length['unit']}: mean {length['mean']:.1f}, median {length['median']:g}, "
-              f"90th percentile {length['p90']:g} (finished games)",
+              f"90th percentile {length['p90']:g} (finished games)" if s["games"] > s["unfinished"] else
+              f"length in {length['unit']}: no game finished",
               f"{s['seconds']:.1f} s"]
     return "\n".join(lines)
