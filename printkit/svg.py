@@ -113,6 +113,10 @@ class SvgCanvas(Canvas):
         if scale != 1.0:
             steps.append(f"scale({number(scale)})")
         group = self.drawing.g(transform=" ".join(steps)) if steps else self.drawing.g()
+        yield from self._inside(group)
+
+    def _inside(self, group):
+        """Add `group` and draw into it until the caller's block ends."""
         self._add(group)
         self._groups.append(group)
         try:
@@ -128,12 +132,7 @@ class SvgCanvas(Canvas):
         clip_path.add(self._rect_element(x, y, w, h, radius))
         self.drawing.defs.add(clip_path)
         group = self.drawing.g(clip_path=f"url(#{clip_id})")
-        self._add(group)
-        self._groups.append(group)
-        try:
-            yield
-        finally:
-            self._groups.pop()
+        yield from self._inside(group)
 
 
 def render_svg(component: Component) -> str:

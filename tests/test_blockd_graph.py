@@ -54,15 +54,19 @@ def brute_trap(ref: Ref, colour: str, horizon: int):
 cases = st.tuples(st.sampled_from(NAMES), st.integers(0, 2**32), st.floats(0, 0.9))
 
 
-@settings(max_examples=150, deadline=None)
-@given(cases)
-def test_graph_edges_match_the_reference(case):
+def drawn_position(case):
+    """(definition, position JSON, engine state, reference) of a hypothesis case."""
     name, seed, down_share = case
     d = DEFINITIONS[name]
     players = d.game.max_players
     position = random_position(d, players, random.Random(seed), down_share=down_share)
-    state = make_game(d, players).state_from_position(position)
-    ref = Ref(d, players, position)
+    return d, position, make_game(d, players).state_from_position(position), Ref(d, players, position)
+
+
+@settings(max_examples=150, deadline=None)
+@given(cases)
+def test_graph_edges_match_the_reference(case):
+    d, position, state, ref = drawn_position(case)
     graph = g.move_graph(state)
     columns = d.board.columns
     for cell in graph:
@@ -77,12 +81,7 @@ def test_graph_edges_match_the_reference(case):
 @settings(max_examples=80, deadline=None)
 @given(cases.filter(lambda case: case[2] > 0.5))
 def test_trap_distance_matches_a_plain_recursion(case):
-    name, seed, down_share = case
-    d = DEFINITIONS[name]
-    players = d.game.max_players
-    position = random_position(d, players, random.Random(seed), down_share=down_share)
-    state = make_game(d, players).state_from_position(position)
-    ref = Ref(d, players, position)
+    d, position, state, ref = drawn_position(case)
     for colour in position["pawns"]:
         seat = d.cards.suits.index(colour)
         assert g.trap_distance(state, seat, 3) == brute_trap(ref, colour, 3), colour
