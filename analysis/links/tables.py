@@ -18,7 +18,7 @@ with fractions as reduced "p/q" strings (only N when `--players N` is given).
 >>> t = tables(load("links"), TableOptions(players=2))
 >>> doc = t.data["by_players"]["2"]
 >>> doc["deck"], doc["dealt"], doc["draw_pile"], doc["p_empty_in_hand"]
-(42, 8, 34, '1/861')
+(42, 8, 34, '158/861')
 """
 
 from __future__ import annotations
