@@ -197,3 +197,37 @@ def moves(definition, data) -> list[dict]:
     listed = [move_json(observation, m) for m in observation.legal_moves()]
     return sorted(listed, key=lambda m: ("pass" not in m, m.get("line", -1), m.get("card", ""),
                                          m.get("exposes") or ""))
+
+
+def line_json(deck, line: Line) -> dict:
+    """A line in the JSON form of positions: cards touching end first, and the counted run.
+
+    >>> from boardlab.layouts import load
+    >>> from boardlab.analysis.links.engine import make_game
+    >>> deck = make_game(load("links"), 2).deck
+    >>> line_json(deck, Line([(deck.kind_of("R1-B2"), deck.face("R1"))], 0, 1))
+    {'cards': ['B2-R1'], 'counted': 1}
+    """
+    cards = []
+    for kind, exposed in line.cards:
+        k = deck.kinds[kind]
+        if k.ends is None:
+            cards.append(deck.text(kind))
+            continue
+        a, b = k.ends
+        touching = b if exposed == a else a
+        if k.category == GAME:
+            cards.append(f"{deck.face_texts[touching]}-{deck.face_texts[exposed]}")
+        else:
+            cards.append(f"{deck.text(kind)}:{deck.face_texts[exposed]}")
+    return {"cards": cards, "counted": len(line.cards) - line.run_start}
+
+
+def state_from_position(definition, data, rng):
+    """A full `LinksState` for a position: the unseen cards dealt at random (`rng`) to the other
+    hands and the deck, consistently with it.
+
+    :raises BoardlabError: when the position is malformed or impossible.
+    """
+    observation = parse_position(definition, data)
+    return observation.game.determinise(observation, rng)
