@@ -50,10 +50,13 @@ def inline(text: str) -> str:
 
 def _table(block: dict, styles, width: float):
     columns = block["columns"]
+    texts = [[format_cell(v, c["format"]) for v, c in zip(row, columns)] for row in block["rows"]]
     header = [Paragraph(f"<b>{escape(c['name'])}</b>", styles["cell"]) for c in columns]
-    rows = [[Paragraph(inline(format_cell(v, c["format"])), styles["cell"]) for v, c in zip(row, columns)]
-            for row in block["rows"]]
-    table = Table([header] + rows, repeatRows=1, hAlign="LEFT", colWidths=[width / len(columns)] * len(columns))
+    rows = [[Paragraph(inline(t), styles["cell"]) for t in row] for row in texts]
+    # each column as wide as its longest text asks, within limits, scaled to the page
+    weights = [min(45, max(6, len(c["name"]), *(len(row[i]) for row in texts))) for i, c in enumerate(columns)]
+    widths = [width * w / sum(weights) for w in weights]
+    table = Table([header] + rows, repeatRows=1, hAlign="LEFT", colWidths=widths)
     table.setStyle(TableStyle([
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.HexColor("#1b1b1b")),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3f3f3")]),

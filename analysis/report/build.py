@@ -23,7 +23,7 @@ from boardlab.analysis.report.extras import EXTRAS
 from boardlab.analysis.report.findings import findings
 from boardlab.analysis.report.glossary import GLOSSARY
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
-from boardlab.analysis.report.options import rule_alternatives, with_rule
+from boardlab.analysis.report.options import model_agent, rule_alternatives, with_rule
 from boardlab.analysis.store import ResultStore, definition_hash, engine_fingerprint
 from boardlab.analysis.tables import TABLE_PROVIDERS, TableOptions, provider
 from boardlab.layouts.errors import BoardlabError
@@ -42,6 +42,19 @@ class ReportOptions:
     table_deals: int = 200  # deals for tables estimated over random deals
     workers: int | None = None
     progress: bool = True
+    agent: str | None = None  # the agent in every seat; None: the definition's `analysis.agent`, else random
+
+
+def check_agent(game_id: str, name: str) -> str:
+    """`name` if the game's engine offers that agent.
+
+    :raises BoardlabError: for an unknown agent.
+    """
+    known = engines.agent_factories(game_id)
+    if name not in known:
+        shown = [k for k in known if not k[-1].isdigit()]
+        raise BoardlabError(f"unknown agent '{name}' for {game_id} (agents: {', '.join(shown)})")
+    return name
 
 
 def skill_pairings(game_id: str) -> list[tuple[str, str]]:
@@ -51,6 +64,11 @@ def skill_pairings(game_id: str) -> list[tuple[str, str]]:
     if f"mcts-{MCTS_DOUBLINGS[0]}" in known:
         pairs += [(f"mcts-{2 * n}", f"mcts-{n}") for n in MCTS_DOUBLINGS]
     return pairs
+
+
+def pairing_games(agent: str, options: ReportOptions) -> int:
+    """Games of a skill pairing: a third of `skill_games` for the (much slower) MCTS doublings."""
+    return max(1, options.skill_games // 3) if agent.startswith("mcts") else options.skill_games
 
 
 def player_counts(definition, options: ReportOptions) -> list[int]:
@@ -69,15 +87,17 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     :raises BoardlabError: when the game has no engine or the player count is not allowed.
     """
     game_id, name = definition.game.id, definition.game.name
-    engines.engine_module(game_id)  # no engine: one clear line before anything is played
     counts = player_counts(definition, options)
+    if game_id not in engines.ENGINES:
+        return _without_engine(definition, store, options, counts)
+    agent = check_agent(game_id, options.agent or model_agent(definition))
     alternatives, skipped = rule_alternatives(definition)
     pairings = skill_pairings(game_id)
     jobs, alt_errors = [], {}
     for n in counts:
-        jobs.append(Job(definition, n, ("random",) * n, options.games, options.seed))
-        jobs.append(Job(definition, n, ("random",) * n, options.decision_games, options.seed, observe=True))
-        jobs += [Job(definition, n, (strong,) + (weak,) * (n - 1), options.skill_games, options.seed)
+        jobs.append(Job(definition, n, (agent,) * n, options.games, options.seed))
+        jobs.append(Job(definition, n, (agent,) * n, options.decision_games, options.seed, observe=True))
+        jobs += [Job(definition, n, (strong,) + (weak,) * (n - 1), pairing_games(strong, options), options.seed)
                  for strong, weak in pairings]
         for option, value in alternatives:
             changed = with_rule(definition, option, value)
@@ -86,7 +106,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
             except (BoardlabError, ValueError) as err:
                 alt_errors[(n, option, value)] = str(err)
                 continue
-            jobs.append(Job(changed, n, ("random",) * n, options.games, options.seed))
+            jobs.append(Job(changed, n, (agent,) * n, options.games, options.seed))
     outcomes = play_jobs(jobs, store, options.workers, options.progress)
     by_job = {id(o.job): o for o in outcomes}
     unit = engines.make_game(definition, counts[0]).length_unit
@@ -114,7 +134,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     found = findings(name, data["by_players"])
     data["findings"] = found
     tables_blocks, data["tables"] = _tables(definition, options, store)
-    head = _head(definition, options, counts, pairings)
+    head = _head(definition, options, counts, pairings, agent)
     document = {
         "title": f"{name}: balance report ({getattr(definition, 'variant', 'baseline')})",
         "head": head,
@@ -126,6 +146,20 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
         "run": {"seconds": stored_seconds(outcomes)},
     }
     return document
+
+
+def _without_engine(definition, store: ResultStore, options: ReportOptions, counts) -> dict:
+    """The report of a game that has no rules engine yet: its head and exact tables only."""
+    tables_blocks, tables_data = _tables(definition, options, store)
+    head = [row for row in _head(definition, options, counts, [], "none") if row[0] not in ("games", "agents")]
+    return {"title": f"{definition.game.name}: balance report ({getattr(definition, 'variant', 'baseline')})",
+            "head": head,
+            "sections": [section("Findings", [text(f"{definition.game.name} has no rules engine yet, so nothing was "
+                                                   "simulated: no seats, length, decisions, skill or rule sensitivity. "
+                                                   "They appear here once its engine is registered.")]),
+                         section("Exact tables", tables_blocks)],
+            "glossary": [list(g) for g in GLOSSARY], "data": {"by_players": {}, "findings": [], "tables": tables_data},
+            "run": {"seconds": 0.0}}
 
 
 def _extras(definition, players: int, seed: int, store: ResultStore):
@@ -185,10 +219,10 @@ def git_commit() -> str:
     return commit + ("+changes" if dirty else "")
 
 
-def _head(definition, options: ReportOptions, counts, pairings) -> list[list[str]]:
+def _head(definition, options: ReportOptions, counts, pairings, agent: str) -> list[list[str]]:
     from boardlab import __version__
     info = definition.game
-    assumptions = getattr(info, "assumptions", ()) or ()
+    assumptions = info.assumptions
     head = [
         ["definition", str(getattr(definition, "source", info.id))],
         ["definition hash (SHA-256)", definition_hash(definition)],
@@ -196,12 +230,14 @@ def _head(definition, options: ReportOptions, counts, pairings) -> list[list[str
         ["boardlab", f"{__version__}, commit {git_commit()}"],
         ["seed", str(options.seed)],
         ["players", ", ".join(str(n) for n in counts)],
-        ["games", f"{options.games:,} random self-play games per player count and per rule alternative; "
+        ["games", f"{options.games:,} self-play games per player count and per rule alternative; "
                   f"{options.decision_games:,} played move by move for the decisions; "
-                  f"{options.skill_games:,} per skill pairing"],
-        ["agents", "random in every seat" + ("; skill: " + ", ".join(f"{a} against {b}" for a, b in pairings)
+                  f"{options.skill_games:,} per skill pairing ({max(1, options.skill_games // 3):,} for the MCTS doublings)"],
+        ["agents", f"{agent} in every seat" + ("; skill: " + ", ".join(f"{a} against {b}" for a, b in pairings)
                                              if pairings else "")],
-        ["stated playing time", f"{info.minutes} minutes, {info.min_players} to {info.max_players} players"],
+        ["stated playing time", f"{info.minutes} minutes, " + (f"{info.min_players} players" if info.min_players ==
+                                                                 info.max_players else
+                                                                 f"{info.min_players} to {info.max_players} players")],
     ]
     head += [["our assumption", a] for a in assumptions] or [["our assumptions", "none marked in the definition"]]
     return head

@@ -36,12 +36,13 @@ class CompareOptions:
     cap: int = 48000
     workers: int | None = None
     progress: bool = True
+    agent: str = "random"  # in every seat
 
 
 def compare(baseline, variants: list, store: ResultStore, options: CompareOptions) -> dict:
     """The comparison document: per variant, every headline metric and (until decided) the SPRT."""
     n = options.players
-    agents = ("random",) * n
+    agents = (options.agent,) * n
     out = {"game": baseline.game.id,
            "baseline": getattr(baseline, "variant", "baseline"), "players": n, "seed": options.seed,
            "agents": list(agents), "comparisons": []}
@@ -57,7 +58,9 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
                 break
             games = min(games + options.batch, options.cap)
         metrics = {m: paired_difference(var[m], base[m]) for m in base}
-        entry = {"variant": getattr(variant, "variant", "variant"), "games": games, "metrics": metrics}
+        name = getattr(variant, "variant", "variant")
+        entry = {"variant": f"{out['game']} (the baseline itself)" if name == "baseline" else name, "games": games,
+                 "metrics": metrics}
         if options.until_decided:
             test["stopped_by"] = "decision" if test["decision"] != "undecided" else "cap"
             entry["sprt"] = test

@@ -11,7 +11,8 @@ from __future__ import annotations
 def findings(name: str, by_players: dict) -> list[dict]:
     """[{"score", "text"}] from the report's data per player count, most important first."""
     out = []
-    for players, d in by_players.items():
+    for key, d in by_players.items():
+        players = int(key)
         out += _seats(name, players, d) + _length(name, players, d) + _rules(players, d) + _skill(players, d)
     out.sort(key=lambda f: (-f["score"], f["text"]))
     return out

@@ -91,7 +91,9 @@ def sprt(variant, baseline, delta: float, alpha: float = 0.05, beta: float = 0.0
     diffs = [v - b for v, b in zip(variant, baseline)]
     mean = sum(diffs) / n if n else 0.0
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    var = max(var, 1e-9)  # identical games: every LLR runs to minus infinity, i.e. "no change"
+    # identical games (no variation): the LLRs run towards minus infinity, i.e. "no change"; the
+    # floor keeps them finite (a variance of 1e-4 is far below that of any real 0/1 difference)
+    var = max(var, 1e-4)
     upper = math.log((1 - beta) / (alpha / 2))
     lower = math.log(beta / (1 - alpha / 2))
     llr = {side: n * (side * delta * mean - delta * delta / 2) / var for side in (1, -1)}

@@ -56,3 +56,9 @@ def with_rule(definition, option: str, value):
         else:  # kept beside the fields by the loader
             object.__setattr__(changed, attribute, new)
     return changed
+
+
+def model_agent(definition) -> str:
+    """The agent that models a player in reports and comparisons: the definition's `analysis.agent`, else random."""
+    analysis = getattr(definition, "analysis", None)
+    return getattr(analysis, "agent", None) or "random"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
+from boardlab.analysis.report.build import check_agent
 from boardlab.analysis.report.compare import CompareOptions, compare, compare_markdown
+from boardlab.analysis.report.options import model_agent
 from boardlab.analysis.store import ResultStore
 from boardlab.arguments import game_definition, non_negative, positive
 from boardlab.commands.report import add_store_arguments
@@ -43,6 +45,8 @@ def register(subparsers) -> None:
                         f"(default: {CompareOptions.delta})")
     p.add_argument("--cap", type=positive, default=CompareOptions.cap, metavar="N",
                    help=f"most games per side with --until-decided (default: {CompareOptions.cap})")
+    p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
+                                                "else random)")
     p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
     add_store_arguments(p)
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
@@ -56,7 +60,8 @@ def run(args) -> int:
     players = info.max_players if args.players is None else args.players
     if not info.min_players <= players <= info.max_players:
         raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {players}")
-    options = CompareOptions(players=players, games=args.games or CompareOptions.games, seed=args.seed,
+    agent = check_agent(args.game, args.agent or model_agent(baseline))
+    options = CompareOptions(players=players, agent=agent, games=args.games or CompareOptions.games, seed=args.seed,
                              until_decided=args.until_decided, delta=args.delta, cap=args.cap, workers=args.workers)
     with ResultStore(args.store) as store:
         result = compare(baseline, variants, store, options)

@@ -31,6 +31,8 @@ def register(subparsers) -> None:
                    help=f"games played move by move for the decisions section (default: {ReportOptions.decision_games})")
     p.add_argument("--deals", type=positive, default=ReportOptions.table_deals, metavar="N",
                    help=f"random deals for tables estimated over deals (default: {ReportOptions.table_deals})")
+    p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
+                                                "else random)")
     p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
     p.add_argument("--out", metavar="DIR", help="output folder (default: reports/ for the game's own definition, "
                                                 "build/reports/ for a variant)")
@@ -49,7 +51,7 @@ def run(args) -> int:
     definition = game_definition(args.game, args.variant)
     options = ReportOptions(games=args.games, seed=args.seed, players=args.players, skill_games=args.skill_games,
                             decision_games=args.decision_games, table_deals=args.deals, workers=args.workers,
-                            progress=True)
+                            progress=True, agent=args.agent)
     started = time.perf_counter()
     with ResultStore(args.store) as store:
         document = build_report(definition, store, options)
