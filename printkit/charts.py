@@ -25,8 +25,8 @@ from reportlab.lib import colors
 
 WIDTH, HEIGHT = 460.0, 200.0
 FONT = "Helvetica"
-INK = colors.HexColor("#1b1b1b")
-ACCENT = colors.HexColor("#1a3d8f")
+INK = colors.HexColor("#222222")
+ACCENT = colors.HexColor("#2b5797")
 MUTED = colors.HexColor("#9e9e9e")
 
 
@@ -139,7 +139,7 @@ def _histogram(block: dict) -> Drawing:
         width = (edges[-1] - edges[0]) or 1
         if edges[0] <= marker <= edges[-1]:
             x = chart.x + chart.width * (marker - edges[0]) / width
-            drawing.add(Line(x, chart.y, x, chart.y + chart.height, strokeColor=colors.HexColor("#c62828"),
+            drawing.add(Line(x, chart.y, x, chart.y + chart.height, strokeColor=colors.HexColor("#b3261e"),
                              strokeWidth=1.2, strokeDashArray=[3, 2]))
             axis += f"; red line: {block.get('marker_label', '')}"
         else:

@@ -58,7 +58,7 @@ def _table(block: dict, styles, width: float):
     widths = [width * w / sum(weights) for w in weights]
     table = Table([header] + rows, repeatRows=1, hAlign="LEFT", colWidths=widths)
     table.setStyle(TableStyle([
-        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.HexColor("#1b1b1b")),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.HexColor("#222222")),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3f3f3")]),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),

@@ -173,3 +173,26 @@ def test_a_game_without_engine_gets_a_report_saying_so(tmp_path):
         pytest.skip("deblockle has an engine now")
     assert _report(tmp_path, "deblockle") == 0
     assert "no rules engine yet" in (tmp_path / "out" / "deblockle.md").read_text()
+
+
+def test_findings_are_generated_from_the_numbers_and_ordered():
+    from boardlab.analysis.report.findings import findings
+
+    def alt(option, value, base, variant, significant=True):
+        return {"option": option, "value": value,
+                "metrics": {"mean length": {"baseline": base, "variant": variant, "difference": variant - base,
+                                            "ci95": [0, 0], "significant": significant}}}
+
+    seats = {"first_player_advantage": {"p_value": 0.5, "rate": 0.5, "fair_share": 0.5, "advantage": 0.0},
+             "win_rate_by_seat": [{"rate": 0.5}, {"rate": 0.5}], "balance": 1.0, "unfinished": {"share": 0.0}}
+    data = {"2": {"seats": seats, "skill": {"pairings": []},
+                  "length": {"unit": "rounds", "median": 270, "finished_games": 10, "seconds_per_unit": 40,
+                             "stated_minutes": 30, "table_minutes": {"median": 180.0}},
+                  "sensitivity": {"alternatives": [alt("bank", "house", 300, 40), alt("cover", False, 300, 250)]}}}
+    found = findings("Game", data)
+    assert found[0]["text"].startswith("As written, a 2-player game of Game lasts about 270 rounds (median), "
+                                       "3.0 hours at the definition's pace, against the 30 minutes it states; "
+                                       "only `bank = house` brings it near")
+    assert [f["score"] for f in found] == sorted((f["score"] for f in found), reverse=True)
+    assert any("`cover = false` changes the mean length: 300.0 to 250.0 (-17%) with 2 players." == f["text"]
+               for f in found)

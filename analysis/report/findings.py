@@ -9,11 +9,16 @@ from __future__ import annotations
 
 
 def findings(name: str, by_players: dict) -> list[dict]:
-    """[{"score", "text"}] from the report's data per player count, most important first."""
+    """[{"score", "text"}] from the report's data per player count, most important first.
+
+    Effects seen at several player counts (a rule option, a skill pairing, a length beyond the
+    stated time) are one finding each, naming the counts.
+    """
+    counts = {int(k): d for k, d in by_players.items()}
     out = []
-    for key, d in by_players.items():
-        players = int(key)
-        out += _seats(name, players, d) + _length(name, players, d) + _rules(players, d) + _skill(players, d)
+    for players, d in counts.items():
+        out += _seats(name, players, d)
+    out += _length(name, counts) + _rules(counts) + _skill(counts)
     out.sort(key=lambda f: (-f["score"], f["text"]))
     return out
 
@@ -39,13 +44,20 @@ def _seats(name, players, d):
     return out
 
 
-def _length(name, players, d):
+def _length(name, counts):
+    long = []
+    for players, d in counts.items():
+        length = d["length"]
+        if "table_minutes" in length and length["finished_games"]:
+            minutes, stated = length["table_minutes"]["median"], length["stated_minutes"]
+            if minutes > 1.5 * stated:
+                long.append((minutes / stated, players, d))
+    if not long:
+        return []
+    long.sort(reverse=True)
+    ratio, players, d = long[0]
     length = d["length"]
-    if "table_minutes" not in length or not length["finished_games"]:
-        return []
     minutes, stated = length["table_minutes"]["median"], length["stated_minutes"]
-    if minutes <= 1.5 * stated:
-        return []
     text = (f"As written, a {players}-player game of {name} lasts about {length['median']:.0f} {length['unit']} "
             f"(median), {_duration(minutes)} at the definition's pace, against the {stated} minutes it states")
     fits = []
@@ -53,41 +65,60 @@ def _length(name, players, d):
         m = alt.get("metrics", {}).get("mean length")
         if m and m["significant"] and m["variant"] * length["seconds_per_unit"] / 60 <= 1.5 * stated:
             fits.append(f"`{alt['option']} = {_value(alt['value'])}`")
-    text += ("; only " + " or ".join(fits) + " brings it near." if fits else
+    text += ("; only " + " or ".join(fits) + " brings it near (mean length)." if fits else
              "; no single rule option brings it near.")
-    return [{"score": min(50.0, 10 * minutes / stated), "text": text}]
+    if len(long) > 1:
+        text += " Also longer than stated (median): " + ", ".join(
+            f"{p} players {_duration(x['length']['table_minutes']['median'])}" for _, p, x in sorted(long[1:], key=lambda t: t[1])) + "."
+    return [{"score": min(50.0, 10 * ratio), "text": text}]
 
 
-def _rules(players, d):
+def _rules(counts):
+    groups: dict[tuple, list] = {}
+    for players, d in counts.items():
+        for alt in d.get("sensitivity", {}).get("alternatives", []):
+            for metric, m in alt.get("metrics", {}).items():
+                if m["significant"]:
+                    groups.setdefault((alt["option"], _value(alt["value"]), metric), []).append((players, m))
     out = []
-    for alt in d.get("sensitivity", {}).get("alternatives", []):
-        for metric, m in alt.get("metrics", {}).items():
-            if not m["significant"]:
-                continue
+    for (option, value, metric), seen in groups.items():
+        parts, score = [], 0.0
+        for players, m in seen:
             if metric == "mean length":
                 base = m["baseline"] or 1
-                score = abs(m["difference"]) / base * 20
-                change = f"{m['difference']:+.1f} ({m['difference'] / base:+.0%})"
+                score = max(score, abs(m["difference"]) / base * 20)
+                parts.append(f"{m['baseline']:.1f} to {m['variant']:.1f} ({m['difference'] / base:+.0%}) "
+                             f"with {players}")
             else:
-                score = abs(m["difference"]) * 100
-                change = f"{m['difference'] * 100:+.1f} points"
-            if score < 1:
-                continue
-            out.append({"score": score, "text": f"With {players} players, `{alt['option']} = {_value(alt['value'])}` "
-                                                f"changes the {metric} by {change} ({_fmt(metric, m['baseline'])} to "
-                                                f"{_fmt(metric, m['variant'])})."})
+                score = max(score, abs(m["difference"]) * 100)
+                parts.append(f"{m['baseline']:.1%} to {m['variant']:.1%} ({m['difference'] * 100:+.1f} points) "
+                             f"with {players}")
+        if score < 1:
+            continue
+        out.append({"score": score, "text": f"`{option} = {value}` changes the {metric}: " + "; ".join(parts)
+                                            + " players."})
     return out
 
 
-def _skill(players, d):
+def _skill(counts):
+    groups: dict[tuple, list] = {}
+    for players, d in counts.items():
+        for p in d.get("skill", {}).get("pairings", []):
+            groups.setdefault((p["agent"], p["against"]), []).append((players, p))
     out = []
-    for p in d.get("skill", {}).get("pairings", []):
-        edge = p["rate"] - p["fair_share"]
-        verdict = "wins more than a fair share" if p["p_value"] < 0.05 and edge > 0 else \
-            "does no better than a fair share" if p["p_value"] >= 0.05 else "wins less than a fair share"
-        out.append({"score": abs(edge) * 50 if p["p_value"] < 0.05 else 2.0,
-                    "text": f"With {players} players, {p['agent']} against {p['against']} {verdict}: "
-                            f"{p['rate']:.1%} against {p['fair_share']:.1%} ({p['games']} games)."})
+    for (agent, against), seen in groups.items():
+        decided = [(n, p) for n, p in seen if p["p_value"] < 0.05]
+        edges = [p["rate"] - p["fair_share"] for _, p in decided]
+        score = max((abs(e) * 50 for e in edges), default=2.0)
+        rates = "; ".join(f"{p['rate']:.0%} against a fair {p['fair_share']:.0%} with {n}" for n, p in seen)
+        if decided and all(e > 0 for e in edges) and len(decided) == len(seen):
+            verdict = "wins more than a fair share at every player count"
+        elif not decided:
+            verdict = "does no better than a fair share at any player count"
+        else:
+            verdict = "wins more than a fair share at some player counts only"
+        out.append({"score": score, "text": f"{agent} against {against} {verdict} ({rates} players; "
+                                            f"{seen[0][1]['games']} games each)."})
     return out
 
 
