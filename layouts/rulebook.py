@@ -10,15 +10,16 @@ The markup (documented for designers in the README, "Rulebooks") is:
   a backslash keeps the next character as it is (`\\*`); `<!-- ... -->` on one line is a comment;
 - `{path}` a fact: a key of the definition (`rules.max_turns`, `deck.masters.0.name`), a derived
   property (`card_count`, `deck.size`) or `players` ("2–4"), with filters after `|`:
-  `count min max sum first last each:KEY plus:N minus:N noun:ONE:MANY setting`;
-  a list reads "1, 2 and 3" in the text's language; a colour id reads as its label;
+  `count min max sum first last each:KEY plus:N minus:N noun:ONE:MANY id setting`
+  (`id`: the value as written, for drawing names); a list reads "1, 2 and 3" in the text's language; a colour id reads as its label;
 - `::: when CONDITION` ... [`::: else` ...] `::: end`: text for one reading of an option
   (`rules.pawns = pass`, `rules.pawns != pass`, `rules.blocks >= 2`, `rules.torus`, `not rules.torus`);
 - `::: option KEY = VALUE` ... `::: end`: an optional rule, printed only when the definition
   does not already use VALUE; every value of every choice in `[rules]` needs one;
 - `::: components` (lines `- [DRAWING] text`, DRAWING a printkit component name or `-`),
-  `::: quickref` (one page), `::: cover`: containers closed by `::: end`;
-- `::: setup`, `::: appendix`, `::: pagebreak`: the drawn setup example, the exact tables, a new page;
+  `::: quickref` (one page), `::: cover`, `::: appendix` (its heading and text, followed by the
+  game's exact tables; left out for a game without tables): containers closed by `::: end`;
+- `::: setup`, `::: pagebreak`: the drawn setup example, a new page;
 - `::: terms` ... `::: end`: lines `word = translation` naming values (colours, table headings) in
   this language; `{n}` in a term stands for any number (`Sum of {n} dice = Suma de {n} dados`).
 
@@ -46,8 +47,8 @@ from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
 RULEBOOKS = Path(__file__).resolve().parent / "rulebooks"
 
 #: containers closed by `::: end`, and directives that stand alone
-CONTAINERS = ("when", "option", "components", "quickref", "cover", "terms")
-LEAVES = ("setup", "appendix", "pagebreak")
+CONTAINERS = ("when", "option", "components", "quickref", "cover", "appendix", "terms")
+LEAVES = ("setup", "pagebreak")
 
 #: words between list items and before the last one, per language
 LIST_AND = {"en": " and ", "es": " y "}
@@ -349,6 +350,8 @@ def apply_filter(value: Any, spec: str, path: str, definition, language: str, te
     if name == "noun" and len(args) == 2:
         count = _number(value)
         return f"{format_value(count, language, definition, terms)} {args[0] if count == 1 else args[1]}"
+    if name == "id":
+        return Raw(value)
     if name == "setting":
         key = path.split(".")[-1]
         shown = f'"{value}"' if isinstance(value, str) else str(value).lower()
@@ -356,11 +359,15 @@ def apply_filter(value: Any, spec: str, path: str, definition, language: str, te
     raise UnknownKey(f"filter {spec}")
 
 
+class Raw(str):
+    """A value printed as the definition writes it (an id inside a drawing name), not as a word."""
+
+
 class Setting(str):
     """A definition key and its value as written in the TOML (printed apart from prose)."""
 
 
-FILTERS = "count, min, max, sum, first, last, each:KEY, plus:N, minus:N, noun:ONE:MANY, setting"
+FILTERS = "count, min, max, sum, first, last, each:KEY, plus:N, minus:N, noun:ONE:MANY, id, setting"
 
 
 def render_placeholder(expression: str, definition, language: str, terms) -> str:
@@ -382,6 +389,8 @@ def render_placeholder(expression: str, definition, language: str, terms) -> str
         raise UnknownKey(f"filter {'|'.join(filters)}") from None
     if isinstance(value, Setting):
         return "`" + value + "`"
+    if isinstance(value, Raw):
+        return escape(str(value))
     return escape(format_value(value, language, definition, terms))
 
 

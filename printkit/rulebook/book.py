@@ -23,7 +23,7 @@ from reportlab.platypus import Table, TableStyle
 
 from boardlab.analysis.tables import provider
 from boardlab.layouts import BoardlabError, print_conventions
-from boardlab.layouts.rulebook import Block, Book, build_book
+from boardlab.layouts.rulebook import Block, Book, build_book, check_rulebook
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.pdf import BOLD_FONT, POINTS_PER_MM, REGULAR_FONT
 from boardlab.printkit.print_modules import print_module
@@ -78,9 +78,28 @@ def drawing_problems(book: Book, components: dict) -> list[str]:
                 if name is None:
                     out.append(f"{book.file}:{item.line}: components: an item is `- [DRAWING] text`")
                 elif name != "-" and name not in components:
+                    known = sorted(components)
+                    shown = ", ".join(known[:6]) + (", ..." if len(known) > 6 else "")
                     out.append(f"{book.file}:{item.line}: [{name}]: no such component in the print files "
-                               f"(known: {', '.join(sorted(components))})")
+                               f"(known: {shown})")
     return out
+
+
+def check_texts(definition) -> list[str]:
+    """Every problem of the definition's rulebook texts, one `FILE:LINE: KEY: ...` line each:
+    unknown placeholders and values, markup mistakes, missing optional rules, unknown drawings.
+
+    >>> from boardlab.layouts import load
+    >>> check_texts(load("blockd-pawns-block"))
+    []
+    """
+    problems = [str(p) for p in check_rulebook(definition)]
+    if problems:
+        return problems
+    components = components_of(definition, definition.print.paper)
+    for language in definition.rulebook.languages:
+        problems += drawing_problems(build_book(definition, language), components)
+    return problems
 
 
 def _walk(blocks: list[Block]):
