@@ -10,8 +10,8 @@ The markup (documented for designers in the README, "Rulebooks") is:
   a backslash keeps the next character as it is (`\\*`); `<!-- ... -->` on one line is a comment;
 - `{path}` a fact: a key of the definition (`rules.max_turns`, `deck.masters.0.name`), a derived
   property (`card_count`, `deck.size`) or `players` ("2–4"), with filters after `|`:
-  `count min max sum first last each:KEY plus:N minus:N noun:ONE:MANY id setting`
-  (`id`: the value as written, for drawing names); a list reads "1, 2 and 3" in the text's language; a colour id reads as its label;
+  `count min max sum first last each:KEY plus:N minus:N noun:ONE:MANY id lower keys where:KEY:VALUE
+  pairs setting` (`id`: the value as written, for drawing names); a list reads "1, 2 and 3" in the text's language; a colour id reads as its label;
 - `::: when CONDITION` ... [`::: else` ...] `::: end`: text for one reading of an option
   (`rules.pawns = pass`, `rules.pawns != pass`, `rules.blocks >= 2`, `rules.torus`, `not rules.torus`);
 - `::: option KEY = VALUE` ... `::: end`: an optional rule, printed only when the definition
@@ -161,9 +161,9 @@ def parse(source: str, file: str, language: str) -> Text:
             continue
         if stack and stack[-1][0].kind == "terms" and not stripped.startswith(":::"):
             if stripped:
-                word, sep, translation = stripped.partition("=")
+                word, sep, translation = stripped.partition(" = ")
                 if not sep or not word.strip() or not translation.strip():
-                    problems.append(Problem(file, number, "terms", "a term is `word = translation`"))
+                    problems.append(Problem(file, number, "terms", "a term is `word = translation` (spaces round =)"))
                 else:
                     terms[word.strip()] = translation.strip()
             continue
@@ -323,6 +323,9 @@ def format_value(value: Any, book_language: str, definition, terms: dict[str, st
         if len(parts) <= 1:
             return "".join(parts)
         return ", ".join(parts[:-1]) + LIST_AND.get(book_language, " and ") + parts[-1]
+    if isinstance(value, Pairs):
+        return "; ".join(f"{format_value(k, book_language, definition, terms)}: "
+                         f"{format_value(v, book_language, definition, terms)}" for k, v in value.items())
     if isinstance(value, dict):
         return format_value(tuple(value.values()), book_language, definition, terms)
     raise UnknownKey("not a fact")
@@ -352,6 +355,14 @@ def apply_filter(value: Any, spec: str, path: str, definition, language: str, te
         return f"{format_value(count, language, definition, terms)} {args[0] if count == 1 else args[1]}"
     if name == "id":
         return Raw(value)
+    if name == "lower":
+        return Raw(str(value).lower())
+    if name == "keys":
+        return tuple(value)
+    if name == "where" and len(args) == 2:
+        return tuple(k for k, v in value.items() if str(_step(v, args[0])) == args[1])
+    if name == "pairs":
+        return Pairs(value)
     if name == "setting":
         key = path.split(".")[-1]
         shown = f'"{value}"' if isinstance(value, str) else str(value).lower()
@@ -363,11 +374,16 @@ class Raw(str):
     """A value printed as the definition writes it (an id inside a drawing name), not as a word."""
 
 
+class Pairs(dict):
+    """A table of the definition read as `key: value` pairs, e.g. players: cards removed."""
+
+
 class Setting(str):
     """A definition key and its value as written in the TOML (printed apart from prose)."""
 
 
-FILTERS = "count, min, max, sum, first, last, each:KEY, plus:N, minus:N, noun:ONE:MANY, id, setting"
+FILTERS = ("count, min, max, sum, first, last, each:KEY, plus:N, minus:N, noun:ONE:MANY, id, lower, keys, "
+           "where:KEY:VALUE, pairs, setting")
 
 
 def render_placeholder(expression: str, definition, language: str, terms) -> str:

@@ -14,7 +14,7 @@ from boardlab.arguments import game_definition
 from boardlab.layouts import BoardlabError, GAMES, print_conventions
 from boardlab.printkit.output import write_rendered
 from boardlab.printkit.rulebook import render_rulebook, rulebook_name
-from boardlab.printkit.sheets import footer_date
+from boardlab.printkit.marks import footer_date
 
 DEFAULT_OUT = Path("build") / "print"
 LANGUAGES = ("es", "en")

@@ -25,14 +25,16 @@ from boardlab.analysis.tables import provider
 from boardlab.layouts import BoardlabError, print_conventions
 from boardlab.layouts.rulebook import Block, Book, build_book, check_rulebook
 from boardlab.printkit.pages import PrintOptions
-from boardlab.printkit.pdf import BOLD_FONT, POINTS_PER_MM, REGULAR_FONT
+from boardlab.printkit.fonts import BOLD_FONT, REGULAR_FONT
+from boardlab.printkit.marks import footer_date
+from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.print_modules import print_module
 from boardlab.printkit.rulebook.figures import Figure, component_figure
 from boardlab.printkit.rulebook.setups import SETUPS
 from boardlab.printkit.rulebook.typeset import (FOOTER_FROM_BOTTOM, MARGIN, KeepInFrame, ListFlowable, ListItem,
                                                 PageBreak, Paragraph, Spacer, build_pdf, heading, rich, styles,
                                                 table_flowable)
-from boardlab.printkit.sheets import footer_date
+from boardlab.printkit.units import POINTS_PER_MM
 
 #: the side of a component's thumbnail in the component list, mm
 THUMBNAIL = 24.0
@@ -114,7 +116,7 @@ class _Story:
     def __init__(self, book: Book, paper: tuple[float, float], components: dict):
         d = book.definition
         self.book, self.d, self.components = book, d, components
-        self.ink = d.colours[d.print.ink_colour].hex
+        self.ink = ink_and_paper(d)[0]
         self.accent = d.colours[d.print.back_colour].hex
         self.styles = styles(self.ink, self.accent)
         self.width = (paper[0] - 2 * MARGIN) * POINTS_PER_MM

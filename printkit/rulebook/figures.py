@@ -16,7 +16,8 @@ from typing import Callable
 from reportlab.platypus import Flowable
 
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.pdf import POINTS_PER_MM, PdfCanvas
+from boardlab.printkit.pdf import PdfCanvas
+from boardlab.printkit.units import POINTS_PER_MM
 
 
 class Figure(Flowable):

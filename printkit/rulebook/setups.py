@@ -23,7 +23,8 @@ from itertools import product
 
 from boardlab.layouts import print_conventions
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.symbols import contrast_ink, draw_symbol
+from boardlab.printkit.palette import contrast_ink, ink_and_paper
+from boardlab.printkit.symbols import draw_symbol
 
 #: the seed of the example deal and of the example's rolled faces (any fixed number will do)
 EXAMPLE_SEED = 7
@@ -40,7 +41,7 @@ def _pawn(canvas: Canvas, cx: float, cy: float, size: float, colour, ink: str) -
 def blockd(definition):
     from boardlab.analysis.blockd.engine import deal, make_game
     from boardlab.printkit.games.blockd import blockd_cards
-    from boardlab.printkit.sheets import card_geometry
+    from boardlab.printkit.imposition import card_geometry
 
     geometry = card_geometry(definition.print, print_conventions())
     cards = blockd_cards(definition)
@@ -48,7 +49,7 @@ def blockd(definition):
     layout = deal(game, random.Random(EXAMPLE_SEED))
     rows, columns = definition.board.rows, definition.board.columns
     step_x, step_y = geometry.width + CARD_GAP, geometry.height + CARD_GAP
-    ink = definition.colours[definition.print.ink_colour].hex
+    ink = ink_and_paper(definition)[0]
     starts = {game.start_card(seat): definition.colours[suit]
               for seat, suit in enumerate(definition.cards.suits[:definition.game.max_players])}
 
@@ -84,7 +85,7 @@ def sixbysix(definition):
 
     width, height = board_size(definition)
     side = definition.print.board_square
-    ink = definition.colours[definition.print.ink_colour].hex
+    ink = ink_and_paper(definition)[0]
     players = (definition.game.min_players + definition.game.max_players) // 2
     chosen = likeliest_sums(definition.dice.faces, players, definition.board.numbers)
     places = {token: (c, r) for r, row in enumerate(definition.board.cells) for c, token in enumerate(row)}
@@ -93,7 +94,7 @@ def sixbysix(definition):
         draw_board(canvas, definition)
         for seat, number in zip(definition.components.seats, chosen):
             c, r = places[str(number)]
-            _pawn(canvas, c * side + side * 0.74, r * side + side * 0.26, side * 0.4, definition.colours[seat], ink)
+            _pawn(canvas, c * side + side * 0.82, r * side + side * 0.18, side * 0.3, definition.colours[seat], ink)
     return draw, width, height
 
 
@@ -119,12 +120,12 @@ def _links_chain(definition, length: int, start: int):
 
 def links(definition):
     from boardlab.printkit.games.links import links_cards
-    from boardlab.printkit.sheets import card_geometry
+    from boardlab.printkit.imposition import card_geometry
 
     geometry = card_geometry(definition.print, print_conventions())
     cards = {card.name: card for card in links_cards(definition)}
     central = next(card for card in links_cards(definition) if card.name.startswith("central"))
-    ink = definition.colours[definition.print.ink_colour].hex
+    ink = ink_and_paper(definition)[0]
     w, h = geometry.width, geometry.height
     reach = 2  # cards per line in the example
     lines = [_links_chain(definition, reach - (k % 2), 2 * k) for k in range(min(definition.rules.lines, 3))]
@@ -154,7 +155,7 @@ def deblockle(definition):
     from boardlab.printkit.games.deblockle import board_size, draw_board, square_box
 
     width, height = board_size(definition)
-    ink = definition.colours[definition.print.ink_colour].hex
+    ink = ink_and_paper(definition)[0]
     rng = random.Random(EXAMPLE_SEED)
     names = sorted(definition.faces)
 

@@ -23,7 +23,8 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepInFra
                                 ListItem, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from boardlab.printkit.pdf import BOLD_FONT, POINTS_PER_MM, REGULAR_FONT, register_fonts
+from boardlab.printkit.fonts import BOLD_FONT, REGULAR_FONT, register_fonts
+from boardlab.printkit.units import POINTS_PER_MM
 
 ITALIC_FONT, BOLD_ITALIC_FONT = "VeraIt", "VeraBI"
 FAMILY = "Vera"
