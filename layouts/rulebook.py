@@ -11,7 +11,8 @@ The markup (documented for designers in the README, "Rulebooks") is:
 - `{path}` a fact: a key of the definition (`rules.max_turns`, `deck.masters.0.name`), a derived
   property (`card_count`, `deck.size`) or `players` ("2–4"), with filters after `|`:
   `count min max sum first last each:KEY plus:N minus:N noun:ONE:MANY id lower keys where:KEY:VALUE
-  pairs setting` (`id`: the value as written, for drawing names); a list reads "1, 2 and 3" in the text's language; a colour id reads as its label;
+  pairs cap setting` (`id`: the value as written, for drawing names; `cap`: a capital first
+  letter); a list reads "1, 2 and 3" in the text's language; a colour id reads as its label;
 - `::: when CONDITION` ... [`::: else` ...] `::: end`: text for one reading of an option
   (`rules.pawns = pass`, `rules.pawns != pass`, `rules.blocks >= 2`, `rules.torus`, `not rules.torus`);
 - `::: option KEY = VALUE` ... `::: end`: an optional rule, printed only when the definition
@@ -357,6 +358,8 @@ def apply_filter(value: Any, spec: str, path: str, definition, language: str, te
         return Raw(value)
     if name == "lower":
         return Raw(str(value).lower())
+    if name == "cap":
+        return Capital(value)
     if name == "keys":
         return tuple(value)
     if name == "where" and len(args) == 2:
@@ -374,6 +377,10 @@ class Raw(str):
     """A value printed as the definition writes it (an id inside a drawing name), not as a word."""
 
 
+class Capital(str):
+    """A word that opens a sentence: printed with a capital letter."""
+
+
 class Pairs(dict):
     """A table of the definition read as `key: value` pairs, e.g. players: cards removed."""
 
@@ -383,7 +390,7 @@ class Setting(str):
 
 
 FILTERS = ("count, min, max, sum, first, last, each:KEY, plus:N, minus:N, noun:ONE:MANY, id, lower, keys, "
-           "where:KEY:VALUE, pairs, setting")
+           "where:KEY:VALUE, pairs, cap, setting")
 
 
 def render_placeholder(expression: str, definition, language: str, terms) -> str:
@@ -407,6 +414,9 @@ def render_placeholder(expression: str, definition, language: str, terms) -> str
         return "`" + value + "`"
     if isinstance(value, Raw):
         return escape(str(value))
+    if isinstance(value, Capital):
+        text = format_value(str(value), language, definition, terms)
+        return escape(text[:1].upper() + text[1:])
     return escape(format_value(value, language, definition, terms))
 
 
@@ -596,7 +606,8 @@ def outline(text: Text) -> dict[str, list]:
                 headings.append(block.id)
             elif block.kind not in ("paragraph", "bullet", "number"):
                 directives.append(f"{block.kind} {block.arg}".strip())
-            placeholders.extend(re.sub(r"noun:[^|]*", "noun", m.group(1).replace(" ", ""))
+            # wording differs between languages: a noun's words, a capital letter
+            placeholders.extend(re.sub(r"\|cap\b", "", re.sub(r"noun:[^|]*", "noun", m.group(1).replace(" ", "")))
                                 for m in PLACEHOLDER.finditer(block.text))
             walk(block.children)
             walk(block.other)
