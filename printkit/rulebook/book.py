@@ -194,7 +194,8 @@ class _Story:
             rows.append([picture, Paragraph(rich(text), self.styles["body"])])
         thumb = (THUMBNAIL + 4) * POINTS_PER_MM
         table = Table(rows, colWidths=[thumb, self.width - thumb], hAlign="LEFT")
-        table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("ALIGN", (0, 0), (0, -1), "CENTER"),
+        table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), REGULAR_FONT),
+                                   ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("ALIGN", (0, 0), (0, -1), "CENTER"),
                                    ("LINEBELOW", (0, 0), (-1, -2), 0.3, colors.HexColor("#bbbbbb")),
                                    ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]))
         return table

@@ -34,6 +34,8 @@ TOC_AFTER = 4
 MARGIN = 18.0
 FOOTER_FROM_BOTTOM = 10.0
 BODY_SIZE = 10.0
+#: the smallest text a table cell may shrink to, in points
+SMALLEST_CELL = 6.0
 
 
 def register_family() -> None:
@@ -129,15 +131,53 @@ def heading(text: str, level: int, style: ParagraphStyle) -> Paragraph:
     return paragraph
 
 
+def column_widths(columns, rows, width: float, size: float, bold_header: bool = True) -> list[float] | None:
+    """Column widths in points that fit `width` without breaking a word, or None when even the
+    longest words do not fit at this text size.  Each column gets at least its longest word and
+    shares the rest in proportion to how much more its longest line would want.
+
+    >>> [round(w) for w in column_widths(("a", "b"), [("1", "22")], 100, 8)]
+    [50, 50]
+    """
+    register_family()
+    padding = 7.0
+    natural, least = [], []
+    for k, column in enumerate(columns):
+        cells = [(str(column), bold_header)] + [(str(row[k]), False) for row in rows]
+        widths = [pdfmetrics.stringWidth(text, BOLD_FONT if bold else REGULAR_FONT, size) for text, bold in cells]
+        words = [pdfmetrics.stringWidth(word, BOLD_FONT if bold else REGULAR_FONT, size)
+                 for text, bold in cells for word in text.split()]
+        natural.append(max(widths) + padding)
+        least.append(max(words, default=0) + padding)
+    if sum(least) > width:
+        return None
+    if sum(natural) <= width:
+        return [w * width / sum(natural) for w in natural]
+    spare = width - sum(least)
+    wants = [n - m for n, m in zip(natural, least)]
+    return [m + spare * w / sum(wants) for m, w in zip(least, wants)]
+
+
 def table_flowable(columns, rows, style: ParagraphStyle, width: float, ink: str) -> Table:
-    """A table of text cells that fits `width` points, with a shaded header row repeated on each page."""
+    """A table of text cells that fits `width` points, with a shaded header row repeated on each
+    page; the text gets smaller (down to `SMALLEST_CELL` points) until no word has to break."""
+    size = style.fontSize
+    widths = column_widths(columns, rows, width, size)
+    while widths is None and size > SMALLEST_CELL:
+        size -= 0.5
+        widths = column_widths(columns, rows, width, size)
+    if widths is None:
+        widths = [width / len(columns)] * len(columns)
+    style = ParagraphStyle(f"cell{size}", parent=style, fontSize=size, leading=size * 1.25)
     data = [[Paragraph(f"<b>{rich(str(c))}</b>", style) for c in columns]]
     data += [[Paragraph(rich(str(v)), style) for v in row] for row in rows]
-    table = Table(data, colWidths=[width / len(columns)] * len(columns), repeatRows=1, hAlign="LEFT")
+    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
+        ("FONTNAME", (0, 0), (-1, -1), REGULAR_FONT),  # else reportlab names Helvetica, which is not embedded
         ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor(ink)),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e6e6e6")),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
     ]))
     return table
@@ -159,8 +199,10 @@ def build_pdf(make_story, *, page, footer, title: str, author: str) -> bytes:
     doc = RulebookTemplate(buffer, page=page, footer=footer, title=title, author=author)
     toc = TableOfContents()
     toc.levelStyles = [styles("#000000", "#000000")["toc1"], styles("#000000", "#000000")["toc2"]]
-    for style in toc.levelStyles:
-        style.fontName = REGULAR_FONT
+    toc.tableStyle = TableStyle([("FONTNAME", (0, 0), (-1, -1), REGULAR_FONT),  # no unembedded Helvetica
+                                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                 ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
     doc.multiBuild(make_story(toc))
     return buffer.getvalue()
 
