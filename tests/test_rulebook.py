@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from boardlab import cli
 from boardlab.analysis.blockd.walks import Grid
 from boardlab.layouts import GAMES, load, print_conventions, variants_of
-from boardlab.layouts import rulebook as rulebook_text
+from boardlab.layouts import rulebook_markup as rulebook_text
 from boardlab.layouts.rulebook import outline, read_text
 from boardlab.printkit.rulebook.book import check_texts, exact_tables, render_rulebook
 

@@ -12,7 +12,7 @@ and the game's print module; a Blockd example deal comes from the engine's own d
 >>> from boardlab.layouts import load
 >>> draw, width, height = SETUPS["blockd"](load("blockd"))
 >>> round(width / height, 3)
-0.714
+0.722
 """
 
 from __future__ import annotations

@@ -137,7 +137,7 @@ def column_widths(columns, rows, width: float, size: float, bold_header: bool = 
     shares the rest in proportion to how much more its longest line would want.
 
     >>> [round(w) for w in column_widths(("a", "b"), [("1", "22")], 100, 8)]
-    [50, 50]
+    [42, 58]
     """
     register_family()
     padding = 7.0
