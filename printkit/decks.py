@@ -14,7 +14,7 @@ from boardlab.layouts.common import PrintConventions
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.imposition import CardGeometry, SheetPage, Slot, card_geometry, impose_cards
 from boardlab.printkit.marks import cut_marks, draw_cut_marks, draw_fold_marks, draw_sheet_footer, footer_date, footer_text
-from boardlab.printkit.pages import Component, Page, PrintFile, PrintOptions
+from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile, PrintOptions
 from boardlab.printkit.palette import ink_and_paper
 
 
@@ -74,6 +74,12 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
         return draw
 
     pages = tuple(Page(sheet_layout.page_width, sheet_layout.page_height, page_drawer(p)) for p in sheet_pages)
+    # empty slots of a duplex front page may take small pieces (nothing is printed behind them);
+    # they keep clear of the neighbours' bleed
+    b = geometry.bleed
+    free = tuple(FreeArea(name, index, (x + b, y + b, w - 2 * b, h - 2 * b))
+                 for index, sheet_page in enumerate(sheet_pages) if sheet_page.kind == "front"
+                 for x, y, w, h in sheet_page.free)
     components: dict[str, Component] = {}
     for card in cards:
         components.setdefault(card.name, Component(card.name, geometry.width + 2 * geometry.bleed,
@@ -82,7 +88,7 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
         components.setdefault(card.back_name, Component(card.back_name, geometry.width + 2 * geometry.bleed,
                                                         geometry.height + 2 * geometry.bleed,
                                                         _component_drawer(card.back, geometry)))
-    return PrintFile(name, title, pages, tuple(components.values()))
+    return PrintFile(name, title, pages, tuple(components.values()), free)
 
 
 def _component_drawer(face: Callable[[Canvas], None], geometry: CardGeometry):

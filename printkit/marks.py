@@ -22,7 +22,7 @@ from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_width
-from boardlab.printkit.pages import Component, Page, PrintFile
+from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile
 from boardlab.printkit.units import MM_PER_POINT
 
 if TYPE_CHECKING:  # imposition imports this module
@@ -226,7 +226,7 @@ def printable_box(width: float, height: float, conventions: PrintConventions) ->
 
     >>> from boardlab.layouts import print_conventions
     >>> printable_box(210, 297, print_conventions())
-    (6.0, 6.0, 198.0, 285.0)
+    (6.35, 6.35, 197.3, 284.3)
     """
     margin = conventions.sheet.margin
     return (margin, margin, width - 2 * margin, height - 2 * margin)
@@ -234,7 +234,7 @@ def printable_box(width: float, height: float, conventions: PrintConventions) ->
 
 def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequence[Component],
                 conventions: PrintConventions, *, label: str, ink: str, unit: str = "page",
-                notes: Sequence[str] = ()) -> PrintFile:
+                notes: Sequence[str] = (), free: Sequence[FreeArea] = ()) -> PrintFile:
     """A PrintFile whose every page also carries the sheet footer: calibration bar, `label`, the
     date (SOURCE_DATE_EPOCH), the file, "`unit` n/total" and `notes`.
 
@@ -260,4 +260,5 @@ def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequen
             draw_footer(canvas, printable_box(page.width, page.height, conventions), conventions, text, ink)
         return Page(page.width, page.height, draw, page.trim_box, page.bleed_box)
 
-    return PrintFile(name, title, tuple(footed(page, k + 1) for k, page in enumerate(pages)), tuple(components))
+    return PrintFile(name, title, tuple(footed(page, k + 1) for k, page in enumerate(pages)), tuple(components),
+                     tuple(free))

@@ -218,7 +218,7 @@ def blockd_count(d) -> int:
 def test_blockd_pdf_has_every_card_on_the_expected_pages(paper, per_page):
     d = load("blockd")
     assert blockd_count(d) == 25
-    deck, _pawns, _single = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+    deck, *_others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
     reader = open_pdf(render_pdf(deck))
     sheets = math.ceil(25 / per_page)
     assert len(reader.pages) == 2 * sheets
@@ -230,9 +230,19 @@ def test_blockd_pdf_has_every_card_on_the_expected_pages(paper, per_page):
     assert counts == expected
 
 
-def test_blockd_has_a_pawn_standee_per_suit():
+def test_blockd_has_a_pawn_standee_per_suit_in_the_empty_slots_of_the_last_card_sheet():
     d = load("blockd")
-    _deck, pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    for paper in ("a4", "letter"):
+        deck, *others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+        assert [f.name for f in others] == ["blockd-cards-single"]  # no sheet of its own for four pawns
+        assert [c.name for c in deck.components][-4:] == [f"pawn-{suit}" for suit in d.cards.suits]
+        canvas = RecordingCanvas(210, 297)
+        deck.pages[-2].draw(canvas)  # the last front page
+        shown = texts(canvas)
+        labels = [t for t in shown if t in {d.colours[s].label for s in d.cards.suits}]
+        assert labels[-8:] == [d.colours[s].label for s in d.cards.suits for _ in range(2)]
+    # without duplex the slots beside the fronts are folded onto: the pawns get their own sheet
+    _deck, pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "gutterfold"))
     assert [c.name for c in pawns.components] == [f"pawn-{suit}" for suit in d.cards.suits]
     canvas = RecordingCanvas(210, 297)
     for page in pawns.pages:
@@ -310,7 +320,7 @@ def test_card_sizes_measured_in_the_pdf_match_the_definition(game, paper):
 def test_marks_and_footer_stay_out_of_the_margin_and_the_calibration_bar_is_50_mm():
     d = load("blockd")
     for paper in ("a4", "letter"):
-        deck, _pawns, _single = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+        deck, *_others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
         reader = open_pdf(render_pdf(deck))
         paper_w, paper_h = CONVENTIONS.papers[paper]
         margin = CONVENTIONS.sheet.margin
@@ -413,7 +423,7 @@ def test_a_variant_changes_the_print_with_no_code_change(tmp_path):
     used, canvas = colours_used(red_three.front)
     assert "#00aa00" in used and "#c62828" not in used
     assert "jade" in texts(canvas) and "red" not in texts(canvas)
-    deck, _pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    deck, *_others = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
     for measured in measured_card_sizes(open_pdf(render_pdf(deck)), d.print.bleed):
         assert sorted(measured) == pytest.approx(sorted(CONVENTIONS.card_sizes["bridge"]), abs=0.1)
 

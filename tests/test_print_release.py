@@ -93,3 +93,44 @@ def test_every_card_face_has_bleed_on_every_edge_no_card_butts_against(game, opt
                 assert all(painted(p, page.fills) for p in samples), (print_file.name, index + 1, clip)
                 faces += 1
     assert faces >= 2
+
+
+#: Sheets of paper each file takes (a duplex sheet is a front page and a back page), by game and paper.
+#: Blockd: 25 poker cards, 9 a sheet on both papers: 9 + 9 + 7; the 4 pawn strips (18 x 80 mm) fill
+#: the 2 empty slots of the last sheet (2 strips a slot), so there is no pawn sheet.
+#: Links: 46 cards, 9 a sheet: 6 sheets (5 x 9 + 1; nothing else of the game could use the rest).
+#: 6x6: the board (192 mm) leaves a strip under it, the 6 player cards leave room on their sheet;
+#: the 6 markers and 120 chips fill those and one sheet more.
+#: Deblockle: the 256 mm board in 2 tiles; 8 cube nets (75 x 107 mm), 4 a sheet.
+EXPECTED_SHEETS = {
+    ("blockd", "a4"): {"blockd-cards-a4": 3},
+    ("blockd", "letter"): {"blockd-cards-letter": 3},
+    ("links", "a4"): {"links-cards-a4": 6},
+    ("links", "letter"): {"links-cards-letter": 6},
+    ("sixbysix", "a4"): {"sixbysix-board-a4": 1, "sixbysix-cards-a4": 1, "sixbysix-pieces-a4": 1},
+    ("sixbysix", "letter"): {"sixbysix-board-letter": 1, "sixbysix-cards-letter": 1, "sixbysix-pieces-letter": 1},
+    ("deblockle", "a4"): {"deblockle-board-a4": 2, "deblockle-board-a3": 1, "deblockle-cubes-a4": 2},
+    ("deblockle", "letter"): {"deblockle-board-letter": 2, "deblockle-board-a3": 1, "deblockle-cubes-letter": 2},
+}
+
+
+@pytest.mark.parametrize("game, paper", sorted(EXPECTED_SHEETS))
+def test_sheet_counts_are_what_the_components_need(game, paper):
+    files = [f for f in print_module(game).print_files(load(game), PrintOptions(paper, "long", "duplex"))
+             if not f.name.endswith("-single")]
+    sheets = {}
+    for f in files:
+        pages = len(open_pdf(render_pdf(f)).pages)
+        sheets[f.name] = pages // 2 if "-cards-" in f.name else pages  # card files: fronts and backs
+    assert sheets == EXPECTED_SHEETS[(game, paper)]
+
+
+def test_poker_cards_come_three_by_three_on_letter():
+    for game in ("blockd", "links"):
+        [deck] = card_files(game, PrintOptions("letter", "long", "duplex"))
+        page = page_geometry(open_pdf(render_pdf(deck)), 0)
+        assert len(page.clips) == 9
+        columns = {round(c[0] + c[2] / 2, 1) for c in page.clips}
+        rows = {round(c[1] + c[3] / 2, 1) for c in page.clips}
+        assert len(columns) == 3 and len(rows) == 3
+        assert all(c[3] > c[2] for c in page.clips)  # standing, not on their side
