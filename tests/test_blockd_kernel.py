@@ -106,6 +106,12 @@ def test_playouts_from_engine_positions_replay_through_the_engine(name):
         assert (stats["restores_earned"], stats["restores_used"], stats["rounds"], stats["tiebreak"]) == \
             (after.restores_earned, after.restores_used, after.round, after.tiebreak)
         assert stats["eliminations"] == [list(e) for e in after.eliminations[len(state.eliminations):]]
+        # the packed entry point MCTS uses plays the same game and leaves the state alone
+        before = state.to_position()
+        assert kernel.playout_winner(state, 1000 + i, i % 2) == (winners[0] if winners and not unfinished else -1)
+        assert state.to_position() == before
+        returns = state.clone().random_playout(random.Random(i), "moves")
+        assert sum(returns) in (0.0, 1.0) and len(returns) == state.players
 
 
 def test_kernel_draws_are_the_batch_uniforms():

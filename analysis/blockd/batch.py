@@ -148,16 +148,12 @@ def deal_cards(game, deal_seeds: Sequence[int]) -> np.ndarray:
 
 
 # -- the runner's hook ------------------------------------------------------------------------
-#: the kernel's weighting of each agent's `random_policy`
-WEIGHTINGS = {"moves": kernel.MOVES, "destination": kernel.DESTINATION}
-
-
 def weighting_of(game, match) -> int | None:
     """The kernel weighting when every seat of `match` plays the same random policy, else None."""
     policies = {factory(game).random_policy for factory in match.agents}
     if len(policies) != 1:
         return None
-    return WEIGHTINGS.get(policies.pop())
+    return kernel.WEIGHTINGS.get(policies.pop())
 
 
 def unsupported(game, match=None) -> str | None:

@@ -44,6 +44,8 @@ MAX_CELLS = 62
 #: the cell is open without a restore, no restore or a restore with probability 1/2 each; the
 #: restored card uniform over those that open a way there (see `agents.DestinationRandomAgent`)
 MOVES, DESTINATION = 0, 1
+#: an agent's `random_policy` -> the kernel's weighting
+WEIGHTINGS = {"moves": MOVES, "destination": DESTINATION}
 
 # rule options as integers
 PASS, BLOCK, STACK = 0, 1, 2
@@ -73,13 +75,19 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 
 def unsupported(game) -> str | None:
-    """Why the kernel cannot play this game's rules (None when it can).
+    """Why the kernel cannot play this game's rules (None when it can); found once per game.
 
     >>> from boardlab.layouts import load
     >>> from boardlab.analysis.blockd.engine import make_game
     >>> unsupported(make_game(load("blockd"), 4)) is None
     True
     """
+    if "_kernel_unsupported" not in game.__dict__:
+        game.__dict__["_kernel_unsupported"] = _unsupported(game)
+    return game.__dict__["_kernel_unsupported"]
+
+
+def _unsupported(game) -> str | None:
     if game.grid.cells > MAX_CELLS:
         return f"{game.grid.cells} cells (the compiled path handles at most {MAX_CELLS})"
     for f in dataclasses.fields(game.rules):
@@ -532,6 +540,38 @@ def play_deals(game, card_ids, move_keys, weighting: int = MOVES, recorded: int 
     keys = np.asarray(move_keys, dtype=np.uint64)
     play_games(cls, suit, blind, starts, keys, t.rules, t.masks, t.dests, t.skips, t.counts, weighting, out, elim, histories)
     return KernelResult(out, elim, histories)
+
+
+@njit(cache=True)
+def playout(packed, cls, suit, rules, masks, dests, skips, counts, key, weighting):
+    """The winner (-1: none, or unfinished) of random play from a packed position:
+    the `FIELDS` position fields, then pawns, marked and bonus per seat."""
+    n = rules[R_PLAYERS]
+    st = packed[:FIELDS]
+    pawns = packed[FIELDS:FIELDS + n]
+    marked = packed[FIELDS + n:FIELDS + 2 * n]
+    bonus = packed[FIELDS + 2 * n:FIELDS + 3 * n]
+    elim = np.zeros((n, 2), dtype=np.int64)
+    play_on(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, key, weighting,
+            np.zeros((0, 3), dtype=np.int64), np.zeros(64, dtype=np.int64))
+    return st[WINNER] if not st[UNFINISHED] else -1
+
+
+def playout_winner(state, key: int, weighting: int) -> int:
+    """The winner of random play to the end from an engine state (-1: none); the state is unchanged.
+
+    The deal's per-cell arrays are made once per deal (kept on the shared `Layout`).
+    """
+    layout = state.layout
+    arrays = layout.compiled
+    t = tables_of(state.game)
+    if arrays is None:
+        card_ids = np.array(layout.card_ids, dtype=np.int64)
+        arrays = layout.compiled = (t.card_class[card_ids], t.card_suit[card_ids])
+    packed = np.array([state.down, layout.blind, state.mover, state.turns, state.round, state.last_mover, -1, 0,
+                       0, 0, 0, 0, 0, *state.pawns, *state.marked, *state.restore], dtype=np.int64)
+    return int(playout(packed, arrays[0], arrays[1], t.rules, t.masks, t.dests, t.skips, t.counts,
+                       np.uint64(key), weighting))
 
 
 class Position:
