@@ -2,7 +2,7 @@
 
 >>> from boardlab.layouts import load
 >>> load("sixbysix").rules.lead
-'fixed'
+'rotate'
 """
 
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem

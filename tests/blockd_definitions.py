@@ -15,7 +15,8 @@ from boardlab.layouts import load
 DATA = Path(__file__).parent / "data"
 
 #: every shipped Blockd definition and variant, then the test grids
-NAMES = ("blockd", "blockd-flat", "blockd-pawns-block", "blockd-pawns-stack", "blockd-end-of-round",
+NAMES = ("blockd", "blockd-flat", "blockd-pawns-block", "blockd-pawns-stack", "blockd-pawns-stack-always",
+         "blockd-end-of-round",
          "blockd-eliminated-card-stay", "blockd-no-restore", "grid-4x4", "grid-3x4-flat", "grid-6x6-purple")
 
 
@@ -56,11 +57,14 @@ def option_definitions() -> dict:
     base = load("blockd")
     out = {name: load(name) for name in ("blockd", "blockd-flat", "blockd-pawns-block", "blockd-pawns-stack",
                                          "blockd-end-of-round", "blockd-eliminated-card-stay",
-                                         "blockd-no-restore")}
+                                         "blockd-no-restore", "blockd-pawns-stack-always")}
     out["cap-12"] = with_rules(base, max_turns=12)
     out["start-2-3"] = with_rules(base, start_steps=(2, 3))
     out["stack-end-of-round-stay"] = with_rules(base, pawns="stack", elimination="end_of_round",
                                                 eliminated_card="stay")
+    out["stack-always"] = with_rules(base, pawns="stack", stacked_flip="always")
+    out["stack-always-end-of-round-flat"] = with_rules(base, pawns="stack", stacked_flip="always",
+                                                       elimination="end_of_round", torus=False)
     out["block-flat-end-of-round"] = with_rules(base, pawns="block", torus=False, elimination="end_of_round")
     small = dataclasses.replace(base, board=dataclasses.replace(base.board, rows=4, columns=4),
                                 cards=dataclasses.replace(base.cards, values=(1, 2), blind=4))

@@ -60,14 +60,14 @@ SUPPORTED = {
     "restore_bonus": None,
     "start_steps": None,
     "max_turns": None,
-    "stacked_flip": ("last",),
+    "stacked_flip": ("last", "always"),
 }
 
 # fields of the position vector `st`
 DOWN, BLIND, MOVER, TURNS, ROUND, LAST, WINNER, UNFINISHED, TIEBREAK, EARNED, USED, N_ELIM, DONE = range(13)
 FIELDS = 13
 # fields of the rule vector `rules`
-R_PLAYERS, R_PAWNS, R_FLIP, R_IMMEDIATE, R_RESTORE, R_MAX_TURNS = range(6)
+R_PLAYERS, R_PAWNS, R_FLIP, R_IMMEDIATE, R_RESTORE, R_MAX_TURNS, R_AT_ONCE = range(7)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -136,7 +136,8 @@ class KernelTables:
         self.start_card = np.array([game.start_card(s) for s in range(game.players)], dtype=np.int64)
         r = game.rules
         self.rules = np.array([game.players, PAWNS[r.pawns], r.eliminated_card == "flip",
-                               r.elimination == "immediate", bool(r.restore_bonus), r.max_turns], dtype=np.int64)
+                               r.elimination == "immediate", bool(r.restore_bonus), r.max_turns,
+                               game.flip_at_once], dtype=np.int64)
 
     def deal_arrays(self, card_ids: np.ndarray):
         """(class per cell, suit per cell, blind mask, start cell per seat) of deals (rows of card ids)."""
@@ -343,9 +344,10 @@ def _leave(st, pawns, marked, bonus, rules, leaving, elim):
             st[N_ELIM] += 1
     if rules[R_FLIP]:
         still = np.int64(0)
-        for s in range(n):
-            if pawns[s] >= 0:
-                still |= np.int64(1) << pawns[s]
+        if not rules[R_AT_ONCE]:  # a card still holding a pawn stays up
+            for s in range(n):
+                if pawns[s] >= 0:
+                    still |= np.int64(1) << pawns[s]
         st[DOWN] |= gone & ~still
 
 
@@ -425,7 +427,7 @@ def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, 
     still = False
     for s in range(rules[R_PLAYERS]):
         still |= pawns[s] == left
-    if not still:
+    if rules[R_AT_ONCE] or not still:
         st[DOWN] |= np.int64(1) << left
     earned = rules[R_RESTORE] != 0 and suit[to] == seat
     bonus[seat] = earned
