@@ -62,7 +62,6 @@ def option_definitions() -> dict:
     out["start-2-3"] = with_rules(base, start_steps=(2, 3))
     out["stack-end-of-round-stay"] = with_rules(base, pawns="stack", elimination="end_of_round",
                                                 eliminated_card="stay")
-    out["stack-always"] = with_rules(base, pawns="stack", stacked_flip="always")
     out["stack-always-end-of-round-flat"] = with_rules(base, pawns="stack", stacked_flip="always",
                                                        elimination="end_of_round", torus=False)
     out["block-flat-end-of-round"] = with_rules(base, pawns="block", torus=False, elimination="end_of_round")
