@@ -22,6 +22,7 @@ COMMANDS = (
     "tables",
     "moves",
     "print",
+    "rulebook",
 )
 
 
