@@ -29,7 +29,7 @@ from boardlab.analysis.tables import TABLE_PROVIDERS, TableOptions, provider
 from boardlab.layouts.errors import BoardlabError
 
 #: MCTS budgets N whose doubling 2N against N the skill section plays
-MCTS_DOUBLINGS = (8, 16, 32)
+MCTS_DOUBLINGS = (4, 8, 16)
 
 
 @dataclass(frozen=True)
