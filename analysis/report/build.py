@@ -18,7 +18,7 @@ from pathlib import Path
 
 from boardlab.analysis import engines
 from boardlab.analysis.report import sections
-from boardlab.analysis.report.document import section, table, text
+from boardlab.analysis.report.document import preformatted, section, table, text
 from boardlab.analysis.report.extras import EXTRAS
 from boardlab.analysis.report.findings import findings
 from boardlab.analysis.report.glossary import GLOSSARY
@@ -124,7 +124,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
                 ("length", "Game length", sections.length(baseline, definition, n, unit)),
                 ("decisions", "Decisions", sections.decisions(observed, n)),
                 ("skill", "Skill", sections.skill(skilled, n)),
-                ("game", f"{name}'s own figures", _extras(definition, n, options.seed, store)),
+                ("game", f"{name}'s own figures", _own_figures(definition, baseline, n, options.seed, store)),
                 ("sensitivity", "Open-rule sensitivity", sections.sensitivity(baseline, alts, n, skipped))):
             d[key] = x
             blocks.append(section(title, b, level=3))
@@ -162,10 +162,31 @@ def _without_engine(definition, store: ResultStore, options: ReportOptions, coun
             "run": {"seconds": 0.0}}
 
 
+#: the figures every simulation summary has; the rest of a summary is the game's own
+COMMON_SUMMARY_KEYS = frozenset({"game", "variant", "players", "agents", "games", "seed", "seat_rotation",
+                                 "wins_by_seat", "draws", "unfinished", "win_rate_by_seat", "length", "seconds",
+                                 "win_rate_by_agent"})
+
+
+def _own_figures(definition, baseline, players: int, seed: int, store: ResultStore):
+    """The engine's own summary of the baseline games (as `boardlab simulate` prints it), then its charts."""
+    game_id = definition.game.id
+    summary = baseline.summary
+    own = summary[game_id] if isinstance(summary.get(game_id), dict) else \
+        {k: v for k, v in summary.items() if k not in COMMON_SUMMARY_KEYS}
+    game = engines.make_game(definition, players)
+    describe = getattr(game, "describe_summary", None)
+    lines = describe(summary) if describe is not None and own else ""
+    blocks = [text(f"What the engine counts in the same {summary['games']:,} games:"), preformatted(lines)] \
+        if lines else []
+    more_blocks, more = _extras(definition, players, seed, store)
+    return blocks + more_blocks, {"summary": own, **more}
+
+
 def _extras(definition, players: int, seed: int, store: ResultStore):
     game_id = definition.game.id
     if game_id not in EXTRAS:
-        return [text("No figures of its own for this game yet.")], {}
+        return [], {}
     key = {"what": "report extras", "game": game_id, "definition": definition_hash(definition),
            "players": players, "seed": seed, "engine": engine_fingerprint(engines.ENGINES[game_id]),
            "report": _code_fingerprint()}
