@@ -40,6 +40,8 @@ from boardlab.printkit.units import POINTS_PER_MM
 THUMBNAIL = 24.0
 #: the largest height of the setup example, mm
 SETUP_HEIGHT = 120.0
+#: the language analysis writes its tables' titles, headings and notes in
+TABLES_LANGUAGE = "en"
 COMPONENT = re.compile(r"^\[([^\]]+)\]\s*(.*)$")
 
 
@@ -221,9 +223,11 @@ class _Story:
             rows = [[self.number(v) for v in row] for row in table.rows]
             out.append(table_flowable([term(c) for c in table.columns], rows, self.styles["cell"], self.width,
                                       self.ink))
-            if table.note:
+            note = term(table.note)
+            if table.note and (note != table.note or self.book.language == TABLES_LANGUAGE):
+                # a note the text's terms do not translate is left out rather than printed in English
                 out.append(Spacer(1, 3))
-                out.append(Paragraph(rich(term(table.note)), self.styles["small"]))
+                out.append(Paragraph(rich(note), self.styles["small"]))
         return out
 
     def number(self, value) -> str:
