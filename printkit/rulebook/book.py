@@ -231,11 +231,20 @@ class _Story:
         return out
 
     def number(self, value) -> str:
-        """A table value in the book's language (a decimal comma in Spanish)."""
-        text = str(value)
-        if self.book.language == "es" and re.fullmatch(r"-?\d+\.\d+", text):
-            return text.replace(".", ",")
-        return text
+        """A table value in the book's language: a decimal comma in Spanish, words through the terms."""
+        return table_cell(value, self.book)
+
+
+def table_cell(value, book: Book) -> str:
+    """One cell of an appendix table as the book prints it.
+
+    >>> table_cell("0.25", Book(None, "es", "", [], {"never": "nunca"})), table_cell("never", Book(None, "es", "", [], {"never": "nunca"}))
+    ('0,25', 'nunca')
+    """
+    text = str(value)
+    if book.language == "es" and re.fullmatch(r"-?\d+\.\d+", text):
+        return text.replace(".", ",")
+    return book.term(text)
 
 
 def render_rulebook(definition, language: str, paper: str) -> bytes:
