@@ -4,7 +4,10 @@ The search grows a tree from the state it is asked about, one node per iteration
 1. **select**: from the root, at a player's node take the child with the best UCT score, at a
    chance node draw an outcome with the state's exact chance weights (`sample_chance`);
 2. **expand**: the first node with an untried move gets one new child;
-3. **roll out**: a rollout agent (any `Agent`: random, greedy, ...) plays the game to its end;
+3. **roll out**: a rollout agent (any `Agent`: random, greedy, ...) plays the game to its end,
+   or for at most `rollout_plies` moves, after which `evaluate(state)` estimates the result;
+   (a game may also narrow the moves a node tries with `candidates(state)`, a non-empty
+   subset of the legal moves chosen by game knowledge)
 4. **back up**: every node on the path adds the result of the player who *moved into it*.
 
 So each node's statistics are from the point of view of the player who chose it, and a
@@ -29,7 +32,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Hashable
+from typing import Callable, Hashable, Sequence
 
 from boardlab.analysis.agents import Agent, RandomAgent
 from boardlab.analysis.protocol import CHANCE, TERMINAL, State
@@ -67,7 +70,11 @@ class MCTS:
     """
 
     def __init__(self, iterations: int, rollout: Agent | None = None,
-                 exploration: float = DEFAULT_EXPLORATION):
+                 exploration: float = DEFAULT_EXPLORATION, rollout_plies: int | None = None,
+                 evaluate: Callable[[State], Sequence[float]] | None = None,
+                 candidates: Callable[[State], Sequence[Hashable]] | None = None):
+        if (rollout_plies is None) != (evaluate is None):
+            raise ValueError("a rollout limit needs an evaluation of the state where it stops, and only then")
         if iterations < 1:
             raise ValueError(f"an MCTS budget needs at least 1 iteration, got {iterations}")
         if exploration < 0:
@@ -75,6 +82,9 @@ class MCTS:
         self.iterations = iterations
         self.rollout = rollout if rollout is not None else RandomAgent()
         self.exploration = exploration
+        self.rollout_plies = rollout_plies
+        self.evaluate = evaluate
+        self.candidates = candidates
 
     def search(self, state: State, rng: random.Random) -> Node:
         """Run the budget from `state` (left unchanged) and return the root of the tree.
@@ -110,7 +120,7 @@ class MCTS:
                 path.append(node)
                 continue
             if node.untried is None:
-                node.untried = list(state.legal_moves())
+                node.untried = list(state.legal_moves() if self.candidates is None else self.candidates(state))
             if node.untried:
                 # expansion: one untried move, drawn at random so no move order is favoured
                 move = node.untried.pop(rng.randrange(len(node.untried)))
@@ -121,12 +131,16 @@ class MCTS:
             node = self._select(node)
             state.apply(node.move)
             path.append(node)
+        plies = 0
         while not state.is_terminal():
             if state.current_player() == CHANCE:
                 state.apply(state.sample_chance(rng))
+            elif plies == self.rollout_plies:
+                break
             else:
                 state.apply(self.rollout.choose(state, rng))
-        returns = state.returns()
+                plies += 1
+        returns = state.returns() if state.is_terminal() else self.evaluate(state)
         for visited in path:
             visited.visits += 1
             if visited.mover >= 0:
@@ -147,8 +161,10 @@ class MCTSAgent(Agent):
     """Plays the move an `MCTS` search of the given budget visits most."""
 
     def __init__(self, iterations: int, rollout: Agent | None = None,
-                 exploration: float = DEFAULT_EXPLORATION, name: str = "mcts"):
-        self.search = MCTS(iterations, rollout, exploration)
+                 exploration: float = DEFAULT_EXPLORATION, name: str = "mcts",
+                 rollout_plies: int | None = None, evaluate: Callable[[State], Sequence[float]] | None = None,
+                 candidates: Callable[[State], Sequence[Hashable]] | None = None):
+        self.search = MCTS(iterations, rollout, exploration, rollout_plies, evaluate, candidates)
         self.name = name
 
     def choose(self, state: State, rng: random.Random) -> Hashable:

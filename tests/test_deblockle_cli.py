@@ -132,3 +132,32 @@ def test_tables_deblockle_text_and_csv(capsys):
     assert "## Mean turns to score from every square, player gold (scores on d6)" in out
     code, out, _ = run(["tables", "deblockle", "--format", "csv", "--variant", "deblockle-two-blocks"], capsys)
     assert code == 0 and out.startswith("# Turns to score a lone block") and ",e3," not in out
+
+
+def _simulate(capsys, *extra):
+    code, out, err = run(["simulate", "deblockle", "--seed", "1", "--json", *extra], capsys)
+    assert code == 0, err
+    summary = json.loads(out)
+    summary.pop("seconds")
+    return summary
+
+
+def test_simulate_is_reproducible_whatever_the_worker_count(capsys):
+    args = ("--games", "12", "--agents", "greedy")
+    one = _simulate(capsys, *args, "--workers", "1")
+    assert one == _simulate(capsys, *args, "--workers", "2")
+    d = one["deblockle"]
+    assert sum(one["wins_by_seat"]) + one["draws"] + one["unfinished"] == 12 == sum(d["ends"].values())
+    assert d["first_player"]["wins"] == one["wins_by_seat"][0]
+    # every win by scoring means four blocks of the winner scored
+    assert sum(d["scored"]["blocks_by_seat"]) >= 4 * d["ends"]["scored"]
+    assert d["scored"]["kth_block_turn"]["1"][0]["games"] >= d["scored"]["kth_block_turn"]["1"][3]["games"]
+
+
+def test_simulate_every_variant_and_the_text_form(capsys):
+    for variant in ("deblockle-two-blocks", "deblockle-no-touching", "deblockle-hopless-ends-turn"):
+        s = _simulate(capsys, "--games", "3", "--agents", "greedy", "--variant", variant, "--workers", "1")
+        assert s["variant"] == variant and len(s["deblockle"]["scored"]["kth_block_turn"]["1"]) == (
+            2 if variant == "deblockle-two-blocks" else 4)
+    code, out, _ = run(["simulate", "deblockle", "--games", "2", "--agents", "greedy,random", "--workers", "1"], capsys)
+    assert code == 0 and "games with a blocked player" in out and "first player wins" in out
