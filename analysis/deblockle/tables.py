@@ -133,3 +133,14 @@ def heat_map(game, doc) -> Table:
         rows.append(tuple(row))
     return Table(f"Mean turns to score from every square, player {doc['colour']} (scores on {doc['scores_on']})",
                  ("rank",) + tuple(files), tuple(rows))
+
+
+def exact_tables(definition) -> TableSet:
+    """The rulebook's appendix: turns to score a lone block from each start square, and the setup totals.
+
+    >>> from boardlab.layouts import load
+    >>> [t.title.split(":")[0] for t in exact_tables(load("deblockle")).tables]
+    ['Turns to score a lone block from each start square (24 orientations)', 'Setup total']
+    """
+    full = tables(definition, TableOptions())
+    return TableSet(full.title, full.tables[:2], full.data)
