@@ -2,7 +2,7 @@
 
 Everything is rendered into a temporary folder beside the destination first; only when every
 file has been drawn are they renamed into place, and if one rename fails the ones already made
-are undone.  A failure while drawing (a component that does not fit, a bug) or while moving
+are undone.  A Ctrl-C during the renames is held until they are done (or undone).  A failure while drawing (a component that does not fit, a bug) or while moving
 therefore leaves whatever was in the destination before untouched.
 
 Layout of `out_dir` after `write_print_files([file], out_dir)`:
@@ -16,9 +16,12 @@ two components with the same name must therefore draw the same picture.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from pathlib import Path
 from typing import Iterable
 
@@ -86,7 +89,7 @@ def _move_into_place(rendered: dict[str, bytes], out_dir: Path) -> list[Path]:
                 raise IsADirectoryError(0, f"{destination} is a folder", str(destination))
             if destination.parent.exists() and not destination.parent.is_dir():
                 raise NotADirectoryError(0, f"{destination.parent} is a file, not a folder", str(destination.parent))
-        try:
+        with _interrupts_held(), _undone_on_failure(done):
             for relative in rendered:
                 destination = out_dir / relative
                 destination.parent.mkdir(parents=True, exist_ok=True)
@@ -97,16 +100,40 @@ def _move_into_place(rendered: dict[str, bytes], out_dir: Path) -> list[Path]:
                     os.replace(destination, kept)
                 done.append((destination, kept))
                 os.replace(staging / relative, destination)
-        except OSError:
-            for destination, kept in reversed(done):  # put the previous files back
-                if kept is not None:
-                    os.replace(kept, destination)
-                elif destination.exists():
-                    destination.unlink()
-            raise
         return [destination for destination, _ in done]
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _undone_on_failure(done: list[tuple[Path, Path | None]]):
+    """On any failure (an OSError, an interrupt), put the previous files back, then re-raise."""
+    try:
+        yield
+    except BaseException:
+        for destination, kept in reversed(done):
+            if kept is not None:
+                os.replace(kept, destination)
+            elif destination.exists():
+                destination.unlink()
+        raise
+
+
+@contextlib.contextmanager
+def _interrupts_held():
+    """Hold a Ctrl-C (SIGINT) until the block is over, then raise it: the swap of renames is
+    never cut in the middle (it takes milliseconds).  Outside the main thread, nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def write_print_files(print_files: Iterable[PrintFile], out_dir: Path | str) -> list[Path]:
