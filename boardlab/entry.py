@@ -1,11 +1,13 @@
 """The installed `boardlab` command: `boardlab.cli.main`, answering a Ctrl-C from its first instant.
 
 A Ctrl-C while the command modules are still being imported (numpy, reportlab, ...) ends with
-the same one line and exit status 130 as one during the work.
+the same one line and exit status 130 as one during the work; one arriving after the work is
+done is ignored (the command exits with its own status).
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 
 
@@ -18,7 +20,9 @@ def main() -> int:
         except (KeyboardInterrupt, OSError):
             pass
         return 130
-    return run_command()
+    code = run_command()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the work is done: a late Ctrl-C cannot cut the exit short
+    return code
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ def one_line(text: str, limit: int = LINE_LIMIT) -> str:
     text = " ".join(str(text).splitlines())
     if len(text) <= limit:
         return text
-    keep = max(limit - 32, 2)
+    note = f" [... {len(text):,} characters cut ...] "  # at least as long as the final note
+    keep = max(limit - len(note), 2)
     head, tail = keep * 3 // 5, keep - keep * 3 // 5
     return f"{text[:head]} [... {len(text) - head - tail:,} characters cut ...] {text[len(text) - tail:]}"
 

@@ -25,6 +25,9 @@ from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
 from boardlab.layouts.schema import Checker, Source
 from boardlab.layouts.tomlmap import key_lines
 
+#: the deepest key path a definition may write (the schema's deepest is rulebook.text.LANGUAGE.KEY)
+MAX_DEPTH = 8
+
 LAYOUTS = Path(__file__).resolve().parent
 VARIANTS = LAYOUTS / "variants"
 
@@ -86,6 +89,10 @@ def read_document(path: Path) -> Document:
             line = text.count("\n") + 1
         raise DefinitionError([Problem(name, line, "syntax", f"TOML syntax error: {message}",
                                        "see https://toml.io for the format")]) from None
+    deepest = max(lines, key=len, default=())
+    if len(deepest) > MAX_DEPTH:
+        raise DefinitionError([Problem(name, lines[deepest], "syntax", f"keys nested {len(deepest)} levels deep",
+                                       f"at most {MAX_DEPTH} levels, e.g. [print.marker] width")])
     return Document(name, data, lines)
 
 

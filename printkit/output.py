@@ -2,7 +2,8 @@
 
 Everything is rendered into a temporary folder beside the destination first; only when every
 file has been drawn are they renamed into place, and if one rename fails the ones already made
-are undone.  A Ctrl-C during the renames is held until they are done (or undone).  A failure while drawing (a component that does not fit, a bug) or while moving
+are undone.  A Ctrl-C while files are written, renamed or cleaned up is held until that is
+over (milliseconds), so no temporary folder is left behind either.  A failure while drawing (a component that does not fit, a bug) or while moving
 therefore leaves whatever was in the destination before untouched.
 
 Layout of `out_dir` after `write_print_files([file], out_dir)`:
@@ -66,7 +67,8 @@ def write_rendered(rendered: dict[str, bytes], out_dir: Path | str) -> list[Path
     """
     out_dir = Path(out_dir)
     try:
-        return _move_into_place(rendered, out_dir)
+        with _interrupts_held():  # staging, swap and clean-up take milliseconds: never cut in the middle
+            return _move_into_place(rendered, out_dir)
     except OSError as err:
         where = err.filename or out_dir
         raise BoardlabError(f"cannot write to {where}: {err.strerror or err}") from None
@@ -89,7 +91,7 @@ def _move_into_place(rendered: dict[str, bytes], out_dir: Path) -> list[Path]:
                 raise IsADirectoryError(0, f"{destination} is a folder", str(destination))
             if destination.parent.exists() and not destination.parent.is_dir():
                 raise NotADirectoryError(0, f"{destination.parent} is a file, not a folder", str(destination.parent))
-        with _interrupts_held(), _undone_on_failure(done):
+        with _undone_on_failure(done):
             for relative in rendered:
                 destination = out_dir / relative
                 destination.parent.mkdir(parents=True, exist_ok=True)
