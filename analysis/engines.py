@@ -16,6 +16,8 @@ from boardlab.layouts.errors import BoardlabError
 ENGINES: dict[str, str] = {
     "blockd": "boardlab.analysis.blockd.engine",
     "sixbysix": "boardlab.analysis.sixbysix.engine",
+    "links": "boardlab.analysis.links.engine",
+    "deblockle": "boardlab.analysis.deblockle.engine",
 }
 
 

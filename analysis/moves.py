@@ -14,6 +14,8 @@ from boardlab.layouts.errors import BoardlabError
 #: game id -> module with `moves(definition, position) -> list[dict]`
 MOVE_PROVIDERS: dict[str, str] = {
     "blockd": "boardlab.analysis.blockd.position",
+    "links": "boardlab.analysis.links.position",
+    "deblockle": "boardlab.analysis.deblockle.position",
 }
 
 

@@ -19,9 +19,12 @@ COMMANDS = (
     "list",
     "check",
     "simulate",
+    "compare",
+    "report",
     "tables",
     "moves",
     "print",
+    "rulebook",
 )
 
 

@@ -138,6 +138,9 @@ LINKS = [
     ("removal table key not a number", "2 = 3, 3 = 3", "two = 3, 3 = 3", "deck.removed_empty.two",
      "removed_empty ="),
     ("hand too big for the deck", "hand_size = 4", "hand_size = 20", "deck.hand_size", "hand_size = 20"),
+    ("no game cards", 'end_colours = ["red", "blue", "green", "yellow"]\nend_points = [1, 2]\ndoubles = true',
+     'end_colours = ["red"]\nend_points = [1]\ndoubles = false',
+     "deck.doubles", "doubles = false"),
     ("unknown option bool", "doubles = true", 'doubles = "yes"', "deck.doubles", "doubles ="),
 ]
 
