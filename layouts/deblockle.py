@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.layouts.common import SYMBOLS, Colour, GameInfo, PrintSettings, Rulebook, check_colour_ref
+from boardlab.layouts.common import SYMBOLS, Analysis, Colour, GameInfo, PrintSettings, Rulebook, check_colour_ref
 from boardlab.layouts.schema import limits
 
 SQUARE = re.compile(r"^([a-z])([1-9][0-9]?)$")
@@ -90,6 +90,7 @@ class Definition:
     rules: Rules
     print: DeblocklePrint
     rulebook: Rulebook
+    analysis: Analysis = field(default_factory=Analysis)
 
 
 def check(d: Definition, report) -> None:
