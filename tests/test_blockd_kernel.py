@@ -146,3 +146,18 @@ def test_the_destination_weighting_restores_less_often():
     out = [kernel.play_deals(game, cards, keys, w).out for w in (kernel.MOVES, kernel.DESTINATION)]
     used = [o[:, kernel.USED].sum() / o[:, kernel.EARNED].sum() for o in out]
     assert used[1] < used[0] - 0.05, used  # 0.75 against 0.85 of the bonuses earned
+
+
+@pytest.mark.parametrize("name", sorted(DEFINITIONS))
+def test_compiled_trap_distance_equals_the_reference(name):
+    from boardlab.analysis.blockd import graph, traps
+    definition = DEFINITIONS[name]
+    game = make_game(definition, definition.game.max_players)
+    found = set()
+    for state in engine_positions(game, 25, seed=3):
+        for seat in range(game.players):
+            for horizon in (0, 1, 3):
+                expected = graph.trap_distance(state, seat, horizon)
+                assert traps.trap_distance(state, seat, horizon) == expected
+                found.add(expected)
+    assert len(found) >= 2  # the positions are not all alike

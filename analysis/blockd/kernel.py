@@ -150,11 +150,20 @@ class KernelTables:
         return cls, suit, blind, starts
 
 
+_TABLES: dict[tuple, KernelTables] = {}
+
+
 def tables_of(game) -> KernelTables:
-    """The game's `KernelTables`, built once per game object."""
+    """The game's `KernelTables`, built once per game object and shared by equal games
+    (`boardlab tables` makes a game object per block of deals)."""
     tables = game.__dict__.get("_kernel_tables")
     if tables is None:
-        tables = game.__dict__["_kernel_tables"] = KernelTables(game)
+        key = (game.grid, game.cards, game.start_steps, game.definition.cards.start_value, game.players,
+               repr(game.rules))
+        tables = _TABLES.get(key)
+        if tables is None:
+            tables = _TABLES[key] = KernelTables(game)
+        game.__dict__["_kernel_tables"] = tables
     return tables
 
 
@@ -559,17 +568,24 @@ def playout(packed, cls, suit, rules, masks, dests, skips, counts, key, weightin
     return st[WINNER] if not st[UNFINISHED] else -1
 
 
+def deal_arrays_of(state) -> tuple[np.ndarray, np.ndarray]:
+    """(step-count class, suit) of the card on every cell of a state's deal, kept on its shared `Layout`."""
+    layout = state.layout
+    if layout.compiled is None:
+        t = tables_of(state.game)
+        card_ids = np.array(layout.card_ids, dtype=np.int64)
+        layout.compiled = (t.card_class[card_ids], t.card_suit[card_ids])
+    return layout.compiled
+
+
 def playout_winner(state, key: int, weighting: int) -> int:
     """The winner of random play to the end from an engine state (-1: none); the state is unchanged.
 
     The deal's per-cell arrays are made once per deal (kept on the shared `Layout`).
     """
     layout = state.layout
-    arrays = layout.compiled
+    arrays = deal_arrays_of(state)
     t = tables_of(state.game)
-    if arrays is None:
-        card_ids = np.array(layout.card_ids, dtype=np.int64)
-        arrays = layout.compiled = (t.card_class[card_ids], t.card_suit[card_ids])
     packed = np.array([state.down, layout.blind, state.mover, state.turns, state.round, state.last_mover, -1, 0,
                        0, 0, 0, 0, 0, *state.pawns, *state.marked, *state.restore], dtype=np.int64)
     return int(playout(packed, arrays[0], arrays[1], t.rules, t.masks, t.dests, t.skips, t.counts,

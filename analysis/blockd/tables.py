@@ -28,7 +28,8 @@ import random
 import numpy as np
 
 from boardlab.analysis.blockd.engine import make_game
-from boardlab.analysis.blockd.graph import components, dead_cells, move_graph, reachable_within, trap_distance
+from boardlab.analysis.blockd.graph import components, dead_cells, move_graph, reachable_within
+from boardlab.analysis.blockd.traps import trap_distance  # compiled; graph.trap_distance is its twin
 from boardlab.analysis.runner import CHANCE_STREAM, default_workers, derive_seed
 from boardlab.analysis.tables import Table, TableSet
 
