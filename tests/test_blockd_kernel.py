@@ -150,7 +150,7 @@ def test_the_destination_weighting_restores_less_often():
 
 @pytest.mark.parametrize("name", sorted(DEFINITIONS))
 def test_compiled_trap_distance_equals_the_reference(name):
-    from boardlab.analysis.blockd import graph, traps
+    from boardlab.analysis.blockd import graph, graph_kernel as traps
     definition = DEFINITIONS[name]
     game = make_game(definition, definition.game.max_players)
     found = set()
@@ -161,3 +161,19 @@ def test_compiled_trap_distance_equals_the_reference(name):
                 assert traps.trap_distance(state, seat, horizon) == expected
                 found.add(expected)
     assert len(found) >= 2  # the positions are not all alike
+
+
+@pytest.mark.parametrize("name", sorted(DEFINITIONS))
+def test_compiled_graph_figures_equal_networkx(name):
+    from boardlab.analysis.blockd import graph, graph_kernel
+    definition = DEFINITIONS[name]
+    game = make_game(definition, definition.game.max_players)
+    for state in engine_positions(game, 25, seed=4):
+        g = graph.move_graph(state)
+        parts = graph.components(g)
+        dead, count, largest, reach = graph_kernel.graph_figures(state)
+        assert (dead, count, largest) == (len(graph.dead_cells(g)), len(parts), len(parts[0]) if parts else 0)
+        assert reach == [sum(1 << v for v in g.successors(cell)) for cell in range(game.grid.cells)]
+        for cell in range(game.grid.cells):
+            for turns in (1, 2, 3):
+                assert graph_kernel.reachable_count(reach, cell, turns) == len(graph.reachable_within(g, cell, turns)) - 1

@@ -29,7 +29,7 @@ import numpy as np
 
 from boardlab.analysis.blockd.engine import make_game
 from boardlab.analysis.blockd.graph import components, dead_cells, move_graph, reachable_within
-from boardlab.analysis.blockd.traps import trap_distance  # compiled; graph.trap_distance is its twin
+from boardlab.analysis.blockd.graph_kernel import graph_figures, reachable_count, trap_distance  # compiled twins
 from boardlab.analysis.runner import CHANCE_STREAM, default_workers, derive_seed
 from boardlab.analysis.tables import Table, TableSet
 
@@ -49,16 +49,22 @@ def measure(state) -> dict[str, list]:
     >>> m["mobility"], m["components"]
     ([20, 20, 20, 20], [5])
     """
-    graph = move_graph(state)
-    parts = components(graph)
+    figures = graph_figures(state)
+    if figures is None:  # rules the compiled path does not play: the networkx reference
+        graph = move_graph(state)
+        parts = components(graph)
+        dead, count, largest = len(dead_cells(graph)), len(parts), len(parts[0]) if parts else 0
+        reach_of = lambda cell: len(reachable_within(graph, cell, REACH_TURNS)) - 1  # noqa: E731
+    else:
+        dead, count, largest, reach = figures
+        reach_of = lambda cell: reachable_count(reach, cell, REACH_TURNS)  # noqa: E731
     out: dict[str, list] = {"mobility": [], "reach": [], "trap": [],
-                            "dead_cells": [len(dead_cells(graph))], "components": [len(parts)],
-                            "largest_component": [len(parts[0]) if parts else 0]}
+                            "dead_cells": [dead], "components": [count], "largest_component": [largest]}
     for seat, cell in enumerate(state.pawns):
         if cell < 0:
             continue
         out["mobility"].append(state.mobility(seat))
-        out["reach"].append(len(reachable_within(graph, cell, REACH_TURNS)) - 1)
+        out["reach"].append(reach_of(cell))
         out["trap"].append(trap_distance(state, seat, TRAP_HORIZON))
     return out
 

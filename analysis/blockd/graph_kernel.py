@@ -1,4 +1,11 @@
-"""`trap_distance` compiled: a depth-first search on bitmasks over the kernel's walk tables.
+"""The measures of `graph.py` that `boardlab tables blockd` takes, compiled on bitmasks.
+
+`graph.py` is the readable reference (networkx); here the move graph is one reach mask per
+cell, made by the kernel's walk tables, and `graph_figures` gives dead cells, strongly
+connected components (from each open cell's closure: u and v share a component when each is
+in the other's closure) and per-cell reach masks for `reachable_count`.
+
+`trap_distance` compiled: a depth-first search on bitmasks over the kernel's walk tables.
 
 `graph.trap_distance` is the readable reference (a breadth-first search over (cell, face-down
 cards) pairs); `trap_distance` here answers the same question with the same reading of the
@@ -69,6 +76,85 @@ def _dead_end_within(cls, masks, dests, skips, counts, start, down, blind, other
             depth += 1
             at[depth], downs[depth], left[depth] = to, after, onward
     return False
+
+
+@njit(cache=True)
+def _figures(cls, masks, dests, skips, counts, blocked, pawn_mask, rule, reach):
+    """Fill `reach[cell]` (the move graph) and return (dead cells, components, largest component)."""
+    cells = reach.shape[0]
+    for cell in range(cells):
+        reach[cell] = 0
+        if (blocked >> cell) & 1:
+            continue
+        others = pawn_mask & ~(np.int64(1) << cell)
+        landing = ~others if rule != STACK else np.int64(-1)
+        wall = blocked | (others if rule == BLOCK else np.int64(0))
+        reach[cell] = _reach(masks, dests, skips, counts, cls[cell], cell, wall, landing)
+    closure = np.zeros(cells, dtype=np.int64)
+    dead = 0
+    for cell in range(cells):
+        if (blocked >> cell) & 1:
+            continue
+        dead += reach[cell] == 0
+        seen = np.int64(1) << cell
+        frontier = seen
+        while frontier:
+            following = np.int64(0)
+            f = frontier
+            while f:
+                following |= reach[low_index(f)]
+                f &= f - 1
+            frontier = following & ~seen
+            seen |= following
+        closure[cell] = seen
+    assigned = np.int64(0)
+    parts = 0
+    largest = 0
+    for cell in range(cells):
+        if (blocked >> cell) & 1 or (assigned >> cell) & 1:
+            continue
+        part = np.int64(0)
+        c = closure[cell]
+        while c:
+            v = low_index(c)
+            if (closure[v] >> cell) & 1:
+                part |= np.int64(1) << v
+            c &= c - 1
+        assigned |= part
+        parts += 1
+        size = 0
+        while part:
+            part &= part - 1
+            size += 1
+        largest = max(largest, size)
+    return dead, parts, largest
+
+
+def graph_figures(state) -> tuple[int, int, int, list[int]] | None:
+    """(dead cells, components, largest component size, reach mask per cell) of a dealt
+    position's move graph, or None when the kernel does not play its rules."""
+    game = state.game
+    if kernel.unsupported(game) is not None:
+        return None
+    t = kernel.tables_of(game)
+    reach = np.zeros(game.grid.cells, dtype=np.int64)
+    dead, parts, largest = _figures(kernel.deal_arrays_of(state)[0], t.masks, t.dests, t.skips, t.counts,
+                                    state.blocked, state.pawn_mask(), kernel.PAWNS[game.rules.pawns], reach)
+    return int(dead), int(parts), int(largest), reach.tolist()
+
+
+def reachable_count(reach: list[int], cell: int, turns: int) -> int:
+    """How many cells other than `cell` a pawn there reaches within `turns` moves (`graph.reachable_within`)."""
+    seen = frontier = 1 << cell
+    for _ in range(turns):
+        following = 0
+        while frontier:
+            low = frontier & -frontier
+            following |= reach[low.bit_length() - 1]
+            frontier ^= low
+        frontier = following & ~seen
+        seen |= following
+    return seen.bit_count() - 1
 
 
 def trap_distance(state, seat: int, horizon: int = 3) -> int | None:
