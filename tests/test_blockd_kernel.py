@@ -177,3 +177,15 @@ def test_compiled_graph_figures_equal_networkx(name):
         for cell in range(game.grid.cells):
             for turns in (1, 2, 3):
                 assert graph_kernel.reachable_count(reach, cell, turns) == len(graph.reachable_within(g, cell, turns)) - 1
+
+
+def test_random_move_by_index_is_the_listed_move():
+    """`random_move` draws what `legal_moves()[rng.randrange(len(...))]` draws, without the list."""
+    for name in ("blockd", "blockd-pawns-stack", "torus-2x5"):
+        game = make_game(DEFINITIONS[name], DEFINITIONS[name].game.max_players)
+        for i, state in enumerate(engine_positions(game, 60, seed=8)):
+            fresh = state.clone()
+            fresh._moves = None  # not listed yet: counted from the masks
+            a, b = random.Random(i), random.Random(i)
+            assert fresh.random_move(a) == state.legal_moves()[b.randrange(len(state.legal_moves()))]
+            assert a.random() == b.random()  # the same draws were used

@@ -50,6 +50,21 @@ def _reach(masks, dests, skips, counts, c, cell, wall, landing):
 
 
 @njit(cache=True)
+def _has_reach(masks, dests, skips, counts, c, cell, wall, landing):
+    """Whether `_reach(...)` is not empty (stops at the first destination)."""
+    j = 0
+    end = counts[c, cell]
+    while j < end:
+        if not (landing >> dests[c, cell, j]) & 1:
+            j = skips[c, cell, j]
+        elif masks[c, cell, j] & wall == 0:
+            return True
+        else:
+            j += 1
+    return False
+
+
+@njit(cache=True)
 def _dead_end_within(cls, masks, dests, skips, counts, start, down, blind, others, rule, keep_stacked, moves):
     """Whether some sequence of 1..`moves` moves from `start` ends on a cell without a move."""
     landing = ~others if rule != STACK else np.int64(-1)
@@ -69,12 +84,15 @@ def _dead_end_within(cls, masks, dests, skips, counts, start, down, blind, other
         here = at[depth]
         stays = keep_stacked and (others >> here) & 1
         after = downs[depth] if stays else downs[depth] | (np.int64(1) << here)
+        if depth + 1 == moves:  # the last move: only whether `to` is a dead end matters
+            if not _has_reach(masks, dests, skips, counts, cls[to], to, after | blind | extra, landing):
+                return True
+            continue
         onward = _reach(masks, dests, skips, counts, cls[to], to, after | blind | extra, landing)
         if onward == 0:
             return True
-        if depth + 1 < moves:
-            depth += 1
-            at[depth], downs[depth], left[depth] = to, after, onward
+        depth += 1
+        at[depth], downs[depth], left[depth] = to, after, onward
     return False
 
 

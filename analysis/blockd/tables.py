@@ -55,15 +55,17 @@ def measure(state) -> dict[str, list]:
         parts = components(graph)
         dead, count, largest = len(dead_cells(graph)), len(parts), len(parts[0]) if parts else 0
         reach_of = lambda cell: len(reachable_within(graph, cell, REACH_TURNS)) - 1  # noqa: E731
-    else:
+        mobility = state.mobility
+    else:  # a pawn's mobility is the out-degree of its cell (other pawns never share it but under "stack")
         dead, count, largest, reach = figures
         reach_of = lambda cell: reachable_count(reach, cell, REACH_TURNS)  # noqa: E731
+        mobility = lambda seat: reach[state.pawns[seat]].bit_count()  # noqa: E731
     out: dict[str, list] = {"mobility": [], "reach": [], "trap": [],
                             "dead_cells": [dead], "components": [count], "largest_component": [largest]}
     for seat, cell in enumerate(state.pawns):
         if cell < 0:
             continue
-        out["mobility"].append(state.mobility(seat))
+        out["mobility"].append(mobility(seat))
         out["reach"].append(reach_of(cell))
         out["trap"].append(trap_distance(state, seat, TRAP_HORIZON))
     return out
@@ -79,8 +81,7 @@ def play_deal(game, seed: int, deal_index: int) -> list[tuple[str, dict]]:
         out.append(("start", measure(state)))
     while not state.is_terminal():
         round_number = state.round
-        moves = state.legal_moves()
-        state.apply(moves[rng.randrange(len(moves))])
+        state.apply(state.random_move(rng))  # legal_moves()[rng.randrange(len(legal_moves()))]
         if not state.is_terminal() and state.round != round_number:
             out.append((f"round {round_number}", measure(state)))
     return out
