@@ -34,6 +34,11 @@ import dataclasses
 import numpy as np
 from numba import njit
 
+try:  # LLVM's count-trailing-zeros; a plain loop replaces it if a numba version lacks it
+    from numba.cpython.unsafe.numbers import trailing_zeros
+except ImportError:  # pragma: no cover
+    trailing_zeros = None
+
 from boardlab.analysis.blockd.walks import walk_table
 
 #: the largest board whose cells fit an int64 mask
@@ -170,21 +175,27 @@ def tables_of(game) -> KernelTables:
 # -- bits and random numbers ----------------------------------------------------------------
 @njit(cache=True)
 def popcount(x):
-    """Set bits of a non-negative int64."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Set bits of a non-negative int64 (the classic SWAR sum)."""
+    v = np.uint64(x)
+    v = v - ((v >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    v = (v & np.uint64(0x3333333333333333)) + ((v >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((v * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True)
-def low_index(x):
-    """The index of the lowest set bit of a non-zero int64."""
-    i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
+if trailing_zeros is not None:
+    @njit(cache=True)
+    def low_index(x):
+        """The index of the lowest set bit of a non-zero int64 (one machine instruction)."""
+        return np.int64(trailing_zeros(x))
+else:  # pragma: no cover - numba without the intrinsic
+    @njit(cache=True)
+    def low_index(x):
+        """The index of the lowest set bit of a non-zero int64."""
+        i = 0
+        while not (x >> i) & 1:
+            i += 1
+        return i
 
 
 @njit(cache=True)
