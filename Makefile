@@ -35,7 +35,7 @@ print: $(STAMP)
 		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_blockd.py
+	$(BIN)/python benchmarks/bench.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis
