@@ -17,9 +17,12 @@ COMMANDS = (
     "list",
     "check",
     "simulate",
+    "compare",
+    "report",
     "tables",
     "moves",
     "print",
+    "rulebook",
 )
 
 

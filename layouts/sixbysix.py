@@ -1,4 +1,4 @@
-"""6x6's definition: the dice, the numbered board and every rule option (shared/spec/sixbysix.md)."""
+"""6x6's definition: the dice, the numbered board and every rule option; rules: layouts/rulebooks/sixbysix.en.md."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ class Rules:
 class Analysis:
     seconds_per_round: float = field(metadata=limits(min=1, max=3600))  # table time of one round
     favourite_number: int = field(metadata=limits(min=1, max=1000))  # the casual chooser's favourite number
+    agent: str = "random"  # the agent that reports and `compare` seat everywhere: how players are modelled
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,7 @@
 """Links' rules engine, with hidden hands: every rule option is read from the definition.
 
+The rules in full, in our words: layouts/rulebooks/links.en.md.
+
 The rules in short: the central card starts the table; each of its free sides (`rules.lines`)
 may start a line.  In turn, from seat 1, a player lays at most one card from hand at the end
 of a line it links to (touching ends of equal colour and points, or a wild card: empty,
@@ -161,6 +163,10 @@ class LinksGame(Game):
         state.mover = observation.mover
         state._moves = list(observation.moves) if observation.mover >= 0 else None
         return state
+
+    def is_pass(self, move) -> bool:
+        """A pass is a move of its own (`Move.is_pass`): reports count the turns whose only move it is."""
+        return move.is_pass
 
     def summarize(self, records: list) -> dict:
         from boardlab.analysis.links.summary import summarize
