@@ -1,5 +1,10 @@
 """Blockd's rules engine (rules: layouts/rulebooks/blockd.en.md), every rule option read from the definition.
 
+(Why one module of about 700 lines: the state's rules, its move queries and the protocol's
+optional capabilities it offers - integer move codes, random moves by index, compiled
+playouts - are methods of the one `BlockdState` class; the move text/JSON forms and the deal
+sit beside it because every caller of the engine needs them.)
+
 State discipline: `BlockdState.apply` changes the state in place and `clone` gives an
 independent copy (the protocol's discipline).  The deal (`Layout`) is immutable and shared
 between clones; everything that changes is small: an int mask of face-down cards, a list of

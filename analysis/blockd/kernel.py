@@ -1,5 +1,9 @@
 """Blockd's compiled fast path: whole random games on integer bitmasks, compiled with numba.
 
+(Why one module of about 650 lines: the compiled functions call one another and share the
+layout of the position vector `st`; numba compiles a function together with what it calls,
+so they stay together, and the Python entry points at the end are their only doors.)
+
 The reference engine (`engine.BlockdState`) stays the readable definition of the rules; this
 module plays the same rules in a handful of `numba.njit(cache=True)` functions over plain
 integers, for the hot loops: random self-play (`play_games`, used by `simulate` through
