@@ -11,6 +11,7 @@ import sys
 
 from boardlab import __version__
 from boardlab.layouts.errors import BoardlabError, DefinitionError
+from boardlab.layouts.registry import game_ids
 
 #: sub-commands, each a module in boardlab/commands/
 COMMANDS = (
@@ -32,7 +33,7 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="boardlab", description="Design analysis and print-and-play files for small "
-                    "board and card games: Blockd, 6x6, Links and Deblockle.")
+                    f"board and card games: {', '.join(game_ids())} (`boardlab list` describes them).")
     parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
@@ -41,7 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except BoardlabError as err:  # e.g. a game added by a broken entry point
+        print(f"boardlab: {err}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

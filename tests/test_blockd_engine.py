@@ -5,21 +5,18 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))  # the reference and the test definitions sit beside this file
-from blockd_definitions import NAMES, all_down_except, definition_named, grid_with, with_rules  # noqa: E402
-from blockd_reference import Ref, perft, random_position, read_perft  # noqa: E402
+from blockd_definitions import NAMES, all_down_except, definition_named, grid_with, with_rules
+from blockd_reference import Ref, perft, random_position, read_perft
 
-from boardlab.analysis.blockd.engine import Move, deal, make_game  # noqa: E402
-from boardlab.analysis.blockd.walks import Grid, self_avoiding_walks, walk_table  # noqa: E402
-from boardlab.analysis.protocol import CHANCE, TERMINAL  # noqa: E402
-from boardlab.analysis.runner import GameRecord  # noqa: E402
-from boardlab.layouts import BoardlabError, load  # noqa: E402
+from boardlab.analysis.blockd.engine import Move, deal, make_game
+from boardlab.analysis.blockd.walks import Grid, self_avoiding_walks, walk_table
+from boardlab.analysis.protocol import CHANCE, TERMINAL
+from boardlab.analysis.runner import GameRecord
+from boardlab.layouts import BoardlabError, load
 
 DEFINITIONS = {name: definition_named(name) for name in NAMES}
 
@@ -380,7 +377,7 @@ def test_summarize_counts_from_stats():
                record(1, {"eliminations": [[3, 0], [4, 1]], "restores_earned": 1, "restores_used": 1,
                           "tiebreak": True}),
                record(2, {"eliminations": [], "restores_earned": 5, "restores_used": 4, "tiebreak": False}, True)]
-    out = game.summarize(records)["blockd"]
+    out = game.summarize(records)
     assert out["eliminations_by_round"] == {"3": 2, "4": 1}
     assert (out["restores_earned"], out["restores_used"]) == (8, 6)
     assert out["decided_by_tiebreak"] == 1 and out["tiebreak_share"] == 0.5 and out["unfinished"] == 1

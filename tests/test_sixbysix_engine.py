@@ -20,8 +20,7 @@ from boardlab.analysis.stats import two_proportion_test, wilson_interval
 from boardlab.cli import main
 from boardlab.layouts import load
 
-sys.path.insert(0, str(Path(__file__).parent))  # the oracles beside this file (pytest --import-mode=importlib)
-from sixbysix_helpers import brute_greedy_markers, brute_round_wins, with_rules  # noqa: E402
+from sixbysix_helpers import brute_greedy_markers, brute_round_wins, with_rules
 
 DEFINITION = load("sixbysix")
 FACES = DEFINITION.dice.faces
@@ -231,7 +230,7 @@ def test_simulate_six_players_twenty_chips(capsys):
     assert one["players"] == 6 and one["length"]["unit"] == "rounds"
     assert sum(one["wins_by_seat"]) + one["draws"] + one["unfinished"] == 6
     for lead in ("fixed", "rotate"):
-        results = one["by_lead"][lead]
+        results = one["sixbysix"]["by_lead"][lead]
         assert sum(results["wins_by_seat"]) + results["draws"] + results["unfinished"] == 6
         assert len(results["win_rate_by_seat"]) == 6
     assert one["by_lead"]["fixed"]["wins_by_seat"] == one["wins_by_seat"]
@@ -328,7 +327,7 @@ def test_fixed_lead_favours_the_starter_in_full_six_player_games(request):
         pytest.skip("long statistical check: run by `make test-slow` (pytest -m slow)")
     game = SixBySixGame(DEFINITION, 6)
     records, summary = run(game, [AGENTS["greedy"]] * 6, 400, seed=2, workers=1, seat_rotation=False, progress=False)
-    fixed, rotate = summary["by_lead"]["fixed"], summary["by_lead"]["rotate"]
+    fixed, rotate = summary["sixbysix"]["by_lead"]["fixed"], summary["sixbysix"]["by_lead"]["rotate"]
     finished = len(records) - fixed["unfinished"]
     assert two_proportion_test(fixed["wins_by_seat"][0], finished, fixed["wins_by_seat"][5], finished) < 0.001
     assert fixed["wins_by_seat"][0] > rotate["wins_by_seat"][0]
