@@ -233,12 +233,12 @@ def test_simulate_six_players_twenty_chips(capsys):
         results = one["sixbysix"]["by_lead"][lead]
         assert sum(results["wins_by_seat"]) + results["draws"] + results["unfinished"] == 6
         assert len(results["win_rate_by_seat"]) == 6
-    assert one["by_lead"]["fixed"]["wins_by_seat"] == one["wins_by_seat"]
-    minutes = one["table_minutes"]["mean"]
+    assert one["sixbysix"]["by_lead"]["fixed"]["wins_by_seat"] == one["wins_by_seat"]
+    minutes = one["sixbysix"]["table_minutes"]["mean"]
     assert minutes == pytest.approx(one["length"]["mean"] * DEFINITION.analysis.seconds_per_round / 60, abs=0.01)
-    for checkpoint, c in one["chips_over_time"].items():  # carry: every chip is in a stock or the bank
+    for checkpoint, c in one["sixbysix"]["chips_over_time"].items():  # carry: every chip is in a stock or the bank
         assert sum(c["mean_chips_by_seat"]) + c["mean_bank"] == pytest.approx(6 * DEFINITION.rules.chips, abs=0.02)
-    assert 0 < one["no_winner_share"] < 1 and one["rounds_to_first_elimination"]["mean"] >= 1
+    assert 0 < one["sixbysix"]["no_winner_share"] < 1 and one["sixbysix"]["rounds_to_first_elimination"]["mean"] >= 1
     assert main(["simulate", "sixbysix", "--agents", "greedy", "--games", "2", "--workers", "1"]) == 0
     text = capsys.readouterr().out
     assert "lead fixed" in text and "table time" in text
