@@ -137,8 +137,10 @@ def _init_worker(match: Match) -> None:
     _WORKER_MATCH = match
 
 
-def _worker_block(bounds: tuple[int, int]) -> list[GameRecord]:
-    return play_block(_WORKER_MATCH, *bounds)
+def _worker_timed_block(bounds: tuple[int, int]) -> tuple[tuple[int, int], list[GameRecord], float]:
+    started = time.perf_counter()
+    records = play_block(_WORKER_MATCH, *bounds)
+    return bounds, records, time.perf_counter() - started
 
 
 class Progress:
@@ -150,8 +152,10 @@ class Progress:
         self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.start = time.monotonic()
         self.shown = False
+        self.done = 0
 
     def update(self, done: int) -> None:
+        self.done = done
         if not self.enabled:
             return
         elapsed = time.monotonic() - self.start
@@ -176,6 +180,61 @@ def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
+def make_match(game: Game, agents: Sequence[AgentFactory], seed: int, seat_rotation: bool = True,
+               agent_names: Sequence[str] | None = None) -> Match:
+    """The `Match` that `run` plays: seat rotation resolved as the module docstring says.
+
+    :raises ValueError: when the agent count differs from the player count or the seed is negative.
+    """
+    if len(agents) != game.players:
+        raise ValueError(f"{len(agents)} agents for {game.players} players")
+    if seed < 0:
+        raise ValueError("seed must not be negative")
+    names = tuple(agent_names or [getattr(a, "name", getattr(a, "__name__", "agent")) for a in agents])
+    same_agents = len(set(names)) == 1
+    if same_agents and not game.rotates_deal:
+        seat_rotation = False
+    return Match(game, tuple(agents), names, seed, seat_rotation, rotate_deals=seat_rotation and same_agents)
+
+
+def blocks_of(match: Match, games: int) -> list[tuple[int, int]]:
+    """The (start, stop) blocks of games 0..games-1: a function of the match, never of the workers."""
+    # a game's batched fast path may ask for larger blocks
+    size = match.game.block_size(match) or BLOCK
+    return [(s, min(s + size, games)) for s in range(0, games, size)]
+
+
+def play_blocks(match: Match, blocks: Sequence[tuple[int, int]], workers: int | None = None,
+                on_block: Callable[[int, int, list[GameRecord], float], None] | None = None,
+                progress: "Progress | None" = None) -> list[GameRecord]:
+    """Play `blocks` of a match on local processes; returns their records (in no fixed order).
+
+    `on_block(start, stop, records, seconds)` is called in this process as each block finishes
+    (the results store saves it there, so an interrupted run keeps every finished block).
+    """
+    workers = max(1, min(workers or default_workers(), len(blocks) or 1))
+    records: list[GameRecord] = []
+
+    def finished(bounds, chunk, seconds):
+        records.extend(chunk)
+        if on_block is not None:
+            on_block(bounds[0], bounds[1], chunk, seconds)
+        if progress:
+            progress.update(progress.done + len(chunk))
+
+    if workers == 1:
+        for bounds in blocks:
+            started = time.perf_counter()
+            chunk = play_block(match, *bounds)
+            finished(bounds, chunk, time.perf_counter() - started)
+    else:
+        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+        with context.Pool(workers, initializer=_init_worker, initargs=(match,)) as pool:
+            for bounds, chunk, seconds in pool.imap_unordered(_worker_timed_block, blocks):
+                finished(bounds, chunk, seconds)
+    return records
+
+
 def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, workers: int | None = None,
         seat_rotation: bool = True, agent_names: Sequence[str] | None = None,
         progress: bool = True) -> tuple[list[GameRecord], dict]:
@@ -185,34 +244,13 @@ def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, worke
 
     :raises ValueError: when the agent count differs from the player count or counts are negative.
     """
-    if len(agents) != game.players:
-        raise ValueError(f"{len(agents)} agents for {game.players} players")
-    if games < 0 or seed < 0:
-        raise ValueError("games and seed must not be negative")
-    names = tuple(agent_names or [getattr(a, "name", getattr(a, "__name__", "agent")) for a in agents])
-    same_agents = len(set(names)) == 1
-    if same_agents and not game.rotates_deal:
-        seat_rotation = False
-    match = Match(game, tuple(agents), names, seed, seat_rotation, rotate_deals=seat_rotation and same_agents)
-    # a game's batched fast path may ask for larger blocks; never a function of the worker count
-    size = game.block_size(match) or BLOCK
-    blocks = [(s, min(s + size, games)) for s in range(0, games, size)]
-    workers = max(1, min(workers or default_workers(), len(blocks) or 1))
+    if games < 0:
+        raise ValueError("games must not be negative")
+    match = make_match(game, agents, seed, seat_rotation, agent_names)
+    blocks = blocks_of(match, games)
     bar = Progress(games) if progress else None
     started = time.perf_counter()
-    records: list[GameRecord] = []
-    if workers == 1:
-        for bounds in blocks:
-            records.extend(play_block(match, *bounds))
-            if bar:
-                bar.update(len(records))
-    else:
-        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-        with context.Pool(workers, initializer=_init_worker, initargs=(match,)) as pool:
-            for chunk in pool.imap_unordered(_worker_block, blocks):
-                records.extend(chunk)
-                if bar:
-                    bar.update(len(records))
+    records = play_blocks(match, blocks, workers, progress=bar)
     if bar:
         bar.close()
     records.sort(key=lambda r: r.index)

@@ -3,7 +3,7 @@ the registry of games (`boardlab.layouts.registry`), the one list of game ids.
 
 >>> from boardlab.layouts import load
 >>> load("sixbysix").rules.lead
-'fixed'
+'rotate'
 """
 
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem

@@ -27,6 +27,7 @@ class Cards:
 class Rules:
     torus: bool
     pawns: Literal["pass", "block", "stack"]
+    stacked_flip: Literal["last", "always"]  # with pawns = "stack": when a shared card turns face down
     eliminated_card: Literal["flip", "stay"]
     elimination: Literal["immediate", "end_of_round"]
     restore_bonus: bool

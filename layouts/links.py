@@ -78,6 +78,9 @@ def check(d: Definition, report) -> None:
         report(("deck", "end_colours"), "a colour appears twice", "each colour once")
     if len(set(deck.end_points)) != len(deck.end_points):
         report(("deck", "end_points"), "a point value appears twice", "distinct values")
+    if not deck.game_cards:
+        report(("deck", "doubles"), f"the deck has no game cards ({len(deck.faces)} end face(s), doubles = "
+               f"{str(deck.doubles).lower()})", "at least two end faces, or doubles = true")
     names = [m.name for m in deck.masters]
     for i, master in enumerate(deck.masters):
         if names.count(master.name) > 1:

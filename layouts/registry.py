@@ -90,7 +90,9 @@ BUILT_IN: tuple[GameEntry, ...] = (
               print="boardlab.printkit.games.blockd"),
     GameEntry("sixbysix", "boardlab.layouts.sixbysix", engine="boardlab.analysis.sixbysix.engine",
               tables="boardlab.analysis.sixbysix.tables", print="boardlab.printkit.games.sixbysix"),
-    GameEntry("links", "boardlab.layouts.links", print="boardlab.printkit.games.links"),
+    GameEntry("links", "boardlab.layouts.links", engine="boardlab.analysis.links.engine",
+              moves="boardlab.analysis.links.position", tables="boardlab.analysis.links.tables",
+              print="boardlab.printkit.games.links"),
     GameEntry("deblockle", "boardlab.layouts.deblockle", print="boardlab.printkit.games.deblockle"),
 )
 

@@ -7,10 +7,9 @@ and takes its sizes from a CardGeometry, so a different card size needs no code 
 from __future__ import annotations
 
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.pdf import text_width
-from boardlab.printkit.sheets import CardGeometry
-
-POINTS_PER_MM = 72.0 / 25.4
+from boardlab.printkit.fonts import text_width
+from boardlab.printkit.imposition import CardGeometry
+from boardlab.printkit.units import POINTS_PER_MM
 
 
 def paint_bleed(canvas: Canvas, geometry: CardGeometry, colour: str) -> None:

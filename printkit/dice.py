@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.units import MM_PER_POINT
 
 # pips on a 3 x 3 grid, (column, row) in -1..1; sides of a die face read the same turned half a turn
 _PIPS = {
@@ -25,7 +26,6 @@ _PIPS = {
     8: [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)],
     9: [(c, r) for r in (-1, 0, 1) for c in (-1, 0, 1)],
 }
-POINT = 25.4 / 72
 
 
 def pip_positions(value: int) -> list[tuple[int, int]]:
@@ -39,7 +39,7 @@ def draw_die_face(canvas: Canvas, cx: float, cy: float, size: float, value: int,
                 radius=size * 0.15)
     pips = pip_positions(value)
     if not pips:
-        canvas.text(cx, cy + size * 0.2, str(value), size=size * 0.55 / POINT, fill=ink, anchor="middle", bold=True)
+        canvas.text(cx, cy + size * 0.2, str(value), size=size * 0.55 / MM_PER_POINT, fill=ink, anchor="middle", bold=True)
         return
     step, radius = size * 0.28, size * 0.09
     for column, row in pips:

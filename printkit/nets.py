@@ -29,9 +29,11 @@ from typing import Mapping, Sequence
 
 from boardlab.layouts.common import PrintConventions
 from boardlab.printkit.draw import Canvas, Point
-from boardlab.printkit.packing import POINT, Box, grid_positions, paginate, printable_area
+from boardlab.printkit.packing import Box, grid_positions, paginate, printable_area
 from boardlab.printkit.pages import Component, Page
-from boardlab.printkit.symbols import contrast_ink, draw_symbol
+from boardlab.printkit.palette import contrast_ink
+from boardlab.printkit.symbols import draw_symbol
+from boardlab.printkit.units import MM_PER_POINT
 
 CUT_WIDTH = 0.3  # mm
 FOLD_DASH = (2.0, 1.5)  # mm on, mm off
@@ -132,9 +134,9 @@ def draw_cube_net(canvas: Canvas, x: float, y: float, *, edge: float, tab: float
     # the caption goes in the free corner right of the south face, below the east face's tab
     east_x, east_y, _, _ = boxes["east"]
     cx, cy = east_x + 1.5, east_y + edge + tab + 1.0
-    size = min(7.0, edge / 4 / POINT)
+    size = min(7.0, edge / 4 / MM_PER_POINT)
     for k, line in enumerate(caption.split("\n")):
-        canvas.text(cx, cy + (k + 1) * size * POINT * 1.3, line, size=size, fill=ink)
+        canvas.text(cx, cy + (k + 1) * size * MM_PER_POINT * 1.3, line, size=size, fill=ink)
 
 
 def _tab_label(canvas: Canvas, outline: list[Point], depth: float, ink: str) -> None:
@@ -142,9 +144,9 @@ def _tab_label(canvas: Canvas, outline: list[Point], depth: float, ink: str) -> 
     (x1, y1), _, _, (x2, y2) = outline
     mx, my = (outline[1][0] + outline[2][0] + x1 + x2) / 4, (outline[1][1] + outline[2][1] + y1 + y2) / 4
     horizontal = abs(y2 - y1) < abs(x2 - x1)
-    size = min(6.0, depth * 0.6 / POINT)
+    size = min(6.0, depth * 0.6 / MM_PER_POINT)
     with canvas.transform(dx=mx, dy=my, rotate=0 if horizontal else -90):
-        canvas.text(0, size * POINT * 0.35, "glue", size=size, fill=ink, anchor="middle")
+        canvas.text(0, size * MM_PER_POINT * 0.35, "glue", size=size, fill=ink, anchor="middle")
 
 
 def net_component(name: str, *, edge: float, tab: float, faces: Mapping[str, str], colour: str, ink: str,

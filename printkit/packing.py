@@ -19,9 +19,8 @@ from typing import Callable, Sequence, TypeVar
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.pages import Component, Page, PrintFile
-
-POINT = 25.4 / 72  # one typographic point in millimetres
+from boardlab.printkit.pages import Page
+from boardlab.printkit.units import MM_PER_POINT
 
 Item = TypeVar("Item")
 Box = tuple[float, float, float, float]
@@ -49,7 +48,7 @@ def footer_band(conventions: PrintConventions) -> float:
     >>> round(footer_band(print_conventions()), 2)
     7.41
     """
-    return 3 * conventions.sheet.footer_size * POINT
+    return 3 * conventions.sheet.footer_size * MM_PER_POINT
 
 
 def printable_area(page_width: float, page_height: float, conventions: PrintConventions) -> Box:
@@ -191,36 +190,3 @@ def flow_pages(sections: Sequence[Section], paper: tuple[float, float], conventi
     if placed:
         flush()
     return pages
-
-
-def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequence[Component],
-                conventions: PrintConventions, *, label: str, ink: str) -> PrintFile:
-    """A PrintFile whose every page also carries the sheet footer: calibration bar, `label`, file, page.
-
-    The footer is the card sheets' one (printkit.sheets.draw_footer), on the last line of the
-    area inside the margin; `printable_area` keeps pieces clear of it.
-
-    >>> from boardlab.layouts import print_conventions
-    >>> from boardlab.printkit.measure import PlacedCanvas
-    >>> f = footed_file("demo", "Demo", [Page(210, 297, lambda c: None)], [], print_conventions(), label="6x6 1.0",
-    ...                 ink="#000000")
-    >>> c = PlacedCanvas(210, 297)
-    >>> f.pages[0].draw(c)
-    >>> [s.content for s in c.shapes if s.kind == "text"]
-    ['50 mm', '6x6 1.0 · demo.pdf · page 1/1']
-    """
-    from boardlab.printkit.sheets import draw_footer, footer_date
-
-    date = footer_date()
-    margin = conventions.sheet.margin
-    total = len(pages)
-
-    def footed(page: Page, number: int) -> Page:
-        def draw(canvas: Canvas) -> None:
-            page.draw(canvas)
-            parts = [label] + ([date] if date else []) + [f"{name}.pdf", f"page {number}/{total}"]
-            box = (margin, margin, page.width - 2 * margin, page.height - 2 * margin)
-            draw_footer(canvas, box, conventions, " · ".join(parts), ink)
-        return Page(page.width, page.height, draw, page.trim_box, page.bleed_box)
-
-    return PrintFile(name, title, tuple(footed(page, k + 1) for k, page in enumerate(pages)), tuple(components))

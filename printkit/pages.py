@@ -21,7 +21,7 @@ class PrintOptions:
 
     paper: str  # a paper name from layouts/print.toml
     duplex: Literal["long", "short"]
-    layout: Literal["duplex", "gutterfold"]
+    backs: Literal["duplex", "gutterfold"]  # backs on their own pages, or beside the fronts to fold
 
 
 @dataclass(frozen=True)

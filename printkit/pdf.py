@@ -20,39 +20,12 @@ from contextlib import contextmanager
 from typing import Iterator, Sequence
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as reportlab_canvas
 
 from boardlab.printkit.draw import Canvas, Point
+from boardlab.printkit.fonts import REGULAR_FONT, font_name, register_fonts
 from boardlab.printkit.pages import Box, PrintFile
-
-#: points per millimetre (1 pt = 25.4/72 mm)
-POINTS_PER_MM = 72.0 / 25.4
-
-#: the fonts we embed, both shipped with reportlab (reportlab/fonts)
-REGULAR_FONT = "Vera"
-BOLD_FONT = "VeraBd"
-
-
-def register_fonts() -> None:
-    """Register Vera and Vera Bold with reportlab once (they are found in reportlab/fonts)."""
-    registered = pdfmetrics.getRegisteredFontNames()
-    for name in (REGULAR_FONT, BOLD_FONT):
-        if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, f"{name}.ttf"))
-
-
-def text_width(content: str, size: float, bold: bool = False) -> float:
-    """Width in mm of `content` set at `size` points in the embedded font.
-
-    >>> round(text_width("MM", 10) / text_width("M", 10), 6)
-    2.0
-    """
-    register_fonts()
-    font = BOLD_FONT if bold else REGULAR_FONT
-    return pdfmetrics.stringWidth(content, font, size) / POINTS_PER_MM
-
+from boardlab.printkit.units import POINTS_PER_MM
 
 def box_in_points(box: Box, page_height: float) -> tuple[float, float, float, float]:
     """A (x, y, width, height) box in mm, y down, as PDF (x1, y1, x2, y2) in points, y up.
@@ -148,7 +121,7 @@ class PdfCanvas(Canvas):
         self._pdf.translate(x, y)
         self._pdf.scale(1, -1)  # undo the page flip so letters stand upright
         self._pdf.setFillColor(HexColor(fill))
-        self._pdf.setFont(BOLD_FONT if bold else REGULAR_FONT, size / POINTS_PER_MM)
+        self._pdf.setFont(font_name(bold), size / POINTS_PER_MM)
         if anchor == "middle":
             self._pdf.drawCentredString(0, 0, content)
         elif anchor == "end":

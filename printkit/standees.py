@@ -29,9 +29,10 @@ from boardlab.printkit.cardart import fitted_size
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import Box, Section, flow_pages, grid_positions
 from boardlab.printkit.pages import Component, Page
-from boardlab.printkit.symbols import contrast_ink, draw_symbol
+from boardlab.printkit.palette import contrast_ink
+from boardlab.printkit.symbols import draw_symbol
+from boardlab.printkit.units import MM_PER_POINT
 
-POINT = 25.4 / 72
 CUT_WIDTH = 0.3  # mm: cut lines
 FOLD_DASH = (2.0, 1.5)  # mm on, mm off: fold lines
 LABEL_SIZE = 9.0  # points: a label's largest size; longer labels shrink to fit the panel
@@ -96,7 +97,7 @@ def _draw_figure(canvas: Canvas, width: float, height: float, art: StandeeArt) -
     """One face of the figure centred on (0, 0): the symbol large, the label under it."""
     on_colour = contrast_ink(art.colour)
     label_size = fitted_size(art.label, LABEL_SIZE, width * 0.9, bold=True)
-    label_height = label_size * POINT
+    label_height = label_size * MM_PER_POINT
     symbol = min(width * 0.75, height - 3 * label_height)
     top = -height / 2
     draw_symbol(canvas, art.symbol, 0, top + (height - 2 * label_height) / 2, symbol, fill=on_colour)

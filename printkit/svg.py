@@ -19,8 +19,7 @@ import svgwrite
 
 from boardlab.printkit.draw import Canvas, Point
 from boardlab.printkit.pages import Component
-
-MM_PER_POINT = 25.4 / 72.0
+from boardlab.printkit.units import MM_PER_POINT
 
 #: what an SVG viewer should use for our text: the embedded PDF font first, then look-alikes
 FONT_FAMILY = "Bitstream Vera Sans, DejaVu Sans, Verdana, sans-serif"

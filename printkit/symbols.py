@@ -22,17 +22,7 @@ from typing import Callable
 from boardlab.layouts.common import SYMBOLS
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas, Point
-
-
-def contrast_ink(fill: str) -> str:
-    """Black or white, whichever reads better on `fill` (a "#rrggbb" colour).
-
-    >>> contrast_ink("#f9d71c"), contrast_ink("#1a3d8f")
-    ('#000000', '#ffffff')
-    """
-    red, green, blue = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
-    luma = 0.299 * red + 0.587 * green + 0.114 * blue
-    return "#000000" if luma > 140 else "#ffffff"
+from boardlab.printkit.palette import contrast_ink  # noqa: F401  (re-exported for symbol art)
 
 
 def regular_polygon(cx: float, cy: float, radius: float, sides: int, rotation: float = 0.0) -> list[Point]:

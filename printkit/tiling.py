@@ -27,8 +27,10 @@ from dataclasses import dataclass
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.packing import POINT, footed_file, paper_size, printable_area
+from boardlab.printkit.marks import footed_file
+from boardlab.printkit.packing import paper_size, printable_area
 from boardlab.printkit.pages import Component, Page, PrintFile
+from boardlab.printkit.units import MM_PER_POINT
 
 CUT_WIDTH = 0.3  # mm
 MARK_WIDTH = 0.25  # mm
@@ -96,7 +98,7 @@ def tile_key(tiles: list[Tile]) -> str:
 
 def key_band(conventions: PrintConventions) -> float:
     """Height in mm kept under a tile for its key (three lines of footer-sized text)."""
-    return 3 * 1.5 * conventions.sheet.footer_size * POINT
+    return 3 * 1.5 * conventions.sheet.footer_size * MM_PER_POINT
 
 
 def _orientations(paper: tuple[float, float]) -> list[tuple[float, float]]:
@@ -200,7 +202,7 @@ def draw_key(canvas: Canvas, tiles: list[Tile], current: Tile, x: float, y: floa
                     stroke=ink, width=MARK_WIDTH)
     columns = max(t.column for t in tiles) + 1
     text_x = x + columns * cell + 3
-    line = size * POINT * 1.5
+    line = size * MM_PER_POINT * 1.5
     canvas.text(text_x, y + line, f"Tile {current.name} of {len(tiles)}", size=size + 1, fill=ink, bold=True)
     canvas.text(text_x, y + 2 * line, f"Key: {tile_key(tiles)}", size=size, fill=ink)
     canvas.text(text_x, y + 3 * line,
@@ -232,7 +234,7 @@ def poster_page(board: Component, conventions: PrintConventions, *, ink: str) ->
         note = (f"Scale 100 %: the board as designed ({board.width:g} x {board.height:g} mm)." if scale == 1.0 else
                 f"Scaled to {scale * 100:.1f} % to fit {paper}: {board.width * scale:.1f} x"
                 f" {board.height * scale:.1f} mm instead of {board.width:g} x {board.height:g} mm.")
-        canvas.text(ax, ay + ah + 1.5 * size * POINT * 1.5, note, size=size + 1, fill=ink, bold=True)
+        canvas.text(ax, ay + ah + 1.5 * size * MM_PER_POINT * 1.5, note, size=size + 1, fill=ink, bold=True)
 
     return Page(page_w, page_h, draw), scale
 

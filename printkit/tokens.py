@@ -22,7 +22,8 @@ from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import Section, flow_pages, grid_positions, hex_positions
 from boardlab.printkit.pages import Page
-from boardlab.printkit.symbols import contrast_ink, draw_symbol
+from boardlab.printkit.palette import contrast_ink
+from boardlab.printkit.symbols import draw_symbol
 
 CUT_WIDTH = 0.3  # mm
 SYMBOL_SHARE = 0.55  # of the token's size: its symbol

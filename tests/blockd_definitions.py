@@ -14,7 +14,8 @@ from boardlab.layouts import load
 DATA = Path(__file__).parent / "data"
 
 #: every shipped Blockd definition and variant, then the test grids
-NAMES = ("blockd", "blockd-flat", "blockd-pawns-block", "blockd-pawns-stack", "blockd-end-of-round",
+NAMES = ("blockd", "blockd-flat", "blockd-pawns-block", "blockd-pawns-stack", "blockd-pawns-stack-always",
+         "blockd-end-of-round",
          "blockd-eliminated-card-stay", "blockd-no-restore", "grid-4x4", "grid-3x4-flat", "grid-6x6-purple")
 
 

@@ -116,7 +116,7 @@ class Ref:
             self.down.discard(restored)
         start = self.pawn[colour]
         self.pawn[colour] = to
-        if start not in [cell for who, cell in self.pawn.items()]:
+        if self.flips_at_once() or start not in [cell for who, cell in self.pawn.items()]:
             self.down.add(start)
         self.bonus[colour] = self.d.rules.restore_bonus and self.suit[to] == colour
         self.last_mover = colour
@@ -128,8 +128,12 @@ class Ref:
             self.bonus[colour] = False
         if self.d.rules.eliminated_card == "flip":
             for cell in cells:
-                if cell not in self.pawn.values():
+                if self.flips_at_once() or cell not in self.pawn.values():
                     self.down.add(cell)
+
+    def flips_at_once(self) -> bool:
+        """Whether a card turns down when a pawn leaves it although another pawn stays (stacked_flip)."""
+        return self.d.rules.pawns != "stack" or self.d.rules.stacked_flip == "always"
 
     def next_turn(self) -> None:
         order = [c for c in self.colours]
@@ -266,7 +270,9 @@ def write_perft(path: Path = PERFT_FILE, depth: int = 3) -> None:
              ("grid-4x4", 3, dict(down_share=0.3, restore=True)),
              ("grid-3x4-flat", 2, dict(down_share=0.2)),
              ("grid-6x6-purple", 5, dict(down_share=0.5, restore=True)),
-             ("grid-6x6-purple", 4, dict(down_share=0.0, start_pawns=True))]
+             ("grid-6x6-purple", 4, dict(down_share=0.0, start_pawns=True)),
+             ("blockd-pawns-stack-always", 4, dict(down_share=0.3, start_pawns=False)),
+             ("blockd-pawns-stack-always", 3, dict(down_share=0.1, start_pawns=True))]
     lines = ["# Blockd perft: legal moves (perft 1) and move sequences of 2 and 3 moves from each position,",
              "# counted by tests/blockd_reference.py (a plain recursive path search), not by the engine.",
              "# Definitions: a name in layouts/ or layouts/variants/, or one of tests/blockd_definitions.py.",

@@ -34,6 +34,19 @@ def brute_round_wins(faces, markers) -> list[Fraction]:
     return [Fraction(w, len(rolls)) for w in wins]
 
 
+def brute_face_values(faces, players: int, marker: int) -> dict[int, Fraction]:
+    """P(own die shows the face and the dice do not sum to the marker), by listing every roll."""
+    rolls = list(itertools.product(faces, repeat=players))
+    return {face: Fraction(sum(roll[0] == face and sum(roll) != marker for roll in rolls), len(rolls))
+            for face in faces}
+
+
+def brute_best_face(faces, players: int, marker: int) -> int:
+    """The face of highest value, the lowest of equal faces."""
+    values = brute_face_values(faces, players, marker)
+    return min(faces, key=lambda face: (-values[face], face))
+
+
 def with_rules(definition, **changes):
     """A copy of a definition with some rule options changed."""
     return dataclasses.replace(definition, rules=dataclasses.replace(definition.rules, **changes))

@@ -83,7 +83,7 @@ def test_missing_file_folder_and_unknown_game(tmp_path, capsys):
     for argv, message in [(["moves", "blockd", str(tmp_path / "nope.json")], "no such file"),
                           (["moves", "blockd", str(tmp_path)], "is a folder"),
                           (["moves", "chess", str(tmp_path)], "unknown game"),
-                          (["moves", "links", str(tmp_path)], "no move lister")]:
+                          (["moves", "sixbysix", str(tmp_path)], "no move lister")]:
         code, out, err = run(argv, capsys)
         assert code == 2 and out == "" and err.count("\n") == 1 and message in err
 

@@ -213,6 +213,7 @@ def test_random_games_follow_the_reference_turn_by_turn(name):
 def test_invariants_in_random_play(name):
     d = DEFINITIONS[name]
     game = make_game(d, d.game.max_players)
+    on_down = 0
     for seed in range(10):
         rng = random.Random(seed)
         state = game.new_initial_state()
@@ -224,7 +225,11 @@ def test_invariants_in_random_play(name):
             blocked = state.down | state.layout.blind
             for seat, cell in enumerate(state.pawns):
                 if cell >= 0:
-                    assert not blocked >> cell & 1, "a face-down card never holds a pawn"
+                    if game.flip_at_once and d.rules.pawns == "stack":  # stacked_flip = "always"
+                        assert not state.layout.blind >> cell & 1
+                        on_down += bool(state.down >> cell & 1)  # left behind by a stacked pawn
+                    else:
+                        assert not blocked >> cell & 1, "a face-down card never holds a pawn"
                     assert state.mobility(seat) == len({m.to for m in state.moves_of(seat) if m.restore < 0})
             if not state.restore[state.mover]:
                 assert all(m.restore < 0 for m in moves)
@@ -233,6 +238,8 @@ def test_invariants_in_random_play(name):
             assert copy.pawns != state.pawns or copy.down != state.down  # the clone is independent
         assert len(state.winners()) <= 1
         assert state.length() == state.turns <= d.rules.max_turns
+    if d.rules.pawns == "stack" and d.rules.stacked_flip == "always":
+        assert on_down, "these seeds leave a pawn on a card turned down under it"
 
 
 # -- hand-built positions -------------------------------------------------------------------
@@ -367,6 +374,24 @@ def test_stacked_pawns_keep_their_card_up_until_the_last_leaves():
     assert not state.down >> 1 & 1  # blue still stands on (0, 1)
     state.apply(Move(2))
     assert state.down >> 1 & 1
+
+
+def test_stacked_flip_always_turns_a_shared_card_down_at_once():
+    """Under stacked_flip = "always" the card turns down as red leaves; blue still moves off it by its value."""
+    d = with_rules(load("blockd"), torus=False, restore_bonus=False, pawns="stack", stacked_flip="always")
+    cards = {(0, 0): "R1", (0, 1): "B1", (0, 2): "G1", (1, 1): "Y1"}
+    position = {"grid": grid_with(d, cards), "down": all_down_except(d, *cards),
+                "pawns": {"red": [0, 1], "blue": [0, 1]}, "to_move": "red", "restore": False}
+    state = make_game(d, 2).state_from_position(position)
+    state.apply(Move(0))
+    assert state.down >> 1 & 1  # face down at once, blue on it
+    assert state.legal_moves() == [Move(0), Move(2), Move(6)]  # B1: one step, onto red (stack), (0, 2) or (1, 1)
+    state.apply(Move(2))
+    assert state.down >> 1 & 1 and state.pawns[1] == 2  # red, boxed in on (0, 0), is then eliminated
+    # the same position under "last" keeps the card up while blue stands on it
+    last = make_game(with_rules(d, stacked_flip="last"), 2).state_from_position(position)
+    last.apply(Move(0))
+    assert not last.down >> 1 & 1
 
 
 def test_summarize_counts_from_stats():

@@ -40,7 +40,7 @@ def brute_trap(ref: Ref, colour: str, horizon: int):
         child = ref.clone()
         start = child.pawn[colour]
         child.pawn[colour] = to
-        if start not in [at for who, at in child.pawn.items() if who != colour]:
+        if child.flips_at_once() or start not in [at for who, at in child.pawn.items() if who != colour]:
             child.down.add(start)
         sub = brute_trap(child, colour, horizon - 1)
         if sub is not None and (best is None or sub + 1 < best):

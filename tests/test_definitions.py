@@ -27,7 +27,7 @@ def test_variants_change_only_their_keys():
     assert block.rules.pawns == "block" and base.rules.pawns == "pass"
     assert block.rules.__class__(**{**base.rules.__dict__, "pawns": "block"}) == block.rules
     assert block.cards == base.cards and block.colours == base.colours
-    assert load("sixbysix-lead-rotate").rules.lead == "rotate"
+    assert load("sixbysix-lead-fixed").rules.lead == "fixed" and load("sixbysix").rules.lead == "rotate"
     assert load("links-capturing-card-taken").rules.capturing_card == "taken"
     assert load("deblockle-no-touching").rules.no_touching is True
 
@@ -93,16 +93,16 @@ BLOCKD = [
 ]
 
 SIXBYSIX = [
-    ("syntax error", 'lead = "fixed"', "lead = fixed", "syntax", "lead = fixed"),
+    ("syntax error", 'lead = "rotate"', "lead = rotate", "syntax", "lead = rotate"),
     ("unknown key", "chips = 20 ", "chip = 20 ", "rules.chip", "chip = 20"),
     ("wrong type", "chips = 20 ", 'chips = "20" ', "rules.chips", 'chips = "20"'),
-    ("missing key", 'lead = "fixed"', "", "rules.lead", "[rules]"),
+    ("missing key", 'lead = "rotate"', "", "rules.lead", "[rules]"),
     ("negative count", "chips = 20 ", "chips = -5 ", "rules.chips", "chips = -5"),
     ("zero count", "chips_per_colour = 20", "chips_per_colour = 0", "components.chips_per_colour", "chips_per_colour"),
     ("unknown colour", '"purple", "orange"]', '"purple", "pink"]', "components.seats[5]", "seats ="),
     ("unknown symbol", 'symbol = "hexagon"', 'symbol = "octagon"', "colours.orange.symbol", "octagon"),
     ("value out of range", "max_players = 6", "max_players = 13", "game.max_players", "max_players = 13"),
-    ("unknown option", 'lead = "fixed"', 'lead = "random"', "rules.lead", 'lead = "random"'),
+    ("unknown option", 'lead = "rotate"', 'lead = "random"', "rules.lead", 'lead = "random"'),
     ("board misses a sum", '"31 32 33 34 35 36"', '"31 32 33 34 35 35"', "board.layout", "layout = ["),
     ("board with a foreign token", '"13 14 15', '"13 1x 15', "board.layout", "layout = ["),
     ("die repeats a face", "faces = [1, 2, 3, 4, 5, 6]", "faces = [1, 2, 3, 4, 5, 5]", "dice.faces", "faces ="),
@@ -138,6 +138,9 @@ LINKS = [
     ("removal table key not a number", "2 = 3, 3 = 3", "two = 3, 3 = 3", "deck.removed_empty.two",
      "removed_empty ="),
     ("hand too big for the deck", "hand_size = 4", "hand_size = 20", "deck.hand_size", "hand_size = 20"),
+    ("no game cards", 'end_colours = ["red", "blue", "green", "yellow"]\nend_points = [1, 2]\ndoubles = true',
+     'end_colours = ["red"]\nend_points = [1]\ndoubles = false',
+     "deck.doubles", "doubles = false"),
     ("unknown option bool", "doubles = true", 'doubles = "yes"', "deck.doubles", "doubles ="),
 ]
 

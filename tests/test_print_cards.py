@@ -23,15 +23,15 @@ from boardlab.printkit.output import render_print_files
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.pdf import render_pdf
 from boardlab.layouts import registry
-from boardlab.printkit.sheets import (FOOTER_GAP, MINIMUM_MARK, CardGeometry, cut_marks, footer_height,
-                                      impose_cards, plan_card_sheet)
+from boardlab.printkit.imposition import CardGeometry, impose_cards, plan_card_sheet
+from boardlab.printkit.marks import FOOTER_GAP, MINIMUM_MARK, cut_marks, footer_height
 from boardlab.layouts.errors import BoardlabError
 
 from print_pdf_reading import open_pdf, page_geometry
 
 CONVENTIONS = print_conventions()
-OPTION_SETS = [PrintOptions(paper, duplex, layout) for paper in ("a4", "letter", "a3")
-               for duplex, layout in (("long", "duplex"), ("short", "duplex"), ("long", "gutterfold"))]
+OPTION_SETS = [PrintOptions(paper, duplex, backs) for paper in ("a4", "letter", "a3")
+               for duplex, backs in (("long", "duplex"), ("short", "duplex"), ("long", "gutterfold"))]
 
 
 def geometry_of(preset: str, bleed: float = 3.0) -> CardGeometry:
@@ -83,13 +83,13 @@ def brute_force_cards_per_page(geometry: CardGeometry, paper: str, gutterfold: b
 @pytest.mark.parametrize("paper", sorted(CONVENTIONS.papers))
 @pytest.mark.parametrize("gutterfold", [False, True])
 def test_planner_puts_as_many_cards_as_a_brute_force_search(preset, paper, gutterfold):
-    layout = plan_card_sheet(geometry_of(preset), CONVENTIONS, paper, "gutterfold" if gutterfold else "duplex")
-    assert layout.cards_per_page == brute_force_cards_per_page(geometry_of(preset), paper, gutterfold)
+    sheet_layout = plan_card_sheet(geometry_of(preset), CONVENTIONS, paper, "gutterfold" if gutterfold else "duplex")
+    assert sheet_layout.cards_per_page == brute_force_cards_per_page(geometry_of(preset), paper, gutterfold)
 
 
 def test_nine_poker_cards_on_a4_as_the_spec_says():
-    layout = plan_card_sheet(geometry_of("poker"), CONVENTIONS, "a4")
-    assert (layout.columns, layout.rows, layout.turned) == (3, 3, False)
+    sheet_layout = plan_card_sheet(geometry_of("poker"), CONVENTIONS, "a4")
+    assert (sheet_layout.columns, sheet_layout.rows, sheet_layout.turned) == (3, 3, False)
 
 
 def test_separate_bleed_where_it_fits_shared_cut_lines_where_it_does_not():
@@ -109,10 +109,10 @@ def test_a_card_bigger_than_the_paper_is_a_clear_error():
 # --- the geometry of every slot ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("preset", sorted(CONVENTIONS.card_sizes))
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: f"{o.paper}-{o.duplex}-{o.layout}")
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: f"{o.paper}-{o.duplex}-{o.backs}")
 def test_every_slot_has_the_preset_size_sits_inside_and_keeps_its_bleed_to_itself(preset, options):
     geometry = geometry_of(preset)
-    layout, pages = impose_cards(23, geometry, CONVENTIONS, options)
+    sheet_layout, pages = impose_cards(23, geometry, CONVENTIONS, options)
     paper_w, paper_h = CONVENTIONS.papers[options.paper]
     margin = CONVENTIONS.sheet.margin
     printable = (margin, margin, paper_w - 2 * margin, paper_h - 2 * margin)
@@ -120,7 +120,7 @@ def test_every_slot_has_the_preset_size_sits_inside_and_keeps_its_bleed_to_itsel
         for slot in page.slots:
             size = sorted(slot.cut_box[2:])
             assert size == pytest.approx(sorted((geometry.width, geometry.height)), abs=0.1)
-            assert slot.rotation in ((90, 270) if layout.turned else (0, 180))
+            assert slot.rotation in ((90, 270) if sheet_layout.turned else (0, 180))
             assert inside(slot.cut_box, printable)
             assert inside(slot.cut_box, slot.bleed_box)
             assert inside(slot.bleed_box, (0, 0, paper_w, paper_h))
@@ -128,7 +128,7 @@ def test_every_slot_has_the_preset_size_sits_inside_and_keeps_its_bleed_to_itsel
             for other in page.slots:
                 if other is not slot:
                     assert overlap(slot.bleed_box, other.cut_box) < 1e-9
-        marks = cut_marks(layout, page.slots, CONVENTIONS, geometry.bleed)
+        marks = cut_marks(sheet_layout, page.slots, CONVENTIONS, geometry.bleed)
         for mark in marks:
             length = math.hypot(mark.x2 - mark.x1, mark.y2 - mark.y1)
             assert MINIMUM_MARK - 1e-9 <= length <= CONVENTIONS.sheet.cut_mark_length + 1e-9
@@ -143,7 +143,7 @@ def test_every_slot_has_the_preset_size_sits_inside_and_keeps_its_bleed_to_itsel
 def test_back_pages_mirror_front_pages(duplex):
     geometry = geometry_of("poker")
     for paper in ("a4", "letter"):
-        layout, pages = impose_cards(25, geometry, CONVENTIONS, PrintOptions(paper, duplex, "duplex"))
+        sheet_layout, pages = impose_cards(25, geometry, CONVENTIONS, PrintOptions(paper, duplex, "duplex"))
         paper_w, paper_h = CONVENTIONS.papers[paper]
         assert [p.kind for p in pages] == ["front", "back"] * (len(pages) // 2)
         for front_page, back_page in zip(pages[::2], pages[1::2]):
@@ -176,10 +176,10 @@ def test_long_edge_backs_reverse_the_column_order_and_short_edge_backs_the_row_o
 
 def test_gutterfold_puts_each_back_beside_its_front_mirrored_across_the_fold_and_turned():
     geometry = geometry_of("poker")
-    layout, pages = impose_cards(10, geometry, CONVENTIONS, PrintOptions("a4", "long", "gutterfold"))
+    sheet_layout, pages = impose_cards(10, geometry, CONVENTIONS, PrintOptions("a4", "long", "gutterfold"))
     assert all(p.kind == "gutterfold" for p in pages)
-    middle = layout.columns // 2
-    fold = (layout.column_x[middle - 1] + layout.slot_width + layout.column_x[middle]) / 2
+    middle = sheet_layout.columns // 2
+    fold = (sheet_layout.column_x[middle - 1] + sheet_layout.slot_width + sheet_layout.column_x[middle]) / 2
     for page in pages:
         fronts = {s.card: s for s in page.slots if s.side == "front"}
         backs = {s.card: s for s in page.slots if s.side == "back"}
@@ -483,6 +483,21 @@ def test_footer_names_game_version_file_and_a_date_only_from_source_date_epoch(m
     assert "2026-01-01" in line
 
 
+def test_every_sheet_of_every_game_carries_the_source_date_epoch_date(monkeypatch):
+    """One footer helper for all games: the pawn sheet's footer once lacked the date."""
+    from boardlab.printkit.measure import PlacedCanvas
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    for game in registry.game_ids("print"):
+        for print_file in registry.game_part(game, "print").print_files(load(game), PrintOptions("a4", "long", "duplex")):
+            if print_file.pages[0].trim_box is not None:
+                continue  # one face per page for print-on-demand: no footer, the page is the card
+            for number, page in enumerate(print_file.pages, start=1):
+                canvas = PlacedCanvas(page.width, page.height)
+                page.draw(canvas)
+                footers = [s.content for s in canvas.shapes if s.kind == "text" and f"{print_file.name}.pdf" in s.content]
+                assert len(footers) == 1 and "2026-01-01" in footers[0], (print_file.name, number, footers)
+
+
 def test_matching_masters_show_their_ends_only_when_the_rules_say_so():
     plain, matching = load("links"), load("links-master-match")
     assert plain.rules.master_links == "any" and matching.rules.master_links == "match"
@@ -501,17 +516,17 @@ from hypothesis import strategies as st
 @settings(max_examples=60, deadline=None)
 @given(width=st.floats(20, 200), height=st.floats(20, 200), bleed=st.sampled_from([0.0, 1.5, 3.0, 3.175, 5.0]),
        paper=st.sampled_from(sorted(CONVENTIONS.papers)), duplex=st.sampled_from(["long", "short"]),
-       layout_name=st.sampled_from(["duplex", "gutterfold"]), count=st.integers(1, 40))
-def test_any_card_size_either_fits_cleanly_or_is_refused(width, height, bleed, paper, duplex, layout_name, count):
+       backs=st.sampled_from(["duplex", "gutterfold"]), count=st.integers(1, 40))
+def test_any_card_size_either_fits_cleanly_or_is_refused(width, height, bleed, paper, duplex, backs, count):
     geometry = CardGeometry(width, height, bleed, 3.0, 3.0)
-    expected = brute_force_cards_per_page(geometry, paper, layout_name == "gutterfold")
-    options = PrintOptions(paper, duplex, layout_name)
+    expected = brute_force_cards_per_page(geometry, paper, backs == "gutterfold")
+    options = PrintOptions(paper, duplex, backs)
     if expected == 0:
         with pytest.raises(BoardlabError, match="does not fit"):
             impose_cards(count, geometry, CONVENTIONS, options)
         return
-    layout, pages = impose_cards(count, geometry, CONVENTIONS, options)
-    assert layout.cards_per_page == expected
+    sheet_layout, pages = impose_cards(count, geometry, CONVENTIONS, options)
+    assert sheet_layout.cards_per_page == expected
     paper_w, paper_h = CONVENTIONS.papers[paper]
     margin = CONVENTIONS.sheet.margin
     printable = (margin, margin, paper_w - 2 * margin, paper_h - 2 * margin)
@@ -523,5 +538,5 @@ def test_any_card_size_either_fits_cleanly_or_is_refused(width, height, bleed, p
             assert sorted(slot.cut_box[2:]) == pytest.approx(sorted((width, height)), abs=1e-6)
             assert inside(slot.cut_box, printable) and inside(slot.bleed_box, (0, 0, paper_w, paper_h))
             assert all(overlap(slot.bleed_box, o.cut_box) < 1e-9 for o in page.slots if o is not slot)
-        for mark in cut_marks(layout, page.slots, CONVENTIONS, bleed):
+        for mark in cut_marks(sheet_layout, page.slots, CONVENTIONS, bleed):
             assert inside((mark.x1, mark.y1, 0, 0), printable) and inside((mark.x2, mark.y2, 0, 0), printable)

@@ -2,7 +2,6 @@
 
 import json
 import random
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardlab.analysis import engines
+from boardlab.analysis.agents import COMMON_AGENTS
 from boardlab.analysis.protocol import CHANCE, TERMINAL
 from boardlab.analysis.runner import BLOCK, Match, play_one, run
 from boardlab.analysis.sixbysix.dice import sum_probabilities
@@ -20,7 +20,7 @@ from boardlab.analysis.stats import two_proportion_test, wilson_interval
 from boardlab.cli import main
 from boardlab.layouts import load
 
-from sixbysix_helpers import brute_greedy_markers, brute_round_wins, with_rules
+from sixbysix_helpers import brute_best_face, brute_greedy_markers, brute_round_wins, with_rules
 
 DEFINITION = load("sixbysix")
 FACES = DEFINITION.dice.faces
@@ -79,8 +79,9 @@ def test_refund_is_exactly_one_in_six_for_every_face(face):
 
 
 def test_seeded_refund_rate_agrees():
+    """Random agents bet every face; each face comes back 1/6 of the time."""
     game = SixBySixGame(DEFINITION, 6, compare_lead=False)
-    records, _ = run(game, [AGENTS["greedy"]] * 6, 12, seed=5, workers=1, seat_rotation=False, progress=False)
+    records, _ = run(game, [COMMON_AGENTS["random"]] * 6, 12, seed=5, workers=1, seat_rotation=False, progress=False)
     for i, face in enumerate(FACES):
         bets = sum(r.stats["bets_by_face"][i] for r in records)
         refunds = sum(r.stats["refunds_by_face"][i] for r in records)
@@ -214,7 +215,7 @@ def test_play_block_matches_play_one_and_adds_the_other_lead():
         plain = play_one(match, record.index)
         other = play_one(twin, record.index)
         assert (record.winners, record.length, record.unfinished) == (plain.winners, plain.length, plain.unfinished)
-        assert record.stats["other_lead"] == {"lead": "rotate", "winners": list(other.winners),
+        assert record.stats["other_lead"] == {"lead": "fixed", "winners": list(other.winners),
                                               "unfinished": other.unfinished, "rounds": other.length}
 
 
@@ -233,7 +234,7 @@ def test_simulate_six_players_twenty_chips(capsys):
         results = one["sixbysix"]["by_lead"][lead]
         assert sum(results["wins_by_seat"]) + results["draws"] + results["unfinished"] == 6
         assert len(results["win_rate_by_seat"]) == 6
-    assert one["sixbysix"]["by_lead"]["fixed"]["wins_by_seat"] == one["wins_by_seat"]
+    assert one["sixbysix"]["by_lead"]["rotate"]["wins_by_seat"] == one["wins_by_seat"]
     minutes = one["sixbysix"]["table_minutes"]["mean"]
     assert minutes == pytest.approx(one["length"]["mean"] * DEFINITION.analysis.seconds_per_round / 60, abs=0.01)
     for checkpoint, c in one["sixbysix"]["chips_over_time"].items():  # carry: every chip is in a stock or the bank
@@ -347,3 +348,23 @@ def test_simulate_is_the_same_whatever_the_worker_count(capsys):
         summary.pop("seconds")
         outputs.append(summary)
     assert outputs[0] == outputs[1] and outputs[0]["games"] == 130
+
+
+@pytest.mark.parametrize("agent", ["greedy", "favourite", "favourite-12"])
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_marker_agents_bet_the_best_face_for_their_marker(agent, players):
+    """Every bet of a greedy or favourite agent is the brute-force best face for the number it chose."""
+    game = SixBySixGame(DEFINITION, players, compare_lead=False)
+    state = game.new_initial_state()
+    rng = random.Random(players)
+    agents = [AGENTS[agent](game) for _ in range(players)]
+    seen = 0
+    while state.current_player() != TERMINAL and seen < 300:
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        move = agents[state.current_player()].choose(state, rng)
+        assert move.face == brute_best_face(FACES, len(state.order), move.number), (move, len(state.order))
+        state.apply(move)
+        seen += 1
+    assert seen >= players

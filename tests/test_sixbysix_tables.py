@@ -1,7 +1,6 @@
 """`boardlab tables sixbysix` against brute force over every roll; board coverage from first principles."""
 
 import json
-import sys
 from fractions import Fraction
 
 import pytest
@@ -10,7 +9,7 @@ from boardlab.analysis.sixbysix.board import allowed_numbers, board_check, cover
 from boardlab.cli import main
 from boardlab.layouts import load
 
-from sixbysix_helpers import brute_sums, with_rules
+from sixbysix_helpers import brute_best_face, brute_face_values, brute_sums, with_rules
 
 DEFINITION = load("sixbysix")
 FACES = DEFINITION.dice.faces
@@ -105,3 +104,23 @@ def test_favourite_number_must_be_on_the_board(tmp_path, capsys):
     variant.write_text('extends = "sixbysix"\n\n[analysis]\nfavourite_number = 37\n')
     code, _, err = run_cli(capsys, "check", str(variant))
     assert code == 2 and "favourite_number" in err and len(err.strip().splitlines()) == 1
+
+
+def test_face_values_are_exact_for_every_marker(capsys):
+    """`tables sixbysix` gives every face's exact value per marker, equal to listing every roll."""
+    code, out, _ = run_cli(capsys, "tables", "sixbysix", "--format", "json")
+    assert code == 0
+    faces = json.loads(out)["faces"]
+    assert sorted(faces, key=int) == [str(n) for n in range(2, 7)]
+    for players in (2, 3, 4):  # 5 and 6 by brute force would take too long for the fast suite
+        by_marker = faces[str(players)]
+        assert sorted(map(int, by_marker)) == list(allowed_numbers(DEFINITION, players))
+        for marker, entry in by_marker.items():
+            brute = brute_face_values(FACES, players, int(marker))
+            assert {int(f): Fraction(v) for f, v in entry["values"].items()} == brute
+            assert entry["best"] == brute_best_face(FACES, players, int(marker))
+    # the spec's example: with 2 players, a 6 never wins on 6 and refunds together
+    assert faces["2"]["6"] == {"values": {"1": "5/36", "2": "5/36", "3": "5/36", "4": "5/36", "5": "5/36",
+                                          "6": "1/6"}, "best": 6}
+    code, out, _ = run_cli(capsys, "tables", "sixbysix", "--players", "3")
+    assert "| 3 | 10 | 4/27 | 31/216 | 5/36 | 31/216 | 4/27 | 11/72 | 6 |" in out  # by hand: 1/6 (1 - P(2 dice = 10 - f))

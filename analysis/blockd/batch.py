@@ -17,7 +17,7 @@ The random agent chooses uniformly among *moves* (restore or not, destination), 
 restored card (popcounts), numbered in the engine's order, and one uniform number picks one.
 
 Every rule option of the definition is honoured: torus or flat (through the walk tables),
-`pawns` pass / block / stack, `eliminated_card` flip / stay, `elimination` immediate /
+`pawns` pass / block / stack, `stacked_flip` last / always, `eliminated_card` flip / stay, `elimination` immediate /
 end_of_round (with the most-recent-mover tie-break), `restore_bonus`, `start_steps` and
 `max_turns`; turn order, rounds, the cap and the statistics follow `BlockdState._advance`
 exactly.  Boards of more than 62 cells fall back to the reference path (masks are int64).
@@ -372,7 +372,7 @@ def play_games(game, deal_seeds: Sequence[int] | None = None, move_keys=None, *,
     keys = np.asarray(move_keys, dtype=np.uint64)
     immediate = rules.elimination == "immediate"
     flip = rules.eliminated_card == "flip"
-    stack = rules.pawns == "stack"
+    stack = not game.flip_at_once  # stacked_flip = "last": a shared card stays up
     restore_on = rules.restore_bonus
     seats = np.arange(players)
 
@@ -415,8 +415,8 @@ def play_games(game, deal_seeds: Sequence[int] | None = None, move_keys=None, *,
         pawns[rows] = np.where(leaving, -1, pawns[rows])
         marked[rows] &= ~leaving
         bonus[rows] &= ~leaving
-        if flip:  # the cards under them turn down, unless a pawn still stands there (stack)
-            still = np.bitwise_or.reduce(pawn_bits(rows), axis=1)
+        if flip:  # the cards under them turn down, unless a pawn still stands there (stack, last)
+            still = np.bitwise_or.reduce(pawn_bits(rows), axis=1) if stack else dtype(0)
             gone = np.bitwise_or.reduce(
                 np.where(cells_left >= 0, one << np.maximum(cells_left, 0).astype(dtype), dtype(0)), axis=1)
             down[rows] |= gone & ~still

@@ -14,8 +14,11 @@ cells hit exactly one blocked cell, and that cell may be restored).
 
 Points the spec leaves open, fixed here:
 - Seat s plays the suit `cards.suits[s]`; its pawn starts on that suit's start card.
-- `pawns = "stack"`: a card is turned face down when the last pawn on it leaves (or is
-  eliminated), so a face-down card never holds a pawn under any option.
+- `pawns = "stack"` with `stacked_flip = "last"`: a card is turned face down when the last
+  pawn on it leaves (or is eliminated), so a face-down card never holds a pawn.  With
+  `stacked_flip = "always"` it turns face down when any pawn leaves (or is eliminated); a pawn
+  still on it stands on a face-down card and moves off it by the card's value (the walk's own
+  start cell is never entered, so it is not blocked for that pawn).
 - A turn cap: the rules are resolved first (eliminations, the end of the game); a game that
   is still going once `max_turns` turns were played ends unfinished.
 - `elimination = "end_of_round"`: a round is one pass over the seats in seat order; a player
@@ -236,6 +239,8 @@ class BlockdGame(Game):
         self.grid = Grid.from_definition(definition)
         self.suits = tuple(cards.suits)
         self.rules = rules
+        #: a card turns face down when any pawn leaves it, even with another pawn still on it
+        self.flip_at_once = rules.pawns != "stack" or rules.stacked_flip == "always"
         low, high = rules.start_steps
         self.start_steps = tuple(range(low, high + 1))
         deck = []
@@ -420,7 +425,7 @@ class BlockdState(State):
             self.down &= ~(1 << move.restore)
             self.restores_used += 1
         self.pawns[seat] = move.to
-        if left not in self.pawns:
+        if self.game.flip_at_once or left not in self.pawns:
             self.down |= 1 << left
         earned = rules.restore_bonus and self.layout.suit[move.to] == seat
         self.restore[seat] = earned
@@ -524,7 +529,7 @@ class BlockdState(State):
             self.eliminations.append((self.round, seat))
         if self.game.rules.eliminated_card == "flip":
             for cell in cells:
-                if cell not in self.pawns:
+                if self.game.flip_at_once or cell not in self.pawns:
                     self.down |= 1 << cell
 
     def _next_seat(self, after: int) -> int:

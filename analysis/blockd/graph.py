@@ -105,7 +105,8 @@ def trap_distance(state, seat: int, horizon: int = 3) -> int | None:
         following = set()
         for at, down in frontier:
             reach = destinations(walks[at], down | blind, others, rule)
-            after = down if others >> at & 1 else down | 1 << at  # a stacked pawn keeps the card up
+            keep = not state.game.flip_at_once and others >> at & 1  # a stacked pawn keeps the card up
+            after = down if keep else down | 1 << at
             for to in cells_of(reach):
                 if (to, after) in seen:
                     continue

@@ -75,8 +75,9 @@ def parse_position(game, data):
         r, c = grid.row_column(cell)
         if layout.blind >> cell & 1:
             raise BoardlabError(f"pawns.{colour}: [{r}, {c}] is the blind card")
-        if state.down >> cell & 1:
-            raise BoardlabError(f"pawns.{colour}: [{r}, {c}] is a face-down card")
+        if state.down >> cell & 1 and not (game.rules.pawns == "stack" and game.flip_at_once):
+            raise BoardlabError(f"pawns.{colour}: [{r}, {c}] is a face-down card (a pawn stays on a face-down "
+                                f"card only with pawns = \"stack\" and stacked_flip = \"always\")")
         if cell in occupied and game.rules.pawns != "stack":
             raise BoardlabError(f"pawns.{colour}: [{r}, {c}] already holds the {occupied[cell]} pawn "
                                 f"(pawns share a cell only with pawns = \"stack\")")

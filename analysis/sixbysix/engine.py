@@ -17,8 +17,9 @@ Decisions the spec leaves to the engine:
 
 - Seats are numbered from the starting player (seat 0 won the opening roll-off), so the roll-off,
   which only decides who sits where, is not a node.
-- ``lead = "fixed"``: seat 0 leads every round; once eliminated, the first active seat after it.
-  ``lead = "rotate"``: the lead passes to the next active seat to the left every round.
+- ``lead = "rotate"`` (the default): the lead passes to the next active seat to the left every
+  round.  ``lead = "fixed"``: seat 0 leads every round; once eliminated, the first active seat
+  after it.
 - ``covering = true``: markers may stand only on numbers some remaining player count can still
   roll (`board.allowed_numbers`): the eliminated players' cards cover the dead rows, and in a
   game started with fewer than the maximum players the unused cards cover theirs from the start.
@@ -53,6 +54,7 @@ from boardlab.analysis.runner import (AGENT_STREAM, CHANCE_STREAM, GameRecord, M
                                       seat_results)
 from boardlab.analysis.sixbysix.board import allowed_numbers
 from boardlab.analysis.sixbysix.dice import die_distribution, sum_probabilities
+from boardlab.analysis.sixbysix.faces import best_face
 from boardlab.analysis.sixbysix.markers import GREEDY, Chooser
 from boardlab.analysis.stats import describe_lengths, two_proportion_test, wilson_interval
 from boardlab.layouts import load
@@ -370,10 +372,11 @@ def chips_over_time(snapshots: list[list[int]], chips: list[int], bank: int, max
 
 
 class MarkerAgent(Agent):
-    """Puts its marker by a `Chooser` (greedy, favourite-N) and bets a face drawn at random.
+    """Puts its marker by a `Chooser` (greedy, favourite-N) and bets the best face for it.
 
-    The bet face cannot change any odds (the refund chance is 1/len(faces) whatever the face);
-    drawing it at random makes the records show every face.
+    The refund chance is 1/len(faces) whatever the face, but a refund is wasted in a round the
+    player wins; the best face (`faces.best_face`) is the one least compatible with the marker.
+    The agent draws no random number.
     """
 
     def __init__(self, chooser: Chooser, game: SixBySixGame):
@@ -382,11 +385,10 @@ class MarkerAgent(Agent):
         self.game = game
 
     def choose(self, state: SixBySixState, rng: random.Random) -> Move:
-        faces = self.game.faces
-        face = faces[rng.randrange(len(faces))]
         taken = {state.markers[s] for s in state.order[:state.step]}
-        order = self.game.preference(self.chooser, len(state.order))
-        return Move(face, next(x for x in order if x not in taken))
+        active = len(state.order)
+        number = next(x for x in self.game.preference(self.chooser, active) if x not in taken)
+        return Move(best_face(self.game.faces, active, number), number)
 
 
 def play_game(match: Match, index: int) -> GameRecord:
@@ -400,7 +402,7 @@ def play_fast(match: Match, index: int) -> GameRecord | None:
 
     It draws exactly the random numbers the engine and the agents draw, in the same order:
     a die is `faces[chance.randrange(len(faces))]` (the uniform die of `die_distribution`), a
-    `MarkerAgent` draws its bet face with one `randrange`, a `RandomAgent` one index into the
+    `MarkerAgent` draws nothing (it bets `best_face`), a `RandomAgent` one index into the
     face-major legal move list.  Returns None when an agent is of another kind.  Tests compare
     it with `play_one` on many seeds and rule options (the slow, obvious twin).
     """
@@ -466,10 +468,10 @@ def play_fast(match: Match, index: int) -> GameRecord | None:
                 pick = draws[s](face_count * len(free))
                 face, number = faces[pick // len(free)], free[pick % len(free)]
             else:
-                face = faces[draws[s](face_count)]
                 for number in preference[s]:
                     if number not in taken:
                         break
+                face = best_face(faces, k, number)
             chips[s] -= 1
             bets[s], markers[s] = face, number
             taken.add(number)

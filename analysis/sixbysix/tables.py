@@ -10,7 +10,8 @@ JSON (`--format json`):
   "board": {...}, "coverage": {"2": {...}, ...}, "markers": {"2": {...}, ...}}``, where each
   ``by_players`` entry is the one-player-count document and the other keys hold the board
   check, the coverage and the marker analysis with fractions as "p/q" strings, and
-  ``"two_player"``: the exact duel (`two_player.two_player_game`) per lead rule, as floats.
+  ``"faces"``: per player count and marker number the exact value of each bet face and the best
+  face (`face_document`), and ``"two_player"``: the exact duel (`two_player.two_player_game`) per lead rule, as floats.
 
 >>> from boardlab.layouts import load
 >>> t = tables(load("sixbysix"), TableOptions(players=2))
@@ -24,6 +25,7 @@ from fractions import Fraction
 
 from boardlab.analysis.sixbysix.board import allowed_numbers, board_check, coverage
 from boardlab.analysis.sixbysix.dice import sum_probabilities
+from boardlab.analysis.sixbysix.faces import best_face, face_values
 from boardlab.analysis.sixbysix.markers import (GREEDY, RANDOM, Chooser, choice_value, greedy_numbers,
                                                  no_winner_probability, rotating_seat_win_probabilities,
                                                  seat_win_probabilities)
@@ -111,6 +113,35 @@ def marker_analysis(definition, players: int) -> dict:
             "choosers": tuple(c.name for c in choosers), "choice_values": values}
 
 
+def face_document(definition, players: int) -> dict:
+    """Marker number -> {"values": {face: "p/q"}, "best": face} for one player count."""
+    faces = definition.dice.faces
+    out = {}
+    for marker in allowed_numbers(definition, players):
+        values = face_values(faces, players, marker)
+        out[str(marker)] = {"values": {str(f): fraction_text(v) for f, v in values.items()},
+                            "best": best_face(faces, players, marker)}
+    return out
+
+
+def face_table(definition, counts) -> Table:
+    """The exact value of every bet face for every marker number a player may take."""
+    faces = definition.dice.faces
+    rows = []
+    for n in counts:
+        for marker in allowed_numbers(definition, n):
+            values = face_values(faces, n, marker)
+            best = best_face(faces, n, marker)
+            equal = [f for f in faces if values[f] == values[best]]
+            rows.append((n, marker, *(fraction_text(values[f]) for f in faces),
+                         "any" if len(equal) == len(faces) else ", ".join(map(str, equal))))
+    return Table("Bet face value: P(the chip comes back in a round the player does not win)",
+                 ("players", "marker on", *(f"bet {f}" for f in faces), "best bet"), tuple(rows),
+                 "Every face comes back as often, but a refund is wasted in a round the player wins (the winner "
+                 "takes the bank, own chip included), so the best face is the one least compatible with the "
+                 "player's own marker. Greedy and favourite players bet the best face (the lowest of equal ones).")
+
+
 def _json_fractions(value):
     if isinstance(value, Fraction):
         return fraction_text(value)
@@ -177,6 +208,8 @@ def tables(definition, options: TableOptions) -> TableSet:
                      "Exact P(win a round) of one seat choosing at the given position when every earlier seat is "
                      "the given chooser (later seats cannot take its number)."))
 
+    out.append(face_table(definition, counts))
+
     duels = {}
     if 2 in counts:
         duels = {lead: two_player_game(definition, lead) for lead in ("fixed", "rotate")}
@@ -186,8 +219,8 @@ def tables(definition, options: TableOptions) -> TableSet:
                          tuple((lead, f"{d.win[0]:.6f}", f"{d.win[1]:.6f}", f"{d.draw:.6f}",
                                 f"{d.expected_rounds:.2f}", f"{d.expected_rounds * minutes:.1f}")
                                for lead, d in duels.items()),
-                         f"Both start with {definition.rules.chips} chips; seat 1 is the starting player; bets on "
-                         f"uniformly random faces. Every round's outcomes are enumerated exactly; the chain is solved "
+                         f"Both start with {definition.rules.chips} chips; seat 1 is the starting player; each bets "
+                         f"the best face for its marker. Every round's outcomes are enumerated exactly; the chain is solved "
                          f"in floating point, without the round cap. Longer games end in such a duel, "
                          f"from uneven stocks."))
     if options.players is not None:
@@ -203,6 +236,7 @@ def tables(definition, options: TableOptions) -> TableSet:
                              for n, c in cover.items()},
                 "markers": {str(n): _json_fractions({k: v for k, v in m.items() if k != "players"})
                             for n, m in markers.items()},
+                "faces": {str(n): face_document(definition, n) for n in counts},
                 "two_player": {lead: {"win": list(d.win), "draw": d.draw, "expected_rounds": d.expected_rounds}
                                for lead, d in duels.items()}}
     return TableSet(f"{name}: exact tables", tuple(out), data)

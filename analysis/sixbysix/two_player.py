@@ -2,9 +2,9 @@
 
 Every 6x6 game ends as a two-player duel, and the duel is small enough to solve: its state at
 the start of a round is (chips of seat 0, chips of seat 1, bank, lead seat).  Both players use
-greedy markers (`markers.GREEDY`, read from the definition's board and dice) and bet a face
-drawn uniformly, like `engine.MarkerAgent`; one round's kernel enumerates every bet face and
-every die (len(faces) ** 4 cases, exact fractions), then the absorption probabilities and the
+greedy markers (`markers.GREEDY`, read from the definition's board and dice) and bet the best
+face for their marker (`faces.best_face`), like `engine.MarkerAgent`; one round's kernel
+enumerates every pair of dice (len(faces) ** 2 cases, exact fractions), then the absorption probabilities and the
 expected number of rounds come from one linear solve.  The round cap (`max_rounds`) is
 ignored: the model is the game without it.
 
@@ -29,6 +29,7 @@ import scipy.sparse.linalg
 
 from boardlab.analysis.sixbysix.board import allowed_numbers
 from boardlab.analysis.sixbysix.dice import sum_probabilities
+from boardlab.analysis.sixbysix.faces import best_face
 from boardlab.analysis.sixbysix.markers import greedy_numbers
 from boardlab.layouts.errors import BoardlabError
 
@@ -49,7 +50,8 @@ class DuelOutcome:
 def round_kernel(definition, lead_seat: int) -> dict[tuple[int, int, int | None], Fraction]:
     """(refund of seat 0, refund of seat 1, round winner or None) -> exact probability, for one lead.
 
-    The lead takes the most probable number, the other seat the next (greedy); bets are uniform.
+    The lead takes the most probable number, the other seat the next (greedy); each bets the best
+    face for its number.
 
     >>> from boardlab.layouts import load
     >>> k = round_kernel(load("sixbysix"), 0)
@@ -60,13 +62,14 @@ def round_kernel(definition, lead_seat: int) -> dict[tuple[int, int, int | None]
     probabilities = sum_probabilities(faces, PLAYERS)
     first, second = greedy_numbers(probabilities, allowed_numbers(definition, PLAYERS), PLAYERS)
     marker = {lead_seat: first, 1 - lead_seat: second}
+    bet0, bet1 = (best_face(faces, PLAYERS, marker[seat]) for seat in (0, 1))
     counts: dict[tuple[int, int, int | None], int] = {}
-    for bet0, bet1, die0, die1 in itertools.product(faces, repeat=4):
+    for die0, die1 in itertools.product(faces, repeat=2):
         total = die0 + die1
         winner = next((s for s in (0, 1) if marker[s] == total), None)
         key = (int(die0 == bet0), int(die1 == bet1), winner)
         counts[key] = counts.get(key, 0) + 1
-    cases = len(faces) ** 4
+    cases = len(faces) ** 2
     return {key: Fraction(c, cases) for key, c in counts.items()}
 
 

@@ -13,7 +13,7 @@ from boardlab.arguments import game_definition
 from boardlab.layouts import BoardlabError, game_ids, game_part, print_conventions
 from boardlab.printkit.output import write_print_files
 from boardlab.printkit.pages import PrintOptions
-from boardlab.printkit.sheets import footer_date
+from boardlab.printkit.marks import footer_date
 
 #: where files go without --out; GAME is appended
 DEFAULT_OUT = Path("build") / "print"
@@ -40,7 +40,7 @@ def run(args) -> int:
     definition = game_definition(args.game, args.variant)
     footer_date()  # a bad SOURCE_DATE_EPOCH is refused before anything is drawn
     module = game_part(args.game, "print")
-    options = PrintOptions(paper=args.paper or definition.print.paper, duplex=args.duplex, layout=args.layout)
+    options = PrintOptions(paper=args.paper or definition.print.paper, duplex=args.duplex, backs=args.layout)
     out_dir = args.out if args.out is not None else DEFAULT_OUT / args.game
     if out_dir.exists() and not out_dir.is_dir():
         raise BoardlabError(f"{out_dir} exists and is not a folder")

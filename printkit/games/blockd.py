@@ -15,14 +15,15 @@ The pawns, one per suit, are folding standees (printkit.standees) in the suit's 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from boardlab.layouts import print_conventions
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed, paint_frame
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import paper_size
-from boardlab.printkit.pages import Page, PrintFile, PrintOptions
-from boardlab.printkit.sheets import Card, CardGeometry, card_geometry, deck_files, draw_footer
+from boardlab.printkit.decks import Card, deck_files
+from boardlab.printkit.imposition import CardGeometry, card_geometry
+from boardlab.printkit.marks import footed_file
+from boardlab.printkit.pages import PrintFile, PrintOptions
+from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_pages
 from boardlab.printkit.symbols import draw_symbol
 
@@ -51,14 +52,6 @@ def blockd_cards(d) -> list[Card]:
     return cards
 
 
-def _ink(d) -> str:
-    return d.colours[d.print.ink_colour].hex
-
-
-def _paper(d) -> str:
-    return d.colours[d.print.paper_colour].hex
-
-
 def _corner_index(canvas: Canvas, d, geometry: CardGeometry, suit: str, value: str | None) -> None:
     """Value (if any) over a small suit symbol, in the top-left of the safe zone."""
     colour = d.colours[suit]
@@ -66,20 +59,20 @@ def _corner_index(canvas: Canvas, d, geometry: CardGeometry, suit: str, value: s
     y = geometry.safe + 1.5
     symbol = geometry.width * 0.11
     if value is not None:
-        centred_text(canvas, x + symbol / 2, y + 3.2, value, CORNER_SIZE, _ink(d), bold=True)
+        centred_text(canvas, x + symbol / 2, y + 3.2, value, CORNER_SIZE, ink_and_paper(d)[0], bold=True)
         y += 8.0
-    draw_symbol(canvas, colour.symbol, x + symbol / 2, y + symbol / 2, symbol, fill=colour.hex, stroke=_ink(d))
+    draw_symbol(canvas, colour.symbol, x + symbol / 2, y + symbol / 2, symbol, fill=colour.hex, stroke=ink_and_paper(d)[0])
 
 
 def _face_base(canvas: Canvas, d, geometry: CardGeometry, suit: str, value: str | None) -> None:
     colour = d.colours[suit]
-    paint_frame(canvas, geometry, colour.hex, _paper(d), geometry.safe)
+    paint_frame(canvas, geometry, colour.hex, ink_and_paper(d)[1], geometry.safe)
     _corner_index(canvas, d, geometry, suit, value)
     with half_turned(canvas, geometry):
         _corner_index(canvas, d, geometry, suit, value)
     room = geometry.width - 2 * geometry.safe - 4 * geometry.width * 0.11
     size = fitted_size(colour.label, 11.0, room)
-    centred_text(canvas, geometry.width / 2, geometry.height - geometry.safe - 4.5, colour.label, size, _ink(d))
+    centred_text(canvas, geometry.width / 2, geometry.height - geometry.safe - 4.5, colour.label, size, ink_and_paper(d)[0])
 
 
 def _start_drawer(d, geometry: CardGeometry, suit: str):
@@ -88,11 +81,11 @@ def _start_drawer(d, geometry: CardGeometry, suit: str):
         _face_base(canvas, d, geometry, suit, None)
         symbol = geometry.width * 0.5
         draw_symbol(canvas, colour.symbol, geometry.width / 2, geometry.height * 0.42, symbol,
-                    fill=colour.hex, stroke=_ink(d))
+                    fill=colour.hex, stroke=ink_and_paper(d)[0])
         low, high = d.rules.start_steps
         steps = f"{low}–{high}"
         size = fitted_size(steps, 26.0, geometry.width * 0.5, bold=True)
-        centred_text(canvas, geometry.width / 2, geometry.height * 0.72, steps, size, _ink(d), bold=True)
+        centred_text(canvas, geometry.width / 2, geometry.height * 0.72, steps, size, ink_and_paper(d)[0], bold=True)
     return draw
 
 
@@ -101,10 +94,10 @@ def _number_drawer(d, geometry: CardGeometry, suit: str, value: int):
         colour = d.colours[suit]
         _face_base(canvas, d, geometry, suit, str(value))
         size = fitted_size(str(value), 110.0, geometry.width * 0.55, bold=True)
-        centred_text(canvas, geometry.width / 2, geometry.height * 0.40, str(value), size, _ink(d), bold=True)
+        centred_text(canvas, geometry.width / 2, geometry.height * 0.40, str(value), size, ink_and_paper(d)[0], bold=True)
         symbol = geometry.width * 0.22
         draw_symbol(canvas, colour.symbol, geometry.width / 2, geometry.height * 0.70, symbol,
-                    fill=colour.hex, stroke=_ink(d))
+                    fill=colour.hex, stroke=ink_and_paper(d)[0])
     return draw
 
 
@@ -112,7 +105,7 @@ def _back_drawer(d, geometry: CardGeometry):
     """The common back: the back colour to the bleed, a small grid of the board, the name."""
     def draw(canvas: Canvas) -> None:
         back = d.colours[d.print.back_colour].hex
-        paper = _paper(d)
+        paper = ink_and_paper(d)[1]
         paint_bleed(canvas, geometry, back)
         canvas.rect(geometry.safe, geometry.safe, geometry.width - 2 * geometry.safe,
                     geometry.height - 2 * geometry.safe, stroke=paper, width=0.5, radius=geometry.corner_radius)
@@ -130,18 +123,6 @@ def _back_drawer(d, geometry: CardGeometry):
     return draw
 
 
-def _with_footer(page: Page, conventions, text: str, ink: str) -> Page:
-    """The page with the calibration bar and `text` on the last line inside the margin
-    (piece sheets keep that band free: printkit.packing.footer_band)."""
-    margin = conventions.sheet.margin
-    printable = (margin, margin, page.width - 2 * margin, page.height - 2 * margin)
-
-    def draw(canvas: Canvas) -> None:
-        page.draw(canvas)
-        draw_footer(canvas, printable, conventions, text, ink)
-    return replace(page, draw=draw)
-
-
 def print_files(d, options: PrintOptions) -> list[PrintFile]:
     """Blockd's print files for one paper and layout: the card deck, the pawns, and the deck one
     face per page (front, back, front, ...) with TrimBox and BleedBox for print-on-demand shops.
@@ -151,16 +132,13 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     conventions = print_conventions()
     cards = blockd_cards(d)
     deck, single = deck_files(d, options, cards, conventions)
-    style_label = f"{d.game.name} {d.game.version}"
+    ink = ink_and_paper(d)[0]
     pawns = [StandeeArt(d.colours[suit].hex, d.colours[suit].symbol, d.colours[suit].label) for suit in d.cards.suits]
     pawn_pages = standee_pages(pawns, d.print.pawn, paper_size(conventions, options.paper), conventions,
-                               ink=_ink(d), gap=d.print.piece_gap)
-    pawn_name = f"{d.game.id}-pawns-{options.paper}"
-    pawn_pages = [_with_footer(page, conventions, f"{style_label} · {pawn_name}.pdf · sheet {number}/{len(pawn_pages)}"
-                               " · cut on solid lines, fold on dashed lines", _ink(d))
-                  for number, page in enumerate(pawn_pages, start=1)]
-    pawn_components = [standee_component(f"pawn-{suit}", d.print.pawn, art, ink=_ink(d))
+                               ink=ink, gap=d.print.piece_gap)
+    pawn_components = [standee_component(f"pawn-{suit}", d.print.pawn, art, ink=ink)
                        for suit, art in zip(d.cards.suits, pawns)]
-    pawn_file = PrintFile(pawn_name, f"{d.game.name} pawns ({len(pawns)}, folding standees)",
-                          tuple(pawn_pages), tuple(pawn_components))
+    pawn_file = footed_file(f"{d.game.id}-pawns-{options.paper}", f"{d.game.name} pawns ({len(pawns)}, folding standees)",
+                            pawn_pages, pawn_components, conventions, label=f"{d.game.name} {d.game.version}", ink=ink,
+                            unit="sheet", notes=("cut on solid lines, fold on dashed lines",))
     return [deck, pawn_file, single]

@@ -17,10 +17,13 @@ from boardlab.layouts import print_conventions
 from boardlab.layouts.deblockle import CUBE_SIDES
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.nets import net_component, net_pages
-from boardlab.printkit.packing import POINT, footed_file, paper_size
+from boardlab.printkit.marks import footed_file
+from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
+from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.tiling import board_files
+from boardlab.printkit.units import MM_PER_POINT
 
 LINE = 0.35  # mm: the board's grid lines
 START_DASH = (1.2, 0.9)  # mm: the light outline of a start square
@@ -58,7 +61,7 @@ def draw_board(canvas: Canvas, definition) -> None:
     """The board at (0, 0): squares, the two home stars, lightly marked start squares, labels."""
     colours = definition.colours
     settings = definition.print
-    ink, paper = colours[settings.ink_colour].hex, colours[settings.paper_colour].hex
+    ink, paper = ink_and_paper(definition)
     board, star = colours[settings.board_colour].hex, colours[settings.star_colour].hex
     side, band = settings.board_square, border(definition)
     files, ranks = definition.board.files, definition.board.ranks
@@ -87,7 +90,7 @@ def draw_board(canvas: Canvas, definition) -> None:
     for j in range(ranks + 1):
         canvas.line(band, band + j * side, band + files * side, band + j * side, stroke=ink, width=LINE)
     canvas.rect(band, band, files * side, ranks * side, stroke=ink, width=LINE * 3)
-    size = band * 0.5 / POINT
+    size = band * 0.5 / MM_PER_POINT
     lift = band * 0.18  # from the centre of the band to the text baseline
     for i in range(files):
         letter = chr(ord("a") + i)
@@ -114,7 +117,7 @@ def cube_faces(definition) -> dict[str, str]:
 def net_components(definition) -> list[Component]:
     """One net per block: rules.blocks for each player, in the player's colour."""
     settings = definition.print
-    ink = definition.colours[settings.ink_colour].hex
+    ink = ink_and_paper(definition)[0]
     faces = cube_faces(definition)
     blocks = definition.rules.blocks
     nets = []
@@ -136,11 +139,10 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     label = definition.game.name
     board = Component(f"{definition.game.id}-board", *board_size(definition),
                       lambda canvas: draw_board(canvas, definition))
-    colours, settings = definition.colours, definition.print
     footer = f"{definition.game.name} {definition.game.version}"
-    ink = colours[settings.ink_colour].hex
+    ink, paper_colour = ink_and_paper(definition)
     files = board_files(board, conventions, game=definition.game.id, label=label, footer=footer,
-                        paper=options.paper, ink=ink, paper_colour=colours[settings.paper_colour].hex)
+                        paper=options.paper, ink=ink, paper_colour=paper_colour)
     nets = net_components(definition)
     pages = net_pages(nets, paper_size(conventions, options.paper), conventions, gap=definition.print.net_gap)
     files.append(footed_file(f"{definition.game.id}-cubes-{options.paper}",

@@ -18,9 +18,11 @@ from __future__ import annotations
 from boardlab.layouts import print_conventions
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.decks import Card, deck_files
+from boardlab.printkit.imposition import CardGeometry, card_geometry
 from boardlab.printkit.pages import PrintFile, PrintOptions
-from boardlab.printkit.sheets import Card, CardGeometry, card_geometry, deck_files
-from boardlab.printkit.symbols import contrast_ink, draw_symbol
+from boardlab.printkit.palette import contrast_ink, ink_and_paper
+from boardlab.printkit.symbols import draw_symbol
 
 
 def end_name(end) -> str:
@@ -54,14 +56,6 @@ def links_cards(d) -> list[Card]:
     return cards
 
 
-def _ink(d) -> str:
-    return d.colours[d.print.ink_colour].hex
-
-
-def _paper(d) -> str:
-    return d.colours[d.print.paper_colour].hex
-
-
 def _draw_end(canvas: Canvas, d, geometry: CardGeometry, end, top: float, height: float) -> None:
     """One end in the band [top, top + height] of the card: points and the colour's symbol badge."""
     colour = d.colours[end.colour]
@@ -71,9 +65,9 @@ def _draw_end(canvas: Canvas, d, geometry: CardGeometry, end, top: float, height
     size = fitted_size(points, 64.0, geometry.width * 0.38, bold=True)
     centred_text(canvas, geometry.width * 0.32, middle, points, size, text_ink, bold=True)
     badge = min(geometry.width * 0.17, height * 0.3)
-    canvas.circle(geometry.width * 0.70, middle - badge * 0.25, badge, fill=_paper(d), stroke=_ink(d), width=0.4)
+    canvas.circle(geometry.width * 0.70, middle - badge * 0.25, badge, fill=ink_and_paper(d)[1], stroke=ink_and_paper(d)[0], width=0.4)
     draw_symbol(canvas, colour.symbol, geometry.width * 0.70, middle - badge * 0.25, badge * 1.25,
-                fill=colour.hex, stroke=_ink(d))
+                fill=colour.hex, stroke=ink_and_paper(d)[0])
     label_size = fitted_size(colour.label, 9.0, geometry.width * 0.4)
     canvas.text(geometry.width * 0.70, middle + badge * 0.75 + 3.5, colour.label, size=label_size, fill=text_ink,
                 anchor="middle")
@@ -91,9 +85,9 @@ def _game_card_drawer(d, geometry: CardGeometry, first, second):
             else:
                 canvas.rect(-b, -b, geometry.width + 2 * b, half + b, fill=d.colours[end.colour].hex)
                 _draw_end(canvas, d, geometry, end, geometry.safe, half - geometry.safe)
-        canvas.line(-b, half, geometry.width + b, half, stroke=_ink(d), width=0.8)
+        canvas.line(-b, half, geometry.width + b, half, stroke=ink_and_paper(d)[0], width=0.8)
         inset = geometry.safe / 2
-        canvas.rect(inset, inset, geometry.width - 2 * inset, geometry.height - 2 * inset, stroke=_paper(d),
+        canvas.rect(inset, inset, geometry.width - 2 * inset, geometry.height - 2 * inset, stroke=ink_and_paper(d)[1],
                     width=0.6, radius=max(geometry.corner_radius - inset, 0.0))
     return draw
 
@@ -107,35 +101,35 @@ def _arrow(canvas: Canvas, length: float, width: float, fill: str) -> None:
 
 def _central_drawer(d, geometry: CardGeometry):
     def draw(canvas: Canvas) -> None:
-        paint_bleed(canvas, geometry, _paper(d))
+        paint_bleed(canvas, geometry, ink_and_paper(d)[1])
         cx, cy = geometry.width / 2, geometry.height / 2
-        ink = _ink(d)
+        ink = ink_and_paper(d)[0]
         reach = {0: cy, 90: cx, 180: cy, 270: cx}
         for side in range(d.rules.lines):
             angle = 90 * side
             with canvas.transform(cx, cy, rotate=angle):
                 _arrow(canvas, reach[angle] - geometry.safe - 1.0, geometry.width * 0.06, ink)
-        canvas.circle(cx, cy, geometry.width * 0.16, fill=_paper(d), stroke=ink, width=1.2)
+        canvas.circle(cx, cy, geometry.width * 0.16, fill=ink_and_paper(d)[1], stroke=ink, width=1.2)
         canvas.circle(cx, cy, geometry.width * 0.07, fill=ink)
     return draw
 
 
 def _empty_drawer(d, geometry: CardGeometry):
     def draw(canvas: Canvas) -> None:
-        paint_bleed(canvas, geometry, _paper(d))
+        paint_bleed(canvas, geometry, ink_and_paper(d)[1])
         s = geometry.safe + 1.0
-        canvas.rect(s, s, geometry.width - 2 * s, geometry.height - 2 * s, stroke=_ink(d), width=0.6,
+        canvas.rect(s, s, geometry.width - 2 * s, geometry.height - 2 * s, stroke=ink_and_paper(d)[0], width=0.6,
                     radius=geometry.corner_radius, dash=(3.0, 2.0))
         cx, cy = geometry.width / 2, geometry.height / 2
-        draw_symbol(canvas, "ring", cx, cy, geometry.width * 0.3, fill=_ink(d))
+        draw_symbol(canvas, "ring", cx, cy, geometry.width * 0.3, fill=ink_and_paper(d)[0])
         canvas.line(cx - geometry.width * 0.19, cy + geometry.width * 0.19, cx + geometry.width * 0.19,
-                    cy - geometry.width * 0.19, stroke=_ink(d), width=geometry.width * 0.04)
+                    cy - geometry.width * 0.19, stroke=ink_and_paper(d)[0], width=geometry.width * 0.04)
     return draw
 
 
 def _master_drawer(d, geometry: CardGeometry, master):
     def draw(canvas: Canvas) -> None:
-        ink, paper = _ink(d), _paper(d)
+        ink, paper = ink_and_paper(d)
         paint_bleed(canvas, geometry, ink)
         band = 0.0
         if d.rules.master_links == "match":
@@ -174,7 +168,7 @@ def _master_drawer(d, geometry: CardGeometry, master):
 def _back_drawer(d, geometry: CardGeometry):
     """The common back: back colour to the bleed, two linked rings and the game's name."""
     def draw(canvas: Canvas) -> None:
-        back, paper = d.colours[d.print.back_colour].hex, _paper(d)
+        back, paper = d.colours[d.print.back_colour].hex, ink_and_paper(d)[1]
         paint_bleed(canvas, geometry, back)
         canvas.rect(geometry.safe, geometry.safe, geometry.width - 2 * geometry.safe,
                     geometry.height - 2 * geometry.safe, stroke=paper, width=0.5, radius=geometry.corner_radius)

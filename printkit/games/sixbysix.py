@@ -18,13 +18,17 @@ from __future__ import annotations
 from boardlab.layouts import print_conventions
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.packing import POINT, flow_pages, footed_file, paper_size
+from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file, file_suffix
+from boardlab.printkit.imposition import CardGeometry
+from boardlab.printkit.marks import footed_file
+from boardlab.printkit.packing import flow_pages, paper_size
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
-from boardlab.printkit.sheets import Card, CardGeometry, SheetStyle, card_sheet_file, file_suffix
+from boardlab.printkit.palette import contrast_ink, ink_and_paper
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
-from boardlab.printkit.symbols import contrast_ink, draw_symbol
+from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.tiling import board_files
 from boardlab.printkit.tokens import TokenArt, draw_token, token_section
+from boardlab.printkit.units import MM_PER_POINT
 
 LINE = 0.35  # mm: the board's grid lines
 
@@ -43,8 +47,7 @@ def board_size(definition) -> tuple[float, float]:
 
 def draw_board(canvas: Canvas, definition) -> None:
     """The board at (0, 0): every number of `board.layout` in its square, the base square with a die."""
-    ink = definition.colours[definition.print.ink_colour].hex
-    paper = definition.colours[definition.print.paper_colour].hex
+    ink, paper = ink_and_paper(definition)
     side = definition.print.board_square
     width, height = board_size(definition)
     canvas.rect(0, 0, width, height, fill=paper)
@@ -55,7 +58,7 @@ def draw_board(canvas: Canvas, definition) -> None:
             if token == definition.board.base:
                 _draw_base_square(canvas, x, y, side, definition, ink, paper)
             else:
-                size = side * 0.45 / POINT
+                size = side * 0.45 / MM_PER_POINT
                 canvas.text(x + side / 2, y + side / 2 + side * 0.16, token, size=size, fill=ink, anchor="middle",
                             bold=True)
     canvas.rect(0, 0, width, height, stroke=ink, width=LINE * 3)
@@ -82,8 +85,7 @@ def draw_card_front(canvas: Canvas, definition, seat: str) -> None:
     colour's symbol in its corner (for greyscale print).
     """
     colour = definition.colours[seat]
-    ink = definition.colours[definition.print.ink_colour].hex
-    paper = definition.colours[definition.print.paper_colour].hex
+    ink, paper = ink_and_paper(definition)
     bleed, side, inset = definition.print.bleed, definition.print.board_square, definition.print.safe
     width, height = card_size(definition)
     canvas.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour.hex)
@@ -110,7 +112,7 @@ def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
     on_colour = contrast_ink(colour.hex)
     for k in range(len(definition.dice.faces)):
         draw_symbol(canvas, colour.symbol, k * side + side / 2, side * 0.4, side * 0.45, fill=on_colour)
-    canvas.text(width / 2, height - definition.print.safe, colour.label, size=side * 0.18 / POINT, fill=on_colour,
+    canvas.text(width / 2, height - definition.print.safe, colour.label, size=side * 0.18 / MM_PER_POINT, fill=on_colour,
                 anchor="middle", bold=True)
 
 
@@ -129,8 +131,7 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     game, label = definition.game.id, definition.game.name
     footer = f"{definition.game.name} {definition.game.version}"
     settings = definition.print
-    ink = definition.colours[settings.ink_colour].hex
-    paper_colour = definition.colours[settings.paper_colour].hex
+    ink, paper_colour = ink_and_paper(definition)
     paper = paper_size(conventions, options.paper)
     seats = definition.components.seats
 

@@ -1,0 +1,233 @@
+"""Links positions in JSON (docs/positions/links.md), for `boardlab moves links`.
+
+A position is what the player to move sees: their hand, the lines on the table, the captured
+piles, the other hands' sizes and the deck's size.  `parse_position` checks it against the
+deck of the definition and the player count and returns an `Observation`; `moves` lists its
+legal moves in JSON form.
+
+>>> from boardlab.layouts import load
+>>> position = {"game": "links", "players": 2, "hand": ["R1-B2", "ONE"], "deck": 30,
+...             "lines": [{"cards": ["G1-R1"]}]}
+>>> [m["card"] + " " + str(m["line"]) for m in moves(load("links"), position)]
+['ONE 0', 'R1-B2 0', 'ONE 1', 'R1-B2 1', 'R1-B2 1']
+"""
+
+from __future__ import annotations
+
+from boardlab.analysis.links.cards import EMPTY, GAME, MASTER, WILD
+from boardlab.analysis.links.engine import Observation, make_game
+from boardlab.analysis.links.table import Line, capture_size, legal_plays
+from boardlab.layouts.errors import BoardlabError
+
+KEYS = ("game", "players", "to_move", "hand", "lines", "captured", "hand_sizes", "deck")
+
+
+def _card(deck, text, where: str) -> int:
+    try:
+        return deck.kind_of(text)
+    except BoardlabError as err:
+        raise BoardlabError(f"{where}: {err}") from None
+
+
+def _int(data, key: str, low: int, high: int | None = None) -> int:
+    value = data[key]
+    if type(value) is not int or value < low or (high is not None and value > high):
+        allowed = f"{low}..{high}" if high is not None else f"{low} or more"
+        raise BoardlabError(f"{key}: {value!r} is not a whole number in {allowed}")
+    return value
+
+
+def _table_card(deck, rules, text, end: int, where: str) -> tuple[int, int]:
+    """(kind, exposed end) of a card written on the table, checked against the end it touches.
+
+    A game card (and a master under `master_links = "match"`) is written touching end first:
+    `R1-B2`, or `ONE:B1` for a master exposing B1.
+    """
+    if not isinstance(text, str):
+        raise BoardlabError(f"{where}: {text!r} is not a card")
+    name, _, shown = text.partition(":")
+    kind = _card(deck, name, where)
+    k = deck.kinds[kind]
+    if k.ends is None:
+        if shown:
+            raise BoardlabError(f"{where}: {name} links to anything and shows no end (write '{name}')")
+        return kind, WILD
+    if k.category == GAME:
+        if shown:
+            raise BoardlabError(f"{where}: write a game card touching end first, e.g. '{deck.text(kind)}'")
+        touching, exposed = (deck.face(t) for t in name.split("-"))
+    else:
+        if not shown:
+            raise BoardlabError(f"{where}: a master with ends needs its open end, e.g. '{name}:"
+                                f"{deck.face_texts[k.ends[1]]}'")
+        exposed = deck.face(shown)
+        if exposed not in k.ends:
+            raise BoardlabError(f"{where}: {name} has no end {shown}")
+        touching = k.ends[1] if exposed == k.ends[0] else k.ends[0]
+    if end != WILD and touching != end:
+        raise BoardlabError(f"{where}: {text} does not link to the open end {deck.face_texts[end]}")
+    return kind, exposed
+
+
+def _line(game, data, slot: int) -> Line:
+    deck, rules = game.deck, game.rules
+    where = f"lines[{slot}]"
+    if not isinstance(data, dict) or set(data) - {"cards", "counted"} or "cards" not in data:
+        raise BoardlabError(f'{where}: write {{"cards": [...], "counted": N}} ("counted" is optional)')
+    if not isinstance(data["cards"], list):
+        raise BoardlabError(f"{where}.cards: must be a list of cards")
+    line = Line()
+    for i, text in enumerate(data["cards"]):
+        line.cards.append(_table_card(deck, rules, text, line.end, f"{where}.cards[{i}]"))
+    # without "counted", the run is every card after the last empty card (no capture since)
+    empties = [i for i, (kind, _) in enumerate(line.cards) if deck.kinds[kind].category == EMPTY]
+    since = empties[-1] + 1 if empties else 0
+    counted = data.get("counted", len(line.cards) - since)
+    if type(counted) is not int or not 0 <= counted <= len(line.cards):
+        raise BoardlabError(f"{where}.counted: {counted!r} is not a number of cards 0..{len(line.cards)}")
+    line.run_start = len(line.cards) - counted
+    for kind, _ in line.cards[line.run_start:]:
+        k = deck.kinds[kind]
+        if k.category == MASTER and line.count >= k.value - 1:
+            raise BoardlabError(f"{where}: {deck.text(kind)} laid on a count of {line.count} would have captured")
+        if k.category not in (GAME, MASTER):
+            raise BoardlabError(f"{where}.counted: the count restarts after an empty card")
+        line.count += k.category == GAME
+    if line.count >= rules.capture_count:
+        raise BoardlabError(f"{where}: a count of {line.count} would have captured at {rules.capture_count}")
+    return line
+
+
+def parse_position(definition, data) -> Observation:
+    """The observation of the player to move, from a position's JSON data.
+
+    :raises BoardlabError: when the position is malformed or impossible, naming what is wrong.
+    """
+    if not isinstance(data, dict):
+        raise BoardlabError("a position must be a JSON object with players, hand, lines and deck")
+    unknown = [k for k in data if k not in KEYS]
+    if unknown:
+        raise BoardlabError(f"unknown key '{unknown[0]}' in the position (keys: {', '.join(KEYS)})")
+    if data.get("game", definition.game.id) != definition.game.id:
+        raise BoardlabError(f"the position is for '{data['game']}', not {definition.game.id}")
+    for key in ("players", "hand", "lines", "deck"):
+        if key not in data:
+            raise BoardlabError(f"the position has no '{key}'")
+    info = definition.game
+    players = _int(data, "players", info.min_players, info.max_players)
+    game = make_game(definition, players)
+    deck, rules = game.deck, game.rules
+    to_move = _int(data, "to_move", 0, players - 1) if "to_move" in data else 0
+    if not isinstance(data["hand"], list):
+        raise BoardlabError("hand: must be a list of cards")
+    hand = [_card(deck, text, f"hand[{i}]") for i, text in enumerate(data["hand"])]
+    if not isinstance(data["lines"], list) or len(data["lines"]) > rules.lines:
+        raise BoardlabError(f"lines: must be a list of at most {rules.lines} lines")
+    lines = [_line(game, line, i) for i, line in enumerate(data["lines"])]
+    lines += [Line() for _ in range(rules.lines - len(lines))]
+    captured_data = data.get("captured", [[] for _ in range(players)])
+    if not isinstance(captured_data, list) or len(captured_data) != players or \
+            not all(isinstance(p, list) for p in captured_data):
+        raise BoardlabError(f"captured: must be a list of {players} lists of cards, one per seat")
+    captured = [[_card(deck, t, f"captured[{s}][{i}]") for i, t in enumerate(p)] for s, p in enumerate(captured_data)]
+    deck_size = _int(data, "deck", 0)
+    _check_counts(game, hand, lines, captured)
+    visible = len(hand) + sum(len(line.cards) for line in lines) + sum(map(len, captured))
+    hand_sizes = data.get("hand_sizes")
+    if hand_sizes is None:
+        rest = len(game.cards) - visible - deck_size
+        if rest < 0:
+            raise BoardlabError(f"{visible} cards seen and {deck_size} in the deck, but the deck holds "
+                                f"{len(game.cards)} with {players} players")
+        hand_sizes = [len(hand) if s == to_move else 0 for s in range(players)]
+        hand_sizes[(to_move + 1) % players] += rest  # unknown split: only the total matters for the moves
+    else:
+        if not isinstance(hand_sizes, list) or len(hand_sizes) != players or \
+                not all(type(v) is int and v >= 0 for v in hand_sizes):
+            raise BoardlabError(f"hand_sizes: must be a list of {players} card counts")
+        if hand_sizes[to_move] != len(hand):
+            raise BoardlabError(f"hand_sizes[{to_move}] is {hand_sizes[to_move]}, but the hand holds {len(hand)}")
+        total = visible - len(hand) + sum(hand_sizes) + deck_size
+        if total != len(game.cards):
+            raise BoardlabError(f"the cards add up to {total} (hands, deck, table, captured), but the deck "
+                                f"holds {len(game.cards)} with {players} players")
+    plays = sum(len(line.cards) for line in lines) + sum(map(len, captured))
+    moves = legal_plays(deck, lines, hand, plays == 0, rules.must_play)
+    return Observation(game, to_move, to_move, tuple(sorted(hand)), tuple(line.key() for line in lines),
+                       tuple(tuple(p) for p in captured), tuple(hand_sizes), deck_size, 0, plays, tuple(moves))
+
+
+def _check_counts(game, hand, lines, captured) -> None:
+    """No kind appears more often than the deck holds it (a card in two places, a card too many)."""
+    deck = game.deck
+    places: dict[int, list[str]] = {}
+    for kind in hand:
+        places.setdefault(kind, []).append("hand")
+    for slot, line in enumerate(lines):
+        for kind, _ in line.cards:
+            places.setdefault(kind, []).append(f"lines[{slot}]")
+    for seat, pile in enumerate(captured):
+        for kind in pile:
+            places.setdefault(kind, []).append(f"captured[{seat}]")
+    for kind, where in sorted(places.items()):
+        if len(where) > game.copies[kind]:
+            holds = game.copies[kind]
+            raise BoardlabError(f"{deck.text(kind)} appears {len(where)} time{'s' if len(where) > 1 else ''} ({', '.join(where)}), but the deck "
+                                f"holds {holds} with {game.players} players")
+
+
+def move_json(observation: Observation, move) -> dict:
+    """One move in the JSON form of `boardlab moves links`."""
+    if move.is_pass:
+        return {"pass": True}
+    deck, rules = observation.game.deck, observation.game.rules
+    lines = observation.table_lines()
+    line = lines[move.line]
+    return {"card": deck.text(move.kind), "line": move.line, "new_line": line.is_free,
+            "exposes": deck.face_text(move.exposes),
+            "captures": capture_size(deck, rules, line, move.kind)}
+
+
+def moves(definition, data) -> list[dict]:
+    """The legal moves of a position, sorted: a pass first, then by line, card, exposed end.
+
+    :raises BoardlabError: when the position is malformed or impossible.
+    """
+    observation = parse_position(definition, data)
+    listed = [move_json(observation, m) for m in observation.legal_moves()]
+    return sorted(listed, key=lambda m: ("pass" not in m, m.get("line", -1), m.get("card", ""),
+                                         m.get("exposes") or ""))
+
+
+def line_json(deck, line: Line) -> dict:
+    """A line in the JSON form of positions: cards touching end first, and the counted run.
+
+    >>> from boardlab.layouts import load
+    >>> from boardlab.analysis.links.engine import make_game
+    >>> deck = make_game(load("links"), 2).deck
+    >>> line_json(deck, Line([(deck.kind_of("R1-B2"), deck.face("R1"))], 0, 1))
+    {'cards': ['B2-R1'], 'counted': 1}
+    """
+    cards = []
+    for kind, exposed in line.cards:
+        k = deck.kinds[kind]
+        if k.ends is None:
+            cards.append(deck.text(kind))
+            continue
+        a, b = k.ends
+        touching = b if exposed == a else a
+        if k.category == GAME:
+            cards.append(f"{deck.face_texts[touching]}-{deck.face_texts[exposed]}")
+        else:
+            cards.append(f"{deck.text(kind)}:{deck.face_texts[exposed]}")
+    return {"cards": cards, "counted": len(line.cards) - line.run_start}
+
+
+def state_from_position(definition, data, rng):
+    """A full `LinksState` for a position: the unseen cards dealt at random (`rng`) to the other
+    hands and the deck, consistently with it.
+
+    :raises BoardlabError: when the position is malformed or impossible.
+    """
+    observation = parse_position(definition, data)
+    return observation.game.determinise(observation, rng)

@@ -1,0 +1,307 @@
+"""The results store: every simulated game's record in one SQLite file, so no game is played twice.
+
+What is stored.  A *configuration* is everything that decides the games of a simulation:
+game id, definition hash (`definition_hash`: the rules, board, deck... as loaded), variant
+name, player count, agent per seat, seed, seat rotation, and the engine fingerprint
+(`engine_fingerprint`: a hash of the simulation code, so that changed code never reuses old
+results).  `ConfigKey` holds them; its id is the SHA-256 of their canonical JSON.  Under a
+configuration, game i's `GameRecord` is one row keyed by (configuration id, i).  The runner
+guarantees that game i's record depends on (configuration, i) alone - not on the block size,
+the worker count or the backend - so records may arrive in any order from any process and
+any subset may be missing; what is there is never wrong.
+
+How results flow in (any execution backend, local processes or a cluster):
+
+    store = ResultStore(path)                    # create, or open and check the file
+    config = store.register(key)                 # ConfigKey -> configuration id
+    todo = store.missing_blocks(config, blocks)  # the (start, stop) blocks not yet complete
+    ...play todo, and as each block finishes, in the process that holds the store:
+    store.put_block(config, start, stop, records, seconds)   # one transaction: all or nothing
+    records = store.records(config, games)       # games 0..games-1, decoded, sorted by index
+
+`put_block` commits the block's rows and its compute time together, so a run killed at any
+moment keeps every finished block and none half; rerunning plays only what is missing.
+Results are always summarised from records read back from the store (never from the fresh
+objects), so an interrupted-and-resumed run and an uninterrupted one give identical numbers.
+
+Only one process writes (the one that holds the store); workers return their records to it.
+Records are stored as compact JSON (tuples come back as tuples where `GameRecord` has them;
+inside `stats`, lists stay lists - summaries treat both alike).
+
+Safety: the file carries its schema version and the boardlab version that wrote it.  A file
+written by another schema or boardlab version is moved aside (to PATH.old) and a new store is
+started, saying so in one line; a file that is not a store, or is damaged, raises `StoreError`
+(one clear line, the file left untouched).
+
+>>> import tempfile, os
+>>> from boardlab.analysis.runner import GameRecord
+>>> folder = tempfile.mkdtemp()
+>>> store = ResultStore(os.path.join(folder, "results.sqlite"))
+>>> config = store.register(ConfigKey("demo", "d" * 64, "baseline", 2, ("random", "random"), 1, True, "f" * 64))
+>>> store.missing_blocks(config, [(0, 2), (2, 4)])
+[(0, 2), (2, 4)]
+>>> store.put_block(config, 0, 2, [GameRecord(0, 0, 0, ("random", "random"), (1,), False, 7, {}),
+...                                GameRecord(1, 0, 1, ("random", "random"), (0,), False, 9, {})], 0.5)
+>>> store.missing_blocks(config, [(0, 2), (2, 4)])
+[(2, 4)]
+>>> store.records(config, 2)[1].length
+9
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import json
+import os
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from boardlab.analysis.runner import GameRecord
+from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.registry import game_entry
+
+#: bump when the tables or the record encoding change
+SCHEMA_VERSION = 1
+
+#: where commands keep the store unless told otherwise (`--store PATH`)
+DEFAULT_STORE = Path("build") / "results.sqlite"
+
+#: modules every simulation runs through; a change in any of them changes every fingerprint
+COMMON_SIMULATION_MODULES = ("runner", "protocol", "agents", "mcts", "chance")
+
+
+class StoreError(BoardlabError):
+    """The store file cannot be used (not a store, or damaged): one clear line."""
+
+
+@dataclass(frozen=True)
+class ConfigKey:
+    """Everything that decides the games of one simulation (see the module docstring)."""
+
+    game: str
+    definition_hash: str
+    variant: str
+    players: int
+    agents: tuple[str, ...]  # agent name per seat
+    seed: int
+    seat_rotation: bool
+    engine: str  # `engine_fingerprint` of the game
+
+    def id(self) -> str:
+        """SHA-256 of the canonical JSON of the key."""
+        text = json.dumps(dataclasses.asdict(self), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def canonical(value):
+    """A JSON-ready form of a definition (dataclasses, tuples, dicts), with sorted keys.
+
+    Fields the loader sets (`variant`, `source`: where it came from, not what it says) are left out.
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if not f.metadata.get("loaded")}
+    if isinstance(value, dict):
+        return {str(k): canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (list, tuple)):
+        return [canonical(v) for v in value]
+    return value
+
+
+def definition_hash(definition) -> str:
+    """SHA-256 (hex) of a loaded definition's content: every section, as the engines see it.
+
+    Two files that load to the same definition have the same hash; any changed key changes it.
+
+    >>> from boardlab.layouts import load
+    >>> definition_hash(load("blockd")) == definition_hash(load("blockd")) != definition_hash(load("blockd-flat"))
+    True
+    """
+    text = json.dumps(canonical(definition), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def engine_fingerprint(engine_module: str) -> str:
+    """SHA-256 of the simulation code of one engine: its package's sources plus the common modules.
+
+    `engine_module` is the dotted name of the engine module (e.g. boardlab.analysis.blockd.engine).
+    """
+    analysis = Path(importlib.import_module("boardlab.analysis").__file__).parent
+    module_file = Path(importlib.import_module(engine_module).__file__)
+    files = [analysis / f"{name}.py" for name in COMMON_SIMULATION_MODULES]
+    files += sorted(module_file.parent.glob("*.py")) if module_file.parent != analysis else [module_file]
+    digest = hashlib.sha256()
+    for path in files:
+        if path.exists():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def encode_record(record: GameRecord) -> str:
+    """A record as compact JSON without its index (the index is the row's key)."""
+    return json.dumps([record.deal, record.rotation, list(record.agents), list(record.winners),
+                       record.unfinished, record.length, record.stats], sort_keys=True, separators=(",", ":"))
+
+
+def decode_record(index: int, text: str) -> GameRecord:
+    deal, rotation, agents, winners, unfinished, length, stats = json.loads(text)
+    return GameRecord(index, deal, rotation, tuple(agents), tuple(winners), bool(unfinished), length, stats)
+
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS configs (id TEXT PRIMARY KEY, key TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (config TEXT NOT NULL, idx INTEGER NOT NULL, record TEXT NOT NULL,
+                                  PRIMARY KEY (config, idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS blocks (config TEXT NOT NULL, start INTEGER NOT NULL, stop INTEGER NOT NULL,
+                                   seconds REAL NOT NULL, PRIMARY KEY (config, start, stop)) WITHOUT ROWID;
+"""
+
+
+def _boardlab_version() -> str:
+    from boardlab import __version__
+    return __version__
+
+
+class ResultStore:
+    """One SQLite results file (see the module docstring for the API and its guarantees).
+
+    :raises StoreError: when the file exists but is not a results store, or is damaged.
+    """
+
+    def __init__(self, path: str | os.PathLike, notice=None):
+        self.path = Path(path)
+        self.notice = notice if notice is not None else (lambda line: print(line, file=sys.stderr))
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: is a folder, not a results store file")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = self._open()
+        found = self._versions()
+        wanted = {"schema": str(SCHEMA_VERSION), "boardlab": _boardlab_version()}
+        if found and found != wanted:
+            self.db.close()
+            aside = self.path.with_name(self.path.name + ".old")
+            os.replace(self.path, aside)
+            self.notice(f"{self.path}: written by boardlab {found.get('boardlab', '?')} (store schema "
+                        f"{found.get('schema', '?')}); moved to {aside.name}, starting a new store")
+            self.db = self._open()
+            found = {}
+        if not found:
+            with self.db:
+                self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", sorted(wanted.items()))
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(self.path, timeout=30)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_TABLES)
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("integrity check failed")
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{self.path}: not a usable results store ({err}); "
+                             f"remove it or choose another file with --store") from None
+        return db
+
+    def _versions(self) -> dict:
+        try:
+            return dict(self.db.execute("SELECT name, value FROM meta"))
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{self.path}: not a usable results store ({err}); "
+                             f"remove it or choose another file with --store") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- the API the runners feed ---------------------------------------------------------------
+    def register(self, key: ConfigKey) -> str:
+        """The configuration id of `key`, recorded with the key itself (for people reading the file)."""
+        config = key.id()
+        with self.db:
+            self.db.execute("INSERT OR IGNORE INTO configs VALUES (?, ?)",
+                            (config, json.dumps(dataclasses.asdict(key), sort_keys=True)))
+        return config
+
+    def missing_blocks(self, config: str, blocks: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The blocks of which at least one game is not stored."""
+        have = self._stored_indices(config)
+        return [(a, b) for a, b in blocks if any(i not in have for i in range(a, b))]
+
+    def put_block(self, config: str, start: int, stop: int, records: Sequence[GameRecord], seconds: float) -> None:
+        """Store a finished block (games start..stop-1) in one transaction.
+
+        :raises ValueError: when the records are not exactly games start..stop-1.
+        """
+        if sorted(r.index for r in records) != list(range(start, stop)):
+            raise ValueError(f"block {start}..{stop} got records of other games")
+        with self.db:
+            self.db.executemany("INSERT OR REPLACE INTO games VALUES (?, ?, ?)",
+                                [(config, r.index, encode_record(r)) for r in records])
+            self.db.execute("INSERT OR REPLACE INTO blocks VALUES (?, ?, ?, ?)", (config, start, stop, seconds))
+
+    def records(self, config: str, games: int) -> list[GameRecord]:
+        """Games 0..games-1 of a configuration, sorted by index.
+
+        :raises KeyError: when one of them is not stored.
+        """
+        rows = self.db.execute("SELECT idx, record FROM games WHERE config = ? AND idx < ? ORDER BY idx",
+                               (config, games)).fetchall()
+        if len(rows) != games:
+            raise KeyError(f"{games - len(rows)} of {games} games of {config[:12]} are not stored")
+        return [decode_record(i, text) for i, text in rows]
+
+    def seconds(self, config: str, games: int) -> float:
+        """Compute time recorded for the blocks that lie within games 0..games-1."""
+        row = self.db.execute("SELECT COALESCE(SUM(seconds), 0) FROM blocks WHERE config = ? AND stop <= ?",
+                              (config, games)).fetchone()
+        return float(row[0])
+
+    def _stored_indices(self, config: str) -> set[int]:
+        return {i for (i,) in self.db.execute("SELECT idx FROM games WHERE config = ?", (config,))}
+
+
+def config_key(game, agent_names: Sequence[str], seed: int, seat_rotation: bool) -> ConfigKey:
+    """The `ConfigKey` of a simulation of `game` (a `protocol.Game` built from a definition)."""
+    definition = game.definition
+    return ConfigKey(game.id, definition_hash(definition), game.variant, game.players, tuple(agent_names), seed,
+                     seat_rotation, engine_fingerprint(game_entry(game.id).engine))
+
+
+def run_stored(store: ResultStore, game, agents, games: int, seed: int, agent_names: Sequence[str],
+               workers: int | None = None, seat_rotation: bool = True, progress=None) -> tuple[list[GameRecord], dict]:
+    """`runner.run` through the store: play only the missing blocks, save each as it finishes.
+
+    Returns (records read back from the store, summary); the summary's `seconds` is the compute
+    time the store recorded for these games, so it too is the same on every rerun.
+    `progress` is a `runner.Progress` (its total should count the games still to play), or None.
+    """
+    from boardlab.analysis import runner
+    match = runner.make_match(game, agents, seed, seat_rotation, agent_names)
+    config = store.register(config_key(game, match.agent_names, seed, match.seat_rotation))
+    todo = store.missing_blocks(config, runner.blocks_of(match, games))
+    if todo:
+        runner.play_blocks(match, todo, workers, progress=progress,
+                           on_block=lambda start, stop, records, seconds: store.put_block(config, start, stop,
+                                                                                          records, seconds))
+    records = store.records(config, games)
+    return records, runner.summarize(game, match, records, round(store.seconds(config, games), 3))
+
+
+def games_to_play(store: ResultStore, game, agents, games: int, seed: int, agent_names: Sequence[str],
+                  seat_rotation: bool = True) -> int:
+    """How many of a simulation's games are not stored yet (for progress bars)."""
+    from boardlab.analysis import runner
+    match = runner.make_match(game, agents, seed, seat_rotation, agent_names)
+    config = config_key(game, match.agent_names, seed, match.seat_rotation).id()
+    return sum(b - a for a, b in store.missing_blocks(config, runner.blocks_of(match, games)))

@@ -1,0 +1,144 @@
+"""Deck files: a game's cards on sheets (fronts and backs), and one face per page for shops.
+
+A `Card` is what the game module draws; `card_sheet_file` imposes the cards
+(printkit.imposition), draws each face clipped to its bleed box, and adds the cut marks and
+the footer (printkit.marks).  `deck_files` gives a game's deck as both files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from boardlab.layouts.common import PrintConventions
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.imposition import CardGeometry, SheetPage, Slot, card_geometry, impose_cards
+from boardlab.printkit.marks import cut_marks, draw_cut_marks, draw_fold_marks, draw_footer, footer_date, footer_text
+from boardlab.printkit.pages import Component, Page, PrintFile, PrintOptions
+from boardlab.printkit.palette import ink_and_paper
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card to print: its faces draw in card coordinates (origin at the cut box's top-left,
+    y down) and paint their background out to the bleed edge."""
+
+    name: str  # component name of the front, e.g. "red-3"
+    front: Callable[[Canvas], None]
+    back: Callable[[Canvas], None]
+    back_name: str = "back"  # component name of the back; cards sharing a back share its SVG
+
+
+def _draw_face(canvas: Canvas, slot: Slot, face: Callable[[Canvas], None], geometry: CardGeometry) -> None:
+    x, y, w, h = slot.cut_box
+    # where the card's own (0, 0) lands after turning it clockwise by slot.rotation
+    dx, dy = {0: (x, y), 90: (x + w, y), 180: (x + w, y + h), 270: (x, y + h)}[slot.rotation]
+    with canvas.clip(*slot.bleed_box):
+        with canvas.transform(dx, dy, rotate=slot.rotation):
+            face(canvas)
+
+
+@dataclass(frozen=True)
+class SheetStyle:
+    """Colours and footer words for a card sheet, from the game's definition."""
+
+    ink: str  # "#rrggbb" for marks and footer
+    paper: str  # "#rrggbb" under marks that cross the bleed
+    label: str  # e.g. "Blockd 1.0"
+
+
+def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: CardGeometry,
+                    conventions: PrintConventions, options: PrintOptions, style: SheetStyle) -> PrintFile:
+    """A PrintFile of card sheets (fronts and backs) plus one component per distinct face.
+
+    :raises BoardlabError: as `plan_card_sheet`.
+    """
+    sheet_layout, sheet_pages = impose_cards(len(cards), geometry, conventions, options)
+    date = footer_date()
+    total = max(page.number for page in sheet_pages) if sheet_pages else 0
+
+    def page_drawer(sheet_page: SheetPage):
+        def draw(canvas: Canvas) -> None:
+            for slot in sheet_page.slots:
+                card = cards[slot.card]
+                _draw_face(canvas, slot, card.front if slot.side == "front" else card.back, geometry)
+            draw_cut_marks(canvas, cut_marks(sheet_layout, sheet_page.slots, conventions, geometry.bleed),
+                           style.ink, style.paper)
+            side = {"front": "fronts", "back": f"backs ({options.duplex}-edge flip)",
+                    "gutterfold": "fold on the middle line, fronts and backs"}[sheet_page.kind]
+            text = footer_text(style.label, name, f"sheet {sheet_page.number}/{total}", side, date=date)
+            draw_footer(canvas, sheet_layout.printable, conventions, text, style.ink)
+            if sheet_layout.gutterfold:
+                draw_fold_marks(canvas, sheet_layout, sheet_page.slots, conventions, style.ink)
+        return draw
+
+    pages = tuple(Page(sheet_layout.page_width, sheet_layout.page_height, page_drawer(p)) for p in sheet_pages)
+    components: dict[str, Component] = {}
+    for card in cards:
+        components.setdefault(card.name, Component(card.name, geometry.width + 2 * geometry.bleed,
+                                                   geometry.height + 2 * geometry.bleed,
+                                                   _component_drawer(card.front, geometry)))
+        components.setdefault(card.back_name, Component(card.back_name, geometry.width + 2 * geometry.bleed,
+                                                        geometry.height + 2 * geometry.bleed,
+                                                        _component_drawer(card.back, geometry)))
+    return PrintFile(name, title, pages, tuple(components.values()))
+
+
+def _component_drawer(face: Callable[[Canvas], None], geometry: CardGeometry):
+    """A face drawn on its own with its bleed: the SVG's (0, 0) is the bleed box's corner."""
+    def draw(canvas: Canvas) -> None:
+        with canvas.transform(geometry.bleed, geometry.bleed):
+            face(canvas)
+    return draw
+
+
+def single_card_file(name: str, title: str, cards: Sequence[Card], geometry: CardGeometry) -> PrintFile:
+    """One card face per page, the page being the bleed box, with TrimBox and BleedBox set
+    (for print-on-demand shops).  Pages alternate front, back.
+
+    >>> card = Card("blank", lambda c: None, lambda c: None)
+    >>> pages = single_card_file("x", "x", [card], CardGeometry(63.5, 88.9, 3.0, 3.0, 3.0)).pages
+    >>> len(pages), pages[0].trim_box
+    (2, (3.0, 3.0, 63.5, 88.9))
+    """
+    width, height = geometry.width + 2 * geometry.bleed, geometry.height + 2 * geometry.bleed
+    trim = (geometry.bleed, geometry.bleed, geometry.width, geometry.height)
+    bleed = (0.0, 0.0, width, height)
+    pages = []
+    for card in cards:
+        for face in (card.front, card.back):
+            pages.append(Page(width, height, _component_drawer(face, geometry), trim_box=trim, bleed_box=bleed))
+    return PrintFile(name, title, tuple(pages))
+
+
+def file_suffix(options: PrintOptions) -> str:
+    """The part of a file name that tells papers and non-default layouts apart.
+
+    >>> file_suffix(PrintOptions("letter", "short", "duplex")), file_suffix(PrintOptions("a4", "long", "gutterfold"))
+    ('letter-short-edge', 'a4-gutterfold')
+    """
+    from boardlab.layouts import print_conventions
+
+    conventions = print_conventions()
+    parts = [options.paper]
+    if options.backs == "gutterfold":
+        parts.append("gutterfold")
+    elif options.duplex != conventions.duplex:
+        parts.append(f"{options.duplex}-edge")
+    return "-".join(parts)
+
+
+def deck_files(d, options: PrintOptions, cards: Sequence[Card], conventions: PrintConventions) -> tuple[PrintFile, PrintFile]:
+    """A game's card deck as (sheets for home printing, one face per page for print-on-demand).
+
+    :raises BoardlabError: when a card does not fit the paper.
+    """
+    geometry = card_geometry(d.print, conventions)
+    size = d.print.card if isinstance(d.print.card, str) else f"{geometry.width:g} x {geometry.height:g} mm"
+    ink, paper = ink_and_paper(d)
+    style = SheetStyle(ink, paper, f"{d.game.name} {d.game.version}")
+    deck = card_sheet_file(f"{d.game.id}-cards-{file_suffix(options)}",
+                           f"{d.game.name} cards ({len(cards)}, {size})", cards, geometry, conventions, options, style)
+    single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
+                              "(for print-on-demand)", cards, geometry)
+    return deck, single

@@ -1,0 +1,43 @@
+"""The fonts printkit sets text in, and how wide a text is: independent of any backend.
+
+Text is set in Vera and Vera Bold, TrueType fonts that ship with reportlab and carry accents;
+the PDF backend embeds them and the SVG backend names them.  Layout code measures text here
+(`text_width`), from the fonts' own metrics, so it never depends on one backend.
+
+>>> round(text_width("MM", 10) / text_width("M", 10), 6)
+2.0
+"""
+
+from __future__ import annotations
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from boardlab.printkit.units import POINTS_PER_MM
+
+#: the fonts we embed, both shipped with reportlab (reportlab/fonts)
+REGULAR_FONT = "Vera"
+BOLD_FONT = "VeraBd"
+
+
+def register_fonts() -> None:
+    """Register Vera and Vera Bold with reportlab once (they are found in reportlab/fonts)."""
+    registered = pdfmetrics.getRegisteredFontNames()
+    for name in (REGULAR_FONT, BOLD_FONT):
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, f"{name}.ttf"))
+
+
+def font_name(bold: bool = False) -> str:
+    """The registered name of the regular or bold font."""
+    return BOLD_FONT if bold else REGULAR_FONT
+
+
+def text_width(content: str, size: float, bold: bool = False) -> float:
+    """Width in mm of `content` set at `size` points in the embedded font.
+
+    >>> text_width("", 10)
+    0.0
+    """
+    register_fonts()
+    return pdfmetrics.stringWidth(content, font_name(bold), size) / POINTS_PER_MM

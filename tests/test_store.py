@@ -1,0 +1,95 @@
+"""The results store: stored runs equal plain runs, interrupted runs resume, bad files are refused."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from boardlab.analysis import engines, runner
+from boardlab.analysis.store import (SCHEMA_VERSION, ResultStore, StoreError, config_key, decode_record,
+                                     encode_record, games_to_play, run_stored)
+from boardlab.layouts import load
+
+
+def _match(game_id: str, players: int):
+    game = engines.make_game(load(game_id), players)
+    known = engines.agent_factories(game_id)
+    return game, [known["random"]] * players, ["random"] * players
+
+
+def _without_seconds(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k != "seconds"}
+
+
+@pytest.mark.parametrize("game_id, players, games", [("blockd", 3, 150), ("sixbysix", 3, 70)])
+def test_stored_run_equals_plain_run_and_second_run_plays_nothing(tmp_path, game_id, players, games):
+    game, agents, names = _match(game_id, players)
+    _, plain = runner.run(game, agents, games, 5, workers=1, agent_names=names, progress=False)
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        records, stored = run_stored(store, game, agents, games, 5, names, workers=2)
+        assert _without_seconds(stored) == _without_seconds(plain)
+        assert [r.index for r in records] == list(range(games))
+        assert games_to_play(store, game, agents, games, 5, names) == 0
+        calls = []
+        store.put_block = lambda *a: calls.append(a)  # a rerun must not play or store anything
+        _, again = run_stored(store, game, agents, games, 5, names, workers=1)
+        assert calls == [] and again == stored
+
+
+def test_interrupted_run_resumes_with_only_the_missing_blocks(tmp_path):
+    game, agents, names = _match("sixbysix", 2)
+    with ResultStore(tmp_path / "whole.sqlite") as store:
+        _, whole = run_stored(store, game, agents, 300, 2, names, workers=1)
+    store = ResultStore(tmp_path / "cut.sqlite")
+    real_put, stored_blocks = store.put_block, []
+
+    def put_then_die(config, start, stop, records, seconds):
+        real_put(config, start, stop, records, seconds)
+        stored_blocks.append((start, stop))
+        if len(stored_blocks) == 2:
+            raise KeyboardInterrupt
+
+    store.put_block = put_then_die
+    with pytest.raises(KeyboardInterrupt):
+        run_stored(store, game, agents, 300, 2, names, workers=1)
+    store.close()
+    with ResultStore(tmp_path / "cut.sqlite") as store:
+        assert games_to_play(store, game, agents, 300, 2, names) == 300 - sum(b - a for a, b in stored_blocks)
+        _, resumed = run_stored(store, game, agents, 300, 2, names, workers=1)
+    assert _without_seconds(resumed) == _without_seconds(whole)
+
+
+def test_record_round_trip_and_keys():
+    record = runner.GameRecord(4, 1, 2, ("a", "b"), (1,), False, 12, {"x": [1, 2], "y": {"3": 4}})
+    assert decode_record(4, encode_record(record)) == record
+    game, _, names = _match("blockd", 2)
+    key = config_key(game, names, 1, True)
+    assert key.id() == config_key(game, names, 1, True).id()
+    assert key.id() != config_key(game, names, 2, True).id()
+    flat = engines.make_game(load("blockd-flat"), 2)
+    assert config_key(flat, names, 1, True).id() != key.id()
+    assert config_key(flat, names, 1, True).variant == "blockd-flat"
+
+
+def test_a_file_that_is_not_a_store_is_refused_untouched(tmp_path):
+    path = tmp_path / "junk.sqlite"
+    path.write_bytes(b"this is not a database at all" * 100)
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a usable results store"):
+        ResultStore(path)
+    assert path.read_bytes() == before
+
+
+def test_a_store_of_another_version_is_moved_aside(tmp_path):
+    path = tmp_path / "r.sqlite"
+    ResultStore(path).close()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(SCHEMA_VERSION + 7),))
+    db.close()
+    lines = []
+    with ResultStore(path, notice=lines.append) as store:
+        assert store.db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()[0] == str(SCHEMA_VERSION)
+    assert len(lines) == 1 and "moved to r.sqlite.old" in lines[0]
+    assert (tmp_path / "r.sqlite.old").exists()
