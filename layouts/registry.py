@@ -93,7 +93,8 @@ BUILT_IN: tuple[GameEntry, ...] = (
     GameEntry("links", "boardlab.layouts.links", engine="boardlab.analysis.links.engine",
               moves="boardlab.analysis.links.position", tables="boardlab.analysis.links.tables",
               print="boardlab.printkit.games.links"),
-    GameEntry("deblockle", "boardlab.layouts.deblockle", print="boardlab.printkit.games.deblockle"),
+    GameEntry("deblockle", "boardlab.layouts.deblockle", engine="boardlab.analysis.deblockle.engine",
+              moves="boardlab.analysis.deblockle.position", print="boardlab.printkit.games.deblockle"),
 )
 
 _registered: dict[str, GameEntry] = {}
