@@ -3,7 +3,6 @@
 import json
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -296,30 +295,7 @@ def test_simulated_round_wins_agree_with_the_exact_table(lead):
     assert lo <= 1 - sum(exact) <= hi
 
 
-def perft(state, depth):
-    """Leaf count `depth` plies below `state`, decisions and dice alike (bulk-counted at the last ply)."""
-    branches = state.chance_outcomes() if state.current_player() == CHANCE else state.legal_moves()
-    if depth == 1:
-        return len(branches)
-    total = 0
-    for branch in branches:
-        child = state.clone()
-        child.apply(branch[0] if state.current_player() == CHANCE else branch)
-        total += perft(child, depth - 1)
-    return total
-
-
-def perft_cases():
-    for line in (Path(__file__).parent / "data" / "sixbysix.perft").read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            players, depth, nodes, *options = line.split()
-            yield int(players), int(depth), int(nodes), dict(o.split("=") for o in options)
-
-
-@pytest.mark.parametrize("players,depth,nodes,options", list(perft_cases()))
-def test_move_counts(players, depth, nodes, options):
-    definition = with_rules(DEFINITION, covering=options.get("covering", "true") == "true")
-    assert perft(SixBySixGame(definition, players).new_initial_state(), depth) == nodes
+# move counts from the initial position: tests/data/sixbysix.perft, checked by tests/test_perft.py
 
 
 @pytest.mark.slow
