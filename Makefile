@@ -9,9 +9,9 @@ BOARDLAB := $(BIN)/boardlab
 # the games come from the registry (layouts/registry.py and the `boardlab.games` entry points)
 GAMES   = $$($(BOARDLAB) list --ids)
 
-.PHONY: all test test-slow check print bench clean
+.PHONY: all test test-slow check print rulebooks bench clean
 
-all: check print
+all: check print rulebooks
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,9 +30,16 @@ test-slow: $(STAMP)
 
 # the footers' date is that of the last commit touching the definitions (never the clock)
 print: $(STAMP)
+	rm -rf build/print  # files a definition no longer makes must not linger
 	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
 	games=$(GAMES) || exit 1; for game in $$games; do for paper in a4 letter; do \
 		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done
+
+# every game's rulebook in every language, on A4 and Letter, beside its print files
+rulebooks: $(STAMP)
+	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
+	for game in $(GAMES); do for paper in a4 letter; do \
+		$(BOARDLAB) rulebook $$game --paper $$paper || exit 1; done; done
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_blockd.py

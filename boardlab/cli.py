@@ -21,6 +21,7 @@ COMMANDS = (
     "tables",
     "moves",
     "print",
+    "rulebook",
 )
 
 

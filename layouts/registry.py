@@ -14,7 +14,9 @@ What each part's module provides:
 - ``engine``: ``make_game(definition, players) -> protocol.Game`` and ``AGENTS`` (agent name ->
   factory(game)); the game's optional capabilities are methods of ``protocol.Game``.
 - ``moves``: ``moves(definition, position: dict) -> list[dict]`` for ``boardlab moves``.
-- ``tables``: ``tables(definition, options: TableOptions) -> TableSet`` for ``boardlab tables``.
+- ``tables``: ``tables(definition, options: TableOptions) -> TableSet`` for ``boardlab tables``,
+  and ``exact_tables(definition) -> TableSet`` (the tables that need no random deal, for the
+  rulebook's appendix).
 - ``print``: ``print_files(definition, options: PrintOptions) -> list[PrintFile]``.
 
 A designer's own package adds a game without editing boardlab through the entry-point group

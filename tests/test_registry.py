@@ -35,13 +35,20 @@ def run(argv, capsys):
     return code, out.out, out.err
 
 
-def test_every_part_module_exists_and_is_installed():
+#: what each part's module must provide (the registry's docstring)
+CONTRACT = {"definition": ("Definition", "check"), "engine": ("make_game", "AGENTS"), "moves": ("moves",),
+            "tables": ("tables", "exact_tables"), "print": ("print_files",)}
+
+
+def test_every_part_module_exists_is_installed_and_keeps_its_contract():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert set(CONTRACT) == set(registry.PARTS)
     for entry in registry.BUILT_IN:
         for part in registry.PARTS:
             if entry.has(part):
                 module = game_part(entry.id, part)
                 assert module.__name__.rpartition(".")[0] in config["packages"]
+                assert all(hasattr(module, name) for name in CONTRACT[part]), (entry.id, part)
         assert entry.definition_path().is_file()
         assert load(entry.id).game.id == entry.id
 

@@ -1,4 +1,4 @@
-"""Deblockle's rules engine, every rule option read from the definition.
+"""Deblockle's rules engine (rules: layouts/rulebooks/deblockle.en.md), every rule option read from the definition.
 
 A turn: the mover tips one of its blocks onto an orthogonally adjacent open square, then the
 block hops by the face now on top (Stop: no hop; Cross: one square orthogonally; X: one square
@@ -436,5 +436,9 @@ class DeblockleState(State):
 
 
 def make_game(definition, players: int = 2) -> DeblockleGame:
-    """The engine's entry point (see analysis/engines.py)."""
+    """The engine's entry point (the `engine` part of the game's registry entry)."""
     return DeblockleGame(definition, players)
+
+
+#: Deblockle's own agents (none yet: the common agents, such as `random`, apply)
+AGENTS: dict = {}

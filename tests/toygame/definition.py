@@ -1,4 +1,4 @@
-"""Pile's definition: the shared sections plus [pile]."""
+"""Pile's definition: the shared sections plus [rules]."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from boardlab.layouts.schema import limits
 
 
 @dataclass(frozen=True)
-class Pile:
+class Rules:
     start: int = field(metadata=limits(min=0, max=100))
     die_faces: tuple[int, ...] = field(metadata=limits(min=1))
     take_max: int = field(metadata=limits(min=1, max=10))
@@ -18,10 +18,10 @@ class Pile:
 
 @dataclass(frozen=True)
 class Definition(GameDefinition):
-    pile: Pile
+    rules: Rules
     print: PrintSettings
 
 
 def check(d: Definition, report) -> None:
-    if any(face < 1 for face in d.pile.die_faces):
-        report(("pile", "die_faces"), "a face below 1", "faces of 1 or more")
+    if any(face < 1 for face in d.rules.die_faces):
+        report(("rules", "die_faces"), "a face below 1", "faces of 1 or more")

@@ -37,7 +37,7 @@ class PileGame(Game):
 class PileState(State):
     def __init__(self, game: PileGame):
         self.game = game
-        self.pile = game.definition.pile.start
+        self.pile = game.definition.rules.start
         self.start = self.pile
         self.mover = CHANCE
         self.turns = 0
@@ -53,10 +53,10 @@ class PileState(State):
     def legal_moves(self) -> list[int]:
         if self.mover < 0:
             return []
-        return list(range(1, min(self.game.definition.pile.take_max, self.pile) + 1))
+        return list(range(1, min(self.game.definition.rules.take_max, self.pile) + 1))
 
     def chance_outcomes(self) -> list[tuple[int, Fraction]]:
-        faces = Counter(self.game.definition.pile.die_faces)
+        faces = Counter(self.game.definition.rules.die_faces)
         total = sum(faces.values())
         return [(face, Fraction(count, total)) for face, count in sorted(faces.items())]
 
@@ -72,7 +72,7 @@ class PileState(State):
         self.turns += 1
         if self.pile == 0:
             self.won, self.mover = (self.mover,), TERMINAL
-        elif self.turns >= self.game.definition.pile.max_turns:
+        elif self.turns >= self.game.definition.rules.max_turns:
             self.mover = TERMINAL
         else:
             self.mover = (self.mover + 1) % self.players

@@ -8,7 +8,7 @@ from boardlab.printkit.pages import Page, PrintFile
 
 
 def print_files(definition, options) -> list[PrintFile]:
-    counters = definition.pile.start + max(definition.pile.die_faces)
+    counters = definition.rules.start + max(definition.rules.die_faces)
     width, height = paper_size(print_conventions(), options.paper)
 
     def draw(canvas) -> None:
