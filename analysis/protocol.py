@@ -207,6 +207,10 @@ class Game(ABC):
         runner's default).  Never a function of the worker count."""
         return None
 
+    def is_pass(self, move: Hashable) -> bool:
+        """True when `move` is a pass (the mover does nothing); reports count turns whose only move is one."""
+        return False
+
     def summarize(self, records: list) -> dict[str, Any]:
         """The game's own figures over finished records; the runner files them under `self.id`.
 

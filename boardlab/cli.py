@@ -18,6 +18,8 @@ COMMANDS = (
     "list",
     "check",
     "simulate",
+    "compare",
+    "report",
     "tables",
     "moves",
     "print",

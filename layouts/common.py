@@ -29,6 +29,8 @@ class GameInfo:
     min_players: int = field(metadata=limits(min=1, max=12))
     max_players: int = field(metadata=limits(min=1, max=12))
     minutes: int = field(metadata=limits(min=1, max=600))
+    #: what the definition decides for want of a source (printed at the head of every report)
+    assumptions: tuple[str, ...] = ()
 
     def check_players(self, players: int) -> int:
         """`players` when the game allows that many (the one player-range check).
