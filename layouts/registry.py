@@ -96,7 +96,8 @@ BUILT_IN: tuple[GameEntry, ...] = (
               moves="boardlab.analysis.links.position", tables="boardlab.analysis.links.tables",
               print="boardlab.printkit.games.links"),
     GameEntry("deblockle", "boardlab.layouts.deblockle", engine="boardlab.analysis.deblockle.engine",
-              moves="boardlab.analysis.deblockle.position", print="boardlab.printkit.games.deblockle"),
+              moves="boardlab.analysis.deblockle.position", tables="boardlab.analysis.deblockle.tables",
+              print="boardlab.printkit.games.deblockle"),
 )
 
 _registered: dict[str, GameEntry] = {}
