@@ -29,7 +29,6 @@ results are counted here and only here, by `seat_results`) and the game's own fi
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 import sys
@@ -39,6 +38,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from boardlab.analysis.pool import local_pool
 from boardlab.analysis.protocol import CHANCE, Game, State
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
@@ -237,8 +237,7 @@ def play_blocks(match: Match, blocks: Sequence[tuple[int, int]], workers: int | 
             chunk = (player or play_block)(match, *bounds)
             finished(bounds, chunk, time.perf_counter() - started)
     else:
-        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-        with context.Pool(workers, initializer=_init_worker, initargs=(match, player)) as pool:
+        with local_pool(workers, initializer=_init_worker, initargs=(match, player)) as pool:
             for bounds, chunk, seconds in pool.imap_unordered(_worker_timed_block, blocks):
                 finished(bounds, chunk, seconds)
     return records

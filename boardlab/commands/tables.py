@@ -28,7 +28,8 @@ def run(args) -> int:
     definition = game_definition(args.game, args.variant)
     if args.players is not None:
         definition.game.check_players(args.players)
-    options = TableOptions(players=args.players, deals=args.deals, seed=args.seed, workers=args.workers)
+    options = TableOptions(players=args.players, deals=args.deals, seed=args.seed, workers=args.workers,
+                           progress=True)
     tables = game_part(args.game, "tables").tables(definition, options)
     if args.format == "json":
         print(json.dumps(tables.data, indent=2))
