@@ -78,7 +78,7 @@ def test_kernel_games_replay_through_the_engine(rules):
         s = t.empty_positions(1)[0]
         K.deal(s, t.offsets, t.kinds, t.rules, np.array(deal, dtype=np.int64), t.hand_size)
         log = np.zeros((game.rules.max_turns, 4), dtype=np.int64)
-        played = K.play_out(s, t.offsets, t.kinds, t.rules, moves, np.uint64(seed + 1), seed % 2 == 1, log)
+        played = K.play_out(s, t.offsets, t.kinds, t.rules, moves, np.uint64(seed + 1), seed % 4, seed % 4, log)
         for kind, line, exposed, count in log[:played].tolist():
             assert len(state.legal_moves()) == count
             state.apply(Move(kind, line, exposed))

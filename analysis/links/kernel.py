@@ -323,14 +323,21 @@ def greedy_choice(s, o, kinds, rules, moves, m, key):
     return best
 
 
+#: rollout policies of `play_out`: every seat random, every seat greedy, the searching seat
+#: greedy and the others random, every move greedy or random with equal chance
+RANDOM_ROLLOUT, GREEDY_ROLLOUT, SELF_GREEDY_ROLLOUT, MIXED_ROLLOUT = range(4)
+
+
 @njit(cache=True)
-def play_out(s, o, kinds, rules, moves, key, greedy, log):
-    """Play to the end with random (or greedy) moves; record (kind, line, exposed, moves) in `log`
-    when it has rows.  Returns the number of moves played."""
+def play_out(s, o, kinds, rules, moves, key, policy, seat, log):
+    """Play to the end with the rollout `policy` (`seat`: the searching seat); record
+    (kind, line, exposed, moves) in `log` when it has rows.  Returns the number of moves played."""
     played = 0
     while s[DONE] == 0:
-        m = legal_moves(s, o, kinds, rules, s[MOVER], moves)
-        if greedy:
+        mover = s[MOVER]
+        m = legal_moves(s, o, kinds, rules, mover, moves)
+        if policy == GREEDY_ROLLOUT or (policy == SELF_GREEDY_ROLLOUT and mover == seat) or \
+                (policy == MIXED_ROLLOUT and uniform_below(s, o, key, 2) == 0):
             i = greedy_choice(s, o, kinds, rules, moves, m, key)
         else:
             i = uniform_below(s, o, key, m)
@@ -356,4 +363,85 @@ def play_games(deals, keys, o, kinds, rules, hand_size, positions):
     for g in range(deals.shape[0]):
         s = positions[g]
         deal(s, o, kinds, rules, deals[g], hand_size)
-        play_out(s, o, kinds, rules, moves, keys[g], False, log)
+        play_out(s, o, kinds, rules, moves, keys[g], RANDOM_ROLLOUT, -1, log)
+
+
+@njit(cache=True)
+def determinise(s, o, seat, pool, key):
+    """Deal the unseen cards `pool` at random to the other hands (keeping their sizes) and to the
+    deck (Fisher-Yates with the position's random stream)."""
+    cards = pool.copy()
+    for i in range(cards.shape[0] - 1, 0, -1):
+        j = uniform_below(s, o, key, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    at = 0
+    for other in range(o[O_PLAYERS]):
+        if other == seat:
+            continue
+        size = s[o[O_HAND_LEN] + other]
+        s[o[O_HAND_LEN] + other] = 0
+        for i in range(size):
+            take(s, o, other, cards[at])
+            at += 1
+    pile = cards.shape[0] - at
+    for i in range(pile):
+        s[o[O_DECK] + i] = cards[at + i]
+    s[DECK_POS], s[DECK_LEN] = 0, pile
+
+
+@njit(cache=True)
+def result(s, o, seat, margin):
+    """The searching seat's reward of a finished game in [0, 1]: its share of the win, blended
+    (weight `margin`) with a logistic of its score minus the best other score."""
+    n = o[O_PLAYERS]
+    best_other = -1 << 30
+    best = -1 << 30
+    winners = 0
+    mine = s[o[O_CAPTURED] + seat] - s[o[O_HAND_LEN] + seat]
+    for other in range(n):
+        score = s[o[O_CAPTURED] + other] - s[o[O_HAND_LEN] + other]
+        if score > best:
+            best, winners = score, 1
+        elif score == best:
+            winners += 1
+        if other != seat and score > best_other:
+            best_other = score
+    share = 0.0
+    if s[UNFINISHED] == 0 and mine == best:
+        share = 1.0 / winners
+    return (1.0 - margin) * share + margin / (1.0 + np.exp(-(mine - best_other) / 3.0))
+
+
+@njit(cache=True)
+def search(root, o, kinds, rules, pool, iterations, key, exploration, policy, margin, visits, values):
+    """Determinised flat UCT from `root` for its player to move: every iteration deals the
+    unseen cards `pool` afresh (`determinise`), picks a root move by UCB1 (untried moves first,
+    in move order), plays to the end (rollout `policy`) and adds the reward (`result`).
+    `visits[i]`, `values[i]` are filled for the root's moves i in move order."""
+    s = np.empty_like(root)
+    moves = np.empty((o[O_CARDS] * o[O_LINES] * 2 + 2, 3), dtype=np.int64)
+    seat = root[MOVER]
+    m = legal_moves(root, o, kinds, rules, seat, moves)
+    first = moves[:m].copy()
+    log = np.empty((0, 4), dtype=np.int64)
+    visits[:m] = 0
+    values[:m] = 0.0
+    for it in range(iterations):
+        s[:] = root
+        s[DRAWS] = 0
+        stream = splitmix64(key + np.uint64(it + 1) * _GOLDEN)
+        determinise(s, o, seat, pool, stream)
+        if it < m:
+            pick = it
+        else:
+            pick, best = 0, -1.0
+            log_total = np.log(it)
+            for i in range(m):
+                score = values[i] / visits[i] + exploration * np.sqrt(log_total / visits[i])
+                if score > best:
+                    pick, best = i, score
+        apply(s, o, kinds, rules, first[pick, 0], first[pick, 1], first[pick, 2])
+        play_out(s, o, kinds, rules, moves, stream, policy, seat, log)
+        visits[pick] += 1
+        values[pick] += result(s, o, seat, margin)
+    return m
