@@ -35,6 +35,7 @@ print: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_blockd.py
+	$(BIN)/python benchmarks/bench_links.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis
