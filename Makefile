@@ -29,6 +29,7 @@ test-slow: $(STAMP)
 
 # the footers' date is that of the last commit touching the definitions (never the clock)
 print: $(STAMP)
+	rm -rf build/print  # files a definition no longer makes must not linger
 	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
 	for game in $(GAMES); do for paper in a4 letter; do \
 		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done

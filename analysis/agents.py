@@ -15,6 +15,9 @@ class Agent:
     """Chooses one legal move of the state's current player."""
 
     name = "agent"
+    #: the uniform random policy this agent plays, so that a compiled path may play it instead:
+    #: "moves" (every legal move alike), an engine's own policy name, or None (any other agent)
+    random_policy: str | None = None
 
     def choose(self, state, rng: random.Random) -> Hashable:
         raise NotImplementedError
@@ -24,6 +27,7 @@ class RandomAgent(Agent):
     """Uniform over the legal moves."""
 
     name = "random"
+    random_policy = "moves"
 
     def choose(self, state, rng: random.Random) -> Hashable:
         moves = state.legal_moves()

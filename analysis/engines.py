@@ -17,6 +17,7 @@ ENGINES: dict[str, str] = {
     "blockd": "boardlab.analysis.blockd.engine",
     "sixbysix": "boardlab.analysis.sixbysix.engine",
     "links": "boardlab.analysis.links.engine",
+    "deblockle": "boardlab.analysis.deblockle.engine",
 }
 
 

@@ -12,8 +12,11 @@ player picking among its children maximises its own mean result: the max-n readi
 which is right for any number of players and for non-zero-sum results.  A result is
 `state.returns()`: 1 split among the winners, 0 for everyone in an unfinished game.
 
-Discipline: the tree holds no states; each iteration clones the root state once and `apply`s
-moves to the clone in place.  Every random choice (untried move order, chance outcomes, the
+Discipline: the tree holds no states; each iteration clones the root state once and applies
+moves to the clone in place.  The tree is keyed by the state's move codes
+(`State.legal_codes` / `apply_code`: integers for engines that offer them, the moves
+themselves otherwise), and a random rollout agent lets the engine play the rollout by its
+compiled path when it has one (`State.random_playout`); other agents roll out move by move.  Every random choice (untried move order, chance outcomes, the
 rollout agent's moves, ties) comes from the one rng passed in, so a search is a deterministic
 function of (state, rng state, budget).
 
@@ -89,7 +92,8 @@ class MCTS:
         return root
 
     def best_move(self, root: Node) -> Hashable:
-        """The most visited child's move (ties: the higher mean, then the first expanded)."""
+        """The most visited child's move code (ties: the higher mean, then the first expanded);
+        `state.move_of_code` turns it into the move."""
         best = max(root.children.values(), key=lambda n: (n.visits, n.mean()))
         return best.move
 
@@ -110,27 +114,36 @@ class MCTS:
                 path.append(node)
                 continue
             if node.untried is None:
-                node.untried = list(state.legal_moves())
+                node.untried = list(state.legal_codes())
             if node.untried:
                 # expansion: one untried move, drawn at random so no move order is favoured
-                move = node.untried.pop(rng.randrange(len(node.untried)))
-                state.apply(move)
-                child = node.children[move] = Node(move, player)
+                code = node.untried.pop(rng.randrange(len(node.untried)))
+                state.apply_code(code)
+                child = node.children[code] = Node(code, player)
                 path.append(child)
                 break
             node = self._select(node)
-            state.apply(node.move)
+            state.apply_code(node.move)
             path.append(node)
+        returns = self._roll_out(state, rng)
+        for visited in path:
+            visited.visits += 1
+            if visited.mover >= 0:
+                visited.value += returns[visited.mover]
+
+    def _roll_out(self, state: State, rng: random.Random) -> tuple[float, ...]:
+        """The returns after the rollout agent plays `state` to its end (compiled when offered)."""
+        policy = self.rollout.random_policy
+        if policy is not None and not state.is_terminal():
+            returns = state.random_playout(rng, policy)
+            if returns is not None:
+                return returns
         while not state.is_terminal():
             if state.current_player() == CHANCE:
                 state.apply(state.sample_chance(rng))
             else:
                 state.apply(self.rollout.choose(state, rng))
-        returns = state.returns()
-        for visited in path:
-            visited.visits += 1
-            if visited.mover >= 0:
-                visited.value += returns[visited.mover]
+        return state.returns()
 
     def _select(self, node: Node) -> Node:
         log_parent = math.log(node.visits)
@@ -155,7 +168,7 @@ class MCTSAgent(Agent):
         moves = state.legal_moves()
         if len(moves) == 1:  # nothing to think about
             return moves[0]
-        return self.search.best_move(self.search.search(state, rng))
+        return state.move_of_code(self.search.best_move(self.search.search(state, rng)))
 
 
 class _Pile(State):

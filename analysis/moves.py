@@ -15,6 +15,7 @@ from boardlab.layouts.errors import BoardlabError
 MOVE_PROVIDERS: dict[str, str] = {
     "blockd": "boardlab.analysis.blockd.position",
     "links": "boardlab.analysis.links.position",
+    "deblockle": "boardlab.analysis.deblockle.position",
 }
 
 

@@ -53,6 +53,31 @@ class State(ABC):
         weights = {o: int(p * denominator) for o, p in outcomes}
         return Distribution(weights).sample(rng)
 
+    # -- optional capabilities: an engine overrides them to be searched faster -------------
+    def legal_codes(self) -> Sequence[Hashable]:
+        """The legal moves in the form a search tree keys them by, in the order of `legal_moves`.
+
+        An engine with integer move codes returns small ints here, cheaper to list and to
+        apply than move objects; by default the codes are the moves themselves.
+        """
+        return self.legal_moves()
+
+    def apply_code(self, code: Hashable) -> None:
+        """Play the move of a code taken from `legal_codes()` of this state."""
+        self.apply(code)
+
+    def move_of_code(self, code: Hashable) -> Hashable:
+        """The move (as `legal_moves` gives it) of a code of `legal_codes()`."""
+        return code
+
+    def random_playout(self, rng: random.Random, policy: str) -> tuple[float, ...] | None:
+        """Play on to the end with the random policy `policy` (an agent's `random_policy`,
+        e.g. "moves": every legal move alike) and give `returns()`, or None when the engine
+        has no fast playout for that policy (callers then play the agent move by move).
+        The engine may change the state (callers pass a copy they no longer need).
+        """
+        return None
+
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 

@@ -25,8 +25,8 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 from boardlab.analysis import engines  # noqa: E402
-from boardlab.analysis.blockd.batch import (BATCH_BLOCK, BATCH_STREAM, deal_cards, derive_seeds,  # noqa: E402
-                                            play_games)
+from boardlab.analysis.blockd.batch import BATCH_BLOCK, BATCH_STREAM, deal_cards, derive_seeds  # noqa: E402
+from boardlab.analysis.blockd.kernel import play_deals  # noqa: E402
 from boardlab.analysis.blockd.agents import DEFAULT_BUDGET  # noqa: E402
 from boardlab.analysis.mcts import MCTS  # noqa: E402
 from boardlab.analysis.runner import CHANCE_STREAM, Match, default_workers, play_one, run  # noqa: E402
@@ -47,7 +47,7 @@ def batch_core_rate(game, games: int) -> float:
     keys = derive_seeds(1, BATCH_STREAM, np.arange(games))
     started = time.perf_counter()
     for low in range(0, games, BATCH_BLOCK):
-        play_games(game, move_keys=keys[low:low + BATCH_BLOCK], card_ids=card_ids[low:low + BATCH_BLOCK])
+        play_deals(game, card_ids[low:low + BATCH_BLOCK], keys[low:low + BATCH_BLOCK])
     return games / (time.perf_counter() - started)
 
 

@@ -13,8 +13,8 @@ from typing import Callable, Sequence
 from boardlab.layouts.common import PrintConventions
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.imposition import CardGeometry, SheetPage, Slot, card_geometry, impose_cards
-from boardlab.printkit.marks import cut_marks, draw_cut_marks, draw_fold_marks, draw_footer, footer_date, footer_text
-from boardlab.printkit.pages import Component, Page, PrintFile, PrintOptions
+from boardlab.printkit.marks import cut_marks, draw_cut_marks, draw_fold_marks, draw_sheet_footer, footer_date, footer_text
+from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile, PrintOptions
 from boardlab.printkit.palette import ink_and_paper
 
 
@@ -62,17 +62,24 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
             for slot in sheet_page.slots:
                 card = cards[slot.card]
                 _draw_face(canvas, slot, card.front if slot.side == "front" else card.back, geometry)
-            draw_cut_marks(canvas, cut_marks(sheet_layout, sheet_page.slots, conventions, geometry.bleed),
+            draw_cut_marks(canvas, cut_marks(sheet_layout, sheet_page.slots, conventions, geometry.bleed,
+                                                geometry.corner_radius),
                            style.ink, style.paper)
             side = {"front": "fronts", "back": f"backs ({options.duplex}-edge flip)",
                     "gutterfold": "fold on the middle line, fronts and backs"}[sheet_page.kind]
             text = footer_text(style.label, name, f"sheet {sheet_page.number}/{total}", side, date=date)
-            draw_footer(canvas, sheet_layout.printable, conventions, text, style.ink)
+            draw_sheet_footer(canvas, sheet_layout, conventions, text, style.ink)
             if sheet_layout.gutterfold:
                 draw_fold_marks(canvas, sheet_layout, sheet_page.slots, conventions, style.ink)
         return draw
 
     pages = tuple(Page(sheet_layout.page_width, sheet_layout.page_height, page_drawer(p)) for p in sheet_pages)
+    # empty slots of a duplex front page may take small pieces (nothing is printed behind them);
+    # they keep clear of the neighbours' bleed
+    b = geometry.bleed
+    free = tuple(FreeArea(name, index, (x + b, y + b, w - 2 * b, h - 2 * b))
+                 for index, sheet_page in enumerate(sheet_pages) if sheet_page.kind == "front"
+                 for x, y, w, h in sheet_page.free)
     components: dict[str, Component] = {}
     for card in cards:
         components.setdefault(card.name, Component(card.name, geometry.width + 2 * geometry.bleed,
@@ -81,7 +88,7 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
         components.setdefault(card.back_name, Component(card.back_name, geometry.width + 2 * geometry.bleed,
                                                         geometry.height + 2 * geometry.bleed,
                                                         _component_drawer(card.back, geometry)))
-    return PrintFile(name, title, pages, tuple(components.values()))
+    return PrintFile(name, title, pages, tuple(components.values()), free)
 
 
 def _component_drawer(face: Callable[[Canvas], None], geometry: CardGeometry):

@@ -102,6 +102,9 @@ class SheetLayout:
     row_y: tuple[float, ...]  # top cut edge of every row
     slot_width: float  # cut box width on the page (card height when turned)
     slot_height: float
+    #: where the footer line goes: "bottom", or "left" (turned, reading upwards) when the rows
+    #: fill the printable height and the marks of the vertical cut lines go inside the block
+    footer: Literal["bottom", "left"] = "bottom"
 
     @property
     def cards_per_page(self) -> int:
@@ -115,6 +118,7 @@ class SheetPage:
     kind: Literal["front", "back", "gutterfold"]
     number: int  # 1-based sheet number
     slots: tuple[Slot, ...]
+    free: tuple[Box, ...] = ()  # cut boxes of the grid left empty on this page (fronts only)
 
 
 def _axis_fit(printable: float, card: float, bleed: float, band: float, *, pairs: bool = False):
@@ -167,8 +171,8 @@ def plan_card_sheet(geometry: CardGeometry, conventions: PrintConventions, paper
     >>> a4.columns, a4.rows, a4.turned, a4.cards_per_page
     (3, 3, False, 9)
     >>> letter = plan_card_sheet(poker, print_conventions(), "letter")
-    >>> letter.columns, letter.rows, letter.turned, letter.cards_per_page
-    (2, 4, True, 8)
+    >>> letter.columns, letter.rows, letter.turned, letter.cards_per_page, letter.footer
+    (3, 3, False, 9, 'left')
     """
     if paper not in conventions.papers:
         raise BoardlabError(f'unknown paper "{paper}" (papers: {", ".join(conventions.papers)})')
@@ -177,18 +181,25 @@ def plan_card_sheet(geometry: CardGeometry, conventions: PrintConventions, paper
     margin = sheet.margin
     printable = (margin, margin, page_width - 2 * margin, page_height - 2 * margin)
     side_band = sheet.cut_mark_offset + MINIMUM_MARK
-    end_band = side_band + FOOTER_GAP + footer_height(conventions)
+    footer_band = FOOTER_GAP + footer_height(conventions)
     gutterfold = backs == "gutterfold"
     best = None
-    for turned in (False, True):
-        slot_w, slot_h = (geometry.height, geometry.width) if turned else (geometry.width, geometry.height)
-        columns, shared_columns, xs = _axis_fit(printable[2], slot_w, geometry.bleed, side_band, pairs=gutterfold)
-        rows, shared_rows, ys = _axis_fit(printable[3], slot_h, geometry.bleed, end_band)
-        count = (columns // 2 if gutterfold else columns) * rows
-        if count and (best is None or count > best.cards_per_page):
-            best = SheetLayout(paper, page_width, page_height, printable, columns, rows, turned,
-                               shared_columns, shared_rows, gutterfold,
-                               tuple(margin + x for x in xs), tuple(margin + y for y in ys), slot_w, slot_h)
+    # the footer at the bottom (marks round the block), or, when that costs a row, the rows filling
+    # the printable height with the footer turned in the left margin
+    arrangements = [("bottom", (side_band, side_band + footer_band))]
+    if not gutterfold:  # the fold marks of a gutterfold sheet need the room above and below the block
+        arrangements.append(("left", (side_band + footer_band, 0.0)))
+    for footer, (x_band, y_band) in arrangements:
+        for turned in (False, True):
+            slot_w, slot_h = (geometry.height, geometry.width) if turned else (geometry.width, geometry.height)
+            columns, shared_columns, xs = _axis_fit(printable[2], slot_w, geometry.bleed, x_band, pairs=gutterfold)
+            rows, shared_rows, ys = _axis_fit(printable[3], slot_h, geometry.bleed, y_band)
+            count = (columns // 2 if gutterfold else columns) * rows
+            if count and (best is None or count > best.cards_per_page):
+                best = SheetLayout(paper, page_width, page_height, printable, columns, rows, turned,
+                                   shared_columns, shared_rows, gutterfold,
+                                   tuple(margin + x for x in xs), tuple(margin + y for y in ys), slot_w, slot_h,
+                                   footer)
     if best is None:
         raise BoardlabError(
             f"a {geometry.width:g} x {geometry.height:g} mm card does not fit on {paper} "
@@ -197,22 +208,33 @@ def plan_card_sheet(geometry: CardGeometry, conventions: PrintConventions, paper
     return best
 
 
-def _bleed_box(sheet_layout: SheetLayout, column: int, row: int, bleed: float) -> Box:
-    """The cut box of (column, row) grown by the bleed on every side not shared with a neighbour."""
+def _bleed_box(sheet_layout: SheetLayout, column: int, row: int, bleed: float, occupied: set) -> Box:
+    """The cut box of (column, row) grown by the bleed on every side that no card on the page
+    butts against: a shared cut line keeps no bleed only where a neighbour is actually printed."""
     x, y = sheet_layout.column_x[column], sheet_layout.row_y[row]
     w, h = sheet_layout.slot_width, sheet_layout.slot_height
-    middle = sheet_layout.gutterfold and column in (sheet_layout.columns // 2 - 1, sheet_layout.columns // 2)
-    left = bleed if (column == 0 or not sheet_layout.shared_columns or (middle and column == sheet_layout.columns // 2)) else 0.0
-    right = bleed if (column == sheet_layout.columns - 1 or not sheet_layout.shared_columns
-                      or (middle and column == sheet_layout.columns // 2 - 1)) else 0.0
-    top = bleed if (row == 0 or not sheet_layout.shared_rows) else 0.0
-    bottom = bleed if (row == sheet_layout.rows - 1 or not sheet_layout.shared_rows) else 0.0
+    fold = sheet_layout.columns // 2 if sheet_layout.gutterfold else None  # first column right of the fold
+
+    def butted(other_column: int, other_row: int, shared: bool) -> bool:
+        return shared and (other_column, other_row) in occupied
+
+    left = 0.0 if butted(column - 1, row, sheet_layout.shared_columns and column != fold) else bleed
+    right = 0.0 if butted(column + 1, row, sheet_layout.shared_columns and column + 1 != fold) else bleed
+    top = 0.0 if butted(column, row - 1, sheet_layout.shared_rows) else bleed
+    bottom = 0.0 if butted(column, row + 1, sheet_layout.shared_rows) else bleed
     return (x - left, y - top, w + left + right, h + top + bottom)
 
 
-def _slot(sheet_layout: SheetLayout, card: int, side, column: int, row: int, rotation: int, bleed: float) -> Slot:
-    cut = (sheet_layout.column_x[column], sheet_layout.row_y[row], sheet_layout.slot_width, sheet_layout.slot_height)
-    return Slot(card, side, cut, _bleed_box(sheet_layout, column, row, bleed), rotation % 360)
+def _cut_box(sheet_layout: SheetLayout, column: int, row: int) -> Box:
+    return (sheet_layout.column_x[column], sheet_layout.row_y[row], sheet_layout.slot_width, sheet_layout.slot_height)
+
+
+def _slots(sheet_layout: SheetLayout, placed: list[tuple[int, str, int, int, int]], bleed: float) -> tuple[Slot, ...]:
+    """Slots of one page from (card, side, column, row, rotation): bleed boxes see the whole page."""
+    occupied = {(column, row) for _, _, column, row, _ in placed}
+    return tuple(Slot(card, side, _cut_box(sheet_layout, column, row),
+                      _bleed_box(sheet_layout, column, row, bleed, occupied), rotation % 360)
+                 for card, side, column, row, rotation in placed)
 
 
 def impose_cards(card_count: int, geometry: CardGeometry, conventions: PrintConventions,
@@ -233,26 +255,27 @@ def impose_cards(card_count: int, geometry: CardGeometry, conventions: PrintConv
     sheet_layout = plan_card_sheet(geometry, conventions, options.paper, options.backs)
     per_page = sheet_layout.cards_per_page
     front_turn = 90 if sheet_layout.turned else 0
+    columns, rows = sheet_layout.columns, sheet_layout.rows
+    front_columns = columns // 2 if sheet_layout.gutterfold else columns
     pages: list[SheetPage] = []
     for sheet_index, first in enumerate(range(0, card_count, per_page)):
         cards = range(first, min(first + per_page, card_count))
         fronts, backs = [], []
-        front_columns = sheet_layout.columns // 2 if sheet_layout.gutterfold else sheet_layout.columns
         for position, card in enumerate(cards):
             row, column = divmod(position, front_columns)
-            fronts.append(_slot(sheet_layout, card, "front", column, row, front_turn, geometry.bleed))
+            fronts.append((card, "front", column, row, front_turn))
             if sheet_layout.gutterfold:
-                backs.append(_slot(sheet_layout, card, "back", sheet_layout.columns - 1 - column, row,
-                                   180 - front_turn, geometry.bleed))
+                backs.append((card, "back", columns - 1 - column, row, 180 - front_turn))
             elif options.duplex == "long":
-                backs.append(_slot(sheet_layout, card, "back", sheet_layout.columns - 1 - column, row,
-                                   -front_turn, geometry.bleed))
+                backs.append((card, "back", columns - 1 - column, row, -front_turn))
             else:
-                backs.append(_slot(sheet_layout, card, "back", column, sheet_layout.rows - 1 - row,
-                                   180 - front_turn, geometry.bleed))
+                backs.append((card, "back", column, rows - 1 - row, 180 - front_turn))
+        free = tuple(_cut_box(sheet_layout, position % front_columns, position // front_columns)
+                     for position in range(len(cards), per_page))
         if sheet_layout.gutterfold:
-            pages.append(SheetPage("gutterfold", sheet_index + 1, tuple(fronts + backs)))
+            pages.append(SheetPage("gutterfold", sheet_index + 1, _slots(sheet_layout, fronts + backs, geometry.bleed),
+                                   free))
         else:
-            pages.append(SheetPage("front", sheet_index + 1, tuple(fronts)))
-            pages.append(SheetPage("back", sheet_index + 1, tuple(backs)))
+            pages.append(SheetPage("front", sheet_index + 1, _slots(sheet_layout, fronts, geometry.bleed), free))
+            pages.append(SheetPage("back", sheet_index + 1, _slots(sheet_layout, backs, geometry.bleed)))
     return sheet_layout, tuple(pages)

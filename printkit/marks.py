@@ -22,7 +22,7 @@ from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_width
-from boardlab.printkit.pages import Component, Page, PrintFile
+from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile
 from boardlab.printkit.units import MM_PER_POINT
 
 if TYPE_CHECKING:  # imposition imports this module
@@ -47,17 +47,6 @@ def footer_height(conventions: PrintConventions) -> float:
     return conventions.sheet.footer_size * MM_PER_POINT * 1.3
 
 
-@dataclass(frozen=True)
-class Mark:
-    """One cut mark: a segment in page coordinates, and whether it crosses printed bleed."""
-
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-    over_bleed: bool
-
-
 def cut_lines(slots: Sequence[Slot]) -> tuple[list[float], list[float]]:
     """The x of every vertical and the y of every horizontal cut line of a page's slots.
 
@@ -70,11 +59,30 @@ def cut_lines(slots: Sequence[Slot]) -> tuple[list[float], list[float]]:
     return xs, ys
 
 
+@dataclass(frozen=True)
+class Mark:
+    """One cut mark: a segment in page coordinates, and whether it crosses printed bleed.
+
+    An `inward` mark runs from the edge of the block into it, along a cut line, where the
+    sheet leaves no room outside (rows filling the printable height); it is no longer than the
+    card's corner radius, so rounding the corners cuts it away.
+    """
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    over_bleed: bool
+    inward: bool = False
+
+
 def cut_marks(sheet_layout: SheetLayout, slots: Sequence[Slot], conventions: PrintConventions,
-              bleed: float) -> list[Mark]:
+              bleed: float, corner_radius: float = 0.0) -> list[Mark]:
     """The cut marks of one page: both ends of every cut line, inside the printable area.
 
-    Marks at the bottom stop above the footer line.
+    Marks at the bottom stop above the footer line, marks on the left right of a turned footer.
+    Where there is no room above or below the block, the vertical cut lines of the front
+    faces get inward marks instead; back faces get none (a mark on a back would mark the card).
     """
     if not slots:
         return []
@@ -84,24 +92,34 @@ def cut_marks(sheet_layout: SheetLayout, slots: Sequence[Slot], conventions: Pri
     right = max(s.cut_box[0] + s.cut_box[2] for s in slots)
     top = min(s.cut_box[1] for s in slots)
     bottom = max(s.cut_box[1] + s.cut_box[3] for s in slots)
-    bottom_limit = py + ph - footer_height(conventions) - FOOTER_GAP
+    footer_band = footer_height(conventions) + FOOTER_GAP
+    bottom_limit = py + ph - (footer_band if sheet_layout.footer == "bottom" else 0.0)
+    left_limit = px + (footer_band if sheet_layout.footer == "left" else 0.0)
     xs, ys = cut_lines(slots)
+    front_xs, _ = cut_lines([s for s in slots if s.side == "front"])
     start, reach = sheet.cut_mark_offset, sheet.cut_mark_offset + sheet.cut_mark_length
+    inward = max(min(sheet.cut_mark_length, corner_radius), MINIMUM_MARK)
     over = start < bleed
     marks = []
     for x in xs:
-        marks.append(Mark(x, top - start, x, max(top - reach, py), over))
-        marks.append(Mark(x, bottom + start, x, min(bottom + reach, bottom_limit), over))
+        for edge, direction, limit in ((top, -1, py), (bottom, 1, bottom_limit)):
+            if abs(limit - edge) - start >= MINIMUM_MARK - 1e-9:
+                end = edge + direction * reach
+                marks.append(Mark(x, edge + direction * start, x, max(end, limit) if direction < 0 else min(end, limit),
+                                  over))
+            elif x in front_xs:
+                marks.append(Mark(x, edge, x, edge - direction * inward, False, inward=True))
     for y in ys:
-        marks.append(Mark(left - start, y, max(left - reach, px), y, over))
+        marks.append(Mark(left - start, y, max(left - reach, left_limit), y, over))
         marks.append(Mark(right + start, y, min(right + reach, px + pw), y, over))
     return marks
 
 
 def draw_cut_marks(canvas: Canvas, marks: Sequence[Mark], ink: str, paper: str) -> None:
-    """Draw marks; those crossing printed bleed get an underlay in the paper colour first."""
+    """Draw marks; those crossing printed bleed or running into the block get an underlay in
+    the paper colour first, so that they show on any art."""
     for mark in marks:
-        if mark.over_bleed:
+        if mark.over_bleed or mark.inward:
             canvas.line(mark.x1, mark.y1, mark.x2, mark.y2, stroke=paper, width=MARK_UNDERLAY_WIDTH)
     for mark in marks:
         canvas.line(mark.x1, mark.y1, mark.x2, mark.y2, stroke=ink, width=MARK_WIDTH)
@@ -164,6 +182,18 @@ def draw_footer(canvas: Canvas, printable, conventions: PrintConventions, text: 
     canvas.text(x, baseline, text, size=size, fill=ink)
 
 
+def draw_sheet_footer(canvas: Canvas, sheet_layout: SheetLayout, conventions: PrintConventions, text: str,
+                      ink: str) -> None:
+    """The footer of a card sheet: on the last line of the printable area, or turned a quarter
+    in the left margin (reading upwards) when the rows fill the printable height."""
+    px, py, pw, ph = sheet_layout.printable
+    if sheet_layout.footer == "bottom":
+        draw_footer(canvas, sheet_layout.printable, conventions, text, ink)
+        return
+    with canvas.transform(dx=px, dy=py + ph, rotate=-90):
+        draw_footer(canvas, (0.0, 0.0, ph, footer_height(conventions)), conventions, text, ink)
+
+
 def draw_fold_marks(canvas: Canvas, sheet_layout: SheetLayout, slots: Sequence[Slot],
                      conventions: PrintConventions, ink: str) -> None:
     """Dashed marks on the fold line, above and below the block."""
@@ -196,7 +226,7 @@ def printable_box(width: float, height: float, conventions: PrintConventions) ->
 
     >>> from boardlab.layouts import print_conventions
     >>> printable_box(210, 297, print_conventions())
-    (6.0, 6.0, 198.0, 285.0)
+    (6.35, 6.35, 197.3, 284.3)
     """
     margin = conventions.sheet.margin
     return (margin, margin, width - 2 * margin, height - 2 * margin)
@@ -204,7 +234,7 @@ def printable_box(width: float, height: float, conventions: PrintConventions) ->
 
 def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequence[Component],
                 conventions: PrintConventions, *, label: str, ink: str, unit: str = "page",
-                notes: Sequence[str] = ()) -> PrintFile:
+                notes: Sequence[str] = (), free: Sequence[FreeArea] = ()) -> PrintFile:
     """A PrintFile whose every page also carries the sheet footer: calibration bar, `label`, the
     date (SOURCE_DATE_EPOCH), the file, "`unit` n/total" and `notes`.
 
@@ -230,4 +260,5 @@ def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequen
             draw_footer(canvas, printable_box(page.width, page.height, conventions), conventions, text, ink)
         return Page(page.width, page.height, draw, page.trim_box, page.bleed_box)
 
-    return PrintFile(name, title, tuple(footed(page, k + 1) for k, page in enumerate(pages)), tuple(components))
+    return PrintFile(name, title, tuple(footed(page, k + 1) for k, page in enumerate(pages)), tuple(components),
+                     tuple(free))

@@ -13,13 +13,13 @@ False
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence, TypeVar
 
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.pages import Page
+from boardlab.printkit.pages import FreeArea, Page, PrintFile
 from boardlab.printkit.units import MM_PER_POINT
 
 Item = TypeVar("Item")
@@ -56,7 +56,7 @@ def printable_area(page_width: float, page_height: float, conventions: PrintConv
 
     >>> from boardlab.layouts import print_conventions
     >>> [round(v, 2) for v in printable_area(210, 297, print_conventions())]
-    [6.0, 6.0, 198.0, 277.59]
+    [6.35, 6.35, 197.3, 276.89]
     """
     margin = conventions.sheet.margin
     return (margin, margin, page_width - 2 * margin, page_height - 2 * margin - footer_band(conventions))
@@ -140,6 +140,71 @@ class Section:
     item_height: float
     positions: Callable[[float, float], list[tuple[float, float]]]
     draw: Callable[[Canvas, int, float, float], None]
+    item_width: float = 0.0  # when given, the room right of a section's block takes the next sections
+
+
+def flow_into(sections: Sequence[Section], free: Sequence[FreeArea], paper: tuple[float, float],
+              conventions: PrintConventions, gap: float) -> tuple[dict[tuple[str, int], Callable[[Canvas], None]], list[Page]]:
+    """Place every item of every section: first fit into the `free` areas in order, then onto as
+    many new pages as it takes.  Within an area, sections stack one under the other, `gap` mm
+    apart; a section that does not fit under what an area holds goes on to the next area.
+
+    Returns the drawing to add to each (file, page) whose free area was used, and the new pages.
+    :raises BoardlabError: when an item is larger than the printable area.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> square = lambda n: Section(n, 50, lambda w, h: grid_positions(w, h, 50, 50, 0), lambda c, k, x, y: None)
+    >>> extra, pages = flow_into([square(5)], [FreeArea("cards", 4, (10, 10, 120, 60))], (210, 297),
+    ...                          print_conventions(), gap=2)
+    >>> sorted(extra), len(pages)
+    ([('cards', 4)], 1)
+    """
+    page_w, page_h = paper
+    targets: list[list] = []  # per page used: [(file, page) or None for a new page, placements]
+    regions: list[list] = []  # [box, top, target]: where items may still go, in the order tried
+    for area in free:
+        target = next((t for t in targets if t[0] == (area.file, area.page)), None)
+        if target is None:
+            target = [(area.file, area.page), []]
+            targets.append(target)
+        regions.append([area.box, 0.0, target])
+    for section in sections:
+        done, index = 0, 0
+        while done < section.count:
+            if index == len(regions):
+                target = [None, []]
+                targets.append(target)
+                regions.append([printable_area(page_w, page_h, conventions), 0.0, target])
+            (ax, ay, aw, ah), top, target = regions[index]
+            slots = section.positions(aw, ah - top) if ah - top > 0 else []
+            if not slots:
+                if target[0] is None and top == 0.0 and not target[1]:
+                    raise BoardlabError("a piece is larger than the printable area of the paper; choose a larger paper")
+                index += 1
+                continue
+            # packings centre their block; here it goes to the top (and to the left, to leave room beside it)
+            lift, shift = min(y for _, y in slots), min(x for x, _ in slots) if section.item_width else 0.0
+            take = min(len(slots), section.count - done)
+            for k, (x, y) in zip(range(done, done + take), slots):
+                target[1].append((section, k, ax + x - shift, ay + top + y - lift))
+            done += take
+            height = max(y for _, y in slots[:take]) - lift + section.item_height
+            regions[index][1] = top + height + gap
+            right = max(x for x, _ in slots[:take]) - shift + section.item_width + gap
+            if done < section.count:
+                index += 1
+            elif section.item_width and aw - right > 0:  # the room beside the block comes first next
+                regions.insert(index, [(ax + right, ay + top, aw - right, height), 0.0, target])
+
+    def drawer(items):
+        def draw(canvas: Canvas) -> None:
+            for section, k, x, y in items:
+                section.draw(canvas, k, x, y)
+        return draw
+
+    extra = {key: drawer(tuple(placed)) for key, placed in targets if key is not None and placed}
+    pages = [Page(page_w, page_h, drawer(tuple(placed))) for key, placed in targets if key is None]
+    return extra, pages
 
 
 def flow_pages(sections: Sequence[Section], paper: tuple[float, float], conventions: PrintConventions,
@@ -154,39 +219,32 @@ def flow_pages(sections: Sequence[Section], paper: tuple[float, float], conventi
     >>> len(flow_pages([square(5), square(12)], (210, 297), print_conventions(), gap=2))
     2
     """
-    page_w, page_h = paper
-    ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
-    pages: list[Page] = []
-    placed: list[tuple[Section, int, float, float]] = []
+    return flow_into(sections, (), paper, conventions, gap)[1]
 
-    def flush() -> None:
-        def draw(canvas: Canvas, items=tuple(placed)) -> None:
-            for section, k, x, y in items:
-                section.draw(canvas, k, x, y)
-        pages.append(Page(page_w, page_h, draw))
-        placed.clear()
 
-    top = 0.0
-    for section in sections:
-        done = 0
-        while done < section.count:
-            slots = section.positions(aw, ah - top) if ah - top > 0 else []
-            if not slots:
-                if top == 0.0:
-                    raise BoardlabError("a piece is larger than the printable area of the paper; choose a larger paper")
-                flush()
-                top = 0.0
-                continue
-            lift = min(y for _, y in slots)  # packings centre their block; here it goes to the top
-            take = min(len(slots), section.count - done)
-            for k, (x, y) in zip(range(done, done + take), slots):
-                placed.append((section, k, ax + x, ay + top + y - lift))
-            done += take
-            if done < section.count:
-                flush()
-                top = 0.0
-            else:
-                top += max(y for _, y in slots[:take]) - lift + section.item_height + gap
-    if placed:
-        flush()
-    return pages
+def share_free_space(files: Sequence[PrintFile], sections: Sequence[Section], paper: tuple[float, float],
+                     conventions: PrintConventions, gap: float) -> tuple[list[PrintFile], list[Page]]:
+    """Small pieces first into the room the `files` leave free (`PrintFile.free`), the rest on new
+    pages: the files with the pieces drawn on their pages, and the new pages (maybe none).
+
+    :raises BoardlabError: when an item is larger than the printable area.
+    """
+    free = [area for f in files for area in f.free]
+    extra, pages = flow_into(sections, free, paper, conventions, gap)
+    return [with_drawing(f, {page: draw for (name, page), draw in extra.items() if name == f.name}) for f in files], pages
+
+
+def with_drawing(print_file: PrintFile, extra: dict[int, Callable[[Canvas], None]]) -> PrintFile:
+    """`print_file` with `extra[i]` drawn on page i after what it already shows; the free room
+    used is no longer offered."""
+    if not extra:
+        return print_file
+    pages = list(print_file.pages)
+    for index, draw in extra.items():
+        page = pages[index]
+
+        def both(canvas: Canvas, first=page.draw, then=draw) -> None:
+            first(canvas)
+            then(canvas)
+        pages[index] = replace(page, draw=both)
+    return replace(print_file, pages=tuple(pages), free=tuple(a for a in print_file.free if a.page not in extra))

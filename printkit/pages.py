@@ -46,6 +46,16 @@ class Component:
 
 
 @dataclass(frozen=True)
+class FreeArea:
+    """Room left on a page that small pieces of the same game may use: the name of the file, the
+    page's index in it and the box (x, y, width, height) in mm on that page."""
+
+    file: str
+    page: int
+    box: Box
+
+
+@dataclass(frozen=True)
 class PrintFile:
     """One PDF (its pages) plus the components it shows, each written as an SVG."""
 
@@ -53,3 +63,4 @@ class PrintFile:
     title: str  # what the designer sees, e.g. "Blockd cards (25, poker size)"
     pages: tuple[Page, ...]
     components: tuple[Component, ...] = field(default_factory=tuple)
+    free: tuple[FreeArea, ...] = ()  # room small pieces may use (printkit.packing.share_free_space)

@@ -115,7 +115,7 @@ def standee_section(standees: Sequence[StandeeArt], size: StandeeSize, *, ink: s
     """The standees as one section of a sheet (see packing.flow_pages), `gap` mm apart."""
     strip_w, strip_h = strip_size(size)
     return Section(len(standees), strip_h, lambda w, h: grid_positions(w, h, strip_w, strip_h, gap),
-                   lambda canvas, k, x, y: draw_standee(canvas, x, y, size, standees[k], ink=ink))
+                   lambda canvas, k, x, y: draw_standee(canvas, x, y, size, standees[k], ink=ink), strip_w)
 
 
 def standee_pages(standees: Sequence[StandeeArt], size: StandeeSize, paper: tuple[float, float],

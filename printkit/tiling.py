@@ -29,7 +29,7 @@ from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.marks import footed_file
 from boardlab.printkit.packing import paper_size, printable_area
-from boardlab.printkit.pages import Component, Page, PrintFile
+from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile
 from boardlab.printkit.units import MM_PER_POINT
 
 CUT_WIDTH = 0.3  # mm
@@ -110,7 +110,7 @@ def tiled_pages(board: Component, paper_name: str, conventions: PrintConventions
                 paper_colour: str) -> list[Page]:
     """The board over as few pages of `paper_name` as it takes (portrait or landscape), one tile a page.
 
-    A board that fits one page gives one page, centred, with no marks.
+    A board that fits one page gives one page, the board at the top, centred across, with no marks.
     :raises BoardlabError: for an unknown paper or an overlap larger than the page.
     """
     overlap = conventions.sheet.tile_overlap
@@ -122,9 +122,9 @@ def tiled_pages(board: Component, paper_name: str, conventions: PrintConventions
             best = (page_w, page_h, tiles)
     page_w, page_h, tiles = best
     ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
-    if len(tiles) == 1:
+    if len(tiles) == 1:  # at the top of the page, so that the room under it can take small pieces
         def draw_whole(canvas: Canvas) -> None:
-            with canvas.transform(dx=ax + (aw - board.width) / 2, dy=ay + (ah - board.height) / 2):
+            with canvas.transform(dx=ax + (aw - board.width) / 2, dy=ay):
                 board.draw(canvas)
         return [Page(page_w, page_h, draw_whole)]
     pages = []
@@ -250,8 +250,14 @@ def board_files(board: Component, conventions: PrintConventions, *, game: str, l
     pages = tiled_pages(board, paper, conventions, ink=ink, paper_colour=paper_colour)
     plural = "s" if len(pages) > 1 else ""
     name = f"{game}-board-{paper}"
+    free: tuple[FreeArea, ...] = ()
+    if len(pages) == 1:
+        gap = conventions.sheet.cut_mark_offset + conventions.sheet.cut_mark_length
+        ax, ay, aw, ah = printable_area(pages[0].width, pages[0].height, conventions)
+        if ah - board.height - gap > 0:
+            free = (FreeArea(name, 0, (ax, ay + board.height + gap, aw, ah - board.height - gap)),)
     files = [footed_file(name, f"{label} board ({len(pages)} {paper} page{plural})", pages, (board,), conventions,
-                         label=footer, ink=ink)]
+                         label=footer, ink=ink, free=free)]
     if len(pages) > 1:
         poster, scale = poster_page(board, conventions, ink=ink)
         poster_name = conventions.sheet.poster_paper

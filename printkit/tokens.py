@@ -86,7 +86,7 @@ def token_section(tokens: Sequence[TokenArt], *, shape: Shape, size: float, gap:
     return Section(len(tokens), size,
                    lambda w, h: [(x - half, y - half) for x, y in token_centres(shape, size, gap, w, h)],
                    lambda canvas, k, x, y: draw_token(canvas, x + half, y + half, shape=shape, size=size, gap=gap,
-                                                      art=tokens[k], ink=ink))
+                                                      art=tokens[k], ink=ink), size)
 
 
 def token_pages(tokens: Sequence[TokenArt], paper: tuple[float, float], conventions: PrintConventions, *,

@@ -30,6 +30,7 @@ class PageGeometry:
     lines: list[tuple[float, float, float, float, int]] = field(default_factory=list)  # x1 y1 x2 y2 depth
     rects: list[tuple[float, float, float, float]] = field(default_factory=list)  # x y w h (mm, y down)
     clips: list[tuple[float, float, float, float]] = field(default_factory=list)
+    fills: list[tuple[float, float, float, float]] = field(default_factory=list)  # filled rectangles, x y w h
 
 
 def page_geometry(reader: PdfReader, index: int) -> PageGeometry:
@@ -77,6 +78,8 @@ def page_geometry(reader: PdfReader, index: int) -> PageGeometry:
                 clip_next = False
             elif operator != b"n":
                 geometry.rects.extend(pending_rects)
+                if operator not in (b"S", b"s"):
+                    geometry.fills.extend(pending_rects)
                 if operator in (b"S", b"s"):
                     geometry.lines.extend((*s, len(stack)) for s in segments)
             pending_rects, segments, subpath = [], [], []

@@ -153,7 +153,7 @@ def test_agent_names():
     assert isinstance(table["mcts"](game).search.rollout, RandomAgent)
     for bad in ("mcts-0", "mcts-", "mcts-07", "mcts--3", "greedy-3", "mcts-greedy-x"):
         assert bad not in table
-    assert set(AGENTS) == {"greedy", "mcts", "mcts-greedy"}
+    assert set(AGENTS) == {"random", "random-moves", "greedy", "mcts", "mcts-greedy"}
 
 
 def test_simulate_accepts_numbered_agents(capsys):

@@ -111,11 +111,12 @@ def test_sixbysix_chips_and_markers_match_the_definition(tmp_path):
     for d in (load("sixbysix"), variant(tmp_path, 'extends = "sixbysix"\n[components]\nchips_per_colour = 7\n'
                                                   '[colours.red]\nhex = "#e53935"\n')):
         ink = d.colours[d.print.ink_colour].hex
-        pieces = file_named(sixbysix_print.print_files(d, options()), "-pieces-")
+        # the pieces fill the room under the board and beside the player cards first
+        all_pages = [page for f in sixbysix_print.print_files(d, options()) for page in f.pages]
         cut_discs, colour_of = 0, Counter()
         strips = 0
         w, h = d.print.marker.width, 2 * d.print.marker.height + 2 * d.print.marker.base
-        for page in pieces.pages:
+        for page in all_pages:
             shapes = drawn(page)
             for s in shapes:
                 if s.kind == "circle" and s.style.get("stroke") == ink and not s.style.get("fill"):
@@ -136,8 +137,8 @@ def test_sixbysix_chips_and_markers_match_the_definition(tmp_path):
 def test_sixbysix_square_chips_from_the_definition(tmp_path):
     d = variant(tmp_path, 'extends = "sixbysix"\n[print]\nchip_shape = "square"\nchip = 16.0\n')
     ink = d.colours[d.print.ink_colour].hex
-    pieces = file_named(sixbysix_print.print_files(d, options()), "-pieces-")
-    squares = [s for page in pieces.pages for s in drawn(page) if s.kind == "rect" and s.style.get("stroke") == ink
+    all_pages = [page for f in sixbysix_print.print_files(d, options()) for page in f.pages]
+    squares = [s for page in all_pages for s in drawn(page) if s.kind == "rect" and s.style.get("stroke") == ink
                and abs(s.box[2] - 16) < TOLERANCE and abs(s.box[3] - 16) < TOLERANCE]
     assert len(squares) == d.components.chips_per_colour * len(d.components.seats)
 

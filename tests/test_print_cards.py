@@ -46,6 +46,11 @@ def overlap(a, b) -> float:
     return max(dx, 0) * max(dy, 0)
 
 
+def strictly_inside(point, box) -> bool:
+    e = 1e-6
+    return box[0] + e < point[0] < box[0] + box[2] - e and box[1] + e < point[1] < box[1] + box[3] - e
+
+
 def inside(inner, outer, tolerance=1e-9) -> bool:
     return (inner[0] >= outer[0] - tolerance and inner[1] >= outer[1] - tolerance
             and inner[0] + inner[2] <= outer[0] + outer[2] + tolerance
@@ -56,11 +61,14 @@ def inside(inner, outer, tolerance=1e-9) -> bool:
 
 def brute_force_cards_per_page(geometry: CardGeometry, paper: str, gutterfold: bool) -> int:
     """Try every grid, both orientations, separate or shared cuts per axis; keep the largest that
-    leaves room for marks on every side and the footer at top and bottom (the block is centred)."""
+    leaves room for marks on every side and the footer at top and bottom (the block is centred),
+    or (not for gutterfold) fills the height and leaves room for marks and a turned footer on
+    both sides."""
     width, height = CONVENTIONS.papers[paper]
     margin = CONVENTIONS.sheet.margin
     side = CONVENTIONS.sheet.cut_mark_offset + MINIMUM_MARK
-    end = side + FOOTER_GAP + footer_height(CONVENTIONS)
+    footer = FOOTER_GAP + footer_height(CONVENTIONS)
+    room_w, room_h = width - 2 * margin + 1e-9, height - 2 * margin + 1e-9
     best = 0
     for turned, shared_x, shared_y in itertools.product((False, True), repeat=3):
         w, h = (geometry.height, geometry.width) if turned else (geometry.width, geometry.height)
@@ -74,7 +82,9 @@ def brute_force_cards_per_page(geometry: CardGeometry, paper: str, gutterfold: b
                 if gutterfold and shared_x:
                     block_w += 2 * geometry.bleed
                 block_h = rows * h + (rows - 1) * gap_y
-                if block_w + 2 * side <= width - 2 * margin + 1e-9 and block_h + 2 * end <= height - 2 * margin + 1e-9:
+                bottom_footer = block_w + 2 * side <= room_w and block_h + 2 * (side + footer) <= room_h
+                side_footer = not gutterfold and block_w + 2 * (side + footer) <= room_w and block_h <= room_h
+                if bottom_footer or side_footer:
                     best = max(best, (columns // 2 if gutterfold else columns) * rows)
     return best
 
@@ -128,15 +138,20 @@ def test_every_slot_has_the_preset_size_sits_inside_and_keeps_its_bleed_to_itsel
             for other in page.slots:
                 if other is not slot:
                     assert overlap(slot.bleed_box, other.cut_box) < 1e-9
-        marks = cut_marks(sheet_layout, page.slots, CONVENTIONS, geometry.bleed)
+        marks = cut_marks(sheet_layout, page.slots, CONVENTIONS, geometry.bleed, geometry.corner_radius)
         for mark in marks:
             length = math.hypot(mark.x2 - mark.x1, mark.y2 - mark.y1)
             assert MINIMUM_MARK - 1e-9 <= length <= CONVENTIONS.sheet.cut_mark_length + 1e-9
             for x, y in ((mark.x1, mark.y1), (mark.x2, mark.y2)):
                 assert inside((x, y, 0, 0), printable)
-                for slot in page.slots:  # a mark never reaches into a card
-                    assert overlap((min(mark.x1, mark.x2), min(mark.y1, mark.y2), abs(mark.x2 - mark.x1),
-                                    abs(mark.y2 - mark.y1)), slot.cut_box) == 0
+            middle = ((mark.x1 + mark.x2) / 2, (mark.y1 + mark.y2) / 2)
+            within = [slot for slot in page.slots if strictly_inside(middle, slot.cut_box)]
+            within_edge = [slot for slot in page.slots if inside((*middle, 0, 0), slot.cut_box)]
+            if mark.inward:  # only where the rows fill the sheet, on a front's cut line, cut away with the corner
+                assert page.kind == "front" and within_edge and not within
+                assert length <= max(geometry.corner_radius, MINIMUM_MARK) + 1e-9
+            else:  # a mark never reaches into a card
+                assert not within_edge
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
@@ -199,11 +214,11 @@ def blockd_count(d) -> int:
     return len(d.cards.suits) * (1 + len(d.cards.values)) + d.cards.blind
 
 
-@pytest.mark.parametrize("paper, per_page", [("a4", 9), ("letter", 8)])
+@pytest.mark.parametrize("paper, per_page", [("a4", 9), ("letter", 9)])
 def test_blockd_pdf_has_every_card_on_the_expected_pages(paper, per_page):
     d = load("blockd")
     assert blockd_count(d) == 25
-    deck, _pawns, _single = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+    deck, *_others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
     reader = open_pdf(render_pdf(deck))
     sheets = math.ceil(25 / per_page)
     assert len(reader.pages) == 2 * sheets
@@ -215,9 +230,19 @@ def test_blockd_pdf_has_every_card_on_the_expected_pages(paper, per_page):
     assert counts == expected
 
 
-def test_blockd_has_a_pawn_standee_per_suit():
+def test_blockd_has_a_pawn_standee_per_suit_in_the_empty_slots_of_the_last_card_sheet():
     d = load("blockd")
-    _deck, pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    for paper in ("a4", "letter"):
+        deck, *others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+        assert [f.name for f in others] == ["blockd-cards-single"]  # no sheet of its own for four pawns
+        assert [c.name for c in deck.components][-4:] == [f"pawn-{suit}" for suit in d.cards.suits]
+        canvas = RecordingCanvas(210, 297)
+        deck.pages[-2].draw(canvas)  # the last front page
+        shown = texts(canvas)
+        labels = [t for t in shown if t in {d.colours[s].label for s in d.cards.suits}]
+        assert labels[-8:] == [d.colours[s].label for s in d.cards.suits for _ in range(2)]
+    # without duplex the slots beside the fronts are folded onto: the pawns get their own sheet
+    _deck, pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "gutterfold"))
     assert [c.name for c in pawns.components] == [f"pawn-{suit}" for suit in d.cards.suits]
     canvas = RecordingCanvas(210, 297)
     for page in pawns.pages:
@@ -266,8 +291,11 @@ def measured_card_sizes(reader, bleed):
         top = min(c[1] for c in page.clips) + bleed
         left = min(c[0] for c in page.clips) + bleed
         page_level = [line for line in page.lines if line[4] == 1]
-        xs = sorted({round(l[0], 4) for l in page_level if abs(l[0] - l[2]) < 1e-6 and max(l[1], l[3]) < top})
+        # marks above the block, or running into it from its top edge where the rows fill the sheet
+        xs = sorted({round(l[0], 4) for l in page_level if abs(l[0] - l[2]) < 1e-6 and min(l[1], l[3]) < top + 1e-3})
         ys = sorted({round(l[1], 4) for l in page_level if abs(l[1] - l[3]) < 1e-6 and max(l[0], l[2]) < left})
+        if not xs:
+            continue  # a back page of a sheet whose rows fill the height: its cards are cut from the front
         for x, y, w, h in page.clips:
             inner_x = [v for v in xs if x - 1e-3 <= v <= x + w + 1e-3]
             inner_y = [v for v in ys if y - 1e-3 <= v <= y + h + 1e-3]
@@ -292,20 +320,23 @@ def test_card_sizes_measured_in_the_pdf_match_the_definition(game, paper):
 def test_marks_and_footer_stay_out_of_the_margin_and_the_calibration_bar_is_50_mm():
     d = load("blockd")
     for paper in ("a4", "letter"):
-        deck, _pawns, _single = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+        deck, *_others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
         reader = open_pdf(render_pdf(deck))
         paper_w, paper_h = CONVENTIONS.papers[paper]
         margin = CONVENTIONS.sheet.margin
         for index in range(len(reader.pages)):
             page = page_geometry(reader, index)
-            page_level = [line for line in page.lines if line[4] == 1]
+            page_level = [line for line in page.lines if line[4] <= 2 and not any(
+                c[0] < (line[0] + line[2]) / 2 < c[0] + c[2] and c[1] < (line[1] + line[3]) / 2 < c[1] + c[3]
+                for c in page.clips)]  # marks and footer (turned on Letter), not card art
             for x1, y1, x2, y2, _ in page_level:
                 for x, y in ((x1, y1), (x2, y2)):
                     assert margin - 1e-3 <= x <= paper_w - margin + 1e-3
                     assert margin - 1e-3 <= y <= paper_h - margin + 1e-3
-            bars = [l for l in page_level if abs(l[1] - l[3]) < 1e-6 and abs(abs(l[2] - l[0]) - 50) < 0.5]
+            bars = [l for l in page_level if math.hypot(l[2] - l[0], l[3] - l[1]) > 20]
             assert len(bars) == 1
-            assert abs(bars[0][2] - bars[0][0]) == pytest.approx(CONVENTIONS.sheet.calibration_bar, abs=0.01)
+            length = math.hypot(bars[0][2] - bars[0][0], bars[0][3] - bars[0][1])
+            assert length == pytest.approx(CONVENTIONS.sheet.calibration_bar, abs=0.01)
 
 
 @pytest.mark.parametrize("game", ["blockd", "links"])
@@ -392,7 +423,7 @@ def test_a_variant_changes_the_print_with_no_code_change(tmp_path):
     used, canvas = colours_used(red_three.front)
     assert "#00aa00" in used and "#c62828" not in used
     assert "jade" in texts(canvas) and "red" not in texts(canvas)
-    deck, _pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    deck, *_others = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
     for measured in measured_card_sizes(open_pdf(render_pdf(deck)), d.print.bleed):
         assert sorted(measured) == pytest.approx(sorted(CONVENTIONS.card_sizes["bridge"]), abs=0.1)
 

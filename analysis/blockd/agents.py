@@ -1,7 +1,13 @@
 """Blockd's agents: greedy (one ply of mobility) and MCTS with random or greedy rollouts.
 
-Names, as `boardlab simulate --agents` takes them (the common `random` agent comes from
-`analysis/agents.py`):
+Names, as `boardlab simulate --agents` takes them:
+- `random`: a random player as a person would be one: it picks a destination uniformly among
+  the cells it can reach, then whether to restore a card (a fair coin, when the cell is open
+  without one; a restore is needed otherwise), then which card, uniformly among the cards
+  whose restore opens a way there;
+- `random-moves`: uniform over the legal moves, where every "restore X, then go to D" counts
+  as a move of its own (so it restores far more often: with R face-down cards a destination
+  open without a restore has R + 1 moves, R of them restores);
 - `greedy`: plays the move after which its own mobility minus the opponents' summed mobility
   is largest (mobility: the distinct cells a pawn could end on if it moved now, no restore);
   a move that wins at once beats everything.  Ties are broken with its seeded rng.
@@ -12,7 +18,7 @@ A search budget is a property of the agent, not a fact of the game, so it lives 
 not in the definition.
 
 >>> sorted(name for name in AGENTS)
-['greedy', 'mcts', 'mcts-greedy']
+['greedy', 'mcts', 'mcts-greedy', 'random', 'random-moves']
 >>> 'mcts-500' in AGENTS, 'mcts-greedy-20' in AGENTS, 'mcts-0' in AGENTS, 'mcts-x' in AGENTS
 (True, True, False, False)
 >>> AGENTS['mcts-500'](None).search.iterations
@@ -35,6 +41,30 @@ DEFAULT_BUDGET = 200
 #: much at this budget (200 iterations: 83 of 100 games against greedy, against 71 of 100
 #: for sqrt 2 at 150 iterations and 76 of 100 at 300)
 EXPLORATION = 0.7
+
+
+class DestinationRandomAgent(Agent):
+    """Uniform over the destinations, then restore or not (a fair coin when both reach the
+    destination), then the restored card uniformly among those that open a way there.
+
+    >>> from boardlab.analysis.blockd.engine import _dealt_state
+    >>> state = _dealt_state()
+    >>> DestinationRandomAgent().choose(state, random.Random(1)) in state.legal_moves()
+    True
+    """
+
+    name = "random"
+    random_policy = "destination"
+
+    def choose(self, state, rng: random.Random):
+        moves = state.legal_moves()
+        targets = sorted({move.to for move in moves})
+        to = targets[rng.randrange(len(targets))]
+        ways = [move for move in moves if move.to == to]  # no restore first, then by restored card
+        if ways[0].restore < 0 and (len(ways) == 1 or rng.random() < 0.5):
+            return ways[0]
+        restores = ways[1:] if ways[0].restore < 0 else ways
+        return restores[rng.randrange(len(restores))]
 
 
 class GreedyAgent(Agent):
@@ -88,7 +118,9 @@ def _greedy(game) -> GreedyAgent:
 
 #: Blockd's own agents (engine.AGENTS); `mcts-N` and `mcts-greedy-N` resolve for any N >= 1
 AGENTS = AgentTable(
-    {"greedy": _greedy,
+    {"random": lambda game: DestinationRandomAgent(),
+     "random-moves": lambda game: RandomAgent(),
+     "greedy": _greedy,
      "mcts": mcts_agent(DEFAULT_BUDGET),
      "mcts-greedy": mcts_agent(DEFAULT_BUDGET, "greedy")},
     families={"mcts": lambda n: mcts_agent(n), "mcts-greedy": lambda n: mcts_agent(n, "greedy")})

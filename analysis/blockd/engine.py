@@ -177,7 +177,7 @@ class Card(NamedTuple):
 class Layout:
     """A deal: the card on every cell and the lookups derived from it (immutable, shared)."""
 
-    __slots__ = ("card_ids", "suit", "value", "walks", "blind", "suit_cells", "start")
+    __slots__ = ("card_ids", "suit", "value", "walks", "blind", "suit_cells", "start", "compiled")
 
     def __init__(self, game: "BlockdGame", card_ids: Sequence[int]):
         self.card_ids = tuple(card_ids)
@@ -190,6 +190,7 @@ class Layout:
         self.suit_cells = tuple(sum(1 << cell for cell, s in enumerate(self.suit) if s == suit)
                                 for suit in range(len(game.suits)))
         self.start = tuple(self.card_ids.index(game.start_card(suit)) for suit in range(len(game.suits)))
+        self.compiled = None  # the compiled kernel's arrays of this deal, made when first needed
 
 
 _MASK64 = (1 << 64) - 1
@@ -354,6 +355,9 @@ class BlockdGame(Game):
         ])
 
 
+from boardlab.analysis.blockd import kernel  # noqa: E402  (the kernel reads nothing of this module)
+
+
 class BlockdState(State):
     """One Blockd position (see the module docstring for the discipline and open points)."""
 
@@ -415,15 +419,19 @@ class BlockdState(State):
             return
         if self.mover == TERMINAL or move not in self.legal_moves():
             raise ValueError(f"illegal move {move!r} in this position")
+        self._play(move.to, move.restore)
+
+    def _play(self, to: int, restore: int) -> None:
+        """The mover goes to `to` after restoring card `restore` (-1: none); the move is legal."""
         seat, rules = self.mover, self.game.rules
         left = self.pawns[seat]
-        if move.restore >= 0:
-            self.down &= ~(1 << move.restore)
+        if restore >= 0:
+            self.down &= ~(1 << restore)
             self.restores_used += 1
-        self.pawns[seat] = move.to
+        self.pawns[seat] = to
         if self.game.flip_at_once or left not in self.pawns:
             self.down |= 1 << left
-        earned = rules.restore_bonus and self.layout.suit[move.to] == seat
+        earned = rules.restore_bonus and self.layout.suit[to] == seat
         self.restore[seat] = earned
         self.restores_earned += earned
         self.turns += 1
@@ -474,16 +482,15 @@ class BlockdState(State):
             return 0
         return self.destinations_from(cell, self.pawn_mask(seat)).bit_count()
 
-    def moves_of(self, seat: int) -> list[Move]:
-        """The moves `seat` would have if it were to move now (restore bonus as earned).
+    def _move_masks(self, seat: int) -> tuple[int, int, dict[int, int]]:
+        """(plain, restorable, via) of `seat`'s moves: `plain` the destinations without a
+        restore, `via[r]` those after restoring card r (a mask per restorable card, `plain`
+        included), both after the landing rule.
 
         One pass over the walk table: a walk that hits no blocked cell is a plain move (and a
         move after any restore); a walk that hits exactly one blocked cell that may be
         restored is a move after restoring that cell.
         """
-        cell = self.pawns[seat]
-        if cell < 0:
-            return []
         pawns = self.game.rules.pawns
         others = self.pawn_mask(seat)
         blocked = self.blocked | (others if pawns == "block" else 0)
@@ -491,17 +498,83 @@ class BlockdState(State):
         landing = ~others if pawns != "stack" else -1
         reach = 0
         via: dict[int, int] = {}
-        for mask, destination in self.layout.walks[cell]:
+        for mask, destination in self.layout.walks[self.pawns[seat]]:
             hit = mask & blocked
             if not hit:
                 reach |= 1 << destination
             elif restorable and not hit & (hit - 1) and hit & restorable:
                 via[hit] = via.get(hit, 0) | 1 << destination
         reach &= landing
-        moves = [Move(to) for to in cells_of(reach)]
-        for restored in cells_of(restorable):
-            moves.extend(Move(to, restored) for to in cells_of((reach | via.get(1 << restored, 0)) & landing))
+        return reach, restorable, {r: (reach | via.get(1 << r, 0)) & landing for r in cells_of(restorable)}
+
+    def moves_of(self, seat: int) -> list[Move]:
+        """The moves `seat` would have if it were to move now (restore bonus as earned)."""
+        if self.pawns[seat] < 0:
+            return []
+        plain, _, via = self._move_masks(seat)
+        moves = [Move(to) for to in cells_of(plain)]
+        for restored, reach in via.items():
+            moves.extend(Move(to, restored) for to in cells_of(reach))
         return moves
+
+    def has_move(self, seat: int) -> bool:
+        """Whether `seat` could move now (stops at the first legal move it finds)."""
+        cell = self.pawns[seat]
+        if cell < 0:
+            return False
+        pawns = self.game.rules.pawns
+        others = self.pawn_mask(seat)
+        blocked = self.blocked | (others if pawns == "block" else 0)
+        restorable = self.down if self.restore[seat] and self.game.rules.restore_bonus else 0
+        landing = ~others if pawns != "stack" else -1
+        for mask, destination in self.layout.walks[cell]:
+            if landing >> destination & 1:
+                hit = mask & blocked
+                if not hit or (restorable and not hit & (hit - 1) and hit & restorable):
+                    return True
+        return False
+
+    # -- integer move codes and compiled playouts (the protocol's optional capabilities) ----
+    def legal_codes(self) -> list[int]:
+        """The legal moves as integers `(restore + 1) * cells + to`, in the order of `legal_moves`.
+
+        >>> state = _dealt_state()
+        >>> [state.move_of_code(c) for c in state.legal_codes()] == state.legal_moves()
+        True
+        """
+        if self.mover < 0:
+            return []
+        cells = self.game.grid.cells
+        plain, _, via = self._move_masks(self.mover)
+        codes = cells_of(plain)
+        for restored, reach in via.items():
+            base = (restored + 1) * cells
+            codes.extend(base + to for to in cells_of(reach))
+        return codes
+
+    def move_of_code(self, code: int) -> Move:
+        restore, to = divmod(code, self.game.grid.cells)
+        return Move(to, restore - 1)
+
+    def apply_code(self, code: int) -> None:
+        """Play the move of a code from `legal_codes()` (not checked again)."""
+        restore, to = divmod(code, self.game.grid.cells)
+        self._play(to, restore - 1)
+
+    def random_playout(self, rng: random.Random, policy: str) -> tuple[float, ...] | None:
+        """`returns()` after random play to the end by the compiled kernel, or None when the
+        kernel does not play this policy or these rules (the state is left unchanged).
+
+        `policy` is an agent's `random_policy`: "moves" or "destination".
+        """
+        weighting = kernel.WEIGHTINGS.get(policy)
+        if weighting is None or self.mover < 0 or kernel.unsupported(self.game) is not None:
+            return None
+        winner = kernel.playout_winner(self, rng.getrandbits(64), weighting)
+        out = [0.0] * self.players
+        if winner >= 0:
+            out[winner] = 1.0
+        return tuple(out)
 
     def to_position(self) -> dict:
         """The position in the JSON form of shared/spec/interfaces.md (only between turns)."""
@@ -560,8 +633,7 @@ class BlockdState(State):
                     return
                 self.round += 1
                 seat = self._next_seat(-1)
-            moves = self.moves_of(seat)
-            if moves:
+            if self.has_move(seat):
                 break
             if immediate:
                 self._leave([seat])
@@ -572,7 +644,7 @@ class BlockdState(State):
             else:
                 self.marked[seat] = True
         self.mover = seat
-        self._moves = moves
+        self._moves = None  # listed when asked for
         if self.turns >= self.game.rules.max_turns:
             self.unfinished = True
             self._finish(())

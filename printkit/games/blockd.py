@@ -10,21 +10,23 @@ The pawns, one per suit, are folding standees (printkit.standees) in the suit's 
 >>> from boardlab.layouts import load
 >>> files = print_files(load("blockd"), PrintOptions("a4", "long", "duplex"))
 >>> [(f.name, len(f.pages)) for f in files]
-[('blockd-cards-a4', 6), ('blockd-pawns-a4', 1), ('blockd-cards-single', 50)]
+[('blockd-cards-a4', 6), ('blockd-cards-single', 50)]
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from boardlab.layouts import print_conventions
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed, paint_frame
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.packing import paper_size
+from boardlab.printkit.packing import paper_size, share_free_space
 from boardlab.printkit.decks import Card, deck_files
 from boardlab.printkit.imposition import CardGeometry, card_geometry
 from boardlab.printkit.marks import footed_file
 from boardlab.printkit.pages import PrintFile, PrintOptions
 from boardlab.printkit.palette import ink_and_paper
-from boardlab.printkit.standees import StandeeArt, standee_component, standee_pages
+from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
 from boardlab.printkit.symbols import draw_symbol
 
 #: points for the corner index value
@@ -134,10 +136,15 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     deck, single = deck_files(d, options, cards, conventions)
     ink = ink_and_paper(d)[0]
     pawns = [StandeeArt(d.colours[suit].hex, d.colours[suit].symbol, d.colours[suit].label) for suit in d.cards.suits]
-    pawn_pages = standee_pages(pawns, d.print.pawn, paper_size(conventions, options.paper), conventions,
-                               ink=ink, gap=d.print.piece_gap)
-    pawn_components = [standee_component(f"pawn-{suit}", d.print.pawn, art, ink=ink)
-                       for suit, art in zip(d.cards.suits, pawns)]
+    pawn_components = tuple(standee_component(f"pawn-{suit}", d.print.pawn, art, ink=ink)
+                            for suit, art in zip(d.cards.suits, pawns))
+    # the pawns go in the card sheets' empty slots when they fit there, else on a sheet of their own
+    paper = paper_size(conventions, options.paper)
+    [deck], pawn_pages = share_free_space([deck], [standee_section(pawns, d.print.pawn, ink=ink, gap=d.print.piece_gap)],
+                                          paper, conventions, gap=d.print.piece_gap)
+    if not pawn_pages:
+        title = f"{deck.title} and pawns ({len(pawns)}, folding standees)"
+        return [replace(deck, title=title, components=deck.components + pawn_components), single]
     pawn_file = footed_file(f"{d.game.id}-pawns-{options.paper}", f"{d.game.name} pawns ({len(pawns)}, folding standees)",
                             pawn_pages, pawn_components, conventions, label=f"{d.game.name} {d.game.version}", ink=ink,
                             unit="sheet", notes=("cut on solid lines, fold on dashed lines",))

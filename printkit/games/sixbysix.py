@@ -15,13 +15,15 @@ eliminated player's card covers exactly one row of the board, as the rules ask.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from boardlab.layouts import print_conventions
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file, file_suffix
 from boardlab.printkit.imposition import CardGeometry
 from boardlab.printkit.marks import footed_file
-from boardlab.printkit.packing import flow_pages, paper_size
+from boardlab.printkit.packing import paper_size, share_free_space
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
 from boardlab.printkit.palette import contrast_ink, ink_and_paper
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
@@ -149,9 +151,10 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
                           definition.colours[seat].label) for seat in seats]
     chip_art = {seat: TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol) for seat in seats}
     chips = [chip_art[seat] for seat in seats for _ in range(definition.components.chips_per_colour)]
-    pages = flow_pages([standee_section(markers, settings.marker, ink=ink, gap=settings.piece_gap),
-                        token_section(chips, shape=settings.chip_shape, size=settings.chip, gap=settings.piece_gap,
-                                      ink=ink)], paper, conventions, gap=settings.piece_gap * 2)
+    sections = [standee_section(markers, settings.marker, ink=ink, gap=settings.piece_gap),
+                token_section(chips, shape=settings.chip_shape, size=settings.chip, gap=settings.piece_gap, ink=ink)]
+    # the pieces fill the room the board and card sheets leave first, then sheets of their own
+    files, pages = share_free_space(files, sections, paper, conventions, gap=settings.piece_gap * 2)
     components = [standee_component(f"{game}-marker-{seat}", settings.marker, art, ink=ink)
                   for seat, art in zip(seats, markers)]
     chip_box = settings.chip + settings.piece_gap
@@ -159,7 +162,9 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
         components.append(Component(f"{game}-chip-{seat}", chip_box, chip_box, lambda canvas, art=chip_art[seat]: (
             draw_token(canvas, chip_box / 2, chip_box / 2, shape=settings.chip_shape, size=settings.chip,
                        gap=settings.piece_gap, art=art, ink=ink))))
+    if not pages:  # every piece found room on the board and card sheets
+        return [replace(files[0], components=files[0].components + tuple(components)), *files[1:]]
     files.append(footed_file(f"{game}-pieces-{options.paper}",
-                             f"{label} markers ({len(markers)}) and chips ({len(chips)})", pages, components,
-                             conventions, label=footer, ink=ink))
+                             f"{label} markers ({len(markers)}) and chips ({len(chips)}), some on the board and card "
+                             "sheets", pages, components, conventions, label=footer, ink=ink))
     return files

@@ -1,0 +1,630 @@
+"""Blockd's compiled fast path: whole random games on integer bitmasks, compiled with numba.
+
+The reference engine (`engine.BlockdState`) stays the readable definition of the rules; this
+module plays the same rules in a handful of `numba.njit(cache=True)` functions over plain
+integers, for the hot loops: random self-play (`play_games`, used by `simulate` through
+`batch.play_block`) and the random rollouts of MCTS (`playout`).  The tests compare it with
+the engine move by move (`tests/test_blockd_kernel.py`).
+
+A position is an int64 vector `st` (fields `DOWN` .. `DONE` below) and per-seat arrays
+`pawns`, `marked`, `bonus`; the deal is the step-count class and the suit of the card on
+every cell and the mask of blind cards.  The walk tables of the engine
+(`walks.walk_table`) are stacked per step-count class: `masks[c, cell, j]` (cells entered)
+and `dests[c, cell, j]` (destination) for j < `counts[c, cell]`.
+
+Move generation is the engine's `moves_of`: one pass over the walks of the mover's cell; a
+walk hitting no blocked cell gives a destination without a restore, a walk hitting exactly
+one restorable card gives a destination after restoring it.  Moves are numbered as the
+engine lists them (no restore first, then per restored card ascending, destinations
+ascending), so a uniform number in [0, moves) is a uniform legal move.
+
+Turn t of a game whose move key is k draws the uniform number of
+`splitmix64(k + (t + 1) * golden)` (`batch.uniforms`); with the `DESTINATION` weighting a
+second number comes from `splitmix64` of the first draw.
+
+Rule options: every option of `BlockdRules` that `unsupported` knows with the values it
+lists; anything else (an unknown option, a board of more than 62 cells) makes the callers use
+the reference engine instead, never other rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from numba import njit
+
+from boardlab.analysis.blockd.walks import walk_table
+
+#: the largest board whose cells fit an int64 mask
+MAX_CELLS = 62
+
+#: how a random player weighs its legal moves: every (restore, destination) move alike, or
+#: the destination first (uniform over the cells it can reach), then the restore choice: when
+#: the cell is open without a restore, no restore or a restore with probability 1/2 each; the
+#: restored card uniform over those that open a way there (see `agents.DestinationRandomAgent`)
+MOVES, DESTINATION = 0, 1
+#: an agent's `random_policy` -> the kernel's weighting
+WEIGHTINGS = {"moves": MOVES, "destination": DESTINATION}
+
+# rule options as integers
+PASS, BLOCK, STACK = 0, 1, 2
+PAWNS = {"pass": PASS, "block": BLOCK, "stack": STACK}
+
+#: the options the kernel plays, with the values it knows; any other field or value -> reference path
+SUPPORTED = {
+    "torus": None,  # any value: the walk tables carry it
+    "pawns": ("pass", "block", "stack"),
+    "eliminated_card": ("flip", "stay"),
+    "elimination": ("immediate", "end_of_round"),
+    "restore_bonus": None,
+    "start_steps": None,
+    "max_turns": None,
+    "stacked_flip": ("last", "always"),
+}
+
+# fields of the position vector `st`
+DOWN, BLIND, MOVER, TURNS, ROUND, LAST, WINNER, UNFINISHED, TIEBREAK, EARNED, USED, N_ELIM, DONE = range(13)
+FIELDS = 13
+# fields of the rule vector `rules`
+R_PLAYERS, R_PAWNS, R_FLIP, R_IMMEDIATE, R_RESTORE, R_MAX_TURNS, R_AT_ONCE = range(7)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+def unsupported(game) -> str | None:
+    """Why the kernel cannot play this game's rules (None when it can); found once per game.
+
+    >>> from boardlab.layouts import load
+    >>> from boardlab.analysis.blockd.engine import make_game
+    >>> unsupported(make_game(load("blockd"), 4)) is None
+    True
+    """
+    if "_kernel_unsupported" not in game.__dict__:
+        game.__dict__["_kernel_unsupported"] = _unsupported(game)
+    return game.__dict__["_kernel_unsupported"]
+
+
+def _unsupported(game) -> str | None:
+    if game.grid.cells > MAX_CELLS:
+        return f"{game.grid.cells} cells (the compiled path handles at most {MAX_CELLS})"
+    for f in dataclasses.fields(game.rules):
+        if f.name not in SUPPORTED:
+            return f"rule option {f.name} is not played by the compiled path"
+        values = SUPPORTED[f.name]
+        if values is not None and getattr(game.rules, f.name) not in values:
+            return f"{f.name} = {getattr(game.rules, f.name)!r} is not played by the compiled path"
+    return None
+
+
+class KernelTables:
+    """The game's walk tables stacked per step-count class, per-card lookups and the rule vector."""
+
+    def __init__(self, game):
+        cells = game.grid.cells
+        classes: list[tuple[int, ...]] = []
+        card_class, card_suit = [], []
+        for card in game.cards:
+            card_suit.append(card.suit)
+            if card.is_blind:
+                card_class.append(-1)
+                continue
+            steps = game.step_counts(card)
+            if steps not in classes:
+                classes.append(steps)
+            card_class.append(classes.index(steps))
+        rows = [[walk_table(game.grid, cell, steps) for cell in range(cells)] for steps in classes]
+        width = max(len(r) for per_class in rows for r in per_class)
+        self.masks = np.zeros((len(classes), cells, width), dtype=np.int64)
+        self.dests = np.zeros((len(classes), cells, width), dtype=np.int64)
+        self.skips = np.zeros((len(classes), cells, width), dtype=np.int64)  # first walk of the next destination
+        self.counts = np.zeros((len(classes), cells), dtype=np.int64)
+        for c, per_class in enumerate(rows):
+            for cell, row in enumerate(per_class):
+                self.counts[c, cell] = len(row)
+                for j, (mask, destination) in enumerate(row):
+                    self.masks[c, cell, j] = mask
+                    self.dests[c, cell, j] = destination
+                for j in range(len(row) - 1, -1, -1):
+                    last = j == len(row) - 1 or row[j + 1][1] != row[j][1]
+                    self.skips[c, cell, j] = j + 1 if last else self.skips[c, cell, j + 1]
+        self.card_class = np.array(card_class, dtype=np.int64)
+        self.card_suit = np.array(card_suit, dtype=np.int64)
+        self.card_blind = np.array([card.is_blind for card in game.cards], dtype=bool)
+        self.start_card = np.array([game.start_card(s) for s in range(game.players)], dtype=np.int64)
+        r = game.rules
+        self.rules = np.array([game.players, PAWNS[r.pawns], r.eliminated_card == "flip",
+                               r.elimination == "immediate", bool(r.restore_bonus), r.max_turns,
+                               game.flip_at_once], dtype=np.int64)
+
+    def deal_arrays(self, card_ids: np.ndarray):
+        """(class per cell, suit per cell, blind mask, start cell per seat) of deals (rows of card ids)."""
+        card_ids = np.asarray(card_ids, dtype=np.int64)
+        cls = self.card_class[card_ids]
+        suit = self.card_suit[card_ids]
+        bits = np.int64(1) << np.arange(card_ids.shape[-1], dtype=np.int64)
+        blind = np.where(self.card_blind[card_ids], bits, 0).sum(axis=-1).astype(np.int64)
+        starts = np.argmax(card_ids[..., None, :] == self.start_card[:, None], axis=-1).astype(np.int64)
+        return cls, suit, blind, starts
+
+
+def tables_of(game) -> KernelTables:
+    """The game's `KernelTables`, built once per game object."""
+    tables = game.__dict__.get("_kernel_tables")
+    if tables is None:
+        tables = game.__dict__["_kernel_tables"] = KernelTables(game)
+    return tables
+
+
+# -- bits and random numbers ----------------------------------------------------------------
+@njit(cache=True)
+def popcount(x):
+    """Set bits of a non-negative int64."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def low_index(x):
+    """The index of the lowest set bit of a non-zero int64."""
+    i = 0
+    while not (x >> i) & 1:
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def nth_bit(x, n):
+    """The index of the n-th (0-based) set bit of x."""
+    for _ in range(n):
+        x &= x - 1
+    return low_index(x)
+
+
+@njit(cache=True)
+def splitmix(z):
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def to_unit(z):
+    """A uint64 as a uniform float in [0, 1) (its top 53 bits)."""
+    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def draw(key, turn):
+    """The uint64 draw of turn `turn` of the stream `key` (`batch.uniforms` before scaling)."""
+    return splitmix(key + np.uint64(turn + 1) * _GOLDEN)
+
+
+# -- moves ----------------------------------------------------------------------------------
+@njit(cache=True)
+def _context(st, pawns, bonus, rules, seat):
+    """(wall, others, restorable, landing) of `seat`'s move."""
+    others = np.int64(0)
+    for s in range(rules[R_PLAYERS]):
+        if s != seat and pawns[s] >= 0:
+            others |= np.int64(1) << pawns[s]
+    wall = st[DOWN] | st[BLIND]
+    if rules[R_PAWNS] == BLOCK:
+        wall |= others
+    restorable = st[DOWN] if bonus[seat] and rules[R_RESTORE] else np.int64(0)
+    landing = ~others if rules[R_PAWNS] != STACK else np.int64(-1)
+    return wall, others, restorable, landing
+
+
+@njit(cache=True)
+def moves(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat, via):
+    """The moves of `seat` as masks: returns `plain` (destinations without a restore) and
+    fills `via[r]`, for every restorable card r, with the destinations after restoring r
+    (`plain` included), both after the landing rule."""
+    wall, others, restorable, landing = _context(st, pawns, bonus, rules, seat)
+    cell = pawns[seat]
+    c = cls[cell]
+    r = restorable
+    while r:
+        via[low_index(r)] = 0
+        r &= r - 1
+    plain = np.int64(0)
+    j = 0
+    end = counts[c, cell]
+    while j < end:  # one destination group at a time
+        bit = np.int64(1) << dests[c, cell, j]
+        if not bit & landing:
+            j = skips[c, cell, j]
+            continue
+        hit = masks[c, cell, j] & wall
+        if hit == 0:  # reached without a restore: the group's other walks add nothing
+            plain |= bit
+            j = skips[c, cell, j]
+            continue
+        if restorable != 0 and (hit & (hit - 1)) == 0 and (hit & restorable) != 0:
+            via[low_index(hit)] |= bit
+        j += 1
+    r = restorable
+    while r:
+        k = low_index(r)
+        via[k] = (via[k] | plain) & landing
+        r &= r - 1
+    return plain, restorable
+
+
+@njit(cache=True)
+def has_move(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat):
+    """Whether `seat` has a legal move (stops at the first)."""
+    wall, others, restorable, landing = _context(st, pawns, bonus, rules, seat)
+    cell = pawns[seat]
+    c = cls[cell]
+    j = 0
+    end = counts[c, cell]
+    while j < end:
+        if not (landing >> dests[c, cell, j]) & 1:
+            j = skips[c, cell, j]
+            continue
+        j += 1
+        hit = masks[c, cell, j - 1] & wall
+        if hit == 0 or (restorable != 0 and (hit & (hit - 1)) == 0 and (hit & restorable) != 0):
+            return True
+    return False
+
+
+@njit(cache=True)
+def pick(plain, restorable, via, u1, u2, weighting):
+    """The chosen move (restored card or -1, destination) for the uniform numbers u1, u2."""
+    if weighting == MOVES:
+        total = popcount(plain)
+        r = restorable
+        while r:
+            total += popcount(via[low_index(r)])
+            r &= r - 1
+        n = min(np.int64(u1 * total), total - 1)
+        first = popcount(plain)
+        if n < first:
+            return -1, nth_bit(plain, n)
+        n -= first
+        r = restorable
+        while r:
+            k = low_index(r)
+            size = popcount(via[k])
+            if n < size:
+                return k, nth_bit(via[k], n)
+            n -= size
+            r &= r - 1
+        return -1, -1  # not reached: n < total
+    union = plain
+    r = restorable
+    while r:
+        union |= via[low_index(r)]
+        r &= r - 1
+    count = popcount(union)
+    to = nth_bit(union, min(np.int64(u1 * count), count - 1))
+    ways = 0  # restorable cards that open a way to `to`
+    r = restorable
+    while r:
+        ways += (via[low_index(r)] >> to) & 1
+        r &= r - 1
+    if (plain >> to) & 1:
+        if ways == 0 or u2 < 0.5:
+            return -1, to
+        u2 = 2.0 * u2 - 1.0
+    n = min(np.int64(u2 * ways), ways - 1)
+    r = restorable
+    while r:
+        k = low_index(r)
+        if (via[k] >> to) & 1:
+            if n == 0:
+                return k, to
+            n -= 1
+        r &= r - 1
+    return -1, -1  # not reached
+
+
+# -- turn order -----------------------------------------------------------------------------
+@njit(cache=True)
+def _leave(st, pawns, marked, bonus, rules, leaving, elim):
+    """The pawns of the seats flagged in `leaving` leave the board (engine `_leave`)."""
+    n = rules[R_PLAYERS]
+    gone = np.int64(0)
+    for s in range(n):
+        if leaving[s]:
+            gone |= np.int64(1) << pawns[s]
+            pawns[s] = -1
+            marked[s] = 0
+            bonus[s] = 0
+            elim[st[N_ELIM], 0] = st[ROUND]
+            elim[st[N_ELIM], 1] = s
+            st[N_ELIM] += 1
+    if rules[R_FLIP]:
+        still = np.int64(0)
+        if not rules[R_AT_ONCE]:  # a card still holding a pawn stays up
+            for s in range(n):
+                if pawns[s] >= 0:
+                    still |= np.int64(1) << pawns[s]
+        st[DOWN] |= gone & ~still
+
+
+@njit(cache=True)
+def _next_seat(pawns, marked, n, after):
+    for s in range(after + 1, n):
+        if pawns[s] >= 0 and not marked[s]:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def _left(pawns, n):
+    count, last = 0, -1
+    for s in range(n):
+        if pawns[s] >= 0:
+            count += 1
+            last = s
+    return count, last
+
+
+@njit(cache=True)
+def advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, elim, after):
+    """Find the next player who can move, resolving eliminations and the end (engine `_advance`)."""
+    n = rules[R_PLAYERS]
+    leaving = marked  # replaced by a fresh array only when someone leaves (rare)
+    seat = after
+    while True:
+        seat = _next_seat(pawns, marked, n, seat)
+        if seat < 0:  # the round is over
+            any_marked = False
+            for s in range(n):
+                any_marked |= marked[s] != 0
+            if any_marked:
+                _leave(st, pawns, marked, bonus, rules, marked.copy(), elim)
+            count, last = _left(pawns, n)
+            if count == 1:
+                st[WINNER] = last
+                st[DONE] = 1
+                return
+            if count == 0:
+                st[TIEBREAK] = st[LAST] >= 0
+                st[WINNER] = st[LAST]
+                st[DONE] = 1
+                return
+            st[ROUND] += 1
+            seat = _next_seat(pawns, marked, n, -1)
+        if has_move(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat):
+            break
+        if rules[R_IMMEDIATE]:
+            leaving = np.zeros(n, dtype=np.int64)
+            leaving[seat] = 1
+            _leave(st, pawns, marked, bonus, rules, leaving, elim)
+            count, last = _left(pawns, n)
+            if count == 1:
+                st[WINNER] = last
+                st[DONE] = 1
+                return
+        else:
+            marked[seat] = 1
+    st[MOVER] = seat
+    if st[TURNS] >= rules[R_MAX_TURNS]:
+        st[UNFINISHED] = 1
+        st[WINNER] = -1
+        st[DONE] = 1
+
+
+@njit(cache=True)
+def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, restore, to):
+    """The mover plays (restore, to) and play passes on (engine `apply`); the move must be legal."""
+    seat = st[MOVER]
+    left = pawns[seat]
+    if restore >= 0:
+        st[DOWN] &= ~(np.int64(1) << restore)
+        st[USED] += 1
+    pawns[seat] = to
+    still = False
+    for s in range(rules[R_PLAYERS]):
+        still |= pawns[s] == left
+    if rules[R_AT_ONCE] or not still:
+        st[DOWN] |= np.int64(1) << left
+    earned = rules[R_RESTORE] != 0 and suit[to] == seat
+    bonus[seat] = earned
+    st[EARNED] += earned
+    st[TURNS] += 1
+    st[LAST] = seat
+    advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, elim, seat)
+
+
+@njit(cache=True)
+def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, key, weighting, history, via):
+    """Random moves from a position with a mover until the game ends; `history[t]` gets
+    (seat, restore, to) of turn t when `history` has rows; `via` is scratch of 64 int64."""
+    while not st[DONE]:
+        seat = st[MOVER]
+        plain, restorable = moves(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat, via)
+        z = draw(key, st[TURNS])
+        restore, to = pick(plain, restorable, via, to_unit(z), to_unit(splitmix(z)), weighting)
+        if st[TURNS] < history.shape[0]:
+            history[st[TURNS], 0] = seat
+            history[st[TURNS], 1] = restore
+            history[st[TURNS], 2] = to
+        apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, restore, to)
+
+
+@njit(cache=True)
+def play_games(cls, suit, blind, starts, keys, rules, masks, dests, skips, counts, weighting, out, elim, histories):
+    """Play one random game per row of `cls`/`suit`/`blind`/`starts` from its deal.
+
+    `out[g]` receives the final position vector, `elim[g, k]` the k-th elimination (round,
+    seat); game g's moves go to `histories[g]` when g < len(histories).
+    """
+    n = rules[R_PLAYERS]
+    empty = np.zeros((0, 3), dtype=np.int64)
+    via = np.zeros(64, dtype=np.int64)
+    pawns = np.zeros(n, dtype=np.int64)
+    marked = np.zeros(n, dtype=np.int64)
+    bonus = np.zeros(n, dtype=np.int64)
+    for g in range(cls.shape[0]):
+        st = out[g]
+        st[:] = 0
+        st[BLIND] = blind[g]
+        st[ROUND] = 1
+        st[LAST] = -1
+        st[WINNER] = -1
+        pawns[:] = starts[g]
+        marked[:] = 0
+        bonus[:] = 0
+        advance(st, pawns, marked, bonus, cls[g], rules, masks, dests, skips, counts, elim[g], -1)
+        history = histories[g] if g < histories.shape[0] else empty
+        play_on(st, pawns, marked, bonus, cls[g], suit[g], rules, masks, dests, skips, counts, elim[g], keys[g],
+                weighting, history, via)
+
+
+# -- Python entry points --------------------------------------------------------------------
+@dataclasses.dataclass
+class KernelResult:
+    """Per game (in the order of the inputs): the final position vectors `out` (fields `DOWN`
+    .. `DONE`), eliminations `elim[g, k] = (round, seat)` for k < `out[g, N_ELIM]`, and the
+    move histories `(seat, restore, to)` per turn of the first `len(histories)` games."""
+
+    out: np.ndarray
+    elim: np.ndarray
+    histories: np.ndarray
+
+    @property
+    def winner(self) -> np.ndarray:
+        """The winning seat per game, -1 when none (unfinished or nobody ever moved)."""
+        return self.out[:, WINNER]
+
+    @property
+    def length(self) -> np.ndarray:
+        return self.out[:, TURNS]
+
+    @property
+    def unfinished(self) -> np.ndarray:
+        return self.out[:, UNFINISHED].astype(bool)
+
+    def record(self, g: int) -> tuple[tuple[int, ...], bool, int, dict]:
+        """(winners, unfinished, length, stats) of game g, as the engine's `winners()`,
+        `is_unfinished()`, `length()` and `stats()` give them."""
+        return record_fields(self.out[g].tolist(), self.elim[g].tolist())
+
+    def history(self, g: int) -> list[tuple[int, int, int]]:
+        """The moves of recorded game g, as (seat, restore, to) tuples."""
+        return [tuple(row) for row in self.histories[g, :self.out[g, TURNS]].tolist()]
+
+
+def record_fields(st: list[int], gone: list[list[int]]) -> tuple[tuple[int, ...], bool, int, dict]:
+    """(winners, unfinished, length, stats) from a final position vector and its eliminations (lists)."""
+    winner = st[WINNER]
+    stats = {"eliminations": gone[:st[N_ELIM]], "restores_earned": st[EARNED], "restores_used": st[USED],
+             "tiebreak": bool(st[TIEBREAK]), "rounds": st[ROUND]}
+    return (winner,) if winner >= 0 else (), bool(st[UNFINISHED]), st[TURNS], stats
+
+
+def play_deals(game, card_ids, move_keys, weighting: int = MOVES, recorded: int = 0) -> KernelResult:
+    """Random self-play of one game per row of `card_ids` (card id per cell), moves drawn
+    from the stream of `move_keys[g]`; the histories of the first `recorded` games are kept.
+
+    :raises ValueError: when the kernel does not play these rules (`unsupported`).
+    """
+    why = unsupported(game)
+    if why:
+        raise ValueError(why)
+    t = tables_of(game)
+    cls, suit, blind, starts = t.deal_arrays(card_ids)
+    count = len(cls)
+    out = np.zeros((count, FIELDS), dtype=np.int64)
+    elim = np.zeros((count, game.players, 2), dtype=np.int64)
+    histories = np.zeros((min(recorded, count), game.rules.max_turns, 3), dtype=np.int64)
+    keys = np.asarray(move_keys, dtype=np.uint64)
+    play_games(cls, suit, blind, starts, keys, t.rules, t.masks, t.dests, t.skips, t.counts, weighting, out, elim, histories)
+    return KernelResult(out, elim, histories)
+
+
+@njit(cache=True)
+def playout(packed, cls, suit, rules, masks, dests, skips, counts, key, weighting):
+    """The winner (-1: none, or unfinished) of random play from a packed position:
+    the `FIELDS` position fields, then pawns, marked and bonus per seat."""
+    n = rules[R_PLAYERS]
+    st = packed[:FIELDS]
+    pawns = packed[FIELDS:FIELDS + n]
+    marked = packed[FIELDS + n:FIELDS + 2 * n]
+    bonus = packed[FIELDS + 2 * n:FIELDS + 3 * n]
+    elim = np.zeros((n, 2), dtype=np.int64)
+    play_on(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, key, weighting,
+            np.zeros((0, 3), dtype=np.int64), np.zeros(64, dtype=np.int64))
+    return st[WINNER] if not st[UNFINISHED] else -1
+
+
+def playout_winner(state, key: int, weighting: int) -> int:
+    """The winner of random play to the end from an engine state (-1: none); the state is unchanged.
+
+    The deal's per-cell arrays are made once per deal (kept on the shared `Layout`).
+    """
+    layout = state.layout
+    arrays = layout.compiled
+    t = tables_of(state.game)
+    if arrays is None:
+        card_ids = np.array(layout.card_ids, dtype=np.int64)
+        arrays = layout.compiled = (t.card_class[card_ids], t.card_suit[card_ids])
+    packed = np.array([state.down, layout.blind, state.mover, state.turns, state.round, state.last_mover, -1, 0,
+                       0, 0, 0, 0, 0, *state.pawns, *state.marked, *state.restore], dtype=np.int64)
+    return int(playout(packed, arrays[0], arrays[1], t.rules, t.masks, t.dests, t.skips, t.counts,
+                       np.uint64(key), weighting))
+
+
+class Position:
+    """An engine position (`BlockdState` at a player's turn) as the kernel's arrays."""
+
+    __slots__ = ("st", "pawns", "marked", "bonus", "cls", "suit", "elim", "tables")
+
+    def __init__(self, state):
+        game = state.game
+        t = self.tables = tables_of(game)
+        layout = state.layout
+        card_ids = np.array(layout.card_ids, dtype=np.int64)
+        self.cls = t.card_class[card_ids]
+        self.suit = t.card_suit[card_ids]
+        self.st = np.zeros(FIELDS, dtype=np.int64)
+        st = self.st
+        st[DOWN], st[BLIND], st[MOVER], st[TURNS] = state.down, layout.blind, state.mover, state.turns
+        st[ROUND], st[LAST], st[WINNER] = state.round, state.last_mover, -1
+        st[EARNED], st[USED], st[TIEBREAK] = state.restores_earned, state.restores_used, state.tiebreak
+        self.pawns = np.array(state.pawns, dtype=np.int64)
+        self.marked = np.array(state.marked, dtype=np.int64)
+        self.bonus = np.array(state.restore, dtype=np.int64)
+        self.elim = np.zeros((game.players, 2), dtype=np.int64)
+
+    def moves(self, seat: int) -> tuple[int, int, np.ndarray]:
+        """(plain, restorable, via) of `seat` (see `moves`)."""
+        t = self.tables
+        via = np.zeros(64, dtype=np.int64)
+        plain, restorable = moves(self.st, self.pawns, self.bonus, self.cls, t.rules, t.masks, t.dests, t.skips,
+                                  t.counts, seat, via)
+        return int(plain), int(restorable), via
+
+    def has_move(self, seat: int) -> bool:
+        t = self.tables
+        return bool(has_move(self.st, self.pawns, self.bonus, self.cls, t.rules, t.masks, t.dests, t.skips,
+                             t.counts, seat))
+
+    def play_on(self, key: int, weighting: int = MOVES, record: bool = False):
+        """Random moves to the end of the game (in place); the moves played when `record`."""
+        t = self.tables
+        history = np.zeros((t.rules[R_MAX_TURNS] if record else 0, 3), dtype=np.int64)
+        start = int(self.st[TURNS])
+        play_on(self.st, self.pawns, self.marked, self.bonus, self.cls, self.suit, t.rules, t.masks, t.dests,
+                t.skips, t.counts, self.elim, np.uint64(key), weighting, history, np.zeros(64, dtype=np.int64))
+        return [tuple(row) for row in history[start:self.st[TURNS]].tolist()]
+
+
+def listed_moves(plain: int, restorable: int, via) -> list[tuple[int, int]]:
+    """The moves of `Position.moves` as (restore, to) pairs in the kernel's numbering."""
+    out = [(-1, to) for to in range(64) if plain >> to & 1]
+    for r in range(64):
+        if restorable >> r & 1:
+            out.extend((r, to) for to in range(64) if int(via[r]) >> to & 1)
+    return out

@@ -1,0 +1,433 @@
+"""Deblockle's rules engine, every rule option read from the definition.
+
+A turn: the mover tips one of its blocks onto an orthogonally adjacent open square, then the
+block hops by the face now on top (Stop: no hop; Cross: one square orthogonally; X: one square
+diagonally; Slider: along a line of free squares; Hoops: `rules.hoops_steps` single
+orthogonal steps).  Tipping Star-up onto the opponent's home star scores the block.  A player
+without a move passes; the first to score all their blocks wins; when neither can move, fewer
+blocks left wins.  The board, stars, start squares, faces and cube come from the definition.
+
+State discipline: `DeblockleState.apply` changes the state in place and `clone` gives an
+independent copy.  The board is two lists over the cells (owner seat or -1, orientation) and
+a bit mask of occupied cells; everything fixed (neighbours, rays, the cube's tip table) is
+computed once per game.  `tests/deblockle_reference.py` is the slow, obvious twin (rotation
+matrices and exhaustive step sequences), compared on random positions.
+
+Seats: seat 0 is player 1 (the first `[[players]]` table, who moves first), seat 1 player 2.
+Cells are numbered file by file: cell = (x - 1) * ranks + (y - 1), so cell order is the
+order of (file, rank).
+
+Points the rules leave open, fixed here (each one a rule option or stated):
+- `hopless_tip` (option): "illegal" (default), a tip after which no hop is possible is not
+  a move; "ends_turn": it is a move that ends on the tipped-onto square.
+- `hoops_steps` (option, default 3): the number of single steps of a Hoops hop.  With an even
+  number a Hoops hop may end where it started; that still counts as a hop.
+- `setup` (option): "random" (default) gives every block a uniformly random orientation of
+  the 24; "adversarial" keeps the rolled top face and turns the block into the rotation whose
+  turns-to-score on an empty board (`analysis/deblockle/reach.py`) is largest, the first such
+  rotation in the cube's order when several tie.
+- A block's hop starts from the square it was tipped onto; the square it came from is empty
+  by then, so a hop may cross or end on it.
+- Slider: stopping points are the end of the slide and every square just before a star
+  square on the way (never the tipped-onto square itself: it must move).
+- `no_touching` (option): a move is illegal if, after it, any block of the mover is
+  orthogonally next to a block of the opponent.
+- Turns count moves played; a pass is not a turn but is counted for the blocked player.  The
+  end of the game by the rules is checked before the turn cap: a game still going after
+  `max_turns` moves ends unfinished.
+
+>>> import random
+>>> from boardlab.layouts import load
+>>> game = make_game(load("deblockle"), 2)
+>>> state = game.new_initial_state()
+>>> state.apply(state.sample_chance(random.Random(1)))
+>>> state.current_player(), len(state.legal_moves()) > 0
+(0, True)
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cached_property
+from typing import NamedTuple
+
+from boardlab.analysis.deblockle.cube import DIRECTIONS, STEPS, Cube
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
+
+#: the `to` of a move that scores its block
+SCORED = -1
+
+
+class Move(NamedTuple):
+    """A move: the block's cell, the tip direction (index into `DIRECTIONS`), and the cell
+    where the block ends its turn (`SCORED` when the tip scores it).
+
+    >>> from boardlab.layouts import load
+    >>> board = make_game(load("deblockle"), 2).board
+    >>> m = Move(board.cell("c1"), 0, board.cell("c4"))
+    >>> m.to_json(board)
+    {'from': 'c1', 'tip': 'N', 'to': 'c4'}
+    >>> Move.from_json(m.to_json(board), board) == m
+    True
+    """
+
+    frm: int
+    tip: int
+    to: int
+
+    def to_json(self, board: "BoardGeometry") -> dict:
+        return {"from": board.name(self.frm), "tip": DIRECTIONS[self.tip],
+                "to": "scored" if self.to == SCORED else board.name(self.to)}
+
+    @classmethod
+    def from_json(cls, data, board: "BoardGeometry") -> "Move":
+        """Parse the JSON form.
+
+        :raises ValueError: when the data is not a move on this board.
+        """
+        if not isinstance(data, dict) or set(data) != {"from", "tip", "to"} or data["tip"] not in DIRECTIONS:
+            raise ValueError(f"not a Deblockle move: {data!r}")
+        frm = board.cell(data["from"])
+        to = SCORED if data["to"] == "scored" else board.cell(data["to"])
+        if frm is None or to is None:
+            raise ValueError(f"not a Deblockle move: {data!r}")
+        return cls(frm, DIRECTIONS.index(data["tip"]), to)
+
+    def text(self, board: "BoardGeometry") -> str:
+        j = self.to_json(board)
+        return f"{j['from']} {j['tip']} {j['to']}"
+
+
+class BoardGeometry:
+    """The board's cells, names, neighbours and rays (fixed for a definition)."""
+
+    def __init__(self, files: int, ranks: int):
+        self.files, self.ranks = files, ranks
+        self.cells = files * ranks
+        self.xy = tuple((c // ranks + 1, c % ranks + 1) for c in range(self.cells))
+        self.names = tuple(f"{chr(ord('a') + x - 1)}{y}" for x, y in self.xy)
+        self._index = {name: c for c, name in enumerate(self.names)}
+        # neighbour[c][d]: the cell one step in direction d, or -1 off the board
+        self.neighbour = tuple(tuple(self.at(x + dx, y + dy) for dx, dy in STEPS) for x, y in self.xy)
+        self.diagonals = tuple(tuple(n for n in (self.at(x + dx, y + dy) for dx in (-1, 1) for dy in (-1, 1)) if n >= 0)
+                               for x, y in self.xy)
+        #: around[c]: mask of the cells orthogonally next to c
+        self.around = tuple(sum(1 << n for n in ns if n >= 0) for ns in self.neighbour)
+        self.rays = tuple(tuple(self._ray(c, d) for d in range(4)) for c in range(self.cells))
+
+    def at(self, x: int, y: int) -> int:
+        """The cell at 1-based (x, y), or -1 off the board."""
+        if 1 <= x <= self.files and 1 <= y <= self.ranks:
+            return (x - 1) * self.ranks + (y - 1)
+        return -1
+
+    def _ray(self, cell: int, direction: int) -> tuple[int, ...]:
+        out = []
+        cell = self.neighbour[cell][direction]
+        while cell >= 0:
+            out.append(cell)
+            cell = self.neighbour[cell][direction]
+        return tuple(out)
+
+    def cell(self, name) -> int | None:
+        """The cell of an algebraic square name, or None when it is not one of the board."""
+        return self._index.get(name) if isinstance(name, str) else None
+
+    def name(self, cell: int) -> str:
+        return self.names[cell]
+
+
+class DeblockleGame(Game):
+    """Deblockle for a definition (two players)."""
+
+    length_unit = "turns"
+
+    def __init__(self, definition, players: int = 2):
+        super().__init__(definition, players)
+        self.rules = definition.rules
+        self.board = board = BoardGeometry(definition.board.files, definition.board.ranks)
+        self.cube = Cube.from_definition(definition)
+        self.home_star = tuple(board.cell(p.home_star) for p in definition.players)
+        #: target[seat]: the star where seat scores (the opponent's home star)
+        self.target = (self.home_star[1], self.home_star[0])
+        self.stars = frozenset(self.home_star)
+        self.star_mask = sum(1 << c for c in self.stars)
+        self.starts = tuple(tuple(board.cell(sq) for sq in p.start[:self.rules.blocks]) for p in definition.players)
+        hops = {name: face.hop for name, face in definition.faces.items()}
+        #: hop kind of the face on top of each orientation
+        self.hop = tuple(hops[faces[0]] for faces in self.cube.orientations)
+        self.star_face = next(name for name, kind in hops.items() if kind == "score")
+
+    def new_initial_state(self) -> "DeblockleState":
+        """The chance node before the setup (the orientation of every block)."""
+        return DeblockleState(self)
+
+    def state_from_position(self, data) -> "DeblockleState":
+        """The state of a position in the JSON form of docs/positions/deblockle.md.
+
+        :raises BoardlabError: when the position is malformed or impossible (one line saying what).
+        """
+        from boardlab.analysis.deblockle.position import parse_position
+        return parse_position(self, data)
+
+    def deal(self, rng: random.Random) -> tuple[int, ...]:
+        """A setup: one orientation drawn uniformly of the 24 per block, player 1's blocks first
+        (in the order of their start squares), then player 2's."""
+        count = len(self.cube.orientations)
+        return tuple(rng.randrange(count) for _ in range(sum(len(s) for s in self.starts)))
+
+    @cached_property
+    def turns_to_score(self):
+        """Per seat, the fewest turns from each (cell, orientation) to score alone on an empty board."""
+        from boardlab.analysis.deblockle.reach import turns_to_score
+        return tuple(turns_to_score(self, seat) for seat in range(2))
+
+    def placed(self, seat: int, cell: int, rolled: int) -> int:
+        """The orientation a block of `seat` starts in at `cell` when `rolled` was drawn for it."""
+        if self.rules.setup == "random":
+            return rolled
+        table = self.turns_to_score[seat]
+        rotations = self.cube.with_top(self.cube.top(rolled))
+        return max(rotations, key=lambda o: (table.get((cell, o), _NEVER), -o))
+
+    # -- moves ---------------------------------------------------------------------------
+    def hop_ends(self, kind: str, start: int, occupied: int) -> list[int]:
+        """Cells where a hop of `kind` from `start` may end, given the occupied cells (sorted).
+
+        >>> from boardlab.layouts import load
+        >>> game = make_game(load("deblockle"), 2)
+        >>> b = game.board
+        >>> [b.name(c) for c in game.hop_ends("slide", b.cell("d1"), 0)]    # passes d2 and stops before d6 or at d7
+        ['a1', 'd5', 'd7', 'g1']
+        """
+        board = self.board
+        blocked = occupied | self.star_mask
+        if kind == "none":
+            return [start]
+        if kind == "orthogonal":
+            return sorted(n for n in board.neighbour[start] if n >= 0 and not blocked >> n & 1)
+        if kind == "diagonal":
+            return sorted(n for n in board.diagonals[start] if not blocked >> n & 1)
+        if kind == "slide":
+            ends = set()
+            for ray in board.rays[start]:
+                path = []
+                for cell in ray:
+                    if occupied >> cell & 1:
+                        break
+                    path.append(cell)
+                for i, cell in enumerate(path):
+                    if cell not in self.stars and (i == len(path) - 1 or path[i + 1] in self.stars):
+                        ends.add(cell)
+            return sorted(ends)
+        if kind == "hoops":
+            here = {start}
+            for _ in range(self.rules.hoops_steps):
+                here = {n for c in here for n in board.neighbour[c] if n >= 0 and not occupied >> n & 1}
+            return sorted(c for c in here if c not in self.stars)
+        raise ValueError(f"no hop of kind {kind!r}")
+
+    def moves_from(self, seat: int, cell: int, orientation: int, occupied: int) -> list[Move]:
+        """The moves of `seat`'s block on `cell` (in `orientation`), `occupied` holding every block
+        including this one; without the `no_touching` test, which needs the whole board."""
+        board, cube = self.board, self.cube
+        others = occupied & ~(1 << cell)
+        moves = []
+        for direction in range(4):
+            onto = board.neighbour[cell][direction]
+            if onto < 0 or others >> onto & 1:
+                continue
+            turned = cube.tips[orientation][direction]
+            kind = self.hop[turned]
+            if onto in self.stars:
+                if onto == self.target[seat] and kind == "score":
+                    moves.append(Move(cell, direction, SCORED))
+                continue
+            if kind == "score":
+                continue  # the Star may come up only on the opponent's home star
+            ends = self.hop_ends(kind, onto, others)
+            if not ends and self.rules.hopless_tip == "ends_turn":
+                ends = [onto]
+            moves.extend(Move(cell, direction, end) for end in ends)
+        return moves
+
+
+def _cells(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+_NEVER = 10 ** 9  # turns-to-score of a state from which a block can never score
+
+
+class DeblockleState(State):
+    """One Deblockle position (see the module docstring for the discipline and open points)."""
+
+    def __init__(self, game: DeblockleGame):
+        cells = game.board.cells
+        self.game = game
+        self.owner = [-1] * cells  # seat of the block on each cell, -1 when empty
+        self.orientation = [-1] * cells
+        self.occupied = 0
+        self.masks = [0, 0]  # cells holding each seat's blocks
+        self.left = [0, 0]  # blocks on the board per seat
+        self.mover = CHANCE
+        self.turns = 0
+        self.won: tuple[int, ...] = ()
+        self.unfinished = False
+        self.end = ""  # how the game ended: "scored", "no_moves" or "cap"
+        self.passes = [0, 0]  # turns each seat was blocked (passed)
+        self.blocked_spells = [0, 0]  # separate runs of passes per seat
+        self.scored_turns: list[list[int]] = [[], []]  # game turn of each block scored, per seat
+        self._moves: list[Move] | None = None
+
+    # -- protocol ---------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return 2
+
+    def current_player(self) -> int:
+        return self.mover
+
+    def clone(self) -> "DeblockleState":
+        other = object.__new__(DeblockleState)
+        other.__dict__.update(self.__dict__)
+        other.owner = self.owner[:]
+        other.orientation = self.orientation[:]
+        other.left = self.left[:]
+        other.masks = self.masks[:]
+        other.passes = self.passes[:]
+        other.blocked_spells = self.blocked_spells[:]
+        other.scored_turns = [self.scored_turns[0][:], self.scored_turns[1][:]]
+        return other
+
+    def sample_chance(self, rng: random.Random) -> tuple[int, ...]:
+        return self.game.deal(rng)
+
+    def legal_moves(self) -> list[Move]:
+        """The mover's moves, sorted by (from cell, tip direction N E S W, to cell)."""
+        if self.mover < 0:
+            return []
+        if self._moves is None:
+            self._moves = self.moves_of(self.mover)
+        return self._moves
+
+    def apply(self, move) -> None:
+        """Set up (at the chance node) or play `move` in place.
+
+        :raises ValueError: when the move is not legal here.
+        """
+        if self.mover == CHANCE:
+            self._setup(move)
+            return
+        if self.mover == TERMINAL or move not in self.legal_moves():
+            raise ValueError(f"illegal move {move!r} in this position")
+        seat = self.mover
+        self._play(seat, move)
+        self.turns += 1
+        if move.to == SCORED:
+            self.scored_turns[seat].append(self.turns)
+        if self.left[seat] == 0:
+            self._finish((seat,), "scored")
+            return
+        self._advance(1 - seat)
+
+    def winners(self) -> tuple[int, ...]:
+        return self.won
+
+    def is_unfinished(self) -> bool:
+        return self.unfinished
+
+    def length(self) -> int:
+        """Moves played (passes are not counted)."""
+        return self.turns
+
+    def stats(self) -> dict:
+        return {"passes": self.passes[:], "blocked_spells": self.blocked_spells[:],
+                "scored_turns": [t[:] for t in self.scored_turns], "end": self.end}
+
+    # -- queries ------------------------------------------------------------------------------
+    def blocks(self, seat: int) -> list[tuple[int, int]]:
+        """(cell, orientation) of `seat`'s blocks on the board, by cell."""
+        return [(c, self.orientation[c]) for c in _cells(self.masks[seat])]
+
+    def moves_of(self, seat: int) -> list[Move]:
+        """The moves `seat` would have if it were to move now."""
+        game = self.game
+        moves = []
+        for cell, orientation in self.blocks(seat):
+            moves.extend(game.moves_from(seat, cell, orientation, self.occupied))
+        if game.rules.no_touching and moves:
+            near = 0  # cells orthogonally next to an opponent's block
+            for cell in _cells(self.masks[1 - seat]):
+                near |= game.board.around[cell]
+            mine = self.masks[seat]
+            moves = [m for m in moves
+                     if not (mine & ~(1 << m.frm) | (0 if m.to == SCORED else 1 << m.to)) & near]
+        return moves
+
+    # -- changes ------------------------------------------------------------------------------
+    def place(self, seat: int, cell: int, orientation: int) -> None:
+        """Put a block on an empty cell (setup and positions)."""
+        self.owner[cell] = seat
+        self.orientation[cell] = orientation
+        self.occupied |= 1 << cell
+        self.masks[seat] |= 1 << cell
+        self.left[seat] += 1
+
+    def _play(self, seat: int, move: Move) -> None:
+        orientation = self.orientation[move.frm]
+        self.owner[move.frm] = -1
+        self.orientation[move.frm] = -1
+        self.occupied &= ~(1 << move.frm)
+        self.masks[seat] &= ~(1 << move.frm)
+        self.left[seat] -= 1
+        if move.to != SCORED:
+            self.place(seat, move.to, self.game.cube.tips[orientation][move.tip])
+
+    def _setup(self, rolled) -> None:
+        game = self.game
+        i = 0
+        for seat, cells in enumerate(game.starts):
+            for cell in cells:
+                self.place(seat, cell, game.placed(seat, cell, rolled[i]))
+                i += 1
+        self._advance(0)
+
+    def _finish(self, winners: tuple[int, ...], how: str) -> None:
+        self.mover = TERMINAL
+        self.won = winners
+        self.end = how
+        self._moves = None
+
+    def _advance(self, seat: int) -> None:
+        """`seat` moves next if it can; otherwise it passes if the other can; otherwise the game ends."""
+        moves = self.moves_of(seat)
+        if not moves:
+            other = 1 - seat
+            moves = self.moves_of(other)
+            if not moves:  # neither can move: fewer blocks left wins
+                a, b = self.left
+                self._finish(() if a == b else ((0,) if a < b else (1,)), "no_moves")
+                return
+            if not self._passing:  # a new spell: the last time round, nobody passed
+                self.blocked_spells[seat] += 1
+            self.passes[seat] += 1
+            self._passing = True
+            seat = other
+        else:
+            self._passing = False
+        self.mover = seat
+        self._moves = moves
+        if self.turns >= self.game.rules.max_turns:
+            self.unfinished = True
+            self._finish((), "cap")
+
+    _passing = False  # the mover's opponent passed the last time play came round
+
+
+def make_game(definition, players: int = 2) -> DeblockleGame:
+    """The engine's entry point (see analysis/engines.py)."""
+    return DeblockleGame(definition, players)

@@ -1,0 +1,90 @@
+"""The reachability graph of one Deblockle block alone on an empty board (networkx).
+
+States are (cell, orientation) for every cell that is not a star square; an edge is one
+legal turn of that block (tip and hop, by the engine's own move generator, with the
+definition's rule options); every scoring tip leads to the one sink `SCORED`.  The fewest
+turns to score from a state is its shortest-path distance to the sink, found by one
+breadth-first search on the reversed graph.  A state from which the sink cannot be reached
+is left out of the distance table (it never scores alone).
+
+Distances depend on the seat: each player scores on the other's home star.
+
+>>> from boardlab.layouts import load
+>>> from boardlab.analysis.deblockle.engine import make_game
+>>> game = make_game(load("deblockle"))
+>>> graph = reachability_graph(game, 0)
+>>> graph.number_of_nodes()                         # 47 squares x 24 orientations, and the sink
+1129
+>>> table = turns_to_score(game, 0)
+>>> min(table.values()), len(table)
+(1, 1128)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import networkx as nx
+
+from boardlab.analysis.deblockle.engine import SCORED as _SCORED_MOVE
+
+#: the sink of the graph: the block has been scored
+SCORED = "scored"
+
+
+def reachability_graph(game, seat: int) -> nx.DiGraph:
+    """States (cell, orientation) of `seat`'s lone block and the turns between them.
+
+    Every edge carries `moves`, the list of (tip direction, destination) giving it.
+    """
+    graph = nx.DiGraph()
+    graph.add_node(SCORED)
+    cube = game.cube
+    states = [(cell, o) for cell in range(game.board.cells) if cell not in game.stars
+              for o in range(len(cube.orientations))]
+    graph.add_nodes_from(states)
+    for cell, o in states:
+        for move in game.moves_from(seat, cell, o, 1 << cell):
+            target = SCORED if move.to == _SCORED_MOVE else (move.to, cube.tips[o][move.tip])
+            if graph.has_edge((cell, o), target):
+                graph[(cell, o)][target]["moves"].append((move.tip, move.to))
+            else:
+                graph.add_edge((cell, o), target, moves=[(move.tip, move.to)])
+    return graph
+
+
+def turns_to_score(game, seat: int, graph: nx.DiGraph | None = None) -> dict[tuple[int, int], int]:
+    """Fewest turns for `seat`'s lone block to score from each (cell, orientation) that can."""
+    graph = reachability_graph(game, seat) if graph is None else graph
+    lengths = nx.single_source_shortest_path_length(graph.reverse(copy=False), SCORED)
+    return {state: d for state, d in lengths.items() if state != SCORED}
+
+
+def start_figures(game, seat: int, cell: int, table: dict) -> dict:
+    """Turns to score from one start square over the 24 orientations: min, exact mean, max,
+    and the adversarial placement (per rolled top face, the rotation that costs most).
+
+    Values are None when some orientation can never score (its distance is infinite).
+    """
+    cube = game.cube
+    turns = [table.get((cell, o)) for o in range(len(cube.orientations))]
+    by_top = {}
+    for face in cube.faces:
+        options = [table.get((cell, o)) for o in cube.with_top(face)]
+        by_top[face] = {"best": _min(options), "worst": _max(options)}
+    if any(t is None for t in turns):
+        return {"min": _min(turns), "mean": None, "max": None, "adversarial_mean": None,
+                "adversarial_cost": None, "never": sum(t is None for t in turns), "by_top": by_top}
+    mean = Fraction(sum(turns), len(turns))
+    adversarial = Fraction(sum(v["worst"] for v in by_top.values()), len(by_top))
+    return {"min": min(turns), "mean": mean, "max": max(turns), "adversarial_mean": adversarial,
+            "adversarial_cost": adversarial - mean, "never": 0, "by_top": by_top}
+
+
+def _min(values):
+    known = [v for v in values if v is not None]
+    return min(known) if known else None
+
+
+def _max(values):
+    return None if any(v is None for v in values) else max(values)

@@ -1,0 +1,101 @@
+"""`boardlab moves deblockle`, `tables deblockle` and `simulate deblockle` from the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from deblockle_reference import Ref, definition_named, random_position  # noqa: E402
+
+from boardlab.cli import main  # noqa: E402
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("variant", [None, "deblockle-no-touching", "deblockle-hopless-ends-turn",
+                                     "deblockle-two-blocks"])
+def test_moves_prints_the_references_moves(tmp_path, capsys, variant):
+    d = definition_named(variant or "deblockle")
+    for seed in range(4):
+        position = random_position(d, random.Random(seed), near_stars=0.5)
+        path = tmp_path / f"p{seed}.json"
+        path.write_text(json.dumps(position))
+        code, out, err = run(["moves", "deblockle", str(path)] + (["--variant", variant] if variant else []), capsys)
+        assert code == 0 and err == ""
+        expected = [{"from": a, "tip": t, "to": b} for a, t, b in Ref(d, position).moves()]
+        assert json.loads(out) == {"moves": expected}
+
+
+def good() -> dict:
+    return {"game": "deblockle", "to_move": 1,
+            "blocks": [{"owner": 1, "at": "c1", "top": "Cross", "north": "Slider"},
+                       {"owner": 2, "at": "e7", "top": "Stop", "north": "X"}]}
+
+
+def _with_block(**change):
+    p = good()
+    p["blocks"][0] = p["blocks"][0] | change
+    return p
+
+
+def _extra_blocks(owner, squares):
+    p = good()
+    p["blocks"] += [{"owner": owner, "at": sq, "top": "Stop", "north": "Cross"} for sq in squares]
+    return p
+
+
+@pytest.mark.parametrize("position,message", [
+    (_extra_blocks(2, ["c1"]), "c1 already holds a block"),
+    (_with_block(at="d2"), "d2 is a star square"),
+    (_with_block(at="d6"), "d6 is a star square"),
+    (_with_block(at="h1"), "not a square of the board"),
+    (_with_block(north="Cross"), "cannot face north with Cross on top"),
+    (_with_block(north="X"), "cannot face north with Cross on top"),
+    (_with_block(top="Moon"), "unknown face 'Moon'"),
+    (_with_block(owner=3), "owner 3 is not a player"),
+    (_with_block(owner="1"), "owner '1' is not a player"),
+    (_extra_blocks(1, ["a1", "a2", "a3", "a4"]), "player 1 has more than 4 blocks"),
+    (good() | {"to_move": 0}, "to_move: 0 is not a player"),
+    (good() | {"to_move": "gold"}, "to_move: 'gold' is not a player"),
+    (good() | {"game": "blockd"}, "the position is for 'blockd'"),
+    (good() | {"colour": 1}, "unknown key 'colour'"),
+    ({"game": "deblockle", "to_move": 1}, "no 'blocks'"),
+    (_with_block(extra=True), "unknown key 'extra'"),
+    ({"game": "deblockle", "blocks": [5], "to_move": 1}, "must be an object"),
+])
+def test_impossible_positions_exit_2_with_one_line(tmp_path, capsys, position, message):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(position))
+    code, out, err = run(["moves", "deblockle", str(path)], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("boardlab moves: ") and message in err, err
+
+
+def test_too_many_blocks_follows_the_variant(tmp_path, capsys):
+    path = tmp_path / "three.json"
+    path.write_text(json.dumps(_extra_blocks(1, ["a1", "a2"])))
+    assert run(["moves", "deblockle", str(path)], capsys)[0] == 0
+    code, _, err = run(["moves", "deblockle", str(path), "--variant", "deblockle-two-blocks"], capsys)
+    assert code == 2 and "player 1 has more than 2 blocks" in err
+
+
+def test_moves_through_the_installed_entry_point(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(good()))
+    done = subprocess.run([sys.executable, "-m", "boardlab.cli", "moves", "deblockle", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and json.loads(done.stdout)["moves"][0]["from"] == "c1"
+    path.write_text(json.dumps(_with_block(at="d2")))
+    done = subprocess.run([sys.executable, "-m", "boardlab.cli", "moves", "deblockle", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1

@@ -1,0 +1,122 @@
+"""The reachability graph of a lone block and its turns-to-score table, against a graph built
+by the slow twin (tests/deblockle_reference.py) and searched by a plain breadth-first search."""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from deblockle_reference import Ref, definition_named  # noqa: E402
+
+from boardlab.analysis.deblockle.engine import make_game  # noqa: E402
+from boardlab.analysis.deblockle.reach import SCORED, reachability_graph, start_figures, turns_to_score  # noqa: E402
+
+
+def reference_distances(definition, owner: int) -> dict:
+    """(square, top, north) -> fewest turns to score, by the twin's moves and a backward BFS."""
+    cube_ref = Ref(definition, {"blocks": [], "to_move": owner}).cube
+    faces = list(cube_ref.normal_of)
+    files, ranks = definition.board.files, definition.board.ranks
+    stars = {p.home_star for p in definition.players}
+    squares = [f"{chr(ord('a') + x)}{y + 1}" for x in range(files) for y in range(ranks)]
+    predecessors: dict = {}
+    for sq in squares:
+        if sq in stars:
+            continue
+        for top in faces:
+            for north in faces:
+                matrix = cube_ref.matrix(top, north)
+                if matrix is None:
+                    continue
+                ref = Ref(definition, {"blocks": [{"owner": owner, "at": sq, "top": top, "north": north}],
+                                       "to_move": owner})
+                for _, tip, to in ref.moves():
+                    turned = cube_ref.tip(matrix, tip)
+                    target = "scored" if to == "scored" else (
+                        to, cube_ref.face_at(turned, (0, 0, 1)), cube_ref.face_at(turned, (0, 1, 0)))
+                    predecessors.setdefault(target, set()).add((sq, top, north))
+    distance = {"scored": 0}
+    queue = deque(["scored"])
+    while queue:
+        node = queue.popleft()
+        for before in predecessors.get(node, ()):
+            if before not in distance:
+                distance[before] = distance[node] + 1
+                queue.append(before)
+    del distance["scored"]
+    return distance
+
+
+def named(game, table) -> dict:
+    cube = game.cube
+    return {(game.board.name(c), cube.top(o), cube.north(o)): d for (c, o), d in table.items()}
+
+
+@pytest.mark.parametrize("name,seat", [("deblockle", 0), ("board-5x6", 1)])
+def test_turns_to_score_equal_the_twins_shortest_paths(name, seat):
+    definition = definition_named(name)
+    game = make_game(definition)
+    assert named(game, turns_to_score(game, seat)) == reference_distances(definition, seat + 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["deblockle-hopless-ends-turn", "deblockle-two-blocks", "board-3x3"])
+def test_turns_to_score_of_the_variants(name):
+    definition = definition_named(name)
+    game = make_game(definition)
+    for seat in (0, 1):
+        assert named(game, turns_to_score(game, seat)) == reference_distances(definition, seat + 1)
+
+
+def test_graph_shape_and_distance_rules():
+    game = make_game(definition_named("deblockle"))
+    graph = reachability_graph(game, 0)
+    table = turns_to_score(game, 0, graph)
+    assert graph.number_of_nodes() == 47 * 24 + 1 and graph.out_degree(SCORED) == 0
+    target = game.target[0]
+    # exactly the states next to the opponent's star whose tip onto it brings the Star up score in one turn
+    ones = {s for s, d in table.items() if d == 1}
+    expected = {(c, o) for c in range(game.board.cells) if c not in game.stars for o in range(24)
+                for d in range(4) if game.board.neighbour[c][d] == target and game.cube.top(game.cube.tip(o, d)) == "Star"}
+    # 4 squares next to the star x the 4 rotations with the Star on the side away from it
+    assert ones == expected and len(ones) == 16
+    for u, v in graph.edges:  # a shortest-path table drops by at most one along every edge
+        if u in table:
+            assert v == SCORED or table[u] <= table[v] + 1
+
+
+def test_start_figures_are_exact_fractions_of_the_table():
+    game = make_game(definition_named("deblockle"))
+    table = turns_to_score(game, 0)
+    for cell in game.starts[0]:
+        f = start_figures(game, 0, cell, table)
+        turns = [table[(cell, o)] for o in range(24)]
+        assert f["mean"] == Fraction(sum(turns), 24) and (f["min"], f["max"]) == (min(turns), max(turns))
+        worst = [max(table[(cell, o)] for o in game.cube.with_top(face)) for face in game.cube.faces]
+        assert f["adversarial_mean"] == Fraction(sum(worst), 6) and f["adversarial_cost"] >= 0
+
+
+def test_adversarial_setup_places_the_worst_rotation_of_the_rolled_face():
+    from boardlab.layouts import load
+    import dataclasses
+    import random
+
+    d = load("deblockle")
+    d = dataclasses.replace(d, rules=dataclasses.replace(d.rules, setup="adversarial"))
+    game = make_game(d)
+    state = game.new_initial_state()
+    rolled = state.sample_chance(random.Random(5))
+    state.apply(rolled)
+    table = game.turns_to_score
+    i = 0
+    for seat, cells in enumerate(game.starts):
+        for cell in cells:
+            o = state.orientation[cell]
+            assert game.cube.top(o) == game.cube.top(rolled[i])
+            assert table[seat][(cell, o)] == max(table[seat][(cell, r)] for r in game.cube.with_top(game.cube.top(o)))
+            i += 1
