@@ -92,24 +92,35 @@ def pack(state) -> np.ndarray:
     return s
 
 
-def record_of(game, s: np.ndarray, index: int, deal: int, rotation: int, agents) -> GameRecord:
-    """The `GameRecord` of a finished kernel game, in the reference engine's form."""
+def records_of(game, positions: np.ndarray, indices, deals, rotations, agents) -> list[GameRecord]:
+    """The `GameRecord`s of finished kernel games (rows of `positions`), in the reference
+    engine's form (`LinksState.stats`); `agents[i]` names the agents by seat of game i."""
     o = tables_of(game).offsets
     n = game.players
-    scores = [int(s[o[K.O_CAPTURED] + i] - s[o[K.O_HAND_LEN] + i]) for i in range(n)]
-    unfinished = bool(s[K.UNFINISHED])
-    best = max(scores)
-    winners = () if unfinished else tuple(i for i in range(n) if scores[i] == best)
-    captures = {}
-    for row, name in enumerate([FIFTH, *game.deck.master_names]):
-        times = int(s[o[K.O_TALLY] + 2 * row])
-        if times:
-            captures[name] = [times, int(s[o[K.O_TALLY] + 2 * row + 1])]
-    turns = int(s[K.TURNS])
-    stats = {"scores": scores, "captures": dict(sorted(captures.items())), "blocked_turns": int(s[K.BLOCKED]),
-             "passes": int(s[K.PASSES]), "lead_changes": int(s[K.LEAD_CHANGES]),
-             "left_in_hands": int(sum(s[o[K.O_HAND_LEN] + i] for i in range(n))), "rounds": -(-turns // n)}
-    return GameRecord(index, deal, rotation, agents, winners, unfinished, turns, stats)
+    names = [FIFTH, *game.deck.master_names]
+    captured = positions[:, o[K.O_CAPTURED]:o[K.O_CAPTURED] + n]
+    in_hand = positions[:, o[K.O_HAND_LEN]:o[K.O_HAND_LEN] + n]
+    scores = (captured - in_hand).tolist()
+    tally = positions[:, o[K.O_TALLY]:o[K.O_TALLY] + 2 * len(names)].tolist()
+    left = in_hand.sum(axis=1).tolist()
+    counters = positions[:, [K.TURNS, K.UNFINISHED, K.BLOCKED, K.PASSES, K.LEAD_CHANGES]].tolist()
+    order = sorted(range(len(names)), key=names.__getitem__)  # the engine lists captures sorted by name
+    out = []
+    for i, (turns, unfinished, blocked, passes, leads) in enumerate(counters):
+        score, row = scores[i], tally[i]
+        best = max(score)
+        winners = () if unfinished else tuple(seat for seat in range(n) if score[seat] == best)
+        captures = {names[k]: [row[2 * k], row[2 * k + 1]] for k in order if row[2 * k]}
+        stats = {"scores": score, "captures": captures, "blocked_turns": blocked, "passes": passes,
+                 "lead_changes": leads, "left_in_hands": left[i], "rounds": -(-turns // n)}
+        out.append(GameRecord(indices[i], deals[i], rotations[i], agents[i], winners, bool(unfinished), turns,
+                              stats))
+    return out
+
+
+def record_of(game, s: np.ndarray, index: int, deal: int, rotation: int, agents) -> GameRecord:
+    """The `GameRecord` of one finished kernel game."""
+    return records_of(game, s[None, :], [index], [deal], [rotation], [agents])[0]
 
 
 def block_deals(game, match, indices) -> tuple[list[int], list[int], np.ndarray]:
@@ -149,12 +160,13 @@ def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
         positions = t.empty_positions(len(indices))
         K.play_games(rows, keys, t.offsets, t.kinds, t.rules, t.hand_size, positions)
         names = {}
-        out = []
-        for i, index in enumerate(indices):
+        agents = []
+        for index in indices:
             order = match.layout(index)[2]
             if order not in names:
                 names[order] = tuple(match.agent_names[a] for a in order)
-            out.append(record_of(game, positions[i], index, deals[i], rotations[i], names[order]))
+            agents.append(names[order])
+        out = records_of(game, positions, indices, deals, rotations, agents)
         return out
     finally:
         if paused:
