@@ -8,9 +8,9 @@ STAMP  := $(VENV)/.installed
 BOARDLAB := $(BIN)/boardlab
 GAMES  := blockd sixbysix links deblockle
 
-.PHONY: all test test-slow check print bench clean
+.PHONY: all test test-slow check print rulebooks bench clean
 
-all: check print
+all: check print rulebooks
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ print: $(STAMP)
 	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
 	for game in $(GAMES); do for paper in a4 letter; do \
 		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done
+
+# every game's rulebook in every language, on A4 and Letter, beside its print files
+rulebooks: $(STAMP)
+	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
+	for game in $(GAMES); do for paper in a4 letter; do \
+		$(BOARDLAB) rulebook $$game --paper $$paper || exit 1; done; done
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_blockd.py

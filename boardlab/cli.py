@@ -20,6 +20,7 @@ COMMANDS = (
     "tables",
     "moves",
     "print",
+    "rulebook",
 )
 
 

@@ -1,4 +1,4 @@
-"""Blockd's definition: the cards, the grid and every rule option (shared/spec/blockd.md)."""
+"""Blockd's definition: the cards, the grid and every rule option; rules: layouts/rulebooks/blockd.en.md."""
 
 from __future__ import annotations
 

@@ -55,17 +55,11 @@ class PrintSettings:
 
 
 @dataclass(frozen=True)
-class RulebookText:
-    """The rulebook's text in one language (filled by the rulebook work)."""
-
-    title: str
-    sections: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
 class Rulebook:
-    languages: tuple[str, ...] = field(metadata=limits(min=1))
-    text: dict[str, RulebookText] = field(default_factory=dict)
+    """The rulebook: its languages (text in layouts/rulebooks/GAME.LANG.md) and the players' age."""
+
+    languages: tuple[Literal["es", "en"], ...] = field(metadata=limits(min=1))
+    age: int = field(metadata=limits(min=3, max=99))  # the youngest players the game is for
 
 
 def check_colour_palette(colours, report) -> None:

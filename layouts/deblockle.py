@@ -1,4 +1,4 @@
-"""Deblockle's definition: board, star squares, the cube and the rule options (shared/spec/deblockle.md)."""
+"""Deblockle's definition: board, star squares, the cube and the rule options; rules: layouts/rulebooks/deblockle.en.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Links' definition: the deck (our assumption, see shared/spec/links.md) and the rule options."""
+"""Links' definition: the deck (our assumption, rules: layouts/rulebooks/links.en.md) and the rule options."""
 
 from __future__ import annotations
 

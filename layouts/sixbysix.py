@@ -1,4 +1,4 @@
-"""6x6's definition: the dice, the numbered board and every rule option (shared/spec/sixbysix.md)."""
+"""6x6's definition: the dice, the numbered board and every rule option; rules: layouts/rulebooks/sixbysix.en.md."""
 
 from __future__ import annotations
 

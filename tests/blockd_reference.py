@@ -2,7 +2,7 @@
 
 It works on the JSON position of shared/spec/interfaces.md and plain Python sets of
 (row, column) pairs, walks every path cell by cell with a recursive search, and follows
-shared/spec/blockd.md (with the engine docstring's choices for the points the spec leaves
+layouts/rulebooks/blockd.en.md (with the engine docstring's choices for the points the rules leave
 open) without sharing any code with `boardlab.analysis.blockd`.
 
 Run as a script to (re)write tests/data/blockd.perft:

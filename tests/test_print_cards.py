@@ -272,7 +272,7 @@ def test_single_card_file_has_every_face_with_trim_and_bleed_boxes(game):
 def test_links_pdf_holds_the_whole_deck():
     d = load("links")
     size = len(d.deck.game_cards) + d.deck.central + d.deck.empty + sum(m.count for m in d.deck.masters)
-    assert size == 46  # shared/spec/links.md: 36 + 1 + 5 + 4
+    assert size == 46  # layouts/rulebooks/links.en.md: 36 + 1 + 5 + 4
     deck, _single = links_print.print_files(d, PrintOptions("a4", "long", "duplex"))
     reader = open_pdf(render_pdf(deck))
     assert len(reader.pages) == 2 * math.ceil(size / 9)

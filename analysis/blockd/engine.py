@@ -1,4 +1,4 @@
-"""Blockd's rules engine (shared/spec/blockd.md), every rule option read from the definition.
+"""Blockd's rules engine (rules: layouts/rulebooks/blockd.en.md), every rule option read from the definition.
 
 State discipline: `BlockdState.apply` changes the state in place and `clone` gives an
 independent copy (the protocol's discipline).  The deal (`Layout`) is immutable and shared

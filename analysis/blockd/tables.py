@@ -29,6 +29,7 @@ import numpy as np
 
 from boardlab.analysis.blockd.engine import make_game
 from boardlab.analysis.blockd.graph import components, dead_cells, move_graph, reachable_within, trap_distance
+from boardlab.analysis.blockd.walks import Grid, self_avoiding_walks, walk_table
 from boardlab.analysis.runner import CHANCE_STREAM, default_workers, derive_seed
 from boardlab.analysis.tables import Table, TableSet
 
@@ -172,3 +173,30 @@ def tables(definition, options) -> "TableSet":
     title = (f"{info.name}: move graph over {options.deals} random deals, seed {options.seed} "
              f"(random play; 'start' is the dealt position, 'round k' the position after round k)")
     return TableSet(title, tuple(out), data)
+
+
+def exact_tables(definition) -> TableSet:
+    """Exact walk counts of Blockd's grid (the rulebook's appendix): for every step count a card
+    can ask for, the self-avoiding step sequences from one card of an empty grid and the cards
+    they can end on; on a flat grid, from a middle card (edge cards have fewer).
+
+    >>> from boardlab.layouts import load
+    >>> t = exact_tables(load("blockd"))
+    >>> [row[:3] for row in t.tables[0].rows]
+    [(1, 4, 4), (2, 12, 8), (3, 36, 16), (4, 100, 24), (5, 280, 24)]
+    """
+    grid = Grid.from_definition(definition)
+    cell = grid.cell(grid.rows // 2, grid.columns // 2)
+    low, high = definition.rules.start_steps
+    counts = sorted(set(definition.cards.values) | set(range(low, high + 1)))
+    rows = []
+    for steps in counts:
+        walks = list(self_avoiding_walks(grid, cell, steps))
+        rows.append((steps, len(walks), len({walk[-1] for walk in walks})))
+    start_reach = len({destination for _, destination in walk_table(grid, cell, tuple(range(low, high + 1)))})
+    where = "any card" if grid.torus else "a middle card"
+    table = Table(f"Paths from {where} of an empty grid", ("steps", "paths", "cards reached"), tuple(rows),
+                  note=f"On a start card (any of {low}..{high} steps) a pawn can reach {start_reach} cards.")
+    return TableSet(f"{definition.game.name}: exact walk counts", (table,),
+                    {"paths": {str(s): p for s, p, _ in rows}, "reached": {str(s): r for s, _, r in rows},
+                     "start_reach": start_reach})

@@ -1,4 +1,4 @@
-"""Deblockle's rules engine, every rule option read from the definition.
+"""Deblockle's rules engine (rules: layouts/rulebooks/deblockle.en.md), every rule option read from the definition.
 
 A turn: the mover tips one of its blocks onto an orthogonally adjacent open square, then the
 block hops by the face now on top (Stop: no hop; Cross: one square orthogonally; X: one square

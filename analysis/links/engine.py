@@ -1,5 +1,7 @@
 """Links' rules engine, with hidden hands: every rule option is read from the definition.
 
+The rules in full, in our words: layouts/rulebooks/links.en.md.
+
 The rules in short: the central card starts the table; each of its free sides (`rules.lines`)
 may start a line.  In turn, from seat 1, a player lays at most one card from hand at the end
 of a line it links to (touching ends of equal colour and points, or a wild card: empty,

@@ -166,3 +166,14 @@ def tables(definition, options: TableOptions) -> TableSet:
                  "deck, so after t turns it is still to be drawn with chance (draw pile - t) / deck.")]
     data = {"deck": box, "by_players": {str(n): _json(d) for n, d in docs.items()}}
     return TableSet(f"{info.name}: deck-count statistics", tuple(out), data)
+
+
+def exact_tables(definition) -> TableSet:
+    """The rulebook's appendix: the deck by player count and the exact chances of one opening hand.
+
+    >>> from boardlab.layouts import load
+    >>> [t.title for t in exact_tables(load("links")).tables]
+    ['Deck by player count', 'One opening hand: exact chances']
+    """
+    full = tables(definition, TableOptions())
+    return TableSet(full.title, full.tables[:2], full.data)

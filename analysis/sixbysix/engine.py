@@ -1,4 +1,4 @@
-"""The 6x6 rules engine (shared/spec/sixbysix.md) with every rule option of the definition.
+"""The 6x6 rules engine (rules: layouts/rulebooks/sixbysix.en.md) with every rule option of the definition.
 
 **State discipline**: the protocol's one discipline: `apply` changes a `SixBySixState` in
 place and `clone` copies its few flat lists (chips, markers, bets, dice) for search.

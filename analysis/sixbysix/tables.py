@@ -240,3 +240,16 @@ def tables(definition, options: TableOptions) -> TableSet:
                 "two_player": {lead: {"win": list(d.win), "draw": d.draw, "expected_rounds": d.expected_rounds}
                                for lead, d in duels.items()}}
     return TableSet(f"{name}: exact tables", tuple(out), data)
+
+
+def exact_tables(definition) -> TableSet:
+    """The exact dice-sum tables of every allowed player count (the rulebook's appendix).
+
+    >>> from boardlab.layouts import load
+    >>> t = exact_tables(load("sixbysix"))
+    >>> t.tables[0].title, t.tables[0].rows[5][:3]
+    ('Sum of 2 dice', (7, Fraction(6, 1), '1/6'))
+    """
+    counts = list(range(definition.game.min_players, definition.game.max_players + 1))
+    return TableSet(f"{definition.game.name}: dice sums", tuple(sums_table(definition, n) for n in counts),
+                    {"by_players": {str(n): sums_document(definition, n) for n in counts}})

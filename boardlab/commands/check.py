@@ -9,13 +9,15 @@ from boardlab.layouts import (BoardlabError, DefinitionError, GAMES, is_conventi
 from boardlab.layouts import print_conventions as conventions_of
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.print_modules import print_module
+from boardlab.printkit.rulebook.book import check_texts as rulebook_problems
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "check", help="validate definitions and variants",
         description="Validate game definitions and variant files, including that their components "
-                    "fit the definition's paper. Prints one line per problem, "
+                    "fit the definition's paper and that their rulebook texts name only facts the "
+                    "definition holds. Prints one line per problem, "
                     "FILE:LINE: KEY: what is wrong (what is allowed), and exits with status 2 if any.")
     p.add_argument("targets", nargs="*", metavar="PATH|GAME",
                    help=f"definition or variant files, or game/variant names (default: {', '.join(GAMES)})")
@@ -48,6 +50,12 @@ def run(args) -> int:
         except BoardlabError as err:
             file, line = locate(path, ("print",))
             print(f"{file}:{line}: print: {err}", file=sys.stderr)
+            failed = True
+            continue
+        rulebook = rulebook_problems(d)
+        if rulebook:
+            for line in rulebook:
+                print(line, file=sys.stderr)
             failed = True
             continue
         what = d.game.name if d.variant == "baseline" else f"{d.game.name}, variant {d.variant}"

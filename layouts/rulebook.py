@@ -1,0 +1,175 @@
+"""Rulebook texts: one hand-editable file per game and language, with placeholders for facts.
+
+A game's rules, in the project's own words, live in `layouts/rulebooks/GAME.LANG.md`
+(`GAME.en.md` is the project's rules reference).  The text never states a fact the definition
+holds: it names it, `{cards.values|count}`, so a changed definition changes the rulebook.
+The markup (documented for designers in the README, "Rulebooks") is:
+
+- `# Heading {#id}` and `## Subheading {#id}`: every heading has an id, the same in every language;
+- paragraphs separated by blank lines; `- ` bullets and `1. ` numbered items; `**bold**`, `*italic*`;
+  a backslash keeps the next character as it is (`\\*`); `<!-- ... -->` on one line is a comment;
+- `{path}` a fact: a key of the definition (`rules.max_turns`, `deck.masters.0.name`), a derived
+  property (`card_count`, `deck.size`) or `players` ("2–4"), with filters after `|`:
+  `count min max sum first last each:KEY plus:N minus:N noun:ONE:MANY id lower keys where:KEY:VALUE
+  pairs cap setting` (`id`: the value as written, for drawing names; `cap`: a capital first
+  letter); a list reads "1, 2 and 3" in the text's language; a colour id reads as its label;
+- `::: when CONDITION` ... [`::: else` ...] `::: end`: text for one reading of an option
+  (`rules.pawns = pass`, `rules.pawns != pass`, `rules.blocks >= 2`, `rules.torus`, `not rules.torus`);
+- `::: option KEY = VALUE` ... `::: end`: an optional rule, printed only when the definition
+  does not already use VALUE; every value of every choice in `[rules]` needs one;
+- `::: components` (lines `- [DRAWING] text`, DRAWING a printkit component name or `-`),
+  `::: quickref` (one page), `::: cover`, `::: appendix` (its heading and text, followed by the
+  game's exact tables; left out for a game without tables): containers closed by `::: end`;
+- `::: setup`, `::: pagebreak`: the drawn setup example, a new page;
+- `::: terms` ... `::: end`: lines `word = translation` naming values (colours, table headings) in
+  this language; `{n}` in a term stands for any number (`Sum of {n} dice = Suma de {n} dados`).
+
+Nothing here draws: printkit.rulebook turns a `Book` into a PDF.
+
+>>> from boardlab.layouts import load
+>>> book = build_book(load("blockd"), "en")
+>>> book.language, book.blocks[0].kind
+('en', 'cover')
+>>> check_rulebook(load("blockd"))
+[]
+"""
+
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
+from boardlab.layouts.rulebook_facts import (FILTERS, UnknownKey, choices, condition_holds, fill, option_applies,
+                                             option_parts, render_placeholder, translate)
+from boardlab.layouts.rulebook_markup import (PLACEHOLDER, Block, Text, display, outline, parse, read_text,
+                                              text_path)
+
+__all__ = ["Block", "Book", "Text", "build_book", "check_rulebook", "outline", "parse", "read_text", "rule_choices"]
+
+
+@dataclass
+class Book:
+    """A rulebook resolved against one definition: placeholders filled, conditions decided."""
+
+    definition: Any
+    language: str
+    file: str
+    blocks: list[Block]
+    terms: dict[str, str]
+
+    def term(self, word: str) -> str:
+        """`word` in the book's language (terms first, `{n}` patterns next, else unchanged).
+
+        >>> Book(None, "es", "", [], {"red": "rojo", "Sum of {n} dice": "Suma de {n} dados"}).term("Sum of 3 dice")
+        'Suma de 3 dados'
+        """
+        return translate(word, self.terms)
+
+
+def _resolve(blocks: list[Block], definition, language: str, terms, problems: list[Problem], file: str,
+             keep: bool) -> list[Block]:
+    """Blocks with placeholders filled and conditions decided; every branch is checked."""
+    out = []
+    for block in blocks:
+        try:
+            if block.kind == "when":
+                holds = condition_holds(block.arg, definition)
+            elif block.kind == "option":
+                holds = option_applies(block.arg, definition)
+            else:
+                holds = True
+        except UnknownKey as err:
+            problems.append(Problem(file, block.line, block.arg or block.kind, f"unknown key or value ({err})",
+                                    "a key of the definition and one of its values"))
+            holds = False
+        children = _resolve(block.children, definition, language, terms, problems, file, keep and holds)
+        other = _resolve(block.other, definition, language, terms, problems, file, keep and not holds)
+        try:
+            text = fill(block.text, definition, language, terms)
+        except UnknownKey as err:
+            bad = next((m.group(1) for m in PLACEHOLDER.finditer(block.text)
+                        if not _fills(m.group(1), definition, language, terms)), str(err))
+            problems.append(Problem(file, block.line, "{" + bad + "}", "unknown placeholder",
+                                    f"a key of the definition, with filters {FILTERS}"))
+            text = block.text
+        if not keep:
+            continue
+        if block.kind == "when":
+            out.extend(children if holds else other)
+        elif block.kind == "option":
+            if holds:
+                out.append(dataclasses.replace(block, children=children))
+        else:
+            out.append(dataclasses.replace(block, text=text, children=children, other=[]))
+    return out
+
+
+def _fills(expression: str, definition, language: str, terms) -> bool:
+    try:
+        render_placeholder(expression, definition, language, terms)
+        return True
+    except UnknownKey:
+        return False
+
+
+def _options_written(blocks: list[Block]) -> list[tuple[str, Any, int]]:
+    out = []
+    for block in blocks:
+        if block.kind == "option":
+            try:
+                path, value = option_parts(block.arg)
+                out.append((path, value, block.line))
+            except UnknownKey:
+                pass
+        out += _options_written(block.children) + _options_written(block.other)
+    return out
+
+
+def rule_choices(definition) -> dict[str, tuple]:
+    """Every choice in the definition's `[rules]`: `rules.KEY` -> its possible values."""
+    found = {}
+    for f in dataclasses.fields(definition.rules):
+        values = choices(definition, f"rules.{f.name}")
+        if values is not None:
+            found[f"rules.{f.name}"] = values
+    return found
+
+
+def build_book(definition, language: str, check: bool = False) -> Book | list[Problem]:
+    """The rulebook of a definition in a language.
+
+    :raises DefinitionError: listing every problem of the text (unknown placeholders with
+        FILE:LINE, markup mistakes, rule choices without an optional rule), unless `check`,
+        in which case the problems are returned instead.
+    :raises BoardlabError: when the text file is missing.
+    """
+    text = read_text(definition.game.id, language)
+    problems = list(text.problems)
+    blocks = _resolve(text.blocks, definition, language, text.terms, problems, text.file, keep=True)
+    written = _options_written(text.blocks)
+    for path, values in rule_choices(definition).items():
+        missing = [v for v in values if (path, v) not in {(p, w) for p, w, _ in written}]
+        for value in missing:
+            shown = f'"{value}"' if isinstance(value, str) else str(value).lower()
+            problems.append(Problem(text.file, written[-1][2] if written else 1, path,
+                                    f"no optional rule for the value {shown}",
+                                    f"add `::: option {path} = {str(value).lower() if isinstance(value, bool) else value}`"))
+    if check:
+        return problems
+    if problems:
+        raise DefinitionError(problems)
+    return Book(definition, language, text.file, blocks, text.terms)
+
+
+def check_rulebook(definition) -> list[Problem]:
+    """Every problem of the definition's rulebook texts, one per language checked, FILE:LINE each."""
+    problems: list[Problem] = []
+    for language in definition.rulebook.languages:
+        try:
+            problems += build_book(definition, language, check=True)
+        except BoardlabError as err:
+            problems.append(Problem(display(text_path(definition.game.id, language)), 0, "rulebook", str(err)))
+    return problems

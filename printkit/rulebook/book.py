@@ -1,0 +1,270 @@
+"""A game's rulebook as a PDF: the resolved text (layouts.rulebook) with the printkit's drawings.
+
+What each directive of the text becomes:
+- `cover`: the title page (game name, the cover text, the variant's name when not the baseline);
+- `components`: a table with a small drawing of each component, made by the game's print module;
+- `setup`: the drawn setup example (`setups.SETUPS`);
+- `quickref`: a page of its own, shrunk if it must be to fit on one page;
+- `appendix`: the game's exact tables from analysis (`exact_tables` of its tables module),
+  titles and headings named in the book's language through the text's terms.
+
+>>> from boardlab.layouts import load
+>>> pdf = render_rulebook(load("blockd"), "en", "a4")
+>>> pdf[:5], pdf == render_rulebook(load("blockd"), "en", "a4")
+(b'%PDF-', True)
+"""
+
+from __future__ import annotations
+
+import re
+
+from reportlab.lib import colors
+from reportlab.platypus import Table, TableStyle
+
+from boardlab.analysis.tables import provider
+from boardlab.layouts import BoardlabError, print_conventions
+from boardlab.layouts.rulebook import Block, Book, build_book, check_rulebook
+from boardlab.printkit.pages import PrintOptions
+from boardlab.printkit.fonts import BOLD_FONT, REGULAR_FONT
+from boardlab.printkit.marks import footer_date
+from boardlab.printkit.palette import ink_and_paper
+from boardlab.printkit.print_modules import print_module
+from boardlab.printkit.rulebook.figures import Figure, component_figure
+from boardlab.printkit.rulebook.setups import SETUPS
+from boardlab.printkit.rulebook.typeset import (FOOTER_FROM_BOTTOM, MARGIN, KeepInFrame, ListFlowable, ListItem,
+                                                PageBreak, Paragraph, Spacer, build_pdf, heading, rich, styles,
+                                                table_flowable)
+from boardlab.printkit.units import POINTS_PER_MM
+
+#: the side of a component's thumbnail in the component list, mm
+THUMBNAIL = 24.0
+#: the largest height of the setup example, mm
+SETUP_HEIGHT = 120.0
+COMPONENT = re.compile(r"^\[([^\]]+)\]\s*(.*)$")
+
+
+def rulebook_name(game_id: str, language: str, paper: str) -> str:
+    """The file stem of a rulebook, beside the print files of the same paper.
+
+    >>> rulebook_name("blockd", "es", "a4")
+    'blockd-rulebook-es-a4'
+    """
+    return f"{game_id}-rulebook-{language}-{paper}"
+
+
+def exact_tables(definition):
+    """The game's exact tables for the appendix, or None when the game has no tables module."""
+    try:
+        module = provider(definition.game.id)
+    except BoardlabError:
+        return None
+    return module.exact_tables(definition)
+
+
+def components_of(definition, paper: str) -> dict:
+    """Every component the game's print files draw, by name."""
+    conventions = print_conventions()
+    files = print_module(definition.game.id).print_files(
+        definition, PrintOptions(paper, conventions.duplex, conventions.layout))
+    return {component.name: component for f in files for component in f.components}
+
+
+def drawing_problems(book: Book, components: dict) -> list[str]:
+    """`FILE:LINE: [NAME]: ...` for every component drawing the text names that the print files lack."""
+    out = []
+    for block in _walk(book.blocks):
+        if block.kind == "components":
+            for item in block.children:
+                m = COMPONENT.match(item.text)
+                name = m.group(1) if m else None
+                if name is None:
+                    out.append(f"{book.file}:{item.line}: components: an item is `- [DRAWING] text`")
+                elif name != "-" and name not in components:
+                    known = sorted(components)
+                    shown = ", ".join(known[:6]) + (", ..." if len(known) > 6 else "")
+                    out.append(f"{book.file}:{item.line}: [{name}]: no such component in the print files "
+                               f"(known: {shown})")
+    return out
+
+
+def check_texts(definition) -> list[str]:
+    """Every problem of the definition's rulebook texts, one `FILE:LINE: KEY: ...` line each:
+    unknown placeholders and values, markup mistakes, missing optional rules, unknown drawings.
+
+    >>> from boardlab.layouts import load
+    >>> check_texts(load("blockd-pawns-block"))
+    []
+    """
+    problems = [str(p) for p in check_rulebook(definition)]
+    if problems:
+        return problems
+    components = components_of(definition, definition.print.paper)
+    for language in definition.rulebook.languages:
+        problems += drawing_problems(build_book(definition, language), components)
+    return problems
+
+
+def _walk(blocks: list[Block]):
+    for block in blocks:
+        yield block
+        yield from _walk(block.children)
+
+
+class _Story:
+    """Turns the blocks of a book into platypus flowables."""
+
+    def __init__(self, book: Book, paper: tuple[float, float], components: dict):
+        d = book.definition
+        self.book, self.d, self.components = book, d, components
+        self.ink = ink_and_paper(d)[0]
+        self.accent = d.colours[d.print.back_colour].hex
+        self.styles = styles(self.ink, self.accent)
+        self.width = (paper[0] - 2 * MARGIN) * POINTS_PER_MM
+        self.height = (paper[1] - 2 * MARGIN) * POINTS_PER_MM
+
+    def make(self, toc) -> list:
+        out = []
+        for block in self.book.blocks:
+            if block.kind == "cover":
+                out += self.cover(block)
+                if toc is not None:
+                    out += [Paragraph(rich(self.book.term("Contents")), self.styles["h1"]), toc]
+                out.append(PageBreak())
+        return out + self.blocks([block for block in self.book.blocks if block.kind != "cover"])
+
+    def cover(self, block: Block) -> list:
+        d, s = self.d, self.styles
+        out = [Spacer(1, self.height * 0.18), Paragraph(rich(d.game.name), s["title"])]
+        out += [Paragraph(rich(child.text), s["subtitle"]) for child in block.children]
+        if d.variant != "baseline":
+            out.append(Paragraph(rich(f"{self.book.term('Variant')}: {d.variant}"), s["subtitle"]))
+        out.append(Spacer(1, 12))
+        return out
+
+    def blocks(self, blocks: list[Block]) -> list:
+        out, run = [], []
+        for block in blocks + [Block("end")]:
+            if block.kind in ("bullet", "number") and (not run or run[0].kind == block.kind):
+                run.append(block)
+                continue
+            if run:
+                out.append(self.list_of(run))
+                run = []
+            if block.kind in ("bullet", "number"):
+                run.append(block)
+                continue
+            out += self.block(block)
+        return out
+
+    def list_of(self, items: list[Block]):
+        kind = "bullet" if items[0].kind == "bullet" else "1"
+        flow = [ListItem(Paragraph(rich(item.text), self.styles["item"])) for item in items]
+        return ListFlowable(flow, bulletType=kind, leftIndent=14,
+                            bulletFontName=REGULAR_FONT if kind == "1" else BOLD_FONT, bulletFontSize=9,
+                            spaceAfter=5)
+
+    def block(self, block: Block) -> list:
+        s = self.styles
+        if block.kind == "heading":
+            return [heading(block.text, block.level - 1, s["h1"] if block.level == 1 else s["h2"])]
+        if block.kind == "paragraph":
+            return [Paragraph(rich(block.text), s["body"])]
+        if block.kind == "option":
+            return self.blocks(block.children)
+        if block.kind == "components":
+            return [self.component_table(block.children)]
+        if block.kind == "setup":
+            draw, width, height = SETUPS[self.d.game.id](self.d)
+            return [Spacer(1, 4), Figure(draw, width, height, max_width=self.width / POINTS_PER_MM * 0.85,
+                                         max_height=SETUP_HEIGHT), Spacer(1, 8)]
+        if block.kind == "pagebreak":
+            return [PageBreak()]
+        if block.kind == "quickref":
+            return self.quick_reference(block.children)
+        if block.kind == "appendix":
+            return self.appendix(block.children)
+        return []  # terms, and anything that prints nothing
+
+    def component_table(self, items: list[Block]) -> Table:
+        rows = []
+        for item in items:
+            m = COMPONENT.match(item.text)
+            name, text = (m.group(1), m.group(2)) if m else ("-", item.text)
+            picture = component_figure(self.components[name], THUMBNAIL) if name != "-" else ""
+            rows.append([picture, Paragraph(rich(text), self.styles["body"])])
+        thumb = (THUMBNAIL + 4) * POINTS_PER_MM
+        table = Table(rows, colWidths=[thumb, self.width - thumb], hAlign="LEFT")
+        table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), REGULAR_FONT),
+                                   ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("ALIGN", (0, 0), (0, -1), "CENTER"),
+                                   ("LINEBELOW", (0, 0), (-1, -2), 0.3, colors.HexColor("#bbbbbb")),
+                                   ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]))
+        return table
+
+    def quick_reference(self, children: list[Block]) -> list:
+        out = [PageBreak()]
+        if children and children[0].kind == "heading":
+            out.append(heading(children[0].text, 0, self.styles["h1"]))
+            children = children[1:]
+        body = self.blocks(children)
+        room = self.height - 40  # under the heading
+        out += [KeepInFrame(self.width, room, body, mode="shrink"), PageBreak()]
+        return out
+
+    def appendix(self, children: list[Block]) -> list:
+        tables = exact_tables(self.d)
+        if tables is None:
+            return []
+        out = self.blocks(children)
+        term = self.book.term
+        for table in tables.tables:
+            out.append(heading(term(table.title), 1, self.styles["h2"]))
+            rows = [[self.number(v) for v in row] for row in table.rows]
+            out.append(table_flowable([term(c) for c in table.columns], rows, self.styles["cell"], self.width,
+                                      self.ink))
+            if table.note:
+                out.append(Spacer(1, 3))
+                out.append(Paragraph(rich(term(table.note)), self.styles["small"]))
+        return out
+
+    def number(self, value) -> str:
+        """A table value in the book's language (a decimal comma in Spanish)."""
+        text = str(value)
+        if self.book.language == "es" and re.fullmatch(r"-?\d+\.\d+", text):
+            return text.replace(".", ",")
+        return text
+
+
+def render_rulebook(definition, language: str, paper: str) -> bytes:
+    """The rulebook PDF of a definition in `language` on `paper` (a paper name of layouts/print.toml).
+
+    :raises DefinitionError: for mistakes in the text (FILE:LINE each).
+    :raises BoardlabError: for a missing text, an unknown paper, a drawing the print files lack.
+    """
+    conventions = print_conventions()
+    if paper not in conventions.papers:
+        raise BoardlabError(f"unknown paper '{paper}' (papers: {', '.join(conventions.papers)})")
+    book = build_book(definition, language)
+    components = components_of(definition, paper)
+    problems = drawing_problems(book, components)
+    if problems:
+        raise BoardlabError(problems[0])
+    size = conventions.papers[paper]
+    story = _Story(book, size, components)
+    date = footer_date()
+    label = f"{definition.game.name} {definition.game.version}"
+    if definition.variant != "baseline":
+        label += f" · {definition.variant}"
+    if date:
+        label += f" · {date}"
+
+    def footer(canvas, doc) -> None:
+        canvas.saveState()
+        canvas.setFont(REGULAR_FONT, 8)
+        canvas.setFillColor(colors.HexColor(story.ink))
+        y = FOOTER_FROM_BOTTOM * POINTS_PER_MM
+        canvas.drawString(MARGIN * POINTS_PER_MM, y, label)
+        canvas.drawRightString((size[0] - MARGIN) * POINTS_PER_MM, y, str(doc.page))
+        canvas.restoreState()
+
+    title = f"{definition.game.name} — {book.term('Rules')}"
+    return build_pdf(story.make, page=size, footer=footer, title=title, author="boardlab")
