@@ -8,9 +8,9 @@ STAMP  := $(VENV)/.installed
 BOARDLAB := $(BIN)/boardlab
 GAMES  := blockd sixbysix links deblockle
 
-.PHONY: all test test-slow check print rulebooks bench clean
+.PHONY: all test test-slow check print rulebooks reports bench clean
 
-all: check print rulebooks
+all: check print rulebooks reports
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ print: $(STAMP)
 	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
 	for game in $(GAMES); do for paper in a4 letter; do \
 		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done
+
+# the balance reports of the default definitions, into reports/; every game played is kept in
+# build/results.sqlite, so a rerun plays only what changed
+reports: $(STAMP)
+	@for game in $(GAMES); do $(BOARDLAB) report $$game || exit 1; done
 
 # every game's rulebook in every language, on A4 and Letter, beside its print files
 rulebooks: $(STAMP)

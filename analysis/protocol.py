@@ -138,6 +138,10 @@ class Game(ABC):
     # for its first chance outcome: the same deal with seat s in the place seat (s + rotation) % n
     # had.  The runner then plays each deal once per rotation when one agent sits in every seat.
 
+    def is_pass(self, move: Hashable) -> bool:
+        """True when `move` is a pass (the mover does nothing); reports count turns whose only move is one."""
+        return False
+
     def summarize(self, records: list) -> dict[str, Any]:
         """Game-specific additions to a simulation summary (see `runner.summarize`)."""
         return {}

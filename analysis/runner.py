@@ -35,7 +35,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from boardlab.analysis.protocol import CHANCE, Game
+from boardlab.analysis.protocol import CHANCE, Game, State
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
 CHANCE_STREAM = 0
@@ -95,8 +95,12 @@ class Match:
         return index % self.game.players if self.seat_rotation and self.rotate_deals else 0
 
 
-def play_one(match: Match, index: int) -> GameRecord:
-    """Play game `index` of a match to the end (terminal or cap)."""
+def play_one(match: Match, index: int, observe: Callable[[State], None] | None = None) -> GameRecord:
+    """Play game `index` of a match to the end (terminal or cap).
+
+    `observe(state)`, when given, sees the state before every player's decision (reports count
+    the legal moves there); it must not change the state.
+    """
     game = match.game
     deal, rotation, order = match.layout(index)
     chance_rng = random.Random(derive_seed(match.seed, CHANCE_STREAM, deal))
@@ -112,6 +116,8 @@ def play_one(match: Match, index: int) -> GameRecord:
                 outcome, turn_deal = game.rotate_deal(outcome, turn_deal), 0
             state.apply(outcome)
         else:
+            if observe is not None:
+                observe(state)
             state.apply(agents[player].choose(state, rngs[player]))
     return GameRecord(index, deal, rotation, tuple(match.agent_names[a] for a in order),
                       tuple(state.winners()), state.is_unfinished(), state.length(), state.stats())
@@ -128,16 +134,17 @@ def play_block(match: Match, start: int, stop: int) -> list[GameRecord]:
 
 
 _WORKER_MATCH: Match | None = None
+_WORKER_PLAYER = None
 
 
-def _init_worker(match: Match) -> None:
-    global _WORKER_MATCH
-    _WORKER_MATCH = match
+def _init_worker(match: Match, player=None) -> None:
+    global _WORKER_MATCH, _WORKER_PLAYER
+    _WORKER_MATCH, _WORKER_PLAYER = match, player or play_block
 
 
 def _worker_timed_block(bounds: tuple[int, int]) -> tuple[tuple[int, int], list[GameRecord], float]:
     started = time.perf_counter()
-    records = play_block(_WORKER_MATCH, *bounds)
+    records = _WORKER_PLAYER(_WORKER_MATCH, *bounds)
     return bounds, records, time.perf_counter() - started
 
 
@@ -204,9 +211,11 @@ def blocks_of(match: Match, games: int) -> list[tuple[int, int]]:
 
 def play_blocks(match: Match, blocks: Sequence[tuple[int, int]], workers: int | None = None,
                 on_block: Callable[[int, int, list[GameRecord], float], None] | None = None,
-                progress: "Progress | None" = None) -> list[GameRecord]:
+                progress: "Progress | None" = None, player=None) -> list[GameRecord]:
     """Play `blocks` of a match on local processes; returns their records (in no fixed order).
 
+    `player(match, start, stop) -> records` plays one block (default `play_block`); it must be
+    a module-level function, so that worker processes can be given it.
     `on_block(start, stop, records, seconds)` is called in this process as each block finishes
     (the results store saves it there, so an interrupted run keeps every finished block).
     """
@@ -223,11 +232,11 @@ def play_blocks(match: Match, blocks: Sequence[tuple[int, int]], workers: int | 
     if workers == 1:
         for bounds in blocks:
             started = time.perf_counter()
-            chunk = play_block(match, *bounds)
+            chunk = (player or play_block)(match, *bounds)
             finished(bounds, chunk, time.perf_counter() - started)
     else:
         context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-        with context.Pool(workers, initializer=_init_worker, initargs=(match,)) as pool:
+        with context.Pool(workers, initializer=_init_worker, initargs=(match, player)) as pool:
             for bounds, chunk, seconds in pool.imap_unordered(_worker_timed_block, blocks):
                 finished(bounds, chunk, seconds)
     return records

@@ -28,6 +28,9 @@ Only one process writes (the one that holds the store); workers return their rec
 Records are stored as compact JSON (tuples come back as tuples where `GameRecord` has them;
 inside `stats`, lists stay lists - summaries treat both alike).
 
+Other deterministic results (a game's exact tables, deal statistics) are kept with
+`cached(key, compute)`, so that an unchanged report reruns without recomputing them.
+
 Safety: the file carries its schema version and the boardlab version that wrote it.  A file
 written by another schema or boardlab version is moved aside (to PATH.old) and a new store is
 started, saying so in one line; a file that is not a store, or is damaged, raises `StoreError`
@@ -154,6 +157,7 @@ CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS configs (id TEXT PRIMARY KEY, key TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (config TEXT NOT NULL, idx INTEGER NOT NULL, record TEXT NOT NULL,
                                   PRIMARY KEY (config, idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS blocks (config TEXT NOT NULL, start INTEGER NOT NULL, stop INTEGER NOT NULL,
                                    seconds REAL NOT NULL, PRIMARY KEY (config, start, stop)) WITHOUT ROWID;
 """
@@ -261,6 +265,21 @@ class ResultStore:
         row = self.db.execute("SELECT COALESCE(SUM(seconds), 0) FROM blocks WHERE config = ? AND stop <= ?",
                               (config, games)).fetchone()
         return float(row[0])
+
+    def cached(self, key: dict, compute):
+        """The JSON-ready result of `compute()` for `key`, computed once and then read from the store.
+
+        For deterministic results other than game records (exact tables, deal statistics): `key`
+        must hold everything they depend on (include an engine fingerprint).
+        """
+        name = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+        row = self.db.execute("SELECT value FROM results WHERE key = ?", (name,)).fetchone()
+        if row is not None:
+            return json.loads(row[0])
+        text = json.dumps(compute(), sort_keys=True)
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?)", (name, text))
+        return json.loads(text)
 
     def _stored_indices(self, config: str) -> set[int]:
         return {i for (i,) in self.db.execute("SELECT idx FROM games WHERE config = ?", (config,))}

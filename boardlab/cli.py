@@ -17,6 +17,8 @@ COMMANDS = (
     "list",
     "check",
     "simulate",
+    "compare",
+    "report",
     "tables",
     "moves",
     "print",

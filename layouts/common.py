@@ -28,6 +28,8 @@ class GameInfo:
     min_players: int = field(metadata=limits(min=1, max=12))
     max_players: int = field(metadata=limits(min=1, max=12))
     minutes: int = field(metadata=limits(min=1, max=600))
+    #: what the definition decides for want of a source (printed at the head of every report)
+    assumptions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

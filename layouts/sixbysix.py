@@ -47,6 +47,7 @@ class Rules:
 class Analysis:
     seconds_per_round: float = field(metadata=limits(min=1, max=3600))  # table time of one round
     favourite_number: int = field(metadata=limits(min=1, max=1000))  # the casual chooser's favourite number
+    agent: str = "random"  # the agent that reports and `compare` seat everywhere: how players are modelled
 
 
 @dataclass(frozen=True)

@@ -164,6 +164,10 @@ class LinksGame(Game):
         state._moves = list(observation.moves) if observation.mover >= 0 else None
         return state
 
+    def is_pass(self, move) -> bool:
+        """A pass is a move of its own (`Move.is_pass`): reports count the turns whose only move it is."""
+        return move.is_pass
+
     def summarize(self, records: list) -> dict:
         from boardlab.analysis.links.summary import summarize
         return summarize(self, records)

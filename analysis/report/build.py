@@ -1,0 +1,243 @@
+"""`build_report`: play (through the results store) and measure everything a balance report shows.
+
+The report covers every allowed player count: seats, length, decisions, skill, the game's own
+figures, open-rule sensitivity; then the exact tables, the findings and the glossary.  All
+simulations are planned first and played together (`jobs.play_jobs`), so one progress bar
+shows the whole run and an interrupted run resumes with only what is missing.
+
+The document (see `document`) holds no clock time: the same definition, options and code give
+the same JSON byte for byte.  The compute time recorded in the store travels beside it as
+`document["run"]`, for the Markdown and PDF heads only.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from boardlab.analysis import engines
+from boardlab.analysis.report import sections
+from boardlab.analysis.report.document import section, table, text
+from boardlab.analysis.report.extras import EXTRAS
+from boardlab.analysis.report.findings import findings
+from boardlab.analysis.report.glossary import GLOSSARY
+from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
+from boardlab.analysis.report.options import model_agent, rule_alternatives, with_rule
+from boardlab.analysis.store import ResultStore, definition_hash, engine_fingerprint
+from boardlab.analysis.tables import TABLE_PROVIDERS, TableOptions, provider
+from boardlab.layouts.errors import BoardlabError
+
+#: MCTS budgets N whose doubling 2N against N the skill section plays
+MCTS_DOUBLINGS = (8, 16, 32)
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    games: int = 2400  # random self-play games per configuration: seat rates within about +/- 2 points
+    seed: int = 1
+    players: int | None = None  # None: every allowed player count
+    skill_games: int = 120  # games per skill pairing
+    decision_games: int = 240  # games played move by move for the decisions section
+    table_deals: int = 200  # deals for tables estimated over random deals
+    workers: int | None = None
+    progress: bool = True
+    agent: str | None = None  # the agent in every seat; None: the definition's `analysis.agent`, else random
+
+
+def check_agent(game_id: str, name: str) -> str:
+    """`name` if the game's engine offers that agent.
+
+    :raises BoardlabError: for an unknown agent.
+    """
+    known = engines.agent_factories(game_id)
+    if name not in known:
+        shown = [k for k in known if not k[-1].isdigit()]
+        raise BoardlabError(f"unknown agent '{name}' for {game_id} (agents: {', '.join(shown)})")
+    return name
+
+
+def skill_pairings(game_id: str) -> list[tuple[str, str]]:
+    """(stronger, weaker) agent pairs the game's engine offers: greedy vs random, MCTS doublings."""
+    known = engines.agent_factories(game_id)
+    pairs = [("greedy", "random")] if "greedy" in known else []
+    if f"mcts-{MCTS_DOUBLINGS[0]}" in known:
+        pairs += [(f"mcts-{2 * n}", f"mcts-{n}") for n in MCTS_DOUBLINGS]
+    return pairs
+
+
+def pairing_games(agent: str, options: ReportOptions) -> int:
+    """Games of a skill pairing: a third of `skill_games` for the (much slower) MCTS doublings."""
+    return max(1, options.skill_games // 3) if agent.startswith("mcts") else options.skill_games
+
+
+def player_counts(definition, options: ReportOptions) -> list[int]:
+    info = definition.game
+    if options.players is not None:
+        if not info.min_players <= options.players <= info.max_players:
+            raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, "
+                                f"not {options.players}")
+        return [options.players]
+    return list(range(info.min_players, info.max_players + 1))
+
+
+def build_report(definition, store: ResultStore, options: ReportOptions = ReportOptions()) -> dict:
+    """The balance report document of a definition (see the module docstring).
+
+    :raises BoardlabError: when the game has no engine or the player count is not allowed.
+    """
+    game_id, name = definition.game.id, definition.game.name
+    counts = player_counts(definition, options)
+    if game_id not in engines.ENGINES:
+        return _without_engine(definition, store, options, counts)
+    agent = check_agent(game_id, options.agent or model_agent(definition))
+    alternatives, skipped = rule_alternatives(definition)
+    pairings = skill_pairings(game_id)
+    jobs, alt_errors = [], {}
+    for n in counts:
+        jobs.append(Job(definition, n, (agent,) * n, options.games, options.seed))
+        jobs.append(Job(definition, n, (agent,) * n, options.decision_games, options.seed, observe=True))
+        jobs += [Job(definition, n, (strong,) + (weak,) * (n - 1), pairing_games(strong, options), options.seed)
+                 for strong, weak in pairings]
+        for option, value in alternatives:
+            changed = with_rule(definition, option, value)
+            try:
+                engines.make_game(changed, n)
+            except (BoardlabError, ValueError) as err:
+                alt_errors[(n, option, value)] = str(err)
+                continue
+            jobs.append(Job(changed, n, (agent,) * n, options.games, options.seed))
+    outcomes = play_jobs(jobs, store, options.workers, options.progress)
+    by_job = {id(o.job): o for o in outcomes}
+    unit = engines.make_game(definition, counts[0]).length_unit
+
+    body, data = [], {"by_players": {}}
+    for n in counts:
+        mine = [by_job[id(j)] for j in jobs if j.players == n]
+        baseline, observed = mine[0], mine[1]
+        skilled = mine[2:2 + len(pairings)]
+        alt_outcomes = iter(mine[2 + len(pairings):])
+        alts = [(o, v, alt_errors.get((n, o, v)) or next(alt_outcomes)) for o, v in alternatives]
+        blocks, d = [], {}
+        for key, title, (b, x) in (
+                ("seats", "Seats", sections.seats(baseline, n)),
+                ("length", "Game length", sections.length(baseline, definition, n, unit)),
+                ("decisions", "Decisions", sections.decisions(observed, n)),
+                ("skill", "Skill", sections.skill(skilled, n)),
+                ("game", f"{name}'s own figures", _extras(definition, n, options.seed, store)),
+                ("sensitivity", "Open-rule sensitivity", sections.sensitivity(baseline, alts, n, skipped))):
+            d[key] = x
+            blocks.append(section(title, b, level=3))
+        data["by_players"][str(n)] = d
+        body.append(section(f"{n} players", [], level=2))
+        body += blocks
+    found = findings(name, data["by_players"])
+    data["findings"] = found
+    tables_blocks, data["tables"] = _tables(definition, options, store)
+    head = _head(definition, options, counts, pairings, agent)
+    document = {
+        "title": f"{name}: balance report ({getattr(definition, 'variant', 'baseline')})",
+        "head": head,
+        "sections": [section("Findings", [text("\n".join(f"{i}. {f['text']}" for i, f in enumerate(found, 1))
+                                               if found else "No finding stands out at these sample sizes.")])]
+                    + body + [section("Exact tables", tables_blocks)],
+        "glossary": [list(g) for g in GLOSSARY],
+        "data": data,
+        "run": {"seconds": stored_seconds(outcomes)},
+    }
+    return document
+
+
+def _without_engine(definition, store: ResultStore, options: ReportOptions, counts) -> dict:
+    """The report of a game that has no rules engine yet: its head and exact tables only."""
+    tables_blocks, tables_data = _tables(definition, options, store)
+    head = [row for row in _head(definition, options, counts, [], "none") if row[0] not in ("games", "agents")]
+    return {"title": f"{definition.game.name}: balance report ({getattr(definition, 'variant', 'baseline')})",
+            "head": head,
+            "sections": [section("Findings", [text(f"{definition.game.name} has no rules engine yet, so nothing was "
+                                                   "simulated: no seats, length, decisions, skill or rule sensitivity. "
+                                                   "They appear here once its engine is registered.")]),
+                         section("Exact tables", tables_blocks)],
+            "glossary": [list(g) for g in GLOSSARY], "data": {"by_players": {}, "findings": [], "tables": tables_data},
+            "run": {"seconds": 0.0}}
+
+
+def _extras(definition, players: int, seed: int, store: ResultStore):
+    game_id = definition.game.id
+    if game_id not in EXTRAS:
+        return [text("No figures of its own for this game yet.")], {}
+    key = {"what": "report extras", "game": game_id, "definition": definition_hash(definition),
+           "players": players, "seed": seed, "engine": engine_fingerprint(engines.ENGINES[game_id]),
+           "report": _code_fingerprint()}
+    blocks, data = store.cached(key, lambda: list(EXTRAS[game_id](definition, players, seed)))
+    return blocks, data
+
+
+def _tables(definition, options: ReportOptions, store: ResultStore):
+    game_id = definition.game.id
+    if game_id not in TABLE_PROVIDERS:
+        return [text("This game has no exact tables yet.")], {}
+    key = {"what": "tables", "game": game_id, "definition": definition_hash(definition),
+           "players": options.players, "deals": options.table_deals, "seed": options.seed,
+           "engine": engine_fingerprint(TABLE_PROVIDERS[game_id])}
+
+    def compute():
+        tables = provider(game_id).tables(definition, TableOptions(players=options.players, deals=options.table_deals,
+                                                                   seed=options.seed, workers=options.workers))
+        blocks = [table(t.title, [(c, "text") for c in t.columns], [[_plain(v) for v in row] for row in t.rows],
+                        t.note) for t in tables.tables]
+        return [[text(tables.title)] + blocks, tables.data]
+
+    blocks, data = store.cached(key, compute)
+    return blocks, data
+
+
+def _plain(value):
+    return value if isinstance(value, (int, float, str, bool)) or value is None else str(value)
+
+
+def _code_fingerprint() -> str:
+    from boardlab.analysis.store import COMMON_SIMULATION_MODULES  # noqa: F401 (same hashing as the store)
+    import hashlib
+    folder = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def git_commit() -> str:
+    """The checkout's commit (short), with "+changes" when tracked files outside reports/ differ; or "unknown"."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                                text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no", "--",
+                                ".", ":(exclude)reports"], capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return commit + ("+changes" if dirty else "")
+
+
+def _head(definition, options: ReportOptions, counts, pairings, agent: str) -> list[list[str]]:
+    from boardlab import __version__
+    info = definition.game
+    assumptions = info.assumptions
+    head = [
+        ["definition", str(getattr(definition, "source", info.id))],
+        ["definition hash (SHA-256)", definition_hash(definition)],
+        ["variant", str(getattr(definition, "variant", "baseline"))],
+        ["boardlab", f"{__version__}, commit {git_commit()}"],
+        ["seed", str(options.seed)],
+        ["players", ", ".join(str(n) for n in counts)],
+        ["games", f"{options.games:,} self-play games per player count and per rule alternative; "
+                  f"{options.decision_games:,} played move by move for the decisions; "
+                  f"{options.skill_games:,} per skill pairing ({max(1, options.skill_games // 3):,} for the MCTS doublings)"],
+        ["agents", f"{agent} in every seat" + ("; skill: " + ", ".join(f"{a} against {b}" for a, b in pairings)
+                                             if pairings else "")],
+        ["stated playing time", f"{info.minutes} minutes, " + (f"{info.min_players} players" if info.min_players ==
+                                                                 info.max_players else
+                                                                 f"{info.min_players} to {info.max_players} players")],
+    ]
+    head += [["our assumption", a] for a in assumptions] or [["our assumptions", "none marked in the definition"]]
+    return head

@@ -1,0 +1,93 @@
+"""`boardlab compare`: variants against the baseline on the same seeds, with a verdict per metric.
+
+Every variant plays the same games as the baseline: the same seed, so the same deals and dice
+(common random numbers), and the seats turned as `boardlab simulate` turns them.  Each
+headline metric is compared on the per-game differences (`metrics.paired_difference`).
+
+With `until_decided`, games are played in batches until the sequential test on the first-seat
+win rate (`metrics.sprt`, alpha = beta = 0.05 by default) decides, or the cap is reached; the
+result says which.  All games go through the results store, so a rerun or a larger run reuses
+what was played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardlab.analysis.report.document import format_cell
+from boardlab.analysis.report.jobs import Job, play_jobs
+from boardlab.analysis.report.metrics import paired_difference, sprt
+from boardlab.analysis.report.sections import HEADLINE_FORMATS, RATE_FORMATS, headline_series
+from boardlab.analysis.store import ResultStore
+
+SPRT_METRIC = "seat 1 win rate"
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    players: int
+    games: int = 2400
+    seed: int = 1
+    until_decided: bool = False
+    delta: float = 0.03  # the indifference region of the SPRT: changes smaller than this do not matter
+    alpha: float = 0.05
+    beta: float = 0.05
+    batch: int = 480
+    cap: int = 48000
+    workers: int | None = None
+    progress: bool = True
+    agent: str = "random"  # in every seat
+
+
+def compare(baseline, variants: list, store: ResultStore, options: CompareOptions) -> dict:
+    """The comparison document: per variant, every headline metric and (until decided) the SPRT."""
+    n = options.players
+    agents = (options.agent,) * n
+    out = {"game": baseline.game.id,
+           "baseline": getattr(baseline, "variant", "baseline"), "players": n, "seed": options.seed,
+           "agents": list(agents), "comparisons": []}
+    for variant in variants:
+        games = options.batch if options.until_decided else options.games
+        while True:
+            base_out, var_out = play_jobs([Job(baseline, n, agents, games, options.seed),
+                                           Job(variant, n, agents, games, options.seed)],
+                                          store, options.workers, options.progress)
+            base, var = headline_series(base_out.records, n), headline_series(var_out.records, n)
+            test = sprt(var[SPRT_METRIC], base[SPRT_METRIC], options.delta, options.alpha, options.beta)
+            if not options.until_decided or test["decision"] != "undecided" or games >= options.cap:
+                break
+            games = min(games + options.batch, options.cap)
+        metrics = {m: paired_difference(var[m], base[m]) for m in base}
+        name = getattr(variant, "variant", "variant")
+        entry = {"variant": f"{out['game']} (the baseline itself)" if name == "baseline" else name, "games": games,
+                 "metrics": metrics}
+        if options.until_decided:
+            test["stopped_by"] = "decision" if test["decision"] != "undecided" else "cap"
+            entry["sprt"] = test
+        out["comparisons"].append(entry)
+    return out
+
+
+def compare_markdown(result: dict) -> str:
+    """The comparison as Markdown tables (one per variant)."""
+    lines = [f"# {result['game']}: variants against {result['baseline']}", "",
+             f"{result['players']} players, seed {result['seed']}, {result['agents'][0]} in every seat; "
+             "every variant plays the baseline's games (same seeds, seats turned)."]
+    for c in result["comparisons"]:
+        lines += ["", f"## {c['variant']} ({c['games']:,} games)", "",
+                  "| metric | baseline | variant | difference | 95% interval | verdict |", "|---|---:|---:|---:|---:|---|"]
+        for metric, d in c["metrics"].items():
+            value, diff, interval = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
+            verdict = "significant change" if d["significant"] else "no significant change"
+            lines.append(f"| {metric} | {format_cell(d['baseline'], value)} | {format_cell(d['variant'], value)} | "
+                         f"{format_cell(d['difference'], diff)} | {format_cell(d['ci95'], interval)} | {verdict} |")
+        if "sprt" in c:
+            s = c["sprt"]
+            said = {"changed": f"the {SPRT_METRIC} changed (by {s['delta'] * 100:g} points or more)",
+                    "no change": f"no change of {s['delta'] * 100:g} points or more in the {SPRT_METRIC}",
+                    "undecided": "undecided"}[s["decision"]]
+            how = "decided" if s["stopped_by"] == "decision" else "stopped at the cap of"
+            lines += ["", f"Sequential test (SPRT, alpha = {s['alpha']:g}, beta = {s['beta']:g}): **{said}**; "
+                          f"{how} {s['games']:,} games (log-likelihood ratios {s['llr_up']:.2f} up, "
+                          f"{s['llr_down']:.2f} down; bounds {s['bounds'][0]:.2f} and {s['bounds'][1]:.2f})."]
+    return "\n".join(lines) + "\n"

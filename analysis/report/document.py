@@ -1,0 +1,93 @@
+"""The report as a structured document: sections of text, tables and chart data, no drawing.
+
+A document is plain JSON-ready data, so that `GAME.json` is the document itself and the
+Markdown and the PDF are both written from it (they cannot disagree):
+
+    {"title": ..., "head": [[label, value], ...], "sections": [section, ...],
+     "glossary": [[term, definition], ...], "data": {...every number, raw...}}
+    section = {"title": ..., "level": 2 | 3, "blocks": [block, ...]}
+    block   = {"kind": "text", "text": ...}
+            | {"kind": "table", "title": ..., "columns": [{"name": ..., "format": ...}], "rows": [[...]],
+               "note": ...}
+            | {"kind": "chart", "chart": "whiskers" | "histogram" | "bars" | "grid", "id": ..., "title": ..., ...}
+
+Table cells hold raw values; `format_cell` turns one into text by its column's format, for
+every renderer alike.
+
+>>> format_cell(0.1234, "pct"), format_cell([0.1, 0.2], "ci_pct"), format_cell(0.0004, "p")
+('12.3%', '10.0% .. 20.0%', '< 0.001')
+"""
+
+from __future__ import annotations
+
+import re
+
+FORMATS = ("text", "int", "f1", "f2", "f3", "pct", "pp", "ci_pct", "ci_pp", "ci_f1", "p", "yes")
+
+
+def format_cell(value, fmt: str) -> str:
+    """One cell as text (see the module docstring); None is a dash.
+
+    :raises ValueError: for an unknown format.
+    """
+    if value is None:
+        return "-"
+    if fmt == "text":
+        return str(value)
+    if fmt == "int":
+        return f"{int(value):,}"
+    if fmt in ("f1", "f2", "f3"):
+        return f"{value:,.{fmt[1]}f}"
+    if fmt == "pct":
+        return f"{value * 100:.1f}%"
+    if fmt == "pp":
+        return f"{value * 100:+.1f} pts"
+    if fmt == "ci_pct":
+        return f"{value[0] * 100:.1f}% .. {value[1] * 100:.1f}%"
+    if fmt == "ci_pp":
+        return f"{value[0] * 100:+.1f} .. {value[1] * 100:+.1f} pts"
+    if fmt == "ci_f1":
+        return f"{value[0]:+,.1f} .. {value[1]:+,.1f}"
+    if fmt == "p":
+        return "< 0.001" if value < 0.001 else f"{value:.3f}"
+    if fmt == "yes":
+        return "yes" if value else "no"
+    raise ValueError(f"unknown cell format {fmt!r}")
+
+
+def text(words: str) -> dict:
+    return {"kind": "text", "text": words}
+
+
+def table(title: str, columns, rows, note: str = "") -> dict:
+    """A table block; `columns` is a sequence of (name, format).
+
+    :raises ValueError: for an unknown format or a row of the wrong width.
+    """
+    cols = [{"name": name, "format": fmt} for name, fmt in columns]
+    for c in cols:
+        if c["format"] not in FORMATS:
+            raise ValueError(f"unknown cell format {c['format']!r}")
+    rows = [list(r) for r in rows]
+    for r in rows:
+        if len(r) != len(cols):
+            raise ValueError(f"row {r} has {len(r)} cells for {len(cols)} columns")
+    return {"kind": "table", "title": title, "columns": cols, "rows": rows, "note": note}
+
+
+def chart(kind: str, chart_id: str, title: str, **data) -> dict:
+    """A chart block: its kind, a file-name-safe id, a title, and the kind's data (see renderers)."""
+    return {"kind": "chart", "chart": kind, "id": slug(chart_id), "title": title, **data}
+
+
+def section(title: str, blocks, level: int = 2) -> dict:
+    return {"title": title, "level": level, "blocks": list(blocks)}
+
+
+def slug(words: str) -> str:
+    """A lower-case, dash-separated form of `words`, safe in file names.
+
+    >>> slug("Win rates, 3 players")
+    'win-rates-3-players'
+    """
+    return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")

@@ -1,0 +1,85 @@
+"""A game's own figures in its report, beside its exact tables: charts drawn from its engine.
+
+`EXTRAS` maps a game id to a function `(definition, players, seed) -> (blocks, data)` for one
+player count.  A game without an entry gets its exact tables only.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from boardlab.analysis.report.document import chart, table
+from boardlab.analysis.runner import CHANCE_STREAM, derive_seed
+
+#: deals over which Blockd's start mobility is averaged per card
+BLOCKD_DEALS = 200
+
+
+def blockd_extras(definition, players: int, seed: int) -> tuple[list, dict]:
+    """Mobility on the grid of one deal, and the mean start mobility of a pawn by card."""
+    from boardlab.analysis.blockd.engine import deal, make_game
+
+    game = make_game(definition, players)
+
+    def dealt(d: int):
+        state = game.new_initial_state()
+        state.apply(deal(game, random.Random(derive_seed(seed, CHANCE_STREAM, d))))
+        return state
+
+    state = dealt(0)
+    grid = game.grid
+    values, labels = [], []
+    for row in range(grid.rows):
+        values.append([]), labels.append([])
+        for column in range(grid.columns):
+            cell = grid.cell(row, column)
+            card_id = state.layout.card_ids[cell]
+            blind = game.cards[card_id].is_blind
+            values[-1].append(None if blind else state.destinations_from(cell, 0).bit_count())
+            pawn = state.pawns.index(cell) + 1 if cell in state.pawns else None
+            labels[-1].append(game.token(card_id) + (f" P{pawn}" if pawn else ""))
+    by_kind: dict[str, list[int]] = {}
+    for d in range(BLOCKD_DEALS):
+        s = dealt(d)
+        for cell in range(grid.cells):
+            card = game.cards[s.layout.card_ids[cell]]
+            if card.is_blind:
+                continue
+            kind = "start card" if card.value == definition.cards.start_value else f"value {card.value}"
+            by_kind.setdefault(kind, []).append(s.destinations_from(cell, 0).bit_count())
+    kinds = sorted(by_kind, key=lambda k: (k != "start card", k))
+    means = {k: round(sum(v) / len(v), 3) for k, v in ((k, by_kind[k]) for k in kinds)}
+    data = {"example_deal_mobility": values, "mobility_by_card": means, "deals": BLOCKD_DEALS}
+    blocks = [
+        chart("grid", f"blockd-mobility-{players}", f"Mobility on the grid of one deal (deal 0, seed {seed}), "
+              f"{players} players", values=values, labels=labels, axis="cells a pawn here could end on",
+              note="Number in a cell: the cells a pawn standing there could end on in one move, with no other "
+                   "pawn on the board. Grey: the blind card (a pawn never stands there). P1.. mark the start cards "
+                   "of the seats."),
+        table(f"Start mobility by card, {players} players", [("card", "text"), ("mean cells reachable", "f2")],
+              [[k, means[k]] for k in kinds],
+              f"Over {BLOCKD_DEALS} deals, each face-up card's cells reachable in one move with no other pawn on "
+              "the board. The blind card holds no pawn and blocks every walk through it."),
+    ]
+    return blocks, data
+
+
+def sixbysix_extras(definition, players: int, seed: int) -> tuple[list, dict]:
+    """The exact distribution of the dice sum, as a bar chart."""
+    from boardlab.analysis.sixbysix.dice import sum_probabilities
+
+    probabilities = sum_probabilities(tuple(definition.dice.faces), players)
+    sums = sorted(probabilities)
+    data = {"sums": {str(s): _fraction(probabilities[s]) for s in sums}}
+    return [chart("bars", f"sixbysix-sums-{players}", f"Probability of each dice sum, {players} players (exact)",
+                  categories=[str(s) for s in sums], values=[round(float(probabilities[s]), 6) for s in sums],
+                  axis="probability")], data
+
+
+def _fraction(p) -> str:
+    p = Fraction(p)
+    return f"{p.numerator}/{p.denominator}"
+
+
+EXTRAS = {"blockd": blockd_extras, "sixbysix": sixbysix_extras}

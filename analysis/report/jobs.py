@@ -1,0 +1,105 @@
+"""The simulations a report or a comparison needs, played through the results store.
+
+A `Job` is one configuration (definition, players, agent per seat, games, seed); `play_jobs`
+plans every job first (which of their blocks the store lacks), shows one progress bar over all
+the games still to play, plays the missing blocks job by job (each block saved as it
+finishes), then reads every job's records back from the store and summarises them.
+
+An *observed* job plays random self-play through the reference engine and keeps, per game,
+how many legal moves each decision offered (the decisions section); it is stored under its
+own engine fingerprint (suffix "+decisions").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from boardlab.analysis import engines, runner
+from boardlab.analysis.store import ResultStore, config_key
+
+
+@dataclass(frozen=True)
+class Job:
+    definition: Any
+    players: int
+    agents: tuple[str, ...]  # agent name per seat
+    games: int
+    seed: int
+    observe: bool = False
+
+
+@dataclass
+class Outcome:
+    """What a job produced: records from the store and the runner's summary."""
+
+    job: Job
+    records: list
+    summary: dict
+
+
+def play_observed_block(match: runner.Match, start: int, stop: int) -> list[runner.GameRecord]:
+    """Games start..stop-1 by the reference engine, with the legal-move count of every decision.
+
+    A record's stats are {"choices": {"k": decisions that offered k moves}, "passes": decisions
+    whose only move was a pass}.
+    """
+    out = []
+    for index in range(start, stop):
+        choices: Counter = Counter()
+        passes = [0]
+
+        def observe(state, choices=choices, passes=passes):
+            moves = state.legal_moves()
+            choices[len(moves)] += 1
+            if len(moves) == 1 and match.game.is_pass(moves[0]):
+                passes[0] += 1
+
+        record = runner.play_one(match, index, observe=observe)
+        stats = {"choices": {str(k): choices[k] for k in sorted(choices)}, "passes": passes[0]}
+        out.append(dataclasses.replace(record, stats=stats))
+    return out
+
+
+def _prepare(job: Job, store: ResultStore):
+    game = engines.make_game(job.definition, job.players)
+    known = engines.agent_factories(job.definition.game.id)
+    match = runner.make_match(game, [known[name] for name in job.agents], job.seed, True, job.agents)
+    key = config_key(game, match.agent_names, job.seed, match.seat_rotation)
+    if job.observe:
+        key = dataclasses.replace(key, engine=key.engine + "+decisions")
+    config = store.register(key)
+    blocks = [(a, min(a + runner.BLOCK, job.games)) for a in range(0, job.games, runner.BLOCK)] if job.observe \
+        else runner.blocks_of(match, job.games)
+    return game, match, config, store.missing_blocks(config, blocks)
+
+
+def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, progress: bool = True,
+              label: str = "games") -> list[Outcome]:
+    """Play what the store lacks of every job; return every job's outcome (in the jobs' order)."""
+    prepared = [_prepare(job, store) for job in jobs]
+    total = sum(b - a for *_, todo in prepared for a, b in todo)
+    bar = runner.Progress(total, label) if progress and total else None
+    outcomes = []
+    for job, (game, match, config, todo) in zip(jobs, prepared):
+        if todo:
+            runner.play_blocks(match, todo, workers, progress=bar,
+                               player=play_observed_block if job.observe else None,
+                               on_block=lambda a, b, records, seconds, config=config:
+                               store.put_block(config, a, b, records, seconds))
+        records = store.records(config, job.games)
+        seconds = round(store.seconds(config, job.games), 3)
+        # an observed job's records hold only the decision counts: no game summary of them
+        summary = {"games": len(records), "seconds": seconds} if job.observe else \
+            runner.summarize(game, match, records, seconds)
+        outcomes.append(Outcome(job, records, summary))
+    if bar:
+        bar.close()
+    return outcomes
+
+
+def stored_seconds(outcomes: list[Outcome]) -> float:
+    """Compute time the store recorded for all these outcomes' games."""
+    return round(sum(o.summary["seconds"] for o in outcomes), 1)

@@ -1,0 +1,64 @@
+"""The rule options of a definition and their alternatives, read from its schema.
+
+A rule option is a field of the definition's `rules` section.  A choice between readings - a
+field typed as one of several words (`Literal`) or true/false - has alternatives: every other
+word, or the other truth value.  Numbers (chips, caps, step ranges) are not choices between
+readings; they are listed as not varied.
+
+>>> from boardlab.layouts import load
+>>> alternatives, skipped = rule_alternatives(load("sixbysix"))
+>>> [(name, value) for name, value in alternatives if name == "unclaimed_bank"]
+[('unclaimed_bank', 'house')]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import Literal
+
+
+def rule_alternatives(definition) -> tuple[list[tuple[str, object]], list[tuple[str, str]]]:
+    """([(option, alternative value)], [(option, why not varied)]) in the order the schema lists them."""
+    rules = definition.rules
+    hints = typing.get_type_hints(type(rules))
+    alternatives, skipped = [], []
+    for f in dataclasses.fields(rules):
+        tp, current = hints[f.name], getattr(rules, f.name)
+        if typing.get_origin(tp) is Literal:
+            alternatives += [(f.name, v) for v in typing.get_args(tp) if v != current]
+        elif tp is bool:
+            alternatives.append((f.name, not current))
+        else:
+            skipped.append((f.name, f"now {_text(current)}"))
+    return alternatives, skipped
+
+
+def _text(value) -> str:
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)
+
+
+def with_rule(definition, option: str, value):
+    """The definition with one rule option changed; its variant name says which.
+
+    The result is not re-checked as a file would be: an engine that cannot play the
+    combination raises its own error (a report shows it as not playable).
+    """
+    rules = dataclasses.replace(definition.rules, **{option: value})
+    changed = dataclasses.replace(definition, rules=rules)
+    shown = ("true" if value else "false") if isinstance(value, bool) else value
+    name = f"{getattr(definition, 'variant', 'baseline')} with {option} = {shown}"
+    for attribute, new in (("variant", name), ("source", getattr(definition, "source", ""))):
+        if attribute in {f.name for f in dataclasses.fields(changed)}:
+            changed = dataclasses.replace(changed, **{attribute: new})
+        else:  # kept beside the fields by the loader
+            object.__setattr__(changed, attribute, new)
+    return changed
+
+
+def model_agent(definition) -> str:
+    """The agent that models a player in reports and comparisons: the definition's `analysis.agent`, else random."""
+    analysis = getattr(definition, "analysis", None)
+    return getattr(analysis, "agent", None) or "random"

@@ -1,0 +1,69 @@
+"""`boardlab compare GAME VARIANT...`: variants against the baseline on the same seeds."""
+
+from __future__ import annotations
+
+import json
+
+from boardlab.analysis.report.build import check_agent
+from boardlab.analysis.report.compare import CompareOptions, compare, compare_markdown
+from boardlab.analysis.report.options import model_agent
+from boardlab.analysis.store import ResultStore
+from boardlab.arguments import game_definition, non_negative, positive
+from boardlab.commands.report import add_store_arguments
+from boardlab.layouts import GAMES, BoardlabError
+
+
+def _share(text: str) -> float:
+    import argparse
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
+    return value
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare", help="variants against the baseline: every headline metric with a verdict",
+        description="Play the baseline and each variant on the same seeds (same deals and dice, seats turned) "
+                    "and print every headline metric with baseline, variant, difference, 95%% interval and "
+                    "verdict. --until-decided plays in batches until a sequential test (SPRT) on the first-seat "
+                    "win rate decides or the cap is reached.")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("variants", metavar="VARIANT", nargs="+",
+                   help="variant files or names in layouts/variants/ (the game's own name: the baseline itself)")
+    p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--games", type=positive, metavar="N", help=f"games per side (default: {CompareOptions.games})")
+    how.add_argument("--until-decided", action="store_true",
+                     help=f"play batches of {CompareOptions.batch} games until the SPRT decides "
+                          f"(cap: {CompareOptions.cap} games)")
+    p.add_argument("--delta", type=_share, default=CompareOptions.delta, metavar="D",
+                   help=f"SPRT indifference region: a change in first-seat win rate smaller than D does not matter "
+                        f"(default: {CompareOptions.delta})")
+    p.add_argument("--cap", type=positive, default=CompareOptions.cap, metavar="N",
+                   help=f"most games per side with --until-decided (default: {CompareOptions.cap})")
+    p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
+                                                "else random)")
+    p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
+    add_store_arguments(p)
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    baseline = game_definition(args.game, None)
+    variants = [game_definition(args.game, v if v != args.game else None) for v in args.variants]
+    info = baseline.game
+    players = info.max_players if args.players is None else args.players
+    if not info.min_players <= players <= info.max_players:
+        raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {players}")
+    agent = check_agent(args.game, args.agent or model_agent(baseline))
+    options = CompareOptions(players=players, agent=agent, games=args.games or CompareOptions.games, seed=args.seed,
+                             until_decided=args.until_decided, delta=args.delta, cap=args.cap, workers=args.workers)
+    with ResultStore(args.store) as store:
+        result = compare(baseline, variants, store, options)
+    print(json.dumps(result, indent=2) if args.json else compare_markdown(result), end="" if not args.json else "\n")
+    return 0

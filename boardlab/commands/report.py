@@ -1,0 +1,64 @@
+"""`boardlab report GAME`: the full balance report (Markdown, PDF, JSON, SVG charts)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from boardlab.analysis.report.build import ReportOptions, build_report
+from boardlab.analysis.store import DEFAULT_STORE, ResultStore
+from boardlab.arguments import game_definition, non_negative, positive
+from boardlab.layouts import GAMES
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "report", help="the balance report of a game: Markdown, PDF, JSON and SVG charts",
+        description="Simulate and measure a game for every allowed player count (seats, length, decisions, "
+                    "skill, open-rule sensitivity, exact tables, findings) and write GAME.md, GAME.pdf, "
+                    "GAME.json and GAME/*.svg. Every game played goes into the results store, so a rerun "
+                    "or an interrupted run plays only what is missing.")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    add_store_arguments(p)
+    p.add_argument("--players", type=positive, metavar="N", help="one player count (default: every allowed one)")
+    p.add_argument("--games", type=positive, default=ReportOptions.games, metavar="N",
+                   help=f"random self-play games per player count and rule alternative (default: {ReportOptions.games})")
+    p.add_argument("--skill-games", type=positive, default=ReportOptions.skill_games, metavar="N",
+                   help=f"games per skill pairing (default: {ReportOptions.skill_games})")
+    p.add_argument("--decision-games", type=positive, default=ReportOptions.decision_games, metavar="N",
+                   help=f"games played move by move for the decisions section (default: {ReportOptions.decision_games})")
+    p.add_argument("--deals", type=positive, default=ReportOptions.table_deals, metavar="N",
+                   help=f"random deals for tables estimated over deals (default: {ReportOptions.table_deals})")
+    p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
+                                                "else random)")
+    p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
+    p.add_argument("--out", metavar="DIR", help="output folder (default: reports/ for the game's own definition, "
+                                                "build/reports/ for a variant)")
+    p.set_defaults(run=run)
+
+
+def add_store_arguments(p) -> None:
+    p.add_argument("--store", metavar="PATH", default=str(DEFAULT_STORE),
+                   help=f"the SQLite results store (default: {DEFAULT_STORE})")
+    p.add_argument("--workers", type=positive, metavar="W", help="worker processes (default: the number of cores)")
+
+
+def run(args) -> int:
+    from boardlab.printkit.reports import write_report
+
+    definition = game_definition(args.game, args.variant)
+    options = ReportOptions(games=args.games, seed=args.seed, players=args.players, skill_games=args.skill_games,
+                            decision_games=args.decision_games, table_deals=args.deals, workers=args.workers,
+                            progress=True, agent=args.agent)
+    started = time.perf_counter()
+    with ResultStore(args.store) as store:
+        document = build_report(definition, store, options)
+    variant = getattr(definition, "variant", "baseline")
+    name = args.game if variant == "baseline" else variant
+    out = Path(args.out) if args.out else Path("reports" if variant == "baseline" else "build/reports")
+    written = write_report(document, name, out)
+    print(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
+          f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
+    return 0

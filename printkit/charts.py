@@ -1,0 +1,176 @@
+"""Report charts as reportlab.graphics drawings: one `Drawing` renders to both PDF and SVG.
+
+`chart_drawing(block)` takes a chart block of a report document (see
+`boardlab.analysis.report.document`) and returns a Drawing of `WIDTH` x `HEIGHT` points:
+
+- whiskers: per category, the value as a dot and its 95% interval as a whisker, with the
+  reference (a fair share) as a dashed line - a reportlab LinePlot, one series per whisker;
+- histogram: counts per bin (a VerticalBarChart), with the stated length as a marked line;
+- bars: one value per category (a VerticalBarChart);
+- grid: a heat map of values on a board (rectangles shaded by value, labels in the cells).
+
+>>> block = {"chart": "bars", "title": "t", "categories": ["a", "b"], "values": [0.2, 0.8], "axis": "p"}
+>>> svg_text(chart_drawing(block)).startswith("<?xml")
+True
+"""
+
+from __future__ import annotations
+
+from reportlab.graphics import renderSVG
+from reportlab.graphics.charts.barcharts import VerticalBarChart
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, Line, Rect, String
+from reportlab.graphics.widgets.markers import makeMarker
+from reportlab.lib import colors
+
+WIDTH, HEIGHT = 460.0, 200.0
+FONT = "Helvetica"
+INK = colors.HexColor("#222222")
+ACCENT = colors.HexColor("#2b5797")
+MUTED = colors.HexColor("#9e9e9e")
+
+
+def chart_drawing(block: dict) -> Drawing:
+    """The drawing of one chart block.
+
+    :raises ValueError: for an unknown chart kind.
+    """
+    kind = block["chart"]
+    if kind == "whiskers":
+        return _whiskers(block)
+    if kind == "histogram":
+        return _histogram(block)
+    if kind == "bars":
+        return _bars(block)
+    if kind == "grid":
+        return _grid(block)
+    raise ValueError(f"unknown chart kind {kind!r}")
+
+
+def svg_text(drawing: Drawing) -> str:
+    """The drawing as an SVG document."""
+    return renderSVG.drawToString(drawing)
+
+
+def _frame(title: str, height: float = HEIGHT) -> Drawing:
+    drawing = Drawing(WIDTH, height)
+    drawing.add(String(WIDTH / 2, height - 14, title, fontName=FONT, fontSize=10, fillColor=INK, textAnchor="middle"))
+    return drawing
+
+
+def _axis_label(drawing: Drawing, text: str, x: float, y: float) -> None:
+    drawing.add(String(x, y, text, fontName=FONT, fontSize=8, fillColor=INK, textAnchor="middle"))
+
+
+def _whiskers(block: dict) -> Drawing:
+    drawing = _frame(block["title"])
+    n = len(block["categories"])
+    plot = LinePlot()
+    plot.x, plot.y, plot.width, plot.height = 50, 35, WIDTH - 80, HEIGHT - 70
+    series = [[(i + 1, lo), (i + 1, hi)] for i, (lo, hi) in enumerate(zip(block["low"], block["high"]))]
+    series.append([(i + 1, v) for i, v in enumerate(block["values"])])
+    if block.get("reference") is not None:
+        series.append([(0.5, block["reference"]), (n + 0.5, block["reference"])])
+    plot.data = series
+    for i in range(n):
+        plot.lines[i].strokeColor, plot.lines[i].strokeWidth = ACCENT, 1.5
+        plot.lines[i].symbol = makeMarker("Smiley", size=0)  # no dots at the whisker ends
+    values = plot.lines[n]
+    values.strokeColor = None
+    values.strokeWidth = 0
+    values.symbol = makeMarker("FilledCircle", size=5, fillColor=INK, strokeColor=INK)
+    if block.get("reference") is not None:
+        ref = plot.lines[n + 1]
+        ref.strokeColor, ref.strokeWidth, ref.strokeDashArray = MUTED, 1, [3, 2]
+    top = max(block["high"] + [block.get("reference") or 0])
+    plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = 0.5, n + 0.5
+    plot.xValueAxis.valueSteps = list(range(1, n + 1))
+    plot.xValueAxis.labelTextFormat = lambda v: block["categories"][int(round(v)) - 1] if 1 <= round(v) <= n else ""
+    plot.xValueAxis.labels.fontName = plot.yValueAxis.labels.fontName = FONT
+    plot.xValueAxis.labels.fontSize = plot.yValueAxis.labels.fontSize = 8
+    plot.yValueAxis.valueMin = 0
+    plot.yValueAxis.valueMax = _nice_top(top)
+    plot.yValueAxis.labelTextFormat = lambda v: f"{v * 100:.0f}%"
+    plot.yValueAxis.visibleGrid, plot.yValueAxis.gridStrokeColor = True, colors.HexColor("#e0e0e0")
+    drawing.add(plot)
+    _axis_label(drawing, block.get("axis", "") + ("; dashed: fair share" if block.get("reference") else ""),
+                WIDTH / 2, 6)
+    return drawing
+
+
+def _nice_top(value: float) -> float:
+    for top in (0.05, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0):
+        if value <= top:
+            return top
+    return 1.0
+
+
+def _bar_chart(drawing: Drawing, categories, values, label_every: int = 1) -> VerticalBarChart:
+    chart = VerticalBarChart()
+    chart.x, chart.y, chart.width, chart.height = 50, 35, WIDTH - 80, HEIGHT - 70
+    chart.data = [list(values)]
+    chart.categoryAxis.categoryNames = [c if i % label_every == 0 else "" for i, c in enumerate(categories)]
+    chart.categoryAxis.labels.fontName = chart.valueAxis.labels.fontName = FONT
+    chart.categoryAxis.labels.fontSize = chart.valueAxis.labels.fontSize = 7
+    chart.bars[0].fillColor, chart.bars[0].strokeColor = ACCENT, None
+    chart.valueAxis.valueMin = 0
+    chart.valueAxis.visibleGrid, chart.valueAxis.gridStrokeColor = True, colors.HexColor("#e0e0e0")
+    chart.barSpacing = 0
+    drawing.add(chart)
+    return chart
+
+
+def _bars(block: dict) -> Drawing:
+    drawing = _frame(block["title"])
+    cats = block["categories"]
+    _bar_chart(drawing, cats, block["values"], label_every=max(1, len(cats) // 20))
+    _axis_label(drawing, block.get("axis", ""), WIDTH / 2, 6)
+    return drawing
+
+
+def _histogram(block: dict) -> Drawing:
+    drawing = _frame(block["title"])
+    edges, counts = block["edges"], block["counts"]
+    names = [f"{edges[i]:.0f}" for i in range(len(counts))]
+    chart = _bar_chart(drawing, names, counts, label_every=max(1, len(counts) // 10))
+    marker = block.get("marker")
+    axis = f"{block.get('axis', '')} (bin starts); bars: games"
+    if marker is not None and edges:
+        width = (edges[-1] - edges[0]) or 1
+        if edges[0] <= marker <= edges[-1]:
+            x = chart.x + chart.width * (marker - edges[0]) / width
+            drawing.add(Line(x, chart.y, x, chart.y + chart.height, strokeColor=colors.HexColor("#b3261e"),
+                             strokeWidth=1.2, strokeDashArray=[3, 2]))
+            axis += f"; red line: {block.get('marker_label', '')}"
+        else:
+            axis += f"; {block.get('marker_label', '')} = {marker:.0f} {block.get('axis', '')}, off this axis"
+    _axis_label(drawing, axis, WIDTH / 2, 6)
+    return drawing
+
+
+def _grid(block: dict) -> Drawing:
+    values, labels = block["values"], block["labels"]
+    rows, columns = len(values), len(values[0])
+    cell = min(40.0, (WIDTH - 40) / columns)
+    height = rows * cell + 50
+    drawing = _frame(block["title"], height)
+    present = [v for row in values for v in row if v is not None]
+    low, high = (min(present), max(present)) if present else (0, 1)
+    left = (WIDTH - columns * cell) / 2
+    for r in range(rows):
+        for c in range(columns):
+            v = values[r][c]
+            x, y = left + c * cell, height - 24 - (r + 1) * cell
+            if v is None:
+                fill = colors.HexColor("#bdbdbd")
+            else:
+                t = (v - low) / (high - low) if high > low else 1.0
+                fill = colors.Color(1 - 0.75 * t, 1 - 0.55 * t, 1 - 0.2 * t)
+            drawing.add(Rect(x, y, cell, cell, fillColor=fill, strokeColor=colors.white, strokeWidth=1))
+            ink = colors.white if v is not None and high > low and (v - low) / (high - low) > 0.6 else INK
+            drawing.add(String(x + cell / 2, y + cell / 2 + 2, "" if v is None else str(v), fontName=FONT,
+                               fontSize=9, fillColor=ink, textAnchor="middle"))
+            drawing.add(String(x + cell / 2, y + 4, labels[r][c], fontName=FONT, fontSize=6, fillColor=ink,
+                               textAnchor="middle"))
+    _axis_label(drawing, f"{block.get('axis', '')}: light {low} .. dark {high}", WIDTH / 2, 6)
+    return drawing

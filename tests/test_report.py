@@ -1,0 +1,198 @@
+"""Balance reports and comparisons, run as a user runs them with tiny game counts.
+
+The full-size reports are built by `make reports`, never here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from boardlab.analysis.report.document import format_cell
+from boardlab.analysis.report.metrics import paired_difference, sprt
+from boardlab.analysis.stats import wilson_interval
+from boardlab.cli import main
+from boardlab.printkit.report_markdown import markdown
+
+TINY = ["--games", "48", "--skill-games", "6", "--decision-games", "4", "--deals", "4", "--workers", "1"]
+
+
+def _report(tmp_path, game, *extra, store="r.sqlite", out="out"):
+    return main(["report", game, "--store", str(tmp_path / store), "--out", str(tmp_path / out), *TINY, *extra])
+
+
+def _tables(document):
+    for section in document["sections"]:
+        for block in section["blocks"]:
+            if block["kind"] == "table":
+                yield block
+
+
+def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
+    assert _report(tmp_path, "sixbysix", "--players", "2") == 0
+    out = tmp_path / "out"
+    document = json.loads((out / "sixbysix.json").read_text())
+    md = (out / "sixbysix.md").read_text()
+    assert (out / "sixbysix.pdf").read_bytes().startswith(b"%PDF")
+    titles = [s["title"] for s in document["sections"]]
+    for wanted in ("Findings", "2 players", "Seats", "Game length", "Decisions", "Skill", "6x6's own figures",
+                   "Open-rule sensitivity", "Exact tables"):
+        assert wanted in titles
+    for block in document["sections"][0]["blocks"]:
+        assert block["kind"] == "text"
+    # every table row of the JSON appears, formatted, in the Markdown
+    for block in _tables(document):
+        for row in block["rows"]:
+            cells = [format_cell(v, c["format"]).replace("|", "\\|") for v, c in zip(row, block["columns"])]
+            assert "| " + " | ".join(cells) + " |" in md
+    # and the Markdown is exactly what the JSON renders to, plus the run-time line of the head
+    again = markdown({**document, "run": None}, "sixbysix").splitlines()
+    assert [line for line in md.splitlines() if not line.startswith("| run time |")] == again
+    # charts: one SVG per chart block, beside the Markdown
+    charts = [b for s in document["sections"] for b in s["blocks"] if b["kind"] == "chart"]
+    assert {c["chart"] for c in charts} >= {"whiskers", "histogram", "bars"}
+    for c in charts:
+        assert (out / "sixbysix" / f"{c['id']}.svg").read_text().startswith("<?xml")
+    # the seat figures are the Wilson intervals of the counts
+    seats = document["data"]["by_players"]["2"]["seats"]
+    for wins, rate in zip(seats["wins_by_seat"], seats["win_rate_by_seat"]):
+        lo, hi = wilson_interval(wins, seats["games"])
+        assert rate["ci95"] == [round(lo, 6), round(hi, 6)]
+    # every rule option that is a choice was varied
+    alternatives = document["data"]["by_players"]["2"]["sensitivity"]["alternatives"]
+    assert {(a["option"], a["value"]) for a in alternatives} >= {("unclaimed_bank", "house"), ("covering", False)}
+
+
+def test_an_unchanged_report_reruns_from_the_store_byte_identical(tmp_path, monkeypatch):
+    assert _report(tmp_path, "blockd", "--players", "2") == 0
+    first = {p.name: p.read_bytes() for p in (tmp_path / "out").glob("blockd.*")}
+    from boardlab.analysis import runner
+
+    def no_play(*args, **kwargs):
+        raise AssertionError("a rerun of an unchanged report played games")
+
+    monkeypatch.setattr(runner, "play_blocks", no_play)
+    started = time.perf_counter()
+    assert _report(tmp_path, "blockd", "--players", "2") == 0
+    assert time.perf_counter() - started < 20
+    assert {p.name: p.read_bytes() for p in (tmp_path / "out").glob("blockd.*")} == first
+
+
+def test_a_killed_report_resumes_to_the_same_json(tmp_path):
+    args = ["report", "blockd", "--players", "3", "--games", "3000", "--skill-games", "3", "--decision-games", "60",
+            "--deals", "4", "--workers", "1"]
+    whole = subprocess.run([sys.executable, "-m", "boardlab.cli", *args, "--store", str(tmp_path / "whole.sqlite"),
+                            "--out", str(tmp_path / "whole")], capture_output=True, text=True, timeout=300)
+    assert whole.returncode == 0, whole.stderr
+    store = tmp_path / "cut.sqlite"
+    cut = subprocess.Popen([sys.executable, "-m", "boardlab.cli", *args, "--store", str(store),
+                            "--out", str(tmp_path / "cut")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stored = 0
+    deadline = time.monotonic() + 120
+    while stored == 0 and time.monotonic() < deadline and cut.poll() is None:
+        time.sleep(0.05)
+        try:
+            with sqlite3.connect(store, timeout=1) as db:
+                stored = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        except sqlite3.Error:
+            pass
+    if cut.poll() is None:
+        os.kill(cut.pid, signal.SIGKILL)
+    cut.wait()
+    assert not (tmp_path / "cut" / "blockd.json").exists(), "the run finished before it could be killed"
+    assert stored > 0
+    again = subprocess.run([sys.executable, "-m", "boardlab.cli", *args, "--store", str(store),
+                            "--out", str(tmp_path / "cut")], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "cut" / "blockd.json").read_bytes() == (tmp_path / "whole" / "blockd.json").read_bytes()
+
+
+def test_compare_finds_the_lead_change_and_no_change_against_itself(tmp_path, capsys):
+    store = str(tmp_path / "c.sqlite")
+    assert main(["compare", "sixbysix", "sixbysix-lead-fixed", "--until-decided", "--json", "--players", "2",
+                 "--store", store, "--workers", "1"]) == 0
+    lead = json.loads(capsys.readouterr().out)["comparisons"][0]
+    assert lead["sprt"]["decision"] == "changed" and lead["sprt"]["stopped_by"] == "decision"
+    assert lead["metrics"]["seat 1 win rate"]["significant"]
+    assert main(["compare", "sixbysix", "sixbysix", "--games", "96", "--json", "--players", "3", "--store", store,
+                 "--workers", "1"]) == 0
+    same = json.loads(capsys.readouterr().out)["comparisons"][0]
+    assert not any(m["significant"] for m in same["metrics"].values())
+    assert all(m["difference"] == 0 for m in same["metrics"].values())
+    assert main(["compare", "sixbysix", "sixbysix", "--games", "96", "--players", "3", "--store", store]) == 0
+    assert "no significant change" in capsys.readouterr().out
+
+
+def test_sprt_and_paired_difference_against_hand_computed_values():
+    # 30 of 100 paired games differ by +1: mean 0.3, sample variance 0.3 * 0.7 * 100 / 99
+    variant, baseline = [1] * 30 + [0] * 70, [0] * 100
+    d = paired_difference(variant, baseline)
+    half = 1.959964 * (0.3 * 0.7 * 100 / 99 / 100) ** 0.5
+    assert d["difference"] == 0.3 and d["ci95"] == pytest.approx([0.3 - half, 0.3 + half], abs=1e-5)
+    s = sprt(variant, baseline, 0.05)
+    var = 0.3 * 0.7 * 100 / 99
+    assert s["llr_up"] == pytest.approx(100 * (0.05 * 0.3 - 0.05 ** 2 / 2) / var, abs=1e-5)
+    assert s["bounds"] == pytest.approx([math.log(0.05 / 0.975), math.log(0.95 / 0.025)], abs=1e-6) and s["decision"] == "changed"
+    assert sprt([1, 0, 0, 1] * 10, [0, 1, 1, 0] * 10, 0.05)["decision"] == "undecided"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["report", "nosuchgame"], "unknown game"),
+    (["report", "blockd", "--players", "9"], "not 9"),
+    (["compare", "blockd", "sixbysix-lead-fixed"], "variant of sixbysix"),
+    (["report", "blockd", "--agent", "nobody"], "unknown agent"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
+    assert main(argv + ["--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "o")]
+                if argv[0] == "report" else argv + ["--store", str(tmp_path / "s.sqlite")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+
+
+def test_a_corrupt_store_is_refused_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"garbage" * 1000)
+    assert main(["report", "blockd", "--store", str(bad), "--out", str(tmp_path / "o"), *TINY]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a usable results store" in err[0]
+    assert bad.read_bytes() == b"garbage" * 1000 and not (tmp_path / "o").exists()
+
+
+def test_a_game_without_engine_gets_a_report_saying_so(tmp_path):
+    from boardlab.analysis import engines
+    if "deblockle" in engines.ENGINES:
+        pytest.skip("deblockle has an engine now")
+    assert _report(tmp_path, "deblockle") == 0
+    assert "no rules engine yet" in (tmp_path / "out" / "deblockle.md").read_text()
+
+
+def test_findings_are_generated_from_the_numbers_and_ordered():
+    from boardlab.analysis.report.findings import findings
+
+    def alt(option, value, base, variant, significant=True):
+        return {"option": option, "value": value,
+                "metrics": {"mean length": {"baseline": base, "variant": variant, "difference": variant - base,
+                                            "ci95": [0, 0], "significant": significant}}}
+
+    seats = {"first_player_advantage": {"p_value": 0.5, "rate": 0.5, "fair_share": 0.5, "advantage": 0.0},
+             "win_rate_by_seat": [{"rate": 0.5}, {"rate": 0.5}], "balance": 1.0, "unfinished": {"share": 0.0}}
+    data = {"2": {"seats": seats, "skill": {"pairings": []},
+                  "length": {"unit": "rounds", "median": 270, "finished_games": 10, "seconds_per_unit": 40,
+                             "stated_minutes": 30, "table_minutes": {"median": 180.0}},
+                  "sensitivity": {"alternatives": [alt("bank", "house", 300, 40), alt("cover", False, 300, 250)]}}}
+    found = findings("Game", data)
+    assert found[0]["text"].startswith("As written, a 2-player game of Game lasts about 270 rounds (median), "
+                                       "3.0 hours at the definition's pace, against the 30 minutes it states; "
+                                       "only `bank = house` brings it near")
+    assert [f["score"] for f in found] == sorted((f["score"] for f in found), reverse=True)
+    assert any("`cover = false` changes the mean length: 300.0 to 250.0 (-17%) with 2 players." == f["text"]
+               for f in found)
