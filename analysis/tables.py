@@ -22,6 +22,7 @@ from boardlab.layouts.errors import BoardlabError
 TABLE_PROVIDERS: dict[str, str] = {
     "blockd": "boardlab.analysis.blockd.tables",
     "sixbysix": "boardlab.analysis.sixbysix.tables",
+    "deblockle": "boardlab.analysis.deblockle.tables",
     "links": "boardlab.analysis.links.tables",
 }
 

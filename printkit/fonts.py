@@ -33,6 +33,17 @@ def font_name(bold: bool = False) -> str:
     return BOLD_FONT if bold else REGULAR_FONT
 
 
+def text_extent(size: float, bold: bool = False) -> tuple[float, float]:
+    """How far the font's letters reach above and below the baseline, in mm, at `size` points.
+
+    >>> [round(v, 2) for v in text_extent(10)]
+    [2.68, 0.85]
+    """
+    register_fonts()
+    ascent, descent = pdfmetrics.getAscentDescent(font_name(bold), size)
+    return ascent / POINTS_PER_MM, -descent / POINTS_PER_MM
+
+
 def text_width(content: str, size: float, bold: bool = False) -> float:
     """Width in mm of `content` set at `size` points in the embedded font.
 

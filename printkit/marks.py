@@ -32,9 +32,12 @@ if TYPE_CHECKING:  # imposition imports this module
 MINIMUM_MARK = 1.0
 #: gap between the cut marks and the footer line (mm)
 FOOTER_GAP = 0.5
-#: line widths (mm)
+#: line widths (mm): cut marks on card sheets, their paper underlay, cut outlines of pieces
 MARK_WIDTH = 0.2
 MARK_UNDERLAY_WIDTH = 0.8
+CUT_WIDTH = 0.3
+#: fold lines are dashed (mm on, mm off), so that they never read as cut lines, which are solid
+FOLD_DASH = (2.0, 1.5)
 
 
 def footer_height(conventions: PrintConventions) -> float:

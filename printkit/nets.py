@@ -31,12 +31,11 @@ from boardlab.layouts.common import PrintConventions
 from boardlab.printkit.draw import Canvas, Point
 from boardlab.printkit.packing import Box, grid_positions, paginate, printable_area
 from boardlab.printkit.pages import Component, Page
-from boardlab.printkit.palette import contrast_ink
+from boardlab.printkit.marks import CUT_WIDTH, FOLD_DASH
+from boardlab.printkit.palette import contrast_ink, mark_ink
 from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.units import MM_PER_POINT
 
-CUT_WIDTH = 0.3  # mm
-FOLD_DASH = (2.0, 1.5)  # mm on, mm off
 SYMBOL_SHARE = 0.7  # of the edge: the symbol's box on a face
 
 #: Where each cube side sits in the cross, in (column, row) squares of one edge.
@@ -129,8 +128,8 @@ def draw_cube_net(canvas: Canvas, x: float, y: float, *, edge: float, tab: float
                 cuts.append(segment)
     for (x1, y1), (x2, y2) in cuts:
         canvas.line(x1, y1, x2, y2, stroke=ink, width=CUT_WIDTH)
-    for (x1, y1), (x2, y2) in folds:
-        canvas.line(x1, y1, x2, y2, stroke=ink, width=CUT_WIDTH, dash=FOLD_DASH)
+    for (x1, y1), (x2, y2) in folds:  # every fold has a face on at least one side
+        canvas.line(x1, y1, x2, y2, stroke=mark_ink(colour, ink), width=CUT_WIDTH, dash=FOLD_DASH)
     # the caption goes in the free corner right of the south face, below the east face's tab
     east_x, east_y, _, _ = boxes["east"]
     cx, cy = east_x + 1.5, east_y + edge + tab + 1.0

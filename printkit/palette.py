@@ -19,12 +19,54 @@ def ink_and_paper(definition) -> tuple[str, str]:
     return colours[settings.ink_colour].hex, colours[settings.paper_colour].hex
 
 
+#: the least contrast ratio (WCAG 2: graphics a reader must see) of a mark against what it is drawn on
+MARK_CONTRAST = 3.0
+
+BLACK, WHITE = "#000000", "#ffffff"
+
+
+def relative_luminance(colour: str) -> float:
+    """The WCAG 2 relative luminance of a "#rrggbb" colour: 0 for black, 1 for white.
+
+    >>> relative_luminance("#000000"), relative_luminance("#ffffff")
+    (0.0, 1.0)
+    """
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    red, green, blue = (linear(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast_ratio(first: str, second: str) -> float:
+    """The WCAG 2 contrast ratio of two colours, from 1 (the same) to 21 (black on white).
+
+    >>> contrast_ratio("#000000", "#ffffff"), contrast_ratio("#c62828", "#c62828")
+    (21.0, 1.0)
+    """
+    light, dark = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
 def contrast_ink(fill: str) -> str:
     """Black or white, whichever reads better on `fill` (a "#rrggbb" colour).
 
     >>> contrast_ink("#f9d71c"), contrast_ink("#1a3d8f")
     ('#000000', '#ffffff')
     """
-    red, green, blue = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
-    luma = 0.299 * red + 0.587 * green + 0.114 * blue
-    return "#000000" if luma > 140 else "#ffffff"
+    return BLACK if contrast_ratio(BLACK, fill) >= contrast_ratio(WHITE, fill) else WHITE
+
+
+def mark_ink(fill: str, ink: str = BLACK, paper: str = WHITE) -> str:
+    """The colour of a cut, fold or glue line drawn on `fill`: the definition's ink where it stands
+    out (dark on light), else its paper colour (light on dark), else black or white.
+
+    Either black or white reaches 4.5:1 on any colour, so the result always reaches MARK_CONTRAST.
+
+    >>> mark_ink("#ffffff", "#1b1b1b", "#ffffff"), mark_ink("#1a3d8f", "#1b1b1b", "#ffffff")
+    ('#1b1b1b', '#ffffff')
+    """
+    for candidate in (ink, paper):
+        if contrast_ratio(candidate, fill) >= MARK_CONTRAST:
+            return candidate
+    return contrast_ink(fill)

@@ -29,12 +29,11 @@ from boardlab.printkit.cardart import fitted_size
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import Box, Section, flow_pages, grid_positions
 from boardlab.printkit.pages import Component, Page
-from boardlab.printkit.palette import contrast_ink
+from boardlab.printkit.marks import CUT_WIDTH, FOLD_DASH
+from boardlab.printkit.palette import contrast_ink, mark_ink
 from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.units import MM_PER_POINT
 
-CUT_WIDTH = 0.3  # mm: cut lines
-FOLD_DASH = (2.0, 1.5)  # mm on, mm off: fold lines
 LABEL_SIZE = 9.0  # points: a label's largest size; longer labels shrink to fit the panel
 
 
@@ -71,7 +70,8 @@ def fold_lines(size: StandeeSize) -> list[float]:
 def draw_standee(canvas: Canvas, x: float, y: float, size: StandeeSize, art: StandeeArt, *, ink: str) -> None:
     """Draw the flat strip of one standee with its top-left corner at (x, y).
 
-    `ink` is the colour of cut and fold lines.
+    `ink` is the colour of the cut outline (on the paper round the strip) and of fold lines where
+    it stands out on the standee's colour (printkit.palette.mark_ink).
     :raises BoardlabError: for a symbol that printkit.symbols cannot draw.
     """
     panels = strip_panels(size)
@@ -90,7 +90,9 @@ def draw_standee(canvas: Canvas, x: float, y: float, size: StandeeSize, art: Sta
     width, height = strip_size(size)
     canvas.rect(x, y, width, height, stroke=ink, width=CUT_WIDTH)
     for fold_y in fold_lines(size):
-        canvas.line(x, y + fold_y, x + width, y + fold_y, stroke=ink, width=CUT_WIDTH, dash=FOLD_DASH)
+        # between two panels of the same colour: light on a dark piece, dark on a light one
+        canvas.line(x, y + fold_y, x + width, y + fold_y, stroke=mark_ink(art.colour, ink), width=CUT_WIDTH,
+                    dash=FOLD_DASH)
 
 
 def _draw_figure(canvas: Canvas, width: float, height: float, art: StandeeArt) -> None:
@@ -114,8 +116,11 @@ def standee_component(name: str, size: StandeeSize, art: StandeeArt, *, ink: str
 def standee_section(standees: Sequence[StandeeArt], size: StandeeSize, *, ink: str, gap: float) -> Section:
     """The standees as one section of a sheet (see packing.flow_pages), `gap` mm apart."""
     strip_w, strip_h = strip_size(size)
-    return Section(len(standees), strip_h, lambda w, h: grid_positions(w, h, strip_w, strip_h, gap),
-                   lambda canvas, k, x, y: draw_standee(canvas, x, y, size, standees[k], ink=ink), strip_w)
+    # an item's box holds the strip and the half of its cut outline that lies outside it
+    pad = CUT_WIDTH / 2
+    box_w, box_h = strip_w + 2 * pad, strip_h + 2 * pad
+    return Section(len(standees), box_h, lambda w, h: grid_positions(w, h, box_w, box_h, gap),
+                   lambda canvas, k, x, y: draw_standee(canvas, x + pad, y + pad, size, standees[k], ink=ink), box_w)
 
 
 def standee_pages(standees: Sequence[StandeeArt], size: StandeeSize, paper: tuple[float, float],

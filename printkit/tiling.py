@@ -27,16 +27,16 @@ from dataclasses import dataclass
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.marks import footed_file
+from boardlab.printkit.marks import CUT_WIDTH, footed_file
 from boardlab.printkit.packing import paper_size, printable_area
 from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile
 from boardlab.printkit.units import MM_PER_POINT
 
-CUT_WIDTH = 0.3  # mm
-MARK_WIDTH = 0.25  # mm
+MARK_WIDTH = 0.25  # mm: seams and alignment marks
 SEAM_DASH = (2.0, 1.5)  # mm on, mm off
 MARK_SPACING = 40.0  # mm between alignment marks along a seam (at least two per seam)
 KEY_CELL = 4.0  # mm: one tile in the key's little grid
+OUTLINE_ROOM = 1.0  # mm between the margin and a one-page board, for the half of its outline outside it
 
 
 @dataclass(frozen=True)
@@ -71,19 +71,54 @@ def tiles_along(length: float, room: float, overlap: float) -> int:
     return math.ceil((length - overlap) / (room - overlap) - 1e-9)
 
 
+@dataclass(frozen=True)
+class BoardGrid:
+    """What tiling must respect on a board: the lines between its squares, where a seam may run
+    without splitting a square (board mm, both ends included), and the playing area, which
+    alignment marks keep off."""
+
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    play_area: tuple[float, float, float, float]  # x, y, width, height
+
+
+def _spans(length: float, room: float, overlap: float, lines: tuple[float, ...] | None) -> list[tuple[float, float]]:
+    """(start, size) of the tiles along one axis: equal tiles, or with `lines`, tiles whose
+    seams (the end of every tile but the last) fall on those lines, each as long as it may be.
+
+    >>> _spans(256, 197, 10, (16, 48, 80, 112, 144, 176, 208, 240))
+    [(0, 176), (166, 90)]
+    """
+    count = tiles_along(length, room, overlap)
+    if count == 1:
+        return [(0, length)]
+    if lines:
+        spans, start = [], 0
+        while length - start > room + 1e-9:
+            seams = [x for x in lines if start + overlap < x <= start + room + 1e-9]
+            if not seams:
+                break
+            spans.append((start, seams[-1] - start))
+            start = seams[-1] - overlap
+        else:
+            return spans + [(start, length - start)]
+    size = (length + (count - 1) * overlap) / count
+    return [(k * (size - overlap), size) for k in range(count)]
+
+
 def plan_tiles(board_width: float, board_height: float, room_width: float, room_height: float,
-               overlap: float) -> list[Tile]:
+               overlap: float, grid: BoardGrid | None = None) -> list[Tile]:
     """The tiles (row by row) that cover the board, each at most room_width x room_height.
 
-    Tiles in a row (column) have equal size and neighbours share exactly `overlap` mm.
+    Neighbours share exactly `overlap` mm.  With a `grid`, every seam runs along a line between
+    squares, so that no square (a star, a start square) is split; without one, or where the
+    lines allow no seam, tiles in a row (column) have equal size.
     :raises BoardlabError: when the overlap leaves no room for the board on a tile.
     """
-    columns = tiles_along(board_width, room_width, overlap)
-    rows = tiles_along(board_height, room_height, overlap)
-    width = board_width if columns == 1 else (board_width + (columns - 1) * overlap) / columns
-    height = board_height if rows == 1 else (board_height + (rows - 1) * overlap) / rows
-    return [Tile(r, c, c * (width - overlap), r * (height - overlap), width, height)
-            for r in range(rows) for c in range(columns)]
+    columns = _spans(board_width, room_width, overlap, grid.xs if grid else None)
+    rows = _spans(board_height, room_height, overlap, grid.ys if grid else None)
+    return [Tile(r, c, x, y, width, height)
+            for r, (y, height) in enumerate(rows) for c, (x, width) in enumerate(columns)]
 
 
 def tile_key(tiles: list[Tile]) -> str:
@@ -107,7 +142,7 @@ def _orientations(paper: tuple[float, float]) -> list[tuple[float, float]]:
 
 
 def tiled_pages(board: Component, paper_name: str, conventions: PrintConventions, *, ink: str,
-                paper_colour: str) -> list[Page]:
+                paper_colour: str, grid: BoardGrid | None = None) -> list[Page]:
     """The board over as few pages of `paper_name` as it takes (portrait or landscape), one tile a page.
 
     A board that fits one page gives one page, the board at the top, centred across, with no marks.
@@ -117,14 +152,15 @@ def tiled_pages(board: Component, paper_name: str, conventions: PrintConventions
     best = None
     for page_w, page_h in _orientations(paper_size(conventions, paper_name)):
         ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
-        tiles = plan_tiles(board.width, board.height, aw, ah - key_band(conventions), overlap)
+        tiles = plan_tiles(board.width, board.height, aw, ah - key_band(conventions), overlap, grid)
         if best is None or len(tiles) < len(best[2]):
             best = (page_w, page_h, tiles)
     page_w, page_h, tiles = best
     ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
     if len(tiles) == 1:  # at the top of the page, so that the room under it can take small pieces
         def draw_whole(canvas: Canvas) -> None:
-            with canvas.transform(dx=ax + (aw - board.width) / 2, dy=ay):
+            # a little lower than the margin: the board's outline is drawn on its edge, half outside it
+            with canvas.transform(dx=ax + (aw - board.width) / 2, dy=min(ay + OUTLINE_ROOM, ay + (ah - board.height) / 2)):
                 board.draw(canvas)
         return [Page(page_w, page_h, draw_whole)]
     pages = []
@@ -133,7 +169,7 @@ def tiled_pages(board: Component, paper_name: str, conventions: PrintConventions
             room_h = ah - key_band(conventions)
             left = ax + (aw - tile.width) / 2
             top = ay + (room_h - tile.height) / 2
-            draw_tile(canvas, board, tiles, tile, left, top, overlap, ink=ink, paper_colour=paper_colour)
+            draw_tile(canvas, board, tiles, tile, left, top, overlap, ink=ink, paper_colour=paper_colour, grid=grid)
             draw_key(canvas, tiles, tile, ax, ay + ah - key_band(conventions), overlap, conventions, ink=ink)
         pages.append(Page(page_w, page_h, draw))
     return pages
@@ -150,24 +186,30 @@ def seam_positions(tiles: list[Tile]) -> tuple[list[float], list[float]]:
     return xs, ys
 
 
-def _marks_along(length: float) -> list[float]:
+def _marks_along(length: float, play: tuple[float, float] | None = None) -> list[float]:
+    """Where alignment marks go along a seam `length` long: evenly, or with the playing area
+    spanning `play` = (start, end), in the middle of the bands before and after it."""
+    if play is not None and play[0] > 0 and play[1] < length:
+        return [play[0] / 2, (play[1] + length) / 2]
     count = max(2, int(length // MARK_SPACING))
     return [length * (k + 0.5) / count for k in range(count)]
 
 
 def draw_tile(canvas: Canvas, board: Component, tiles: list[Tile], tile: Tile, left: float, top: float,
-              overlap: float, *, ink: str, paper_colour: str) -> None:
+              overlap: float, *, ink: str, paper_colour: str, grid: BoardGrid | None = None) -> None:
     """One tile with its top-left corner at (left, top): board art, seams, marks and cut outline."""
     with canvas.clip(left, top, tile.width, tile.height):
         with canvas.transform(dx=left - tile.x, dy=top - tile.y):
             board.draw(canvas)
             seam_xs, seam_ys = seam_positions(tiles)
+            # marks off the playing area: in the band round it, where the board has one
             half = overlap / 2
+            px, py, pw, ph = grid.play_area if grid else (0.0, 0.0, board.width, board.height)
             for sx in seam_xs:
-                for my in _marks_along(board.height):
+                for my in _marks_along(board.height, (py, py + ph) if grid else None):
                     _alignment_mark(canvas, sx, my, half, ink, paper_colour)
             for sy in seam_ys:
-                for mx in _marks_along(board.width):
+                for mx in _marks_along(board.width, (px, px + pw) if grid else None):
                     _alignment_mark(canvas, mx, sy, half, ink, paper_colour)
     # where a neighbour lies over this tile: dashed line at its edge, the strip is for glue
     for other in tiles:
@@ -195,6 +237,7 @@ def draw_key(canvas: Canvas, tiles: list[Tile], current: Tile, x: float, y: floa
              conventions: PrintConventions, *, ink: str) -> None:
     """The key under a tile: a little grid with this tile filled, the tile names and how to join them."""
     size = conventions.sheet.footer_size
+    x += MARK_WIDTH / 2  # the cells' outlines stay inside the margin
     rows = max(t.row for t in tiles) + 1
     cell = min(KEY_CELL, key_band(conventions) / rows)
     for t in tiles:
@@ -240,19 +283,19 @@ def poster_page(board: Component, conventions: PrintConventions, *, ink: str) ->
 
 
 def board_files(board: Component, conventions: PrintConventions, *, game: str, label: str, footer: str, paper: str,
-                ink: str, paper_colour: str) -> list[PrintFile]:
+                ink: str, paper_colour: str, grid: BoardGrid | None = None) -> list[PrintFile]:
     """The board on `paper`, tiled if it must be, plus a one-page poster file when it was tiled.
 
     Files are named GAME-board-PAPER and GAME-board-POSTERPAPER; `label` names the game in
     titles, `footer` starts every page's footer (e.g. "Deblockle 1.0").
     :raises BoardlabError: for an unknown paper or an overlap larger than the page.
     """
-    pages = tiled_pages(board, paper, conventions, ink=ink, paper_colour=paper_colour)
+    pages = tiled_pages(board, paper, conventions, ink=ink, paper_colour=paper_colour, grid=grid)
     plural = "s" if len(pages) > 1 else ""
     name = f"{game}-board-{paper}"
     free: tuple[FreeArea, ...] = ()
     if len(pages) == 1:
-        gap = conventions.sheet.cut_mark_offset + conventions.sheet.cut_mark_length
+        gap = conventions.sheet.cut_mark_offset + conventions.sheet.cut_mark_length + OUTLINE_ROOM
         ax, ay, aw, ah = printable_area(pages[0].width, pages[0].height, conventions)
         if ah - board.height - gap > 0:
             free = (FreeArea(name, 0, (ax, ay + board.height + gap, aw, ah - board.height - gap)),)

@@ -1,15 +1,16 @@
 """Token sheets: discs or squares with cut outlines, packed densely, in the colours of a definition.
 
 Discs are packed hexagonally (every other row shifted by half a pitch), squares in a grid.
-Each token is filled with its colour out to half the gap around it (so a cut that strays a
-little still shows colour), outlined with the cut line, and carries its colour's symbol so that
+Each token is filled with its colour out to a quarter of the gap around it (so a cut that strays a
+little still shows colour, and neighbours stay apart), outlined with the cut line in ink that
+stands out on its colour, and carries its colour's symbol so that
 tokens stay apart in greyscale print.
 
 >>> from boardlab.printkit.draw import RecordingCanvas
 >>> c = RecordingCanvas(30, 30)
 >>> draw_token(c, 15, 15, shape="disc", size=20, gap=2, art=TokenArt("#c62828", "heart"), ink="#1b1b1b")
 >>> [call[1] for call in c.calls if call[0] == "circle"]
-[(15, 15, 11.0), (15, 15, 10.0)]
+[(15, 15, 10.5), (15, 15, 10.0)]
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import Section, flow_pages, grid_positions, hex_positions
 from boardlab.printkit.pages import Page
-from boardlab.printkit.palette import contrast_ink
+from boardlab.printkit.marks import CUT_WIDTH
+from boardlab.printkit.palette import contrast_ink, mark_ink
 from boardlab.printkit.symbols import draw_symbol
 
-CUT_WIDTH = 0.3  # mm
 SYMBOL_SHARE = 0.55  # of the token's size: its symbol
 
 Shape = Literal["disc", "square"]
@@ -60,17 +61,19 @@ def token_centres(shape: Shape, size: float, gap: float, area_width: float, area
 
 def draw_token(canvas: Canvas, cx: float, cy: float, *, shape: Shape, size: float, gap: float, art: TokenArt,
                ink: str) -> None:
-    """One token centred on (cx, cy): colour out to half the gap, the cut outline, the symbol.
+    """One token centred on (cx, cy): colour out to a quarter of the gap, the cut outline, the symbol.
 
     :raises BoardlabError: for an unknown shape or symbol.
     """
-    half, bleed = size / 2, gap / 2
+    # the colour runs a quarter of the gap past the cut, so neighbours keep a strip of paper between them
+    half, bleed = size / 2, gap / 4
+    cut = mark_ink(art.colour, ink)  # the cut line lies on the token's colour
     if shape == "disc":
         canvas.circle(cx, cy, half + bleed, fill=art.colour)
-        canvas.circle(cx, cy, half, stroke=ink, width=CUT_WIDTH)
+        canvas.circle(cx, cy, half, stroke=cut, width=CUT_WIDTH)
     elif shape == "square":
-        canvas.rect(cx - half - bleed, cy - half - bleed, size + gap, size + gap, fill=art.colour)
-        canvas.rect(cx - half, cy - half, size, size, stroke=ink, width=CUT_WIDTH)
+        canvas.rect(cx - half - bleed, cy - half - bleed, size + 2 * bleed, size + 2 * bleed, fill=art.colour)
+        canvas.rect(cx - half, cy - half, size, size, stroke=cut, width=CUT_WIDTH)
     else:
         raise BoardlabError(f'unknown token shape "{shape}" (disc, square)')
     draw_symbol(canvas, art.symbol, cx, cy, size * SYMBOL_SHARE, fill=contrast_ink(art.colour))
@@ -82,11 +85,14 @@ def token_section(tokens: Sequence[TokenArt], *, shape: Shape, size: float, gap:
     :raises BoardlabError: for an unknown shape.
     """
     token_centres(shape, size, gap, size, size)  # an unknown shape fails here, before any drawing
-    half = size / 2
-    return Section(len(tokens), size,
-                   lambda w, h: [(x - half, y - half) for x, y in token_centres(shape, size, gap, w, h)],
+    # an item's box holds the token with its colour round the cut (a quarter of the gap each side):
+    # the pitch stays size + gap, and nothing of a token reaches out of the area it is given
+    box = size + gap / 2
+    half = box / 2
+    return Section(len(tokens), box,
+                   lambda w, h: [(x - half, y - half) for x, y in token_centres(shape, box, gap / 2, w, h)],
                    lambda canvas, k, x, y: draw_token(canvas, x + half, y + half, shape=shape, size=size, gap=gap,
-                                                      art=tokens[k], ink=ink), size)
+                                                      art=tokens[k], ink=ink), box)
 
 
 def token_pages(tokens: Sequence[TokenArt], paper: tuple[float, float], conventions: PrintConventions, *,

@@ -119,9 +119,9 @@ def test_sixbysix_chips_and_markers_match_the_definition(tmp_path):
         for page in all_pages:
             shapes = drawn(page)
             for s in shapes:
-                if s.kind == "circle" and s.style.get("stroke") == ink and not s.style.get("fill"):
+                if s.kind == "circle" and s.style.get("stroke") and not s.style.get("fill") \
+                        and abs(s.size * 2 - d.print.chip) < TOLERANCE:  # a cut outline (ink or light on dark)
                     cut_discs += 1
-                    assert abs(s.size * 2 - d.print.chip) < TOLERANCE
                     bleed = next(b for b in shapes if b.kind == "circle" and b.style.get("fill")
                                  and math.dist(b.points[0], s.points[0]) < 1e-6)
                     colour_of[bleed.style["fill"]] += 1
@@ -138,7 +138,8 @@ def test_sixbysix_square_chips_from_the_definition(tmp_path):
     d = variant(tmp_path, 'extends = "sixbysix"\n[print]\nchip_shape = "square"\nchip = 16.0\n')
     ink = d.colours[d.print.ink_colour].hex
     all_pages = [page for f in sixbysix_print.print_files(d, options()) for page in f.pages]
-    squares = [s for page in all_pages for s in drawn(page) if s.kind == "rect" and s.style.get("stroke") == ink
+    squares = [s for page in all_pages for s in drawn(page) if s.kind == "rect" and s.style.get("stroke")
+               and not s.style.get("fill")
                and abs(s.box[2] - 16) < TOLERANCE and abs(s.box[3] - 16) < TOLERANCE]
     assert len(squares) == d.components.chips_per_colour * len(d.components.seats)
 

@@ -6,7 +6,7 @@ from the code that placed the cards.
 
 from __future__ import annotations
 
-import itertools
+import math
 import sys
 from pathlib import Path
 
@@ -134,3 +134,196 @@ def test_poker_cards_come_three_by_three_on_letter():
         rows = {round(c[1] + c[3] / 2, 1) for c in page.clips}
         assert len(columns) == 3 and len(rows) == 3
         assert all(c[3] > c[2] for c in page.clips)  # standing, not on their side
+
+
+# --- contrast: every mark stands out on what it is drawn on ---------------------------------------------------
+
+MARK_CONTRAST = 3.0  # WCAG 2's least contrast for graphics a reader must see
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2 relative luminance, written out here independently of printkit.palette."""
+    values = []
+    for i in (1, 3, 5):
+        c = int(colour[i:i + 2], 16) / 255
+        values.append(c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4)
+    return 0.2126 * values[0] + 0.7152 * values[1] + 0.0722 * values[2]
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def every_definition():
+    paths = sorted(Path(__file__).parent.parent.joinpath("layouts").glob("*.toml"))
+    paths += sorted(Path(__file__).parent.parent.joinpath("layouts", "variants").glob("*.toml"))
+    return [load(p) for p in paths if p.name != "print.toml"]
+
+
+def test_mark_ink_stands_out_on_every_colour_of_every_definition():
+    from boardlab.printkit.palette import contrast_ink, ink_and_paper, mark_ink
+    checked = 0
+    for d in every_definition():
+        ink, paper = ink_and_paper(d)
+        for name, colour in d.colours.items():
+            assert contrast(mark_ink(colour.hex, ink, paper), colour.hex) >= MARK_CONTRAST, (d.game.id, name)
+            assert contrast(contrast_ink(colour.hex), colour.hex) >= MARK_CONTRAST, (d.game.id, name)
+            # light on dark, dark on light: the mark is the lighter one exactly when the fill is dark
+            mark = mark_ink(colour.hex, ink, paper)
+            assert (luminance(mark) > luminance(colour.hex)) == (contrast(colour.hex, "#ffffff") < contrast(
+                colour.hex, "#000000")) or contrast(mark, colour.hex) >= 4.5, (d.game.id, name)
+            checked += 1
+    assert checked >= 20
+
+
+def _inside(shape, point) -> bool:
+    x, y = point
+    if shape.clip is not None:
+        (cx1, cy1), (cx2, cy2) = shape.clip
+        if not (cx1 <= x <= cx2 and cy1 <= y <= cy2):
+            return False
+    if shape.kind == "circle":
+        return math.dist(shape.points[0], point) <= shape.size
+    if shape.kind == "line":  # a wide line under a mark (its underlay) counts as a fill
+        (x1, y1), (x2, y2) = shape.points
+        length = math.dist((x1, y1), (x2, y2))
+        if length == 0:
+            return False
+        t = max(0.0, min(1.0, ((x - x1) * (x2 - x1) + (y - y1) * (y2 - y1)) / length ** 2))
+        return math.dist((x1 + t * (x2 - x1), y1 + t * (y2 - y1)), point) <= shape.style.get("width", 0.25) / 2
+    inside = False  # rectangles (four corners) and polygons: ray casting
+    points = shape.points
+    for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def _fill_under(shapes, before: int, point, background: str) -> str:
+    for shape in reversed(shapes[:before]):
+        fill = shape.style.get("fill") if shape.kind != "line" else (
+            shape.style.get("stroke") if shape.style.get("width", 0) >= 0.5 else None)
+        if fill and shape.kind in ("rect", "circle", "polygon", "line") and _inside(shape, point):
+            return fill
+    return background
+
+
+def _samples(shape):
+    """(point on the stroke, unit normal) pairs along a cut or fold line."""
+    if shape.kind == "circle":
+        (cx, cy), r = shape.points[0], shape.size
+        return [((cx + r * dx, cy + r * dy), (dx, dy)) for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1))]
+    points = shape.points if shape.kind == "line" else shape.points + shape.points[:1]
+    result = []
+    for (x1, y1), (x2, y2) in zip(points, points[1:]):
+        length = math.dist((x1, y1), (x2, y2))
+        if length < 1e-6:
+            continue
+        normal = ((y1 - y2) / length, (x2 - x1) / length)
+        result += [((x1 + t * (x2 - x1), y1 + t * (y2 - y1)), normal) for t in (0.2, 0.5, 0.8)]
+    return result
+
+
+@pytest.mark.parametrize("game", ["blockd", "sixbysix", "links", "deblockle"])
+def test_every_cut_and_fold_line_stands_out_on_the_fill_it_is_drawn_on(game):
+    """Every thin unfilled stroke (cut marks, cut outlines, fold lines, seams) on every page:
+    at each sample point the fill on at least one side of it (both sides are the same colour
+    for a fold between two faces) contrasts with the stroke by MARK_CONTRAST or more."""
+    from boardlab.printkit.measure import PlacedCanvas
+    checked = 0
+    for print_file in print_module(game).print_files(load(game), PrintOptions("a4", "long", "duplex")):
+        if print_file.name.endswith("-single"):
+            continue
+        for number, page in enumerate(print_file.pages, start=1):
+            canvas = PlacedCanvas(page.width, page.height)
+            page.draw(canvas)
+            shapes = canvas.shapes
+            for index, shape in enumerate(shapes):
+                stroke, width = shape.style.get("stroke"), shape.style.get("width", 0.25) * shape.scale
+                if not stroke or shape.style.get("fill") or width > 0.35 or shape.kind not in ("line", "circle", "rect"):
+                    continue
+                for (x, y), (nx, ny) in _samples(shape):
+                    reach = width / 2 + 0.15
+                    sides = [_fill_under(shapes, index, (x + s * reach * nx, y + s * reach * ny), "#ffffff")
+                             for s in (1, -1)]
+                    assert max(contrast(stroke, fill) for fill in sides) >= MARK_CONTRAST, \
+                        (print_file.name, number, shape.kind, stroke, sides, (round(x, 2), round(y, 2)))
+                    checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", ["blockd", "sixbysix", "links", "deblockle"])
+def test_every_line_keeps_a_quarter_inch_from_the_paper_edge(game, paper):
+    """Cut, fold and glue lines, marks, outlines and art strokes, as far as they show (clipped):
+    none closer than 6.35 mm to the edge, which many printers cannot reach.  A straight line
+    lies on or inside that limit; its ink may spread half its width (0.15 mm at most) past it,
+    as the cut line on the top edge of Letter's 3 x 3 block does: the block fills the sheet
+    from limit to limit.  White (a mark's underlay) is no ink."""
+    from boardlab.printkit.measure import PlacedCanvas
+    edge = 6.35
+    assert CONVENTIONS.sheet.margin >= edge
+    for print_file in print_module(game).print_files(load(game), PrintOptions(paper, "long", "duplex")):
+        if print_file.name.endswith("-single"):
+            continue  # one card per page for print-on-demand: the page is the card with its bleed
+        for number, page in enumerate(print_file.pages, start=1):
+            canvas = PlacedCanvas(page.width, page.height)
+            page.draw(canvas)
+            for shape in canvas.shapes:
+                if not shape.style.get("stroke") or shape.kind == "path" or shape.style["stroke"] == "#ffffff":
+                    continue
+                half = shape.style.get("width", 0.25) * shape.scale / 2
+                within = []
+                for spread in (half, 0.0):  # the ink, then the line itself
+                    x, y, w, h = shape.box
+                    x1, y1, x2, y2 = x - spread, y - spread, x + w + spread, y + h + spread
+                    if shape.clip is not None:
+                        (cx1, cy1), (cx2, cy2) = shape.clip
+                        x1, y1, x2, y2 = max(x1, cx1), max(y1, cy1), min(x2, cx2), min(y2, cy2)
+                    within.append(x1 >= x2 or y1 >= y2 or (  # clipped away entirely, or inside the limits
+                        edge - 1e-6 <= x1 and x2 <= page.width - edge + 1e-6
+                        and edge - 1e-6 <= y1 and y2 <= page.height - edge + 1e-6))
+                assert within[0] or (shape.kind == "line" and half <= 0.15 + 1e-9 and within[1]), \
+                    (print_file.name, number, shape.kind, shape.box, half)
+
+
+def test_tile_seams_run_between_squares_and_alignment_marks_stay_off_the_playing_area():
+    from boardlab.printkit.games.deblockle import board_size, square_box
+    from boardlab.printkit.measure import PlacedCanvas
+    d = load("deblockle")
+    special = {p.home_star for p in d.players} | {s for p in d.players for s in p.start[:d.rules.blocks]}
+    boxes = [square_box(d, name) for name in special]
+    side = d.print.board_square
+    width, height = board_size(d)
+    band = (width - d.board.files * side) / 2
+    for paper in ("a4", "letter"):
+        [board_file] = [f for f in print_module("deblockle").print_files(d, PrintOptions(paper, "long", "duplex"))
+                        if f.name == f"deblockle-board-{paper}"]
+        assert len(board_file.pages) >= 2
+        for page in board_file.pages:
+            canvas = PlacedCanvas(page.width, page.height)
+            page.draw(canvas)
+            # the tile's cut outline is the one page-level stroked rectangle the size of a tile
+            clip = next(s.clip for s in canvas.shapes if s.clip is not None)
+            (cx1, cy1), (cx2, cy2) = clip
+            # where the board's (0, 0) lies on this page: the board's outer rectangle, drawn first
+            board_rect = next(s for s in canvas.shapes if s.kind == "rect" and s.clip == clip)
+            ox, oy = board_rect.points[0]
+            overlap = CONVENTIONS.sheet.tile_overlap
+            # a tile's right (lower) edge inside the board is a seam; its left (upper) edge lies the
+            # overlap strip before the seam of the tile laid over it
+            for axis, edge, seam, length in ((0, cx2 - ox, cx2 - ox, width), (0, cx1 - ox, cx1 - ox + overlap, width),
+                                             (1, cy2 - oy, cy2 - oy, height), (1, cy1 - oy, cy1 - oy + overlap, height)):
+                if 1e-6 < edge < length - 1e-6:  # on a line between squares: no square is split
+                    assert abs((seam - band) / side - round((seam - band) / side)) < 1e-6, seam
+                    assert not any(b[axis] + 1e-6 < seam < b[axis] + b[axis + 2] - 1e-6 for b in boxes)
+            # alignment marks (paper-filled rings on a seam) lie in the band round the playing area
+            paper = d.colours[d.print.paper_colour].hex
+            rings = [s for s in canvas.shapes if s.kind == "circle" and s.style.get("fill") == paper
+                     and s.style.get("stroke") and s.clip == clip and s.size < band / 2]
+            assert rings
+            for ring in rings:
+                bx, by = ring.points[0][0] - ox, ring.points[0][1] - oy
+                r = ring.size
+                assert bx + r <= band or bx - r >= width - band or by + r <= band or by - r >= height - band

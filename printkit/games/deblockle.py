@@ -22,7 +22,7 @@ from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.symbols import draw_symbol
-from boardlab.printkit.tiling import board_files
+from boardlab.printkit.tiling import BoardGrid, board_files
 from boardlab.printkit.units import MM_PER_POINT
 
 LINE = 0.35  # mm: the board's grid lines
@@ -55,6 +55,20 @@ def square_box(definition, name: str) -> tuple[float, float, float, float]:
     x, y = definition.board.square(name)
     side, band = definition.print.board_square, border(definition)
     return band + (x - 1) * side, band + (definition.board.ranks - y) * side, side, side
+
+
+def board_grid(definition) -> BoardGrid:
+    """The lines between the squares (where a tile seam may run) and the playing area, in board mm.
+
+    >>> from boardlab.layouts import load
+    >>> grid = board_grid(load("deblockle"))
+    >>> grid.xs[:3], grid.play_area
+    ((16.0, 48.0, 80.0), (16.0, 16.0, 224.0, 224.0))
+    """
+    side, band = definition.print.board_square, border(definition)
+    files, ranks = definition.board.files, definition.board.ranks
+    return BoardGrid(tuple(band + k * side for k in range(files + 1)), tuple(band + k * side for k in range(ranks + 1)),
+                     (band, band, files * side, ranks * side))
 
 
 def draw_board(canvas: Canvas, definition) -> None:
@@ -142,7 +156,7 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     footer = f"{definition.game.name} {definition.game.version}"
     ink, paper_colour = ink_and_paper(definition)
     files = board_files(board, conventions, game=definition.game.id, label=label, footer=footer,
-                        paper=options.paper, ink=ink, paper_colour=paper_colour)
+                        paper=options.paper, ink=ink, paper_colour=paper_colour, grid=board_grid(definition))
     nets = net_components(definition)
     pages = net_pages(nets, paper_size(conventions, options.paper), conventions, gap=definition.print.net_gap)
     files.append(footed_file(f"{definition.game.id}-cubes-{options.paper}",

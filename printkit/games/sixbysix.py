@@ -20,6 +20,7 @@ from dataclasses import replace
 from boardlab.layouts import print_conventions
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.fonts import text_extent
 from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file, file_suffix
 from boardlab.printkit.imposition import CardGeometry
 from boardlab.printkit.marks import footed_file
@@ -101,8 +102,8 @@ def draw_card_front(canvas: Canvas, definition, seat: str) -> None:
         draw_die_face(canvas, x + side / 2 + offset / 2, side / 2 + offset / 2, die, face, face=paper, ink=ink)
         draw_symbol(canvas, colour.symbol, x + inset + 1 + mark / 2, inset + 1 + mark / 2, mark, fill=colour.hex,
                     stroke=ink)
-        if k:
-            canvas.line(x, 0, x, height, stroke=contrast_ink(colour.hex), width=LINE)
+        if k:  # a dotted divider that stops short of the cut lines, so that it never reads as one
+            canvas.line(x, inset, x, height - inset, stroke=contrast_ink(colour.hex), width=LINE, dash=(0.4, 0.8))
 
 
 def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
@@ -114,8 +115,10 @@ def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
     on_colour = contrast_ink(colour.hex)
     for k in range(len(definition.dice.faces)):
         draw_symbol(canvas, colour.symbol, k * side + side / 2, side * 0.4, side * 0.45, fill=on_colour)
-    canvas.text(width / 2, height - definition.print.safe, colour.label, size=side * 0.18 / MM_PER_POINT, fill=on_colour,
-                anchor="middle", bold=True)
+    size = side * 0.18 / MM_PER_POINT
+    # the label's descenders stay inside the safe zone too
+    canvas.text(width / 2, height - definition.print.safe - text_extent(size, bold=True)[1], colour.label, size=size,
+                fill=on_colour, anchor="middle", bold=True)
 
 
 def board_component(definition) -> Component:
