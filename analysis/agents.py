@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Callable, Hashable
 
+from boardlab.analysis.protocol import State
+
 
 class Agent:
     """Chooses one legal move of the state's current player."""
@@ -30,8 +32,7 @@ class RandomAgent(Agent):
     random_policy = "moves"
 
     def choose(self, state, rng: random.Random) -> Hashable:
-        moves = state.legal_moves()
-        return moves[rng.randrange(len(moves))]
+        return state.random_move(rng)
 
 
 class AgentTable(dict):
@@ -45,9 +46,10 @@ class AgentTable(dict):
     (True, 3, False, False)
     """
 
-    def __init__(self, fixed=(), families=None):
+    def __init__(self, fixed=(), families=None, numbers: str = "a whole number from 1"):
         super().__init__(fixed)
         self.families = dict(families or {})
+        self.numbers = numbers  # what N may be, for messages
 
     def resolve(self, name):
         """The factory of a numbered name, or None."""
@@ -67,14 +69,36 @@ class AgentTable(dict):
     def __contains__(self, name) -> bool:
         return dict.__contains__(self, name) or self.resolve(name) is not None
 
+    def listing(self) -> str:
+        """The names for a message: every fixed name, then each family as `BASE-N`.
+
+        >>> AgentTable({"random": None, "deep": None}, families={"deep": None}).listing()
+        'random, deep, deep-N (N a whole number from 1)'
+        """
+        numbered = [f"{base}-N" for base in self.families]
+        return ", ".join([*self, *numbered]) + (f" (N {self.numbers})" if numbered else "")
+
+    def unknown(self, name: str) -> str:
+        """Why `name` is not an agent of this table, in one line.
+
+        >>> AgentTable({"random": None}, families={"deep": None}).unknown("deep-0")
+        "unknown agent 'deep-0': the N of deep-N is a whole number from 1"
+        """
+        base, _, number = str(name).rpartition("-")
+        if base in self.families:
+            return f"unknown agent '{name}': the N of {base}-N is {self.numbers}"
+        return f"unknown agent '{name}' (agents: {self.listing()})"
+
     def merged(self, first: dict) -> "AgentTable":
         """`first`'s entries, then this table's (a name in both keeps this table's factory)."""
-        return AgentTable({**first, **self}, self.families)
+        return AgentTable({**first, **self}, self.families, self.numbers)
 
 
 class _Stub:
     def legal_moves(self):
         return [1, 2, 3]
+
+    random_move = State.random_move  # the protocol's default
 
 
 #: Agents every game has.  A game's engine module adds its own in `AGENTS` (name -> factory(game)).

@@ -22,15 +22,17 @@ Every figure depends only on the seed and the options, never on the number of wo
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
 import random
 
 import numpy as np
 
 from boardlab.analysis.blockd.engine import make_game
-from boardlab.analysis.blockd.graph import components, dead_cells, move_graph, reachable_within, trap_distance
+from boardlab.analysis.blockd.graph import components, dead_cells, move_graph, reachable_within
+from boardlab.analysis.blockd.graph_kernel import graph_figures, reachable_count, trap_distance  # compiled twins
 from boardlab.analysis.blockd.walks import Grid, self_avoiding_walks, walk_table
-from boardlab.analysis.runner import CHANCE_STREAM, default_workers, derive_seed
+from boardlab.analysis.pool import local_pool
+from boardlab.analysis.runner import CHANCE_STREAM, Progress, default_workers, derive_seed
 from boardlab.analysis.tables import Table, TableSet
 
 TABLE_PLAY_STREAM = 2  # the random moves of the table games (simulate uses streams 0 and 1)
@@ -49,16 +51,24 @@ def measure(state) -> dict[str, list]:
     >>> m["mobility"], m["components"]
     ([20, 20, 20, 20], [5])
     """
-    graph = move_graph(state)
-    parts = components(graph)
+    figures = graph_figures(state)
+    if figures is None:  # rules the compiled path does not play: the networkx reference
+        graph = move_graph(state)
+        parts = components(graph)
+        dead, count, largest = len(dead_cells(graph)), len(parts), len(parts[0]) if parts else 0
+        reach_of = lambda cell: len(reachable_within(graph, cell, REACH_TURNS)) - 1  # noqa: E731
+        mobility = state.mobility
+    else:  # a pawn's mobility is the out-degree of its cell (other pawns never share it but under "stack")
+        dead, count, largest, reach = figures
+        reach_of = lambda cell: reachable_count(reach, cell, REACH_TURNS)  # noqa: E731
+        mobility = lambda seat: reach[state.pawns[seat]].bit_count()  # noqa: E731
     out: dict[str, list] = {"mobility": [], "reach": [], "trap": [],
-                            "dead_cells": [len(dead_cells(graph))], "components": [len(parts)],
-                            "largest_component": [len(parts[0]) if parts else 0]}
+                            "dead_cells": [dead], "components": [count], "largest_component": [largest]}
     for seat, cell in enumerate(state.pawns):
         if cell < 0:
             continue
-        out["mobility"].append(state.mobility(seat))
-        out["reach"].append(len(reachable_within(graph, cell, REACH_TURNS)) - 1)
+        out["mobility"].append(mobility(seat))
+        out["reach"].append(reach_of(cell))
         out["trap"].append(trap_distance(state, seat, TRAP_HORIZON))
     return out
 
@@ -73,8 +83,7 @@ def play_deal(game, seed: int, deal_index: int) -> list[tuple[str, dict]]:
         out.append(("start", measure(state)))
     while not state.is_terminal():
         round_number = state.round
-        moves = state.legal_moves()
-        state.apply(moves[rng.randrange(len(moves))])
+        state.apply(state.random_move(rng))  # legal_moves()[rng.randrange(len(legal_moves()))]
         if not state.is_terminal() and state.round != round_number:
             out.append((f"round {round_number}", measure(state)))
     return out
@@ -106,16 +115,27 @@ def trap_shares(values: list) -> dict:
     return {k: round(counts[k] / total, 4) if total else 0.0 for k in keys}
 
 
-def sample(definition, players: int, deals: int, seed: int, workers: int | None = None) -> dict:
-    """Per checkpoint, the distributions of the quantities over `deals` random games."""
+def sample(definition, players: int, deals: int, seed: int, workers: int | None = None,
+           progress: bool = False) -> dict:
+    """Per checkpoint, the distributions of the quantities over `deals` random games.
+
+    With `progress`, a progress bar on stderr (only on a terminal, after two seconds).
+    """
     jobs = [(definition, players, seed, s, min(s + BLOCK, deals)) for s in range(0, deals, BLOCK)]
     workers = max(1, min(workers or default_workers(), len(jobs)))
-    if workers == 1:
-        results = [_play_block(job) for job in jobs]
-    else:
-        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-        with context.Pool(workers) as pool:
-            results = pool.map(_play_block, jobs)  # map keeps the order of the jobs
+    bar = Progress(deals, label="deals") if progress else None
+    results = []
+    with contextlib.ExitStack() as stack:
+        if workers == 1:
+            blocks = map(_play_block, jobs)
+        else:
+            blocks = stack.enter_context(local_pool(workers)).imap(_play_block, jobs)  # in the order of the jobs
+        for job, block in zip(jobs, blocks):
+            results.append(block)
+            if bar:
+                bar.update(job[-1])
+    if bar:
+        bar.close()
     pooled: dict[str, dict[str, list]] = {}
     for block in results:
         for game_points in block:
@@ -150,7 +170,7 @@ def tables(definition, options) -> "TableSet":
                             "other pawn may end, is usually one on its own)",
               "largest_component": "Size of the largest component (cells)"}
     for players in counts:
-        by_checkpoint = sample(definition, players, options.deals, options.seed, options.workers)
+        by_checkpoint = sample(definition, players, options.deals, options.seed, options.workers, options.progress)
         data["by_players"][str(players)] = by_checkpoint
         for key, title in titles.items():
             rows = []

@@ -48,7 +48,7 @@ import re
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from boardlab.analysis.agents import Agent, RandomAgent
+from boardlab.analysis.agents import Agent, AgentTable, RandomAgent
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
 from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, Match, derive_seed, play_one
 from boardlab.analysis.sixbysix.board import allowed_numbers
@@ -56,7 +56,6 @@ from boardlab.analysis.sixbysix.dice import die_distribution, sum_probabilities
 from boardlab.analysis.sixbysix.faces import best_face
 from boardlab.analysis.sixbysix.markers import GREEDY, Chooser
 from boardlab.analysis.stats import describe_lengths, two_proportion_test, wilson_interval
-from boardlab.layouts import load
 from boardlab.layouts.errors import BoardlabError
 
 LEADS = ("fixed", "rotate")
@@ -141,13 +140,12 @@ class SixBySixGame(Game):
         The twin game uses the same chance and agent seeds (common random numbers); its result
         goes into the record's stats as ``other_lead``.
         """
-        records = [play_game(match, i) for i in range(start, stop)]
+        records = play_range(match, start, stop)
         if not self.compare_lead:
             return records
         twin = dataclasses.replace(match, game=self.twin())
         out = []
-        for record in records:
-            other = play_game(twin, record.index)
+        for record, other in zip(records, play_range(twin, start, stop)):
             stats = {**record.stats, "other_lead": {"lead": twin.game.lead, "winners": list(other.winners),
                                                     "unfinished": other.unfinished, "rounds": other.length}}
             out.append(dataclasses.replace(record, stats=stats))
@@ -391,6 +389,16 @@ class MarkerAgent(Agent):
         return Move(best_face(self.game.faces, active, number), number)
 
 
+def play_range(match: Match, start: int, stop: int) -> list[GameRecord]:
+    """Games start..stop-1 of a match: by the compiled kernel when it plays every agent (the same
+    records as `play_fast`), else one by one with `play_game`."""
+    from boardlab.analysis.sixbysix import kernel
+    choosers = kernel.choosers_of(match)
+    if choosers is not None:
+        return kernel.play_records(match, list(range(start, stop)), choosers)
+    return [play_game(match, i) for i in range(start, stop)]
+
+
 def play_game(match: Match, index: int) -> GameRecord:
     """Game `index` of a match: by `play_fast` when every agent is one it knows, else move by move."""
     record = play_fast(match, index)
@@ -511,6 +519,10 @@ def play_fast(match: Match, index: int) -> GameRecord | None:
 def _favourite_factory(number: int | None):
     def factory(game: SixBySixGame) -> MarkerAgent:
         favourite = game.definition.analysis.favourite_number if number is None else number
+        numbers = game.definition.board.numbers
+        if favourite not in numbers:
+            raise BoardlabError(f"agent favourite-{favourite}: {favourite} is not a board number "
+                                f"({min(numbers)}..{max(numbers)})")
         return MarkerAgent(Chooser("favourite", favourite), game)
     return factory
 
@@ -520,16 +532,11 @@ def make_game(definition, players: int) -> SixBySixGame:
     return SixBySixGame(definition, players)
 
 
-def _agents() -> dict:
-    agents = {"greedy": lambda game: MarkerAgent(GREEDY, game), "favourite": _favourite_factory(None)}
-    for number in load("sixbysix").board.numbers:
-        agents[f"favourite-{number}"] = _favourite_factory(number)
-    return agents
-
-
-#: greedy; favourite (the definition's `analysis.favourite_number`); favourite-N for every board
-#: number of the base definition.  `random` comes from the common agents.
-AGENTS = _agents()
+#: greedy; favourite (the definition's `analysis.favourite_number`); favourite-N for a board
+#: number N (checked against the game's board when the agent is made).  `random` comes from the
+#: common agents.
+AGENTS = AgentTable({"greedy": lambda game: MarkerAgent(GREEDY, game), "favourite": _favourite_factory(None)},
+                    families={"favourite": _favourite_factory}, numbers="a number on the board")
 
 
 # -- simulation summary ---------------------------------------------------------------------------
