@@ -168,8 +168,10 @@ def test_a_corrupt_store_is_refused_in_one_line(tmp_path, capsys):
 
 
 def test_a_game_without_engine_gets_a_report_saying_so(tmp_path, monkeypatch):
-    from boardlab.analysis import engines
-    monkeypatch.delitem(engines.ENGINES, "deblockle", raising=False)
+    import dataclasses
+    from boardlab.analysis.report import build
+    from boardlab.layouts.registry import game_entry
+    monkeypatch.setattr(build, "game_entry", lambda game_id: dataclasses.replace(game_entry(game_id), engine=None))
     assert _report(tmp_path, "deblockle") == 0
     assert "no rules engine yet" in (tmp_path / "out" / "deblockle.md").read_text()
 
