@@ -213,7 +213,7 @@ def _tables(definition, options: ReportOptions, store: ResultStore):
         return [text("This game has no exact tables yet.")], {}
     key = {"what": "tables", "game": game_id, "definition": definition_hash(definition),
            "players": options.players, "deals": options.table_deals, "seed": options.seed,
-           "engine": engine_fingerprint(game_entry(game_id).tables)}
+           "engine": engine_fingerprint(game_entry(game_id).tables), "report": _code_fingerprint()}
 
     def compute():
         tables = game_part(game_id, "tables").tables(definition, TableOptions(players=options.players, deals=options.table_deals,
