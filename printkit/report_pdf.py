@@ -76,7 +76,8 @@ def _block(block: dict, styles, width: float) -> list:
     if kind == "text":
         return [Paragraph(inline(line), styles["body"]) for line in block["text"].split("\n") if line.strip()]
     if kind == "pre":
-        return [Preformatted(block["text"], styles["pre"])]
+        # long lines fold at the page edge, the rest indented
+        return [Preformatted(block["text"], styles["pre"], maxLineLength=118, splitChars=" ,", newLineChars="    ")]
     if kind == "chart":
         out = [chart_drawing(block)]
         if block.get("note"):
