@@ -147,7 +147,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
                 ("decisions", "Decisions", sections.decisions(observed, n)),
                 ("skill", "Skill", sections.skill(skilled, n)),
                 ("game", f"{name}'s own figures", _own_figures(definition, baseline, n, options.seed, store)),
-                ("sensitivity", "Open-rule sensitivity", sections.sensitivity(baseline, alts, n, skipped))):
+                ("sensitivity", "Open-rule sensitivity", sections.sensitivity(baseline, alts, n, skipped, unit))):
             d[key] = x
             blocks.append(section(title, b, level=3))
         data["by_players"][str(n)] = d
