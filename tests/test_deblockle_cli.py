@@ -161,3 +161,9 @@ def test_simulate_every_variant_and_the_text_form(capsys):
             2 if variant == "deblockle-two-blocks" else 4)
     code, out, _ = run(["simulate", "deblockle", "--games", "2", "--agents", "greedy,random", "--workers", "1"], capsys)
     assert code == 0 and "games with a blocked player" in out and "first player wins" in out
+
+
+def test_simulate_2000_random_games_is_the_same_whatever_the_workers(capsys):
+    one = _simulate(capsys, "--games", "2000", "--workers", "1")
+    assert one == _simulate(capsys, "--games", "2000", "--workers", "2")
+    assert one["games"] == 2000 and sum(one["deblockle"]["ends"].values()) == 2000
