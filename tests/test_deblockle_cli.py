@@ -163,7 +163,8 @@ def test_simulate_every_variant_and_the_text_form(capsys):
     assert code == 0 and "games with a blocked player" in out and "first player wins" in out
 
 
-def test_simulate_2000_random_games_is_the_same_whatever_the_workers(capsys):
-    one = _simulate(capsys, "--games", "2000", "--workers", "1")
-    assert one == _simulate(capsys, "--games", "2000", "--workers", "2")
-    assert one["games"] == 2000 and sum(one["deblockle"]["ends"].values()) == 2000
+@pytest.mark.parametrize("games", [300, pytest.param(2000, marks=pytest.mark.slow)])
+def test_simulate_random_games_are_the_same_whatever_the_workers(capsys, games):
+    one = _simulate(capsys, "--games", str(games), "--workers", "1")
+    assert one == _simulate(capsys, "--games", str(games), "--workers", "2")
+    assert one["games"] == games and sum(one["deblockle"]["ends"].values()) == games
