@@ -33,6 +33,7 @@ class TableOptions:
     deals: int = 1000  # for tables estimated over random deals
     seed: int = 1
     workers: int | None = None
+    progress: bool = False  # a progress bar on stderr (on a terminal) for long estimates
 
 
 @dataclass(frozen=True)
