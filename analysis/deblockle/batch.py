@@ -6,9 +6,9 @@ otherwise it returns None and the runner plays the games through the reference e
 
 Randomness, and what matches the reference path:
 - the setup of game i is the reference path's: `game.deal(Random(derive_seed(seed,
-  CHANCE_STREAM, i)))`, turned into start orientations by `game.placed` (random or
-  adversarial setup); with one agent in every seat the runner gives every game a deal of
-  its own (Deblockle does not turn deals round the table);
+  CHANCE_STREAM, d)))` for its deal d (`Match.seating`), turned into start orientations by
+  `game.placed` (random or adversarial setup); with one agent in every seat the runner gives
+  every game a deal of its own (Deblockle does not turn deals round the table);
 - the moves are not the reference path's (that would need one Python rng per seat): the
   move of game i at turn t is picked by `splitmix64(derive_seed(seed, BATCH_STREAM, i) +
   (t + 1) * golden)`.  A game's result is a function of (seed, i) alone: the same whatever
@@ -65,13 +65,14 @@ def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
     if unsupported(game, match) is not None:
         return None
     indices = np.arange(start, stop)
-    orientations = setups(game, match.seed, indices)
+    seating = [match.seating(i) for i in indices.tolist()]  # (deal, rotation, agent per seat) as play_one has them
+    orientations = setups(game, match.seed, [deal for deal, _, _ in seating])
     result = kernel.play_setups(game, orientations, derive_seeds(match.seed, BATCH_STREAM, indices))
-    names = tuple(match.agent_names)
     paused = gc.isenabled()  # thousands of small acyclic records: the cyclic GC would walk them for nothing
     gc.disable()
     try:
-        return [GameRecord(index, index, 0, names, *result.record(g)) for g, index in enumerate(indices.tolist())]
+        return [GameRecord(index, deal, rotation, tuple(match.agent_names[a] for a in order), *result.record(g))
+                for g, (index, (deal, rotation, order)) in enumerate(zip(indices.tolist(), seating))]
     finally:
         if paused:
             gc.enable()
