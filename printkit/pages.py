@@ -64,3 +64,5 @@ class PrintFile:
     pages: tuple[Page, ...]
     components: tuple[Component, ...] = field(default_factory=tuple)
     free: tuple[FreeArea, ...] = ()  # room small pieces may use (printkit.packing.share_free_space)
+    duplex: Literal["long", "short"] | None = None  # how its back pages flip; None: print one side only
+    subject: str = ""  # what the file is for and how to print it (the PDF's Subject)

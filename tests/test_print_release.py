@@ -327,3 +327,27 @@ def test_tile_seams_run_between_squares_and_alignment_marks_stay_off_the_playing
                 bx, by = ring.points[0][0] - ox, ring.points[0][1] - oy
                 r = ring.size
                 assert bx + r <= band or bx - r >= width - band or by + r <= band or by - r >= height - band
+
+
+def test_every_pdf_has_its_own_id_a_subject_and_the_duplex_hint_of_its_pages():
+    import io
+
+    from pypdf import PdfReader
+    ids = {}
+    for game in PRINT_MODULES:
+        for options in (PrintOptions("a4", "long", "duplex"), PrintOptions("letter", "short", "duplex"),
+                        PrintOptions("a4", "long", "gutterfold")):
+            for print_file in print_module(game).print_files(load(game), options):
+                data = render_pdf(print_file)
+                reader = PdfReader(io.BytesIO(data))
+                file_id = bytes(reader.trailer["/ID"][0].original_bytes)
+                assert ids.setdefault(file_id, print_file.name) == print_file.name  # no two files share an /ID
+                subject = reader.metadata["/Subject"]
+                assert print_file.title in subject and "100 %" in subject
+                preferences = reader.trailer["/Root"]["/ViewerPreferences"]
+                backs = "-cards-" in print_file.name and not print_file.name.endswith(("-single", "-gutterfold"))
+                expected = {"long": "/DuplexFlipLongEdge", "short": "/DuplexFlipShortEdge"}[options.duplex]
+                assert preferences["/Duplex"] == (expected if backs else "/Simplex"), print_file.name
+                assert preferences["/PrintScaling"] == "/None"
+                assert render_pdf(print_file) == data  # the /ID is derived, not drawn from a clock or chance
+    assert len(ids) >= 20

@@ -144,7 +144,8 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
                                           paper, conventions, gap=d.print.piece_gap)
     if not pawn_pages:
         title = f"{deck.title} and pawns ({len(pawns)}, folding standees)"
-        return [replace(deck, title=title, components=deck.components + pawn_components), single]
+        return [replace(deck, title=title, subject=deck.subject.replace(deck.title, title, 1),
+                        components=deck.components + pawn_components), single]
     pawn_file = footed_file(f"{d.game.id}-pawns-{options.paper}", f"{d.game.name} pawns ({len(pawns)}, folding standees)",
                             pawn_pages, pawn_components, conventions, label=f"{d.game.name} {d.game.version}", ink=ink,
                             unit="sheet", notes=("cut on solid lines, fold on dashed lines",))
