@@ -14,7 +14,7 @@ from boardlab.layouts.common import PrintConventions
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.imposition import CardGeometry, SheetPage, Slot, card_geometry, impose_cards
 from boardlab.printkit.marks import cut_marks, draw_cut_marks, draw_fold_marks, draw_sheet_footer, footer_date, footer_text
-from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile, PrintOptions
+from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile, PrintOptions, back_shift
 from boardlab.printkit.palette import ink_and_paper
 
 
@@ -59,6 +59,13 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
 
     def page_drawer(sheet_page: SheetPage):
         def draw(canvas: Canvas) -> None:
+            if sheet_page.kind == "back" and any(options.back_offset):
+                with canvas.transform(*back_shift(options, options.duplex)):
+                    draw_sheet(canvas)
+            else:
+                draw_sheet(canvas)
+
+        def draw_sheet(canvas: Canvas) -> None:
             for slot in sheet_page.slots:
                 card = cards[slot.card]
                 _draw_face(canvas, slot, card.front if slot.side == "front" else card.back, geometry)
