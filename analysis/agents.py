@@ -45,9 +45,10 @@ class AgentTable(dict):
     (True, 3, False, False)
     """
 
-    def __init__(self, fixed=(), families=None):
+    def __init__(self, fixed=(), families=None, numbers: str = "a whole number from 1"):
         super().__init__(fixed)
         self.families = dict(families or {})
+        self.numbers = numbers  # what N may be, for messages
 
     def resolve(self, name):
         """The factory of a numbered name, or None."""
@@ -67,9 +68,29 @@ class AgentTable(dict):
     def __contains__(self, name) -> bool:
         return dict.__contains__(self, name) or self.resolve(name) is not None
 
+    def listing(self) -> str:
+        """The names for a message: every fixed name, then each family as `BASE-N`.
+
+        >>> AgentTable({"random": None, "deep": None}, families={"deep": None}).listing()
+        'random, deep, deep-N (N a whole number from 1)'
+        """
+        numbered = [f"{base}-N" for base in self.families]
+        return ", ".join([*self, *numbered]) + (f" (N {self.numbers})" if numbered else "")
+
+    def unknown(self, name: str) -> str:
+        """Why `name` is not an agent of this table, in one line.
+
+        >>> AgentTable({"random": None}, families={"deep": None}).unknown("deep-0")
+        "unknown agent 'deep-0': the N of deep-N is a whole number from 1"
+        """
+        base, _, number = str(name).rpartition("-")
+        if base in self.families:
+            return f"unknown agent '{name}': the N of {base}-N is {self.numbers}"
+        return f"unknown agent '{name}' (agents: {self.listing()})"
+
     def merged(self, first: dict) -> "AgentTable":
         """`first`'s entries, then this table's (a name in both keeps this table's factory)."""
-        return AgentTable({**first, **self}, self.families)
+        return AgentTable({**first, **self}, self.families, self.numbers)
 
 
 class _Stub:

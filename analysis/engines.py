@@ -50,4 +50,4 @@ def agent_factories(game_id: str) -> dict:
     agents = getattr(engine_module(game_id), "AGENTS", {})
     if isinstance(agents, AgentTable):  # keeps numbered names such as mcts-500 resolvable
         return agents.merged(COMMON_AGENTS)
-    return {**COMMON_AGENTS, **agents}
+    return AgentTable({**COMMON_AGENTS, **agents})

@@ -4,7 +4,10 @@ The search grows a tree from the state it is asked about, one node per iteration
 1. **select**: from the root, at a player's node take the child with the best UCT score, at a
    chance node draw an outcome with the state's exact chance weights (`sample_chance`);
 2. **expand**: the first node with an untried move gets one new child;
-3. **roll out**: a rollout agent (any `Agent`: random, greedy, ...) plays the game to its end;
+3. **roll out**: a rollout agent (any `Agent`: random, greedy, ...) plays the game to its end,
+   or for at most `rollout_plies` moves, after which `evaluate(state)` estimates the returns
+   (a game may also narrow the moves a node tries with `candidates(state)`: a non-empty
+   subset of `state.legal_codes()` chosen by game knowledge);
 4. **back up**: every node on the path adds the result of the player who *moved into it*.
 
 So each node's statistics are from the point of view of the player who chose it, and a
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Hashable
+from typing import Callable, Hashable, Sequence
 
 from boardlab.analysis.agents import Agent, RandomAgent
 from boardlab.analysis.protocol import CHANCE, TERMINAL, State
@@ -70,7 +73,11 @@ class MCTS:
     """
 
     def __init__(self, iterations: int, rollout: Agent | None = None,
-                 exploration: float = DEFAULT_EXPLORATION):
+                 exploration: float = DEFAULT_EXPLORATION, rollout_plies: int | None = None,
+                 evaluate: Callable[[State], Sequence[float]] | None = None,
+                 candidates: Callable[[State], Sequence[Hashable]] | None = None):
+        if (rollout_plies is None) != (evaluate is None):
+            raise ValueError("a rollout limit needs an evaluation of the state where it stops, and only then")
         if iterations < 1:
             raise ValueError(f"an MCTS budget needs at least 1 iteration, got {iterations}")
         if exploration < 0:
@@ -78,6 +85,9 @@ class MCTS:
         self.iterations = iterations
         self.rollout = rollout if rollout is not None else RandomAgent()
         self.exploration = exploration
+        self.rollout_plies = rollout_plies
+        self.evaluate = evaluate
+        self.candidates = candidates
 
     def search(self, state: State, rng: random.Random) -> Node:
         """Run the budget from `state` (left unchanged) and return the root of the tree.
@@ -114,7 +124,7 @@ class MCTS:
                 path.append(node)
                 continue
             if node.untried is None:
-                node.untried = list(state.legal_codes())
+                node.untried = list(state.legal_codes() if self.candidates is None else self.candidates(state))
             if node.untried:
                 # expansion: one untried move, drawn at random so no move order is favoured
                 code = node.untried.pop(rng.randrange(len(node.untried)))
@@ -132,7 +142,17 @@ class MCTS:
                 visited.value += returns[visited.mover]
 
     def _roll_out(self, state: State, rng: random.Random) -> tuple[float, ...]:
-        """The returns after the rollout agent plays `state` to its end (compiled when offered)."""
+        """The returns after the rollout agent plays `state` to its end (compiled when offered),
+        or the evaluation after `rollout_plies` moves."""
+        if self.rollout_plies is not None:
+            plies = 0
+            while not state.is_terminal() and plies < self.rollout_plies:
+                if state.current_player() == CHANCE:
+                    state.apply(state.sample_chance(rng))
+                else:
+                    state.apply(self.rollout.choose(state, rng))
+                    plies += 1
+            return state.returns() if state.is_terminal() else tuple(self.evaluate(state))
         policy = self.rollout.random_policy
         if policy is not None and not state.is_terminal():
             returns = state.random_playout(rng, policy)
@@ -160,8 +180,10 @@ class MCTSAgent(Agent):
     """Plays the move an `MCTS` search of the given budget visits most."""
 
     def __init__(self, iterations: int, rollout: Agent | None = None,
-                 exploration: float = DEFAULT_EXPLORATION, name: str = "mcts"):
-        self.search = MCTS(iterations, rollout, exploration)
+                 exploration: float = DEFAULT_EXPLORATION, name: str = "mcts",
+                 rollout_plies: int | None = None, evaluate: Callable[[State], Sequence[float]] | None = None,
+                 candidates: Callable[[State], Sequence[Hashable]] | None = None):
+        self.search = MCTS(iterations, rollout, exploration, rollout_plies, evaluate, candidates)
         self.name = name
 
     def choose(self, state: State, rng: random.Random) -> Hashable:

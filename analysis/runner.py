@@ -25,7 +25,6 @@ deal's advantage between the seats).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 import sys
@@ -35,6 +34,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from boardlab.analysis.pool import local_pool
 from boardlab.analysis.protocol import CHANCE, Game, State
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
@@ -235,8 +235,7 @@ def play_blocks(match: Match, blocks: Sequence[tuple[int, int]], workers: int | 
             chunk = (player or play_block)(match, *bounds)
             finished(bounds, chunk, time.perf_counter() - started)
     else:
-        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-        with context.Pool(workers, initializer=_init_worker, initargs=(match, player)) as pool:
+        with local_pool(workers, initializer=_init_worker, initargs=(match, player)) as pool:
             for bounds, chunk, seconds in pool.imap_unordered(_worker_timed_block, blocks):
                 finished(bounds, chunk, seconds)
     return records

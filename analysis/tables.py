@@ -22,6 +22,7 @@ from boardlab.layouts.errors import BoardlabError
 TABLE_PROVIDERS: dict[str, str] = {
     "blockd": "boardlab.analysis.blockd.tables",
     "sixbysix": "boardlab.analysis.sixbysix.tables",
+    "deblockle": "boardlab.analysis.deblockle.tables",
     "links": "boardlab.analysis.links.tables",
 }
 
@@ -32,6 +33,7 @@ class TableOptions:
     deals: int = 1000  # for tables estimated over random deals
     seed: int = 1
     workers: int | None = None
+    progress: bool = False  # a progress bar on stderr (on a terminal) for long estimates
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,18 @@
 """The `boardlab` command line: parses arguments and hands over to one command module.
 
-Bad input of any kind ends with one clear line on stderr and exit status 2.
+Bad input of any kind ends with one clear line on stderr and exit status 2; a Ctrl-C with one
+line and exit status 130.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
-from boardlab import __version__
-from boardlab.layouts.errors import BoardlabError, DefinitionError
+import boardlab
+from boardlab.layouts.errors import BoardlabError, DefinitionError, one_line
 
 #: sub-commands, each a module in boardlab/commands/
 COMMANDS = (
@@ -30,13 +32,13 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line and exit status 2."""
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="boardlab", description="Design analysis and print-and-play files for small "
                     "board and card games: Blockd, 6x6, Links and Deblockle.")
-    parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
+    parser.add_argument("--version", action="version", version=f"boardlab {boardlab.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
         importlib.import_module(f"boardlab.commands.{name}").register(sub)
@@ -44,25 +46,63 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    """Run one command; every failure a user can cause is one line on stderr.
+
+    Exit status: 0 done, 2 bad input (or output that cannot be written), 130 interrupted (Ctrl-C,
+    within a second, whatever the command was doing; files are wholly old or wholly new).
+    """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return _interrupted()
+
+
+def _interrupted() -> int:
+    try:
+        print("boardlab: interrupted", file=sys.stderr)
+    except (KeyboardInterrupt, OSError):
+        pass
+    return 130
+
+
+def _main(argv: list[str] | None) -> int:
+    parser = build_parser()  # imports every command: a Ctrl-C here is caught by main too
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
-        parser.print_help()
+        print(f"boardlab: give a command: {', '.join(COMMANDS)} (see boardlab --help)", file=sys.stderr)
         return 2
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a full disk on standard output fails here, inside the handlers below
+        return code
     except DefinitionError as err:
         for problem in err.problems:
             print(problem, file=sys.stderr)
         return 2
     except BoardlabError as err:
-        print(f"boardlab {args.command}: {err}", file=sys.stderr)
+        print(one_line(f"boardlab {args.command}: {err}"), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("boardlab: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (`boardlab ... | head`): not an error
+        _silence_stdout()
         return 0
+    except OSError as err:  # e.g. no space left on the device standard output writes to
+        if err.filename is None:
+            _silence_stdout()
+            what = "cannot write the output"
+        else:
+            what = f"{err.filename}"
+        print(one_line(f"boardlab {args.command}: {what}: {err.strerror or err}"), file=sys.stderr)
+        return 2
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that Python's final flush finds nothing to fail on."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

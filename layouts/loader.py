@@ -25,6 +25,9 @@ from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
 from boardlab.layouts.schema import Checker, Source
 from boardlab.layouts.tomlmap import key_lines
 
+#: the deepest key path a definition may write (the schema's deepest is rulebook.text.LANGUAGE.KEY)
+MAX_DEPTH = 8
+
 LAYOUTS = Path(__file__).resolve().parent
 VARIANTS = LAYOUTS / "variants"
 
@@ -70,6 +73,7 @@ def read_document(path: Path) -> Document:
     except UnicodeDecodeError as err:
         line = raw[:err.start].count(b"\n") + 1
         raise DefinitionError([Problem(name, line, "encoding", "not UTF-8 text", "save the file as UTF-8")]) from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors save UTF-8
     try:
         data = tomllib.loads(text)
         lines = key_lines(text)
@@ -85,6 +89,10 @@ def read_document(path: Path) -> Document:
             line = text.count("\n") + 1
         raise DefinitionError([Problem(name, line, "syntax", f"TOML syntax error: {message}",
                                        "see https://toml.io for the format")]) from None
+    deepest = max(lines, key=len, default=())
+    if len(deepest) > MAX_DEPTH:
+        raise DefinitionError([Problem(name, lines[deepest], "syntax", f"keys nested {len(deepest)} levels deep",
+                                       f"at most {MAX_DEPTH} levels, e.g. [print.marker] width")])
     return Document(name, data, lines)
 
 
@@ -103,12 +111,22 @@ def resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
     elif "/" not in text:
         candidates += [LAYOUTS / text, VARIANTS / text]
     for candidate in candidates:
-        if candidate.is_file():
+        if _is(candidate, Path.is_file):
             return candidate
+    if any(_is(candidate, Path.is_dir) for candidate in candidates):
+        raise BoardlabError(f"{text}: is a folder, not a definition file (give a .toml file)")
     if text.endswith(".toml") or "/" in text:
         raise BoardlabError(f"{text}: no such file")
     raise BoardlabError(f"{text}: no such game or variant (games: {', '.join(GAME_MODULES)};"
                         f" variants: see `boardlab list`)")
+
+
+def _is(path: Path, test) -> bool:
+    """`test(path)`, False when the system refuses the name (too long, a NUL character)."""
+    try:
+        return test(path)
+    except (OSError, ValueError):
+        return False
 
 
 def _merge(base: dict, top: dict) -> dict:
@@ -138,8 +156,12 @@ def _flatten(path: Path, seen: tuple[Path, ...] = ()) -> tuple[str, dict, dict, 
     try:
         parent_path = resolve(parent, relative_to=path.parent)
     except BoardlabError:
-        raise DefinitionError([Problem(doc.file, line, "extends", f'unknown game "{parent}"',
-                                       ", ".join(GAME_MODULES) + " or a path to a definition")]) from None
+        if parent.endswith(".toml") or "/" in parent:
+            message = f'no such file "{parent}" (looked beside {doc.file} and in the working folder)'
+        else:
+            message = f'no game or variant named "{parent}"'
+        raise DefinitionError([Problem(doc.file, line, "extends", message,
+                                       ", ".join(GAME_MODULES) + ", a variant name or a path to a definition")]) from None
     if parent_path.resolve() in seen or parent_path.resolve() == path.resolve():
         raise DefinitionError([Problem(doc.file, line, "extends", "variants extend each other in a circle",
                                        "extend the game definition")])
@@ -176,7 +198,7 @@ def print_conventions() -> PrintConventions:
 def is_conventions_file(path: Path) -> bool:
     """True for a print conventions file (layouts/print.toml or a copy): paper sizes, no [game]."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, RecursionError, tomllib.TOMLDecodeError):
         return False
     return "papers" in data and "game" not in data and "extends" not in data

@@ -17,6 +17,7 @@ x.toml:3: rules.turns: must be at least 1 (got 0)
 from __future__ import annotations
 
 import dataclasses
+import math
 import difflib
 import types
 import typing
@@ -196,6 +197,9 @@ class Checker:
         if tp is float:
             if not isinstance(value, (int, float)) or isinstance(value, bool):
                 self._fail(path, f"wrong type: {describe(value)}", "a number")
+            if not math.isfinite(value):
+                self._fail(path, f"must be a finite number (got {show(value)})", _bounds(meta.get("min"), meta.get("max"))
+                           or "a number such as 2.5")
             self._check_range(path, value, meta)
             return float(value)
         if tp is str:

@@ -13,7 +13,16 @@ The text is assumed to be valid TOML (tomllib has already accepted it).
 
 from __future__ import annotations
 
+import re
+
 Path = tuple
+
+TRIPLE_BASIC, TRIPLE_LITERAL = '"' * 3, "'" * 3
+#: the body of a string up to its closing quote(s); escapes are kept as written
+_BASIC = re.compile(r'(?:[^"\\\n]|\\.)*', re.S)
+_LITERAL = re.compile(r"[^'\n]*")
+_MULTILINE_BASIC = re.compile(r'(?:[^"\\]|\\.|"(?!""))*', re.S)
+_MULTILINE_LITERAL = re.compile(r"(?:[^']|'(?!''))*", re.S)
 
 
 class _Scanner:
@@ -57,35 +66,24 @@ class _Scanner:
 
     # -- pieces ----------------------------------------------------------------------------
     def read_string(self) -> str:
-        for quote in ('"""', "'''"):
+        """The string starting here (one regular-expression match, not a loop per character)."""
+        for quote in (TRIPLE_BASIC, TRIPLE_LITERAL):
             if self.peek(3) == quote:
                 self.advance(3)
                 start = self.pos
-                while not self.at_end():
-                    if quote == '"""' and self.peek() == "\\":
-                        self.advance(2)
-                        continue
-                    if self.peek(3) == quote:
-                        # a closing run may hold up to two extra quotes
-                        while self.peek(4) == quote + quote[0]:
-                            self.advance()
-                        value = self.text[start:self.pos]
-                        self.advance(3)
-                        return value
+                body = _MULTILINE_BASIC if quote == TRIPLE_BASIC else _MULTILINE_LITERAL
+                self.advance(body.match(self.text, self.pos).end() - self.pos)
+                while self.peek(4) == quote + quote[0]:  # a closing run may hold up to two extra quotes
                     self.advance()
-                return self.text[start:self.pos]
+                value = self.text[start:self.pos]
+                self.advance(3)
+                return value
         quote = self.peek()
         self.advance()
-        out = []
-        while not self.at_end() and self.peek() != quote:
-            if quote == '"' and self.peek() == "\\":
-                out.append(self.peek(2))
-                self.advance(2)
-                continue
-            out.append(self.peek())
-            self.advance()
+        match = (_BASIC if quote == '"' else _LITERAL).match(self.text, self.pos)
+        self.advance(match.end() - self.pos)
         self.advance()
-        return "".join(out)
+        return match.group()
 
     def read_key(self) -> list[str]:
         parts = []

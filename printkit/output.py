@@ -2,7 +2,8 @@
 
 Everything is rendered into a temporary folder beside the destination first; only when every
 file has been drawn are they renamed into place, and if one rename fails the ones already made
-are undone.  A failure while drawing (a component that does not fit, a bug) or while moving
+are undone.  A Ctrl-C while files are written, renamed or cleaned up is held until that is
+over (milliseconds), so no temporary folder is left behind either.  A failure while drawing (a component that does not fit, a bug) or while moving
 therefore leaves whatever was in the destination before untouched.
 
 Layout of `out_dir` after `write_print_files([file], out_dir)`:
@@ -16,9 +17,12 @@ two components with the same name must therefore draw the same picture.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from pathlib import Path
 from typing import Iterable
 
@@ -63,7 +67,8 @@ def write_rendered(rendered: dict[str, bytes], out_dir: Path | str) -> list[Path
     """
     out_dir = Path(out_dir)
     try:
-        return _move_into_place(rendered, out_dir)
+        with _interrupts_held():  # staging, swap and clean-up take milliseconds: never cut in the middle
+            return _move_into_place(rendered, out_dir)
     except OSError as err:
         where = err.filename or out_dir
         raise BoardlabError(f"cannot write to {where}: {err.strerror or err}") from None
@@ -86,7 +91,7 @@ def _move_into_place(rendered: dict[str, bytes], out_dir: Path) -> list[Path]:
                 raise IsADirectoryError(0, f"{destination} is a folder", str(destination))
             if destination.parent.exists() and not destination.parent.is_dir():
                 raise NotADirectoryError(0, f"{destination.parent} is a file, not a folder", str(destination.parent))
-        try:
+        with _undone_on_failure(done):
             for relative in rendered:
                 destination = out_dir / relative
                 destination.parent.mkdir(parents=True, exist_ok=True)
@@ -97,16 +102,40 @@ def _move_into_place(rendered: dict[str, bytes], out_dir: Path) -> list[Path]:
                     os.replace(destination, kept)
                 done.append((destination, kept))
                 os.replace(staging / relative, destination)
-        except OSError:
-            for destination, kept in reversed(done):  # put the previous files back
-                if kept is not None:
-                    os.replace(kept, destination)
-                elif destination.exists():
-                    destination.unlink()
-            raise
         return [destination for destination, _ in done]
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _undone_on_failure(done: list[tuple[Path, Path | None]]):
+    """On any failure (an OSError, an interrupt), put the previous files back, then re-raise."""
+    try:
+        yield
+    except BaseException:
+        for destination, kept in reversed(done):
+            if kept is not None:
+                os.replace(kept, destination)
+            elif destination.exists():
+                destination.unlink()
+        raise
+
+
+@contextlib.contextmanager
+def _interrupts_held():
+    """Hold a Ctrl-C (SIGINT) until the block is over, then raise it: the swap of renames is
+    never cut in the middle (it takes milliseconds).  Outside the main thread, nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def write_print_files(print_files: Iterable[PrintFile], out_dir: Path | str) -> list[Path]:

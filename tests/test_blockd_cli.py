@@ -30,11 +30,22 @@ def run(argv, capsys):
     return code, out.out, out.err
 
 
+def on_own_colour(d, position) -> dict:
+    """The position with the mover moved onto a free card of its own colour, as a restore bonus needs."""
+    mover = position["to_move"]
+    letter = d.colours[mover].letter
+    cells = [[r, c] for r, row in enumerate(position["grid"]) for c, token in enumerate(row.split())
+             if token.startswith(letter)]
+    taken = [cell for colour, cell in position["pawns"].items() if colour != mover]
+    cell = next(cell for cell in cells if cell not in taken)
+    return position | {"pawns": position["pawns"] | {mover: cell}, "down": [x for x in position["down"] if x != cell]}
+
+
 @pytest.mark.parametrize("variant", [None, "blockd-pawns-block", "blockd-flat"])
 def test_moves_prints_the_references_moves(tmp_path, capsys, variant):
     d = definition_named(variant or "blockd")
     for seed in range(5):
-        position = random_position(d, 4, random.Random(seed), down_share=0.5, restore=True)
+        position = on_own_colour(d, random_position(d, 4, random.Random(seed), down_share=0.5, restore=True))
         path = tmp_path / f"p{seed}.json"
         path.write_text(json.dumps(position))
         code, out, err = run(["moves", "blockd", str(path)] + (["--variant", variant] if variant else []), capsys)

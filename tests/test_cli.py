@@ -59,9 +59,10 @@ def test_list_names_every_game_and_variant(capsys):
             assert variant in out
 
 
-def test_no_arguments_prints_help_and_fails(capsys):
+def test_no_arguments_is_one_line_on_stderr_naming_the_commands(capsys):
     assert main([]) == 2
-    assert "usage: boardlab" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"boardlab: give a command: {', '.join(COMMANDS)} (see boardlab --help)\n"
 
 
 def test_an_absurdly_nested_position_is_refused_in_one_line(tmp_path, capsys):

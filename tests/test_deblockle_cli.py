@@ -99,3 +99,65 @@ def test_moves_through_the_installed_entry_point(tmp_path):
     done = subprocess.run([sys.executable, "-m", "boardlab.cli", "moves", "deblockle", str(path)],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_tables_deblockle_figures_are_the_twins_shortest_paths(capsys):
+    from fractions import Fraction
+
+    from test_deblockle_reach import reference_distances
+
+    code, out, err = run(["tables", "deblockle", "--format", "json"], capsys)
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    d = definition_named("deblockle")
+    distances = reference_distances(d, 1)
+    faces = list(d.faces)
+    for square in d.players[0].start:
+        turns = [t for (sq, _, _), t in distances.items() if sq == square]
+        assert len(turns) == 24
+        figures = data["by_player"]["1"]["start"][square]
+        assert Fraction(figures["mean"]) == Fraction(sum(turns), 24)
+        assert (figures["min"], figures["max"]) == (min(turns), max(turns))
+        worst = [max(t for (sq, top, _), t in distances.items() if sq == square and top == f) for f in faces]
+        assert Fraction(figures["adversarial_mean"]) == Fraction(sum(worst), 6)
+        assert Fraction(figures["adversarial_cost"]) == Fraction(sum(worst), 6) - Fraction(sum(turns), 24)
+    assert data["by_player"]["1"]["never"] == 0 and sum(data["by_player"]["1"]["states_by_turns"].values()) == 47 * 24
+
+
+def test_tables_deblockle_text_and_csv(capsys):
+    _, js, _ = run(["tables", "deblockle", "--format", "json"], capsys)
+    c1 = json.loads(js)["by_player"]["1"]["start"]["c1"]
+    code, out, _ = run(["tables", "deblockle"], capsys)
+    assert code == 0 and f"| 1 (gold) | c1 | {c1['min']} | {c1['mean']} |" in out
+    assert "## Mean turns to score from every square, player gold (scores on d6)" in out
+    code, out, _ = run(["tables", "deblockle", "--format", "csv", "--variant", "deblockle-two-blocks"], capsys)
+    assert code == 0 and out.startswith("# Turns to score a lone block") and ",e3," not in out
+
+
+def _simulate(capsys, *extra):
+    code, out, err = run(["simulate", "deblockle", "--seed", "1", "--json", *extra], capsys)
+    assert code == 0, err
+    summary = json.loads(out)
+    summary.pop("seconds")
+    return summary
+
+
+def test_simulate_is_reproducible_whatever_the_worker_count(capsys):
+    args = ("--games", "12", "--agents", "greedy")
+    one = _simulate(capsys, *args, "--workers", "1")
+    assert one == _simulate(capsys, *args, "--workers", "2")
+    d = one["deblockle"]
+    assert sum(one["wins_by_seat"]) + one["draws"] + one["unfinished"] == 12 == sum(d["ends"].values())
+    assert d["first_player"]["wins"] == one["wins_by_seat"][0]
+    # every win by scoring means four blocks of the winner scored
+    assert sum(d["scored"]["blocks_by_seat"]) >= 4 * d["ends"]["scored"]
+    assert d["scored"]["kth_block_turn"]["1"][0]["games"] >= d["scored"]["kth_block_turn"]["1"][3]["games"]
+
+
+def test_simulate_every_variant_and_the_text_form(capsys):
+    for variant in ("deblockle-two-blocks", "deblockle-no-touching", "deblockle-hopless-ends-turn"):
+        s = _simulate(capsys, "--games", "3", "--agents", "greedy", "--variant", variant, "--workers", "1")
+        assert s["variant"] == variant and len(s["deblockle"]["scored"]["kth_block_turn"]["1"]) == (
+            2 if variant == "deblockle-two-blocks" else 4)
+    code, out, _ = run(["simulate", "deblockle", "--games", "2", "--agents", "greedy,random", "--workers", "1"], capsys)
+    assert code == 0 and "games with a blocked player" in out and "first player wins" in out

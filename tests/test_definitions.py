@@ -223,7 +223,7 @@ def test_variant_cross_field_mistake_and_bad_extends(tmp_path, capsys):
     assert err.startswith("layouts/blockd.toml:") and f"with the changes of {path}" in err
     path.write_text('extends = "chess"\n')
     assert main(["check", str(path)]) == 2
-    assert capsys.readouterr().err.strip().startswith(f'{path}:1: extends: unknown game "chess"')
+    assert capsys.readouterr().err.strip().startswith(f'{path}:1: extends: no game or variant named "chess"')
     path.write_text(f'extends = "{path.name}"\n')
     assert main(["check", str(path)]) == 2
     assert "circle" in capsys.readouterr().err

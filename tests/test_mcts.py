@@ -233,3 +233,24 @@ def test_bad_budgets_are_refused():
         MCTS(iterations=10, exploration=-1)
     with pytest.raises(ValueError):
         MCTS(iterations=10).search(Nim(0), random.Random(1))
+
+
+def test_truncated_rollouts_back_up_the_evaluation():
+    """With rollouts cut at 0 plies, a leaf's value is the evaluation: an oracle that knows Nim
+    (the player to move wins unless the pile is a multiple of 4) makes the search exact quickly."""
+    def oracle(state):
+        mover_wins = nim_wins(state.left, state.most)
+        return (1.0, 0.0) if mover_wins == (state.to_move == 0) else (0.0, 1.0)
+
+    rollout = CountingAgent()
+    search = MCTS(iterations=60, rollout=rollout, rollout_plies=0, evaluate=oracle)
+    root = search.search(Nim(13), random.Random(2))
+    assert rollout.calls == 0 and search.best_move(root) == 1  # leave 12, a multiple of 4
+    with pytest.raises(ValueError):
+        MCTS(iterations=10, rollout_plies=3)  # a limit without an evaluation
+
+
+def test_candidates_narrow_the_moves_a_node_tries():
+    search = MCTS(iterations=80, candidates=lambda state: [m for m in state.legal_moves() if m != 1] or [1])
+    root = search.search(Nim(13), random.Random(3))
+    assert set(root.children) == {2, 3}

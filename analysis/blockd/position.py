@@ -98,6 +98,59 @@ def parse_position(game, data):
     return state
 
 
+def check_reachable(game, state) -> None:
+    """Refuse a position that no game can reach (each reason in one line); `boardlab moves` asks.
+
+    `parse_position` takes any well-formed snapshot (tests and analyses build positions freely);
+    these are the contradictions between its parts:
+
+    :raises BoardlabError: naming the contradiction.
+
+    - The restore bonus is earned by ending a turn on a card of one's own colour, and the pawn
+      has not moved since: with `restore` true the mover stands on its own colour.
+    - Without the restore bonus a face-down card never comes back up.  A pawn leaving its start
+      card turns it face down (unless, with stacked pawns under `stacked_flip = "last"`, another
+      pawn stays on it), so a pawn on its own start card has never moved; since seat 1 moves
+      first and every seat moves in turn, the game is then in its first round, that seat's first
+      turn has not come: it is the first such seat, the player to move, every later seat is
+      still on its start card too, and each earlier seat turned at most one card face down.
+    """
+    grid, layout = game.grid, state.layout
+    mover = state.mover
+
+    def where(cell: int) -> str:
+        return "[{}, {}]".format(*grid.row_column(cell))
+
+    if state.restore[mover] and layout.suit[state.pawns[mover]] != mover:
+        raise BoardlabError(f"restore: true, but the {game.suits[mover]} pawn stands on {where(state.pawns[mover])}, "
+                            f"not on a {game.suits[mover]} card (the bonus is earned by ending a turn on one's own colour)")
+    if game.rules.restore_bonus or (game.rules.pawns == "stack" and not game.flip_at_once):
+        return
+    present = [seat for seat, cell in enumerate(state.pawns) if cell >= 0]
+    for seat in present:
+        start = layout.start[seat]
+        if state.pawns[seat] != start and not state.down >> start & 1:
+            raise BoardlabError(f"the {game.suits[seat]} pawn has left its start card {where(start)}, so that card "
+                                f"is face down (no restore bonus in this definition); the position lists it face up")
+    unmoved = [seat for seat in present if state.pawns[seat] == layout.start[seat]]
+    if not unmoved:
+        return
+    first = unmoved[0]
+    name = game.suits[first]
+    moved_later = [seat for seat in present if seat > first and seat not in unmoved]
+    if moved_later:
+        raise BoardlabError(f"the {name} pawn is still on its start card, so its first turn has not come, but the "
+                            f"{game.suits[moved_later[0]]} pawn, which plays after it, has moved")
+    if mover != first:
+        raise BoardlabError(f"to_move: the {name} pawn is still on its start card, so it is {name}'s first turn "
+                            f"(the first seat that has not moved), not {game.suits[mover]}'s")
+    down = bin(state.down).count("1")
+    if down > first:
+        raise BoardlabError(f"down: {down} face-down card{'s' if down != 1 else ''}, but only {first} turn"
+                            f"{'s' if first != 1 else ''} can have been played before {name}'s first "
+                            f"(each turns at most one card face down)")
+
+
 def _parse_grid(game, rows) -> list[int]:
     grid = game.grid
     if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
@@ -150,7 +203,7 @@ def position_of(state) -> dict:
 def moves(definition, data) -> list[dict]:
     """The legal moves of a position in the JSON form of `boardlab moves` (the MOVE_PROVIDERS entry).
 
-    :raises BoardlabError: when the position is malformed.
+    :raises BoardlabError: when the position is malformed or no game can reach it.
 
     >>> from boardlab.analysis.blockd.engine import _dealt_state
     >>> state = _dealt_state()
@@ -160,5 +213,6 @@ def moves(definition, data) -> list[dict]:
     from boardlab.analysis.blockd.engine import make_game
 
     state = make_game(definition, definition.game.max_players).state_from_position(data)
+    check_reachable(state.game, state)
     columns = state.game.grid.columns
     return [move.to_json(columns) for move in state.legal_moves()]

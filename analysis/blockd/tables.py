@@ -22,7 +22,7 @@ Every figure depends only on the seed and the options, never on the number of wo
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
 import random
 
 import numpy as np
@@ -30,7 +30,8 @@ import numpy as np
 from boardlab.analysis.blockd.engine import make_game
 from boardlab.analysis.blockd.graph import components, dead_cells, move_graph, reachable_within, trap_distance
 from boardlab.analysis.blockd.walks import Grid, self_avoiding_walks, walk_table
-from boardlab.analysis.runner import CHANCE_STREAM, default_workers, derive_seed
+from boardlab.analysis.pool import local_pool
+from boardlab.analysis.runner import CHANCE_STREAM, Progress, default_workers, derive_seed
 from boardlab.analysis.tables import Table, TableSet
 
 TABLE_PLAY_STREAM = 2  # the random moves of the table games (simulate uses streams 0 and 1)
@@ -106,16 +107,27 @@ def trap_shares(values: list) -> dict:
     return {k: round(counts[k] / total, 4) if total else 0.0 for k in keys}
 
 
-def sample(definition, players: int, deals: int, seed: int, workers: int | None = None) -> dict:
-    """Per checkpoint, the distributions of the quantities over `deals` random games."""
+def sample(definition, players: int, deals: int, seed: int, workers: int | None = None,
+           progress: bool = False) -> dict:
+    """Per checkpoint, the distributions of the quantities over `deals` random games.
+
+    With `progress`, a progress bar on stderr (only on a terminal, after two seconds).
+    """
     jobs = [(definition, players, seed, s, min(s + BLOCK, deals)) for s in range(0, deals, BLOCK)]
     workers = max(1, min(workers or default_workers(), len(jobs)))
-    if workers == 1:
-        results = [_play_block(job) for job in jobs]
-    else:
-        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-        with context.Pool(workers) as pool:
-            results = pool.map(_play_block, jobs)  # map keeps the order of the jobs
+    bar = Progress(deals, label="deals") if progress else None
+    results = []
+    with contextlib.ExitStack() as stack:
+        if workers == 1:
+            blocks = map(_play_block, jobs)
+        else:
+            blocks = stack.enter_context(local_pool(workers)).imap(_play_block, jobs)  # in the order of the jobs
+        for job, block in zip(jobs, blocks):
+            results.append(block)
+            if bar:
+                bar.update(job[-1])
+    if bar:
+        bar.close()
     pooled: dict[str, dict[str, list]] = {}
     for block in results:
         for game_points in block:
@@ -150,7 +162,7 @@ def tables(definition, options) -> "TableSet":
                             "other pawn may end, is usually one on its own)",
               "largest_component": "Size of the largest component (cells)"}
     for players in counts:
-        by_checkpoint = sample(definition, players, options.deals, options.seed, options.workers)
+        by_checkpoint = sample(definition, players, options.deals, options.seed, options.workers, options.progress)
         data["by_players"][str(players)] = by_checkpoint
         for key, title in titles.items():
             rows = []

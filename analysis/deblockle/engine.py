@@ -54,6 +54,7 @@ from typing import NamedTuple
 from boardlab.analysis.deblockle.cube import DIRECTIONS, STEPS, Cube
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
 
+
 #: the `to` of a move that scores its block
 SCORED = -1
 
@@ -161,6 +162,16 @@ class DeblockleGame(Game):
     def new_initial_state(self) -> "DeblockleState":
         """The chance node before the setup (the orientation of every block)."""
         return DeblockleState(self)
+
+    def summarize(self, records: list) -> dict:
+        """Ends, first-player share, blocked players and blocks scored (`summary.summarize`)."""
+        from boardlab.analysis.deblockle.summary import summarize
+        return summarize(records, self.rules.blocks)
+
+    def describe_summary(self, summary: dict) -> str:
+        """The Deblockle lines of `boardlab simulate`'s plain-text output."""
+        from boardlab.analysis.deblockle.summary import describe
+        return describe(summary)
 
     def state_from_position(self, data) -> "DeblockleState":
         """The state of a position in the JSON form of docs/positions/deblockle.md.
@@ -426,6 +437,10 @@ class DeblockleState(State):
             self._finish((), "cap")
 
     _passing = False  # the mover's opponent passed the last time play came round
+
+
+#: agent name -> factory(game) (the engine module's AGENTS, see analysis/engines.py)
+from boardlab.analysis.deblockle.agents import AGENTS  # noqa: E402,F401
 
 
 def make_game(definition, players: int = 2) -> DeblockleGame:

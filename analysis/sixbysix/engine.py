@@ -48,7 +48,7 @@ import re
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from boardlab.analysis.agents import Agent, RandomAgent
+from boardlab.analysis.agents import Agent, AgentTable, RandomAgent
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
 from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, Match, derive_seed, play_one
 from boardlab.analysis.sixbysix.board import allowed_numbers
@@ -56,7 +56,6 @@ from boardlab.analysis.sixbysix.dice import die_distribution, sum_probabilities
 from boardlab.analysis.sixbysix.faces import best_face
 from boardlab.analysis.sixbysix.markers import GREEDY, Chooser
 from boardlab.analysis.stats import describe_lengths, two_proportion_test, wilson_interval
-from boardlab.layouts import load
 from boardlab.layouts.errors import BoardlabError
 
 LEADS = ("fixed", "rotate")
@@ -511,6 +510,10 @@ def play_fast(match: Match, index: int) -> GameRecord | None:
 def _favourite_factory(number: int | None):
     def factory(game: SixBySixGame) -> MarkerAgent:
         favourite = game.definition.analysis.favourite_number if number is None else number
+        numbers = game.definition.board.numbers
+        if favourite not in numbers:
+            raise BoardlabError(f"agent favourite-{favourite}: {favourite} is not a board number "
+                                f"({min(numbers)}..{max(numbers)})")
         return MarkerAgent(Chooser("favourite", favourite), game)
     return factory
 
@@ -520,16 +523,11 @@ def make_game(definition, players: int) -> SixBySixGame:
     return SixBySixGame(definition, players)
 
 
-def _agents() -> dict:
-    agents = {"greedy": lambda game: MarkerAgent(GREEDY, game), "favourite": _favourite_factory(None)}
-    for number in load("sixbysix").board.numbers:
-        agents[f"favourite-{number}"] = _favourite_factory(number)
-    return agents
-
-
-#: greedy; favourite (the definition's `analysis.favourite_number`); favourite-N for every board
-#: number of the base definition.  `random` comes from the common agents.
-AGENTS = _agents()
+#: greedy; favourite (the definition's `analysis.favourite_number`); favourite-N for a board
+#: number N (checked against the game's board when the agent is made).  `random` comes from the
+#: common agents.
+AGENTS = AgentTable({"greedy": lambda game: MarkerAgent(GREEDY, game), "favourite": _favourite_factory(None)},
+                    families={"favourite": _favourite_factory}, numbers="a number on the board")
 
 
 # -- simulation summary ---------------------------------------------------------------------------

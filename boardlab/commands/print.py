@@ -1,6 +1,6 @@
 """`boardlab print GAME`: the print-and-play files of a game (PDF, and SVG per component).
 
-Files go to build/print/GAME/ unless --out says otherwise.  Everything is drawn first and then
+Files go to build/print/GAME/ (a variant's to build/print/VARIANT/) unless --out says otherwise.  Everything is drawn first and then
 moved into place, so a bad option or a component that does not fit the paper leaves the output
 folder as it was.
 """
@@ -36,8 +36,24 @@ def register(subparsers) -> None:
     p.add_argument("--back-offset", metavar="X,Y", type=offset_mm, default=(0.0, 0.0),
                    help="move back pages X mm right and Y mm down, as seen from the front against the light, for a "
                         "printer that shifts its backs (measure with the cover's test square; default 0,0)")
-    p.add_argument("--out", metavar="DIR", type=Path, help="output folder (default: build/print/GAME)")
+    p.add_argument("--out", metavar="DIR", type=Path,
+                   help="output folder (default: build/print/GAME; with --variant build/print/VARIANT, the variant's "
+                        "file name with the game id in front if it lacks it)")
     p.set_defaults(run=run)
+
+
+def default_out(definition) -> Path:
+    """build/print/GAME for the game's own definition; for a variant build/print/VARIANT, with the
+    game id in front when the variant's name does not start with it (the baseline files stay).
+
+    >>> from boardlab.layouts import load
+    >>> str(default_out(load("blockd"))), str(default_out(load("blockd-pawns-stack")))
+    ('build/print/blockd', 'build/print/blockd-pawns-stack')
+    """
+    game, variant = definition.game.id, definition.variant
+    if variant == "baseline":
+        return DEFAULT_OUT / game
+    return DEFAULT_OUT / (variant if variant.startswith(f"{game}-") else f"{game}-{variant}")
 
 
 def run(args) -> int:
@@ -46,7 +62,7 @@ def run(args) -> int:
     module = print_module(args.game)
     options = PrintOptions(paper=args.paper or definition.print.paper, duplex=args.duplex, backs=args.layout,
                            back_offset=args.back_offset)
-    out_dir = args.out if args.out is not None else DEFAULT_OUT / args.game
+    out_dir = args.out if args.out is not None else default_out(definition)
     if out_dir.exists() and not out_dir.is_dir():
         raise BoardlabError(f"{out_dir} exists and is not a folder")
     files = module.print_files(definition, options)

@@ -51,7 +51,8 @@ def load_match(args):
         raise BoardlabError(f"{len(names)} agents for {game.players} players (give one name, or one per seat)")
     for name in names:
         if name not in known:
-            raise BoardlabError(f"unknown agent '{name}' for {args.game} (agents: {', '.join(known)})")
+            raise BoardlabError(f"{args.game}: {known.unknown(name)}")
+        known[name](game)  # an agent that cannot play this game says so here, not in a worker
     return definition, game, [known[n] for n in names], names
 
 

@@ -29,7 +29,8 @@ def run(args) -> int:
     info = definition.game
     if args.players is not None and not info.min_players <= args.players <= info.max_players:
         raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {args.players}")
-    options = TableOptions(players=args.players, deals=args.deals, seed=args.seed, workers=args.workers)
+    options = TableOptions(players=args.players, deals=args.deals, seed=args.seed, workers=args.workers,
+                           progress=True)
     tables = provider(args.game).tables(definition, options)
     if args.format == "json":
         print(json.dumps(tables.data, indent=2))

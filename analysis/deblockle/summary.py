@@ -1,0 +1,94 @@
+"""Deblockle's additions to the `boardlab simulate` summary, from the games' records.
+
+- `ends`: how games ended: every block of one player scored, neither player could move, or the
+  turn cap;
+- `first_player`: the first player's share of the decided games, with its Wilson interval;
+- `blocked`: games in which a player passed at least once ("deblockled"), per seat, and the
+  turns they stayed blocked (passes: total, mean per game with a pass, most in one game);
+- `scored`: blocks scored per seat, the mean game turn at which each player's k-th block
+  scored, and how many blocks scored within each band of `BAND` turns.
+
+>>> from boardlab.analysis.runner import GameRecord
+>>> r = GameRecord(0, 0, 0, ("random", "random"), (0,), False, 12,
+...                {"passes": [0, 2], "blocked_spells": [0, 1], "scored_turns": [[3, 12], [8]], "end": "scored"})
+>>> s = summarize([r], blocks=2)["deblockle"]
+>>> s["blocked"]["games"], s["scored"]["kth_block_turn"]["1"], s["ends"]["scored"]
+(1, [{'games': 1, 'mean': 3.0}, {'games': 1, 'mean': 12.0}], 1)
+"""
+
+from __future__ import annotations
+
+from boardlab.analysis.stats import wilson_interval
+
+#: width of the turn bands of `scored.by_turn`
+BAND = 10
+
+
+def summarize(records, blocks: int) -> dict:
+    ends = {"scored": 0, "no_moves": 0, "cap": 0}
+    blocked_games = 0
+    blocked_by_seat = [0, 0]
+    passes = [0, 0]
+    most = 0
+    spells = [0, 0]
+    scored = [0, 0]
+    kth = [[[] for _ in range(blocks)] for _ in range(2)]
+    bands: dict[int, int] = {}
+    first = decided = 0
+    for record in records:
+        stats = record.stats
+        ends[stats["end"]] = ends.get(stats["end"], 0) + 1
+        if not record.unfinished and len(record.winners) == 1:
+            decided += 1
+            first += record.winners[0] == 0
+        game_passes = stats["passes"]
+        if any(game_passes):
+            blocked_games += 1
+        for seat in range(2):
+            blocked_by_seat[seat] += game_passes[seat] > 0
+            passes[seat] += game_passes[seat]
+            spells[seat] += stats["blocked_spells"][seat]
+            most = max(most, game_passes[seat])
+            turns = stats["scored_turns"][seat]
+            scored[seat] += len(turns)
+            for k, turn in enumerate(turns):
+                kth[seat][k].append(turn)
+                band = (turn - 1) // BAND
+                bands[band] = bands.get(band, 0) + 1
+    games = len(records)
+    rate = first / decided if decided else 0.0
+    return {"deblockle": {
+        "ends": ends,
+        "first_player": {"wins": first, "decided": decided, "rate": round(rate, 6),
+                         "ci95": list(wilson_interval(first, decided))},
+        "blocked": {"games": blocked_games, "share": round(blocked_games / games, 6) if games else 0.0,
+                    "games_by_seat": blocked_by_seat, "passes_by_seat": passes, "spells_by_seat": spells,
+                    "mean_passes_when_blocked": round(sum(passes) / blocked_games, 6) if blocked_games else 0.0,
+                    "most_passes_in_a_game": most},
+        "scored": {"blocks_by_seat": scored,
+                   "per_game_by_seat": [round(s / games, 6) if games else 0.0 for s in scored],
+                   "kth_block_turn": {str(seat + 1): [{"games": len(t), "mean": round(sum(t) / len(t), 6) if t else 0.0}
+                                                      for t in kth[seat]] for seat in range(2)},
+                   "by_turn": {f"{b * BAND + 1}-{(b + 1) * BAND}": bands[b] for b in sorted(bands)}},
+    }}
+
+
+def describe(summary: dict) -> str:
+    """The Deblockle lines of `boardlab simulate`'s plain-text output."""
+    d = summary["deblockle"]
+    ends, first, blocked, scored = d["ends"], d["first_player"], d["blocked"], d["scored"]
+    lo, hi = first["ci95"]
+    lines = [
+        f"games ended by: all blocks scored {ends['scored']}, neither player could move {ends['no_moves']}, "
+        f"turn cap {ends['cap']}",
+        f"first player wins {first['wins']} of {first['decided']} decided games ({first['rate']:.1%}, "
+        f"95% interval {lo:.1%} .. {hi:.1%})",
+        f"games with a blocked player: {blocked['games']} ({blocked['share']:.1%}); by seat "
+        f"{blocked['games_by_seat'][0]} / {blocked['games_by_seat'][1]}; turns blocked: "
+        f"{blocked['mean_passes_when_blocked']:.1f} per such game, at most {blocked['most_passes_in_a_game']}",
+        f"blocks scored per game: seat 1 {scored['per_game_by_seat'][0]:.2f}, seat 2 {scored['per_game_by_seat'][1]:.2f}",
+    ]
+    for seat, kth in scored["kth_block_turn"].items():
+        parts = [f"{k}: turn {v['mean']:.1f} ({v['games']} games)" for k, v in enumerate(kth, start=1) if v["games"]]
+        lines.append(f"seat {seat}, k-th block scored on average at " + ("; ".join(parts) or "never"))
+    return "\n".join(lines)

@@ -1,0 +1,294 @@
+"""The command line against hostile input and interruptions, run as a user would run it.
+
+Every case: one line on stderr, exit status 2 (130 for Ctrl-C), no traceback, nothing already
+written damaged.  Most cases call `main([...])` in this process; a real process is started only
+where one matters (signals, exit status of the installed command, standard output on a full disk).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from boardlab.analysis.blockd import tables as blockd_tables
+from boardlab.analysis.tables import TableOptions
+from boardlab.cli import COMMANDS, main
+from boardlab.commands.print import default_out
+from boardlab.layouts import load
+from boardlab.layouts.errors import LINE_LIMIT
+
+sys.path.insert(0, str(Path(__file__).parent))
+from blockd_definitions import all_down_except, grid_with  # noqa: E402
+
+COMMAND = [sys.executable, "-c", "import sys; from boardlab.entry import main; sys.exit(main())"]
+
+
+def run(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as done:  # argparse ends usage mistakes this way
+        code = done.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_failure(code, out, err, *words):
+    assert code == 2, (code, err)
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert len(err) <= LINE_LIMIT + 1, len(err)
+    for word in words:
+        assert word in err, (word, err)
+
+
+def variant(tmp_path, name, text) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# -- numbers that are not numbers ---------------------------------------------------------------
+@pytest.mark.parametrize("game,table,key,value", [
+    ("sixbysix", "print", "bleed", "nan"),
+    ("sixbysix", "print", "chip", "nan"),
+    ("deblockle", "print", "cube_edge", "nan"),
+    ("sixbysix", "analysis", "seconds_per_round", "nan"),
+    ("sixbysix", "analysis", "seconds_per_round", "inf"),
+    ("blockd", "print", "bleed", "-inf"),
+])
+def test_nan_and_inf_are_refused_by_check(tmp_path, capsys, game, table, key, value):
+    path = variant(tmp_path, "v.toml", f'extends = "{game}"\n[{table}]\n{key} = {value}\n')
+    code, out, err = run(capsys, "check", path)
+    one_line_failure(code, out, err, f"{table}.{key}", "finite", ":3:")
+
+
+def test_print_with_a_nan_bleed_fails_before_writing(tmp_path, capsys):
+    path = variant(tmp_path, "v.toml", 'extends = "sixbysix"\n[print]\nbleed = nan\n')
+    out_dir = tmp_path / "out"
+    code, out, err = run(capsys, "print", "sixbysix", "--variant", path, "--out", str(out_dir))
+    one_line_failure(code, out, err, "print.bleed")
+    assert not out_dir.exists()
+
+
+# -- files, names and messages ------------------------------------------------------------------
+def test_a_byte_order_mark_is_accepted(tmp_path, capsys):
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b'\xef\xbb\xbfextends = "sixbysix"\n[rules]\nchips = 5\n')
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 0 and err == "" and "ok" in out
+
+
+def test_a_folder_given_as_a_file_says_so(tmp_path, capsys):
+    folder = tmp_path / "thing.toml"
+    folder.mkdir()
+    one_line_failure(*run(capsys, "check", str(folder)), "is a folder")
+    one_line_failure(*run(capsys, "simulate", "blockd", "--variant", str(folder)), "is a folder")
+
+
+def test_extends_naming_a_missing_file_says_no_such_file(tmp_path, capsys):
+    path = variant(tmp_path, "v.toml", 'extends = "gone/base.toml"\n')
+    one_line_failure(*run(capsys, "check", path), 'no such file "gone/base.toml"', "v.toml:1: extends")
+    path = variant(tmp_path, "w.toml", 'extends = "chess"\n')
+    one_line_failure(*run(capsys, "check", path), 'no game or variant named "chess"')
+
+
+def test_a_megabyte_long_string_is_not_echoed_whole(tmp_path, capsys):
+    path = variant(tmp_path, "v.toml", 'extends = "' + "x" * 1_000_000 + '"\n')
+    one_line_failure(*run(capsys, "check", path), "characters cut", "no game or variant named")
+    one_line_failure(*run(capsys, "simulate", "blockd", "--agents", "y" * 100_000), "characters cut", "unknown agent")
+    one_line_failure(*run(capsys, "simulate", "blockd", "--games", "9" * 50_000 + "x"), "characters cut")
+
+
+def test_a_deeply_nested_table_header_is_refused(tmp_path, capsys):
+    header = ".".join(["a"] * 5000)
+    path = variant(tmp_path, "v.toml", f'extends = "sixbysix"\n[{header}]\nx = 1\n')
+    one_line_failure(*run(capsys, "check", path), "nested 5001 levels deep")
+
+
+def test_too_long_output_folder_name(tmp_path, capsys):
+    code, out, err = run(capsys, "print", "blockd", "--out", str(tmp_path / ("x" * 300)))
+    one_line_failure(code, out, err, "File name too long")
+
+
+def test_no_command_is_one_line_on_stderr(capsys):
+    code, out, err = run(capsys)
+    one_line_failure(code, out, err, "give a command", *COMMANDS)
+    assert out == ""
+
+
+@pytest.mark.parametrize("agents,words,absent", [
+    ("mcts-0", ["mcts-0", "the N of mcts-N is a whole number from 1"], []),
+    ("mcts-x", ["unknown agent 'mcts-x'", "mcts-N"], []),
+])
+def test_blockd_agent_messages(capsys, agents, words, absent):
+    one_line_failure(*run(capsys, "simulate", "blockd", "--agents", agents, "--games", "2"), *words)
+
+
+def test_sixbysix_unknown_agent_lists_the_names_briefly(capsys):
+    code, out, err = run(capsys, "simulate", "sixbysix", "--agents", "clever", "--games", "2")
+    one_line_failure(code, out, err, "unknown agent 'clever'", "greedy", "favourite-N (N a number on the board)")
+    assert "favourite-2," not in err
+    one_line_failure(*run(capsys, "simulate", "sixbysix", "--agents", "favourite-99", "--games", "2"),
+                     "99 is not a board number")
+
+
+# -- positions no game can reach ------------------------------------------------------------------
+def blockd_position(d, cards, pawns, down, to_move, restore=False):
+    return {"game": "blockd", "grid": grid_with(d, cards), "down": down, "pawns": pawns, "to_move": to_move,
+            "restore": restore}
+
+
+def moves_of(tmp_path, capsys, position, *extra):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(position))
+    return run(capsys, "moves", "blockd", str(path), *extra)
+
+
+def test_restore_bonus_off_ones_own_colour_is_refused(tmp_path, capsys):
+    d = load("blockd")
+    cards = {(0, 0): "R0", (0, 1): "B3", (2, 2): "G0", (3, 3): "Y0", (1, 1): "R2"}
+    pawns = {"red": [0, 1], "blue": [2, 2], "green": [3, 3]}
+    position = blockd_position(d, cards, pawns, [[0, 0]], "red", restore=True)
+    one_line_failure(*moves_of(tmp_path, capsys, position), "restore: true", "not on a red card")
+    position = blockd_position(d, cards, pawns | {"red": [1, 1]}, [[0, 0]], "red", restore=True)
+    code, out, err = moves_of(tmp_path, capsys, position)
+    assert code == 0 and err == ""
+    assert any(move.get("restore") == [0, 0] for move in json.loads(out)["moves"])
+
+
+def test_no_restore_positions_follow_the_first_round(tmp_path, capsys):
+    d = load("blockd-no-restore")
+    cards = {(0, 0): "R0", (1, 1): "B0", (2, 2): "G0", (3, 3): "Y0", (4, 4): "R3"}
+    starts = {"red": [0, 0], "blue": [1, 1], "green": [2, 2], "yellow": [3, 3]}
+    args = ("--variant", "blockd-no-restore")
+    # every pawn on its start card: nobody has moved, so no card can be face down
+    position = blockd_position(d, cards, starts, [[4, 4]], "red")
+    one_line_failure(*moves_of(tmp_path, capsys, position, *args), "1 face-down card", "only 0 turns")
+    position = blockd_position(d, cards, starts, [], "red")
+    assert moves_of(tmp_path, capsys, position, *args)[0] == 0
+    # red left its start card: it is face down for good
+    position = blockd_position(d, cards, starts | {"red": [4, 4]}, [], "blue")
+    one_line_failure(*moves_of(tmp_path, capsys, position, *args), "left its start card [0, 0]")
+    position = blockd_position(d, cards, starts | {"red": [4, 4]}, [[0, 0]], "blue")
+    assert moves_of(tmp_path, capsys, position, *args)[0] == 0
+    # blue has not moved yet, so it is blue's turn, and green cannot have moved
+    position = blockd_position(d, cards, starts | {"red": [4, 4]}, [[0, 0]], "green")
+    one_line_failure(*moves_of(tmp_path, capsys, position, *args), "to_move", "blue's first turn")
+    position = blockd_position(d, cards, starts | {"red": [4, 4], "green": [0, 1]}, [[0, 0], [2, 2]], "blue")
+    one_line_failure(*moves_of(tmp_path, capsys, position, *args), "green pawn, which plays after it, has moved")
+
+
+def test_a_pawn_on_a_face_down_card_only_under_stacked_flip_always(tmp_path, capsys):
+    d = load("blockd-pawns-stack-always")
+    cards = {(0, 0): "R1", (0, 1): "B1", (0, 2): "G1", (1, 1): "Y1"}
+    position = {"grid": grid_with(d, cards), "down": all_down_except(d, (0, 0), (0, 2), (1, 1)),
+                "pawns": {"red": [0, 0], "blue": [0, 1]}, "to_move": "blue", "restore": False}
+    code, out, err = moves_of(tmp_path, capsys, position, "--variant", "blockd-pawns-stack-always")
+    assert code == 0 and err == ""
+    assert json.loads(out)["moves"] == [{"to": [0, 0]}, {"to": [0, 2]}, {"to": [1, 1]}]
+    code, out, err = moves_of(tmp_path, capsys, position, "--variant", "blockd-pawns-stack")
+    one_line_failure(code, out, err, "face-down card", "always")
+
+
+# -- output files -----------------------------------------------------------------------------------
+def test_print_of_a_variant_does_not_overwrite_the_baseline(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert default_out(load("blockd")) == Path("build/print/blockd")
+    assert default_out(load("blockd-pawns-stack")) == Path("build/print/blockd-pawns-stack")
+    mine = variant(tmp_path, "mine.toml", 'extends = "sixbysix"\n[rules]\nchips = 5\n')
+    assert default_out(load(mine)) == Path("build/print/sixbysix-mine")
+    assert main(["print", "blockd"]) == 0
+    before = {p: p.read_bytes() for p in Path("build/print/blockd").rglob("*") if p.is_file()}
+    assert main(["print", "blockd", "--variant", "blockd-flat"]) == 0
+    assert {p: p.read_bytes() for p in Path("build/print/blockd").rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in Path("build/print/blockd-flat").glob("*.pdf")) == sorted(
+        p.name for p in Path("build/print/blockd").glob("*.pdf"))
+    assert "build/print/blockd-flat/blockd-cards-a4.pdf" in capsys.readouterr().out
+
+
+def test_tables_blockd_reports_progress(monkeypatch):
+    seen = []
+
+    class Recorder(blockd_tables.Progress):
+        def update(self, done):
+            seen.append((self.label, done, self.total))
+            super().update(done)
+
+    monkeypatch.setattr(blockd_tables, "Progress", Recorder)
+    definition = load("blockd")
+    blockd_tables.tables(definition, TableOptions(players=2, deals=3, seed=1, workers=1, progress=True))
+    assert seen and seen[-1] == ("deals", 3, 3)
+
+
+# -- real processes: exit status, full disk, Ctrl-C ---------------------------------------------------
+def test_full_disk_on_standard_output():
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(COMMAND + ["tables", "sixbysix"], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 2
+    assert done.stderr == "boardlab tables: cannot write the output: No space left on device\n"
+
+
+def interrupt(argv, after: float, cwd=None):
+    """Start the command in its own process group, Ctrl-C the group after `after` seconds (as a
+    terminal does); return (exit status, stderr, seconds from the signal to the exit)."""
+    process = subprocess.Popen(COMMAND + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, cwd=cwd)
+    time.sleep(after)
+    sent = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail(f"{argv}: still running 20 s after Ctrl-C")
+    return process.returncode, err, time.monotonic() - sent
+
+
+@pytest.mark.parametrize("argv,after", [
+    (["simulate", "blockd", "--games", "5000000", "--workers", "2"], 1.5),
+    (["simulate", "sixbysix", "--games", "5000000", "--workers", "2", "--agents", "greedy"], 1.5),
+    (["tables", "blockd", "--deals", "1000000", "--workers", "2"], 1.5),
+    (["simulate", "blockd", "--games", "5000000", "--workers", "2"], 0.15),  # while importing
+])
+def test_ctrl_c_is_one_line_and_status_130(argv, after):
+    code, err, seconds = interrupt(argv, after)
+    assert (code, err) == (130, "boardlab: interrupted\n")
+    assert seconds < 5  # "within a second" on an idle machine; this shared one gets slack
+
+
+def test_ctrl_c_during_print_leaves_files_wholly_old_or_new(tmp_path):
+    out = tmp_path / "out"
+    old_env = {**os.environ, "SOURCE_DATE_EPOCH": "0"}
+    subprocess.run(COMMAND + ["print", "blockd", "--out", str(out)], env=old_env, check=True, capture_output=True)
+    old = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    new_dir = tmp_path / "new"
+    new_env = {**os.environ, "SOURCE_DATE_EPOCH": "86400000"}
+    subprocess.run(COMMAND + ["print", "blockd", "--out", str(new_dir)], env=new_env, check=True,
+                   capture_output=True)
+    new = {p.relative_to(new_dir): p.read_bytes() for p in new_dir.rglob("*") if p.is_file()}
+    assert old.keys() == new.keys() and old != new
+    for after in (0.6, 0.9, 1.2):
+        process = subprocess.Popen(COMMAND + ["print", "blockd", "--out", str(out)], env=new_env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
+        time.sleep(after)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=20)
+        assert process.returncode in (0, 130) and err in ("", "boardlab: interrupted\n"), (process.returncode, err)
+        now = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+        assert now.keys() == old.keys(), "no file lost, no staging folder left behind"
+        assert all(now[name] in (old[name], new[name]) for name in now)
+        versions = {now[name] == new[name] for name in now if old[name] != new[name]}  # the PDFs (dated footer)
+        assert len(versions) == 1, "every file old, or every file new"
+        if versions == {True}:  # this run finished: put the old files back for the next one
+            subprocess.run(COMMAND + ["print", "blockd", "--out", str(out)], env=old_env, check=True,
+                           capture_output=True)
