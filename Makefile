@@ -46,7 +46,8 @@ rulebooks: $(STAMP)
 		$(BOARDLAB) rulebook $$game --paper $$paper || exit 1; done; done
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_blockd.py
+	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/bench_links.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

@@ -70,6 +70,12 @@ class State(ABC):
         """The move (as `legal_moves` gives it) of a code of `legal_codes()`."""
         return code
 
+    def random_move(self, rng: random.Random) -> Hashable:
+        """`legal_moves()[rng.randrange(len(legal_moves()))]`: the same draw and the same move;
+        an engine may find the move by its index without listing them all."""
+        moves = self.legal_moves()
+        return moves[rng.randrange(len(moves))]
+
     def random_playout(self, rng: random.Random, policy: str) -> tuple[float, ...] | None:
         """Play on to the end with the random policy `policy` (an agent's `random_policy`,
         e.g. "moves": every legal move alike) and give `returns()`, or None when the engine

@@ -176,6 +176,16 @@ class LinksGame(Game):
         from boardlab.analysis.links.summary import describe
         return describe(summary)
 
+    def play_block(self, match, start: int, stop: int):
+        """Games start..stop-1 by the compiled random self-play path, or None for other agents."""
+        from boardlab.analysis.links.batch import play_block
+        return play_block(self, match, start, stop)
+
+    def block_size(self, match) -> int | None:
+        """The runner's block size when the compiled path plays this match (None: the default)."""
+        from boardlab.analysis.links.batch import block_size
+        return block_size(self, match)
+
 
 class LinksState(State):
     """One Links position (see the module docstring)."""
@@ -217,9 +227,7 @@ class LinksState(State):
 
     def sample_chance(self, rng: random.Random) -> tuple[int, ...]:
         """A shuffle of the deck: hands seat by seat, then the draw pile in drawing order."""
-        cards = list(self.game.cards)
-        rng.shuffle(cards)
-        return tuple(cards)
+        return shuffled(self.game, rng)
 
     def legal_moves(self) -> list[Move]:
         if self.mover < 0:
@@ -349,6 +357,13 @@ class LinksState(State):
         scores = self.scores()
         best = max(scores)
         self.won = tuple(s for s, v in enumerate(scores) if v == best)
+
+
+def shuffled(game: LinksGame, rng: random.Random) -> tuple[int, ...]:
+    """The one shuffle of a game (`LinksState.sample_chance`, and the compiled path's deals)."""
+    cards = list(game.cards)
+    rng.shuffle(cards)
+    return tuple(cards)
 
 
 def make_game(definition, players: int) -> LinksGame:

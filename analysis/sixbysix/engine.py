@@ -140,13 +140,12 @@ class SixBySixGame(Game):
         The twin game uses the same chance and agent seeds (common random numbers); its result
         goes into the record's stats as ``other_lead``.
         """
-        records = [play_game(match, i) for i in range(start, stop)]
+        records = play_range(match, start, stop)
         if not self.compare_lead:
             return records
         twin = dataclasses.replace(match, game=self.twin())
         out = []
-        for record in records:
-            other = play_game(twin, record.index)
+        for record, other in zip(records, play_range(twin, start, stop)):
             stats = {**record.stats, "other_lead": {"lead": twin.game.lead, "winners": list(other.winners),
                                                     "unfinished": other.unfinished, "rounds": other.length}}
             out.append(dataclasses.replace(record, stats=stats))
@@ -388,6 +387,16 @@ class MarkerAgent(Agent):
         active = len(state.order)
         number = next(x for x in self.game.preference(self.chooser, active) if x not in taken)
         return Move(best_face(self.game.faces, active, number), number)
+
+
+def play_range(match: Match, start: int, stop: int) -> list[GameRecord]:
+    """Games start..stop-1 of a match: by the compiled kernel when it plays every agent (the same
+    records as `play_fast`), else one by one with `play_game`."""
+    from boardlab.analysis.sixbysix import kernel
+    choosers = kernel.choosers_of(match)
+    if choosers is not None:
+        return kernel.play_records(match, list(range(start, stop)), choosers)
+    return [play_game(match, i) for i in range(start, stop)]
 
 
 def play_game(match: Match, index: int) -> GameRecord:
