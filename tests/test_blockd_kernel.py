@@ -12,8 +12,6 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,9 +21,8 @@ from boardlab.analysis.blockd.engine import make_game
 from boardlab.analysis.runner import CHANCE_STREAM, derive_seed
 from boardlab.layouts import load
 
-sys.path.insert(0, str(Path(__file__).parent))
-from blockd_definitions import engine_positions, option_definitions  # noqa: E402
-from blockd_replay import replay  # noqa: E402
+from blockd_definitions import engine_positions, option_definitions
+from blockd_replay import replay
 
 DEFINITIONS = option_definitions()
 

@@ -96,7 +96,7 @@ def test_batched_random_self_play_matches_reference_deals_and_workers(capsys):
     match = runner.make_match(game, [AGENTS["random"]] * 3, 5, agent_names=names)
     deals, rotations, rows = block_deals(game, match, range(12))
     for i in range(12):
-        deal, rotation, _ = match.layout(i)
+        deal, rotation, _ = match.seating(i)
         shuffle = game.new_initial_state().sample_chance(random.Random(runner.derive_seed(5, runner.CHANCE_STREAM, deal)))
         turned = game.rotate_deal(shuffle, match.deal_rotation(i)) if match.deal_rotation(i) else shuffle
         assert (deals[i], rotations[i], tuple(rows[i])) == (deal, rotation, turned)

@@ -8,8 +8,6 @@ rule options, player count, agents or seat rotation.
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 from hypothesis import given, settings
@@ -21,8 +19,7 @@ from boardlab.analysis.sixbysix import kernel
 from boardlab.analysis.sixbysix.engine import SixBySixGame, play_fast
 from boardlab.layouts import load
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sixbysix_helpers import with_rules  # noqa: E402
+from sixbysix_helpers import with_rules
 
 DEFINITION = load("sixbysix")
 

@@ -48,7 +48,7 @@ import random
 from typing import NamedTuple, Sequence
 
 from boardlab.analysis.blockd.walks import Grid, walk_table
-from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
 from boardlab.layouts.errors import BoardlabError
 
 #: agent name -> factory(game); filled by the agents module of the search work (part B)
@@ -246,6 +246,9 @@ class BlockdGame(Game):
     """Blockd for a definition and a player count; seat s plays suit `cards.suits[s]`."""
 
     length_unit = "turns"
+    rotates_deal = True
+    reads_positions = True
+    chance_listed = False  # a deal is one of 24! arrangements: sampled, never listed
 
     def __init__(self, definition, players: int):
         super().__init__(definition, players)
@@ -336,7 +339,8 @@ class BlockdGame(Game):
         return block_size(self, match)
 
     def summarize(self, records: list) -> dict:
-        """Eliminations by round, restore bonuses earned and used, tie-break and unfinished games."""
+        """Eliminations by round, restore bonuses earned and used, tie-break and unfinished games
+        (filed under "blockd" in the summary)."""
         by_round: dict[int, int] = {}
         earned = used = tiebreak = unfinished = 0
         for record in records:
@@ -349,7 +353,7 @@ class BlockdGame(Game):
             unfinished += bool(record.unfinished)
         games = len(records)
         finished = games - unfinished
-        return {"blockd": {
+        return {
             "eliminations_by_round": {str(r): by_round[r] for r in sorted(by_round)},
             "restores_earned": earned,
             "restores_used": used,
@@ -358,11 +362,11 @@ class BlockdGame(Game):
             "decided_by_tiebreak": tiebreak,
             "tiebreak_share": round(tiebreak / finished, 6) if finished else 0.0,
             "unfinished": unfinished,
-        }}
+        }
 
-    def describe_summary(self, summary: dict) -> str:
+    def describe_summary(self, figures: dict) -> str:
         """The Blockd lines of `boardlab simulate`'s plain-text output."""
-        b = summary["blockd"]
+        b = figures
         rounds = ", ".join(f"{r}: {k}" for r, k in b["eliminations_by_round"].items())
         return "\n".join([
             f"eliminations by round: {rounds or 'none'}",
@@ -428,13 +432,13 @@ class BlockdState(State):
     def apply(self, move) -> None:
         """Deal (at the chance node) or play `move` in place.
 
-        :raises ValueError: when the move is not legal here.
+        :raises IllegalMoveError: when the move is not legal here.
         """
         if self.mover == CHANCE:
             self._deal(move)
             return
         if self.mover == TERMINAL or move not in self.legal_moves():
-            raise ValueError(f"illegal move {move!r} in this position")
+            raise IllegalMoveError(f"illegal move {move!r} in this position")
         self._play(move.to, move.restore)
 
     def _play(self, to: int, restore: int) -> None:

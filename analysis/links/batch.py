@@ -125,7 +125,7 @@ def record_of(game, s: np.ndarray, index: int, deal: int, rotation: int, agents)
 
 def block_deals(game, match, indices) -> tuple[list[int], list[int], np.ndarray]:
     """(deal, rotation, shuffle) of games `indices`, as `runner.play_one` deals them."""
-    layouts = [match.layout(i) for i in indices]
+    layouts = [match.seating(i) for i in indices]
     deals = sorted({d for d, _, _ in layouts})
     seeds = dict(zip(deals, derive_seeds(match.seed, CHANCE_STREAM, deals).tolist()))
     shuffles = {d: shuffled(game, random.Random(seeds[d])) for d in deals}
@@ -162,7 +162,7 @@ def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
         names = {}
         agents = []
         for index in indices:
-            order = match.layout(index)[2]
+            order = match.seating(index)[2]
             if order not in names:
                 names[order] = tuple(match.agent_names[a] for a in order)
             agents.append(names[order])

@@ -54,7 +54,7 @@ from typing import Sequence
 
 from boardlab.analysis.links.cards import LinksDeck
 from boardlab.analysis.links.table import PASS, Line, Move, can_play, lay, legal_plays
-from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
 
 FIFTH = "fifth"
 
@@ -110,6 +110,8 @@ class LinksGame(Game):
     """Links for a definition and a player count."""
 
     length_unit = "turns"
+    rotates_deal = True
+    chance_listed = False  # the deal is a shuffle of the whole deck: sampled, never listed
 
     def __init__(self, definition, players: int):
         super().__init__(definition, players)
@@ -172,9 +174,9 @@ class LinksGame(Game):
         from boardlab.analysis.links.summary import summarize
         return summarize(self, records)
 
-    def describe_summary(self, summary: dict) -> str:
+    def describe_summary(self, figures: dict) -> str:
         from boardlab.analysis.links.summary import describe
-        return describe(summary)
+        return describe(figures)
 
     def play_block(self, match, start: int, stop: int):
         """Games start..stop-1 by the compiled random self-play path, or None for other agents."""
@@ -239,13 +241,13 @@ class LinksState(State):
     def apply(self, move) -> None:
         """Deal (at the chance node) or play `move` and draw, in place.
 
-        :raises ValueError: when the move is not legal here.
+        :raises IllegalMoveError: when the move is not legal here.
         """
         if self.mover == CHANCE:
             self._deal(move)
             return
         if self.mover == TERMINAL or move not in self.legal_moves():
-            raise ValueError(f"illegal move {move!r} in this position")
+            raise IllegalMoveError(f"illegal move {move!r} in this position")
         seat = self.mover
         if move.is_pass:
             self.counters["passes"] += 1

@@ -311,7 +311,7 @@ def play_records(match, indices, choosers) -> list:
     """The `GameRecord`s of games `indices` of a match, equal to `engine.play_fast`'s."""
     game = match.game
     n = game.players
-    layouts = [match.layout(i) for i in indices]
+    layouts = [match.seating(i) for i in indices]
     seeds = np.array([[derive_seed(match.seed, CHANCE_STREAM, deal)]
                       + [derive_seed(match.seed, AGENT_STREAM, index, s) for s in range(n)]
                       for index, (deal, _, _) in zip(indices, layouts)], dtype=np.uint64).reshape(len(indices), n + 1)
