@@ -15,6 +15,7 @@ from boardlab.layouts import load, print_conventions
 from boardlab.printkit.games.sixbysix import card_size as sixbysix_card_size
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.pdf import render_pdf
+from boardlab.layouts.registry import game_ids
 from boardlab.printkit.print_modules import print_module
 
 from print_pdf_reading import open_pdf, page_geometry
