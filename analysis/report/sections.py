@@ -177,7 +177,7 @@ def sensitivity(baseline, alternatives, players: int, skipped, unit: str = "turn
         series = headline_series(outcome.records, players)
         metrics = {}
         for metric, values in series.items():
-            d = paired_difference(values, base[metric])
+            d = paired_difference(values, base[metric][:len(values)])  # the default's games of the same seeds
             metrics[metric] = d
             fmt = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
             rows.append([option, _value_text(value), metric_label(metric, unit), _cell(d["baseline"], fmt[0]),
@@ -187,13 +187,17 @@ def sensitivity(baseline, alternatives, players: int, skipped, unit: str = "turn
     blocks = [table(f"Open-rule sensitivity, {players} players",
                     [("rule option", "text"), ("changed to", "text"), ("metric", "text"), ("default", "text"),
                      ("changed", "text"), ("difference (95% interval)", "text"), ("significant", "yes")], rows,
-                    f"Each alternative is played on the same seeds as the default ({baseline.summary['games']:,} games); "
+                    f"Each alternative plays the default's first {_alt_games(alternatives):,} games again (same seeds); "
                     "the interval is on the per-game differences. With many rows, about 1 in 20 "
                     "differences that are not real will still look significant.")]
     if skipped:
         blocks.append(text("Not varied here (numbers, not a choice between readings; try them with a variant file "
                            "and `boardlab compare`): " + ", ".join(f"`{o}` ({why})" for o, why in skipped) + "."))
     return blocks, {"alternatives": data, "not_varied": [o for o, _ in skipped]}
+
+
+def _alt_games(alternatives) -> int:
+    return max((len(o.records) for _, _, o in alternatives if not isinstance(o, str)), default=0)
 
 
 def _value_text(value) -> str:
