@@ -67,9 +67,10 @@ from typing import Iterable, Sequence
 
 from boardlab.analysis.runner import GameRecord
 from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.registry import game_entry
 
 #: bump when the tables or the record encoding change
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: where commands keep the store unless told otherwise (`--store PATH`)
 DEFAULT_STORE = Path("build") / "results.sqlite"
@@ -102,9 +103,13 @@ class ConfigKey:
 
 
 def canonical(value):
-    """A JSON-ready form of a definition (dataclasses, tuples, dicts), with sorted keys."""
+    """A JSON-ready form of a definition (dataclasses, tuples, dicts), with sorted keys.
+
+    Fields the loader sets (`variant`, `source`: where it came from, not what it says) are left out.
+    """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if not f.metadata.get("loaded")}
     if isinstance(value, dict):
         return {str(k): canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
     if isinstance(value, (list, tuple)):
@@ -142,9 +147,12 @@ def engine_fingerprint(engine_module: str) -> str:
 
 
 def encode_record(record: GameRecord) -> str:
-    """A record as compact JSON without its index (the index is the row's key)."""
+    """A record as compact JSON without its index (the index is the row's key).
+
+    Keys keep the order the engine wrote them in (summaries list them in that order).
+    """
     return json.dumps([record.deal, record.rotation, list(record.agents), list(record.winners),
-                       record.unfinished, record.length, record.stats], sort_keys=True, separators=(",", ":"))
+                       record.unfinished, record.length, record.stats], separators=(",", ":"))
 
 
 def decode_record(index: int, text: str) -> GameRecord:
@@ -287,12 +295,9 @@ class ResultStore:
 
 def config_key(game, agent_names: Sequence[str], seed: int, seat_rotation: bool) -> ConfigKey:
     """The `ConfigKey` of a simulation of `game` (a `protocol.Game` built from a definition)."""
-    from boardlab.analysis import engines
     definition = game.definition
-    game_id = definition.game.id
-    return ConfigKey(game_id, definition_hash(definition), getattr(definition, "variant", "baseline"),
-                     game.players, tuple(agent_names), seed, seat_rotation,
-                     engine_fingerprint(engines.ENGINES[game_id]))
+    return ConfigKey(game.id, definition_hash(definition), game.variant, game.players, tuple(agent_names), seed,
+                     seat_rotation, engine_fingerprint(game_entry(game.id).engine))
 
 
 def run_stored(store: ResultStore, game, agents, games: int, seed: int, agent_names: Sequence[str],

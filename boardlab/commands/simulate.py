@@ -7,7 +7,7 @@ import json
 from boardlab.analysis import engines
 from boardlab.analysis.runner import default_workers, run
 from boardlab.arguments import game_definition, non_negative, positive
-from boardlab.layouts import BoardlabError, GAMES
+from boardlab.layouts import BoardlabError, game_ids
 
 
 def register(subparsers) -> None:
@@ -22,7 +22,7 @@ def register(subparsers) -> None:
 
 
 def add_match_arguments(p, games: int = 1000) -> None:
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
     p.add_argument("--agents", metavar="A,B,...", default="random",
@@ -64,9 +64,8 @@ def run_command(args) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(format_summary(summary, definition.game.name))
-        describe_game = getattr(game, "describe_summary", None)  # a game's own summary lines, if any
-        if describe_game is not None:
-            print("\n" + describe_game(summary))
+        if game.id in summary:
+            print("\n" + game.describe_summary(summary[game.id]))
     return 0
 
 

@@ -21,7 +21,7 @@ import re
 from reportlab.lib import colors
 from reportlab.platypus import Table, TableStyle
 
-from boardlab.analysis.tables import provider
+from boardlab.layouts.registry import game_entry, game_part
 from boardlab.layouts import BoardlabError, print_conventions
 from boardlab.layouts.rulebook import Block, Book, build_book, check_rulebook
 from boardlab.printkit.pages import PrintOptions
@@ -56,11 +56,9 @@ def rulebook_name(game_id: str, language: str, paper: str) -> str:
 
 def exact_tables(definition):
     """The game's exact tables for the appendix, or None when the game has no tables module."""
-    try:
-        module = provider(definition.game.id)
-    except BoardlabError:
+    if not game_entry(definition.game.id).has("tables"):
         return None
-    return module.exact_tables(definition)
+    return game_part(definition.game.id, "tables").exact_tables(definition)
 
 
 def components_of(definition, paper: str) -> dict:
