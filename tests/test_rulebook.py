@@ -273,3 +273,11 @@ def test_rules_references_point_inside_the_project():
     assert offenders == []
     for game in GAMES:
         assert (rulebook_text.RULEBOOKS / f"{game}.en.md").is_file()
+
+
+def test_a_setup_drawing_for_a_game_without_one_is_a_check_error(monkeypatch):
+    from boardlab.printkit.rulebook import book
+    monkeypatch.setattr(book, "SETUPS", {k: v for k, v in book.SETUPS.items() if k != "links"})
+    problems = check_texts(load("links"))
+    assert problems and all("::: setup: no setup drawing for links" in p for p in problems)
+    assert "rulebooks/links." in problems[0].split(":")[0]
