@@ -6,20 +6,17 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from deblockle_reference import definition_named  # noqa: E402
+from deblockle_reference import definition_named
 
-from boardlab.analysis import engines  # noqa: E402
-from boardlab.analysis.deblockle import kernel  # noqa: E402
-from boardlab.analysis.deblockle.batch import play_block, setups  # noqa: E402
-from boardlab.analysis.deblockle.engine import Move, make_game  # noqa: E402
-from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run  # noqa: E402
+from boardlab.analysis import engines
+from boardlab.analysis.deblockle import kernel
+from boardlab.analysis.deblockle.batch import play_block, setups
+from boardlab.analysis.deblockle.engine import Move, make_game
+from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run
 
 NAMES = ("deblockle", "deblockle-no-touching", "deblockle-hopless-ends-turn", "deblockle-two-blocks", "board-5x6",
          "board-3x3")
