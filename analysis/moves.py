@@ -1,4 +1,4 @@
-"""Legal moves of a position given as JSON (shared/spec/interfaces.md), for `boardlab moves`.
+"""Legal moves of a position given as JSON (docs/positions/GAME.md), for `boardlab moves`.
 
 A game offers this through a module listed in `MOVE_PROVIDERS` with
 `moves(definition, position: dict) -> list[dict]`, the moves in their JSON form, sorted,

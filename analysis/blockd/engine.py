@@ -299,7 +299,7 @@ class BlockdGame(Game):
         return BlockdState(self)
 
     def state_from_position(self, data) -> "BlockdState":
-        """The state of a position in the JSON form of shared/spec/interfaces.md.
+        """The state of a position in the JSON form of docs/positions/blockd.md.
 
         The state is a snapshot: its mover is `to_move`, even when that player has no move.
 
@@ -577,7 +577,7 @@ class BlockdState(State):
         return tuple(out)
 
     def to_position(self) -> dict:
-        """The position in the JSON form of shared/spec/interfaces.md (only between turns)."""
+        """The position in the JSON form of docs/positions/blockd.md (only between turns)."""
         from boardlab.analysis.blockd.position import position_of
         return position_of(self)
 

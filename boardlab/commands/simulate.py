@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import textwrap
 
 from boardlab.analysis import engines
 from boardlab.analysis.runner import default_workers, run
@@ -13,21 +15,26 @@ from boardlab.layouts import BoardlabError, GAMES
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "simulate", help="self-play many games and summarise win rates and length",
-        description="Play many games between agents and print per-seat win rates with Wilson 95%% "
-                    "intervals, draws, unfinished games and game length. Same seed, same numbers, "
-                    "whatever the number of workers.")
-    add_match_arguments(p)
+        description=textwrap.fill("Play many games between agents and print per-seat win rates with 95% "
+                                  "confidence intervals (Wilson), draws, unfinished games and game length. "
+                                  "Same seed, same numbers, whatever the number of workers.", 79),
+        epilog="agents (--agents), by game:\n" + "\n".join(
+            textwrap.fill(f"{game}: {engines.agent_factories(game).listing()}", 79, initial_indent="  ",
+                          subsequent_indent="      ", break_on_hyphens=False) for game in engines.ENGINES),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_match_arguments(p, games=list(engines.ENGINES))
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=run_command)
 
 
-def add_match_arguments(p, games: int = 1000) -> None:
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+def add_match_arguments(p, count: int = 1000, games=GAMES) -> None:
+    """The arguments of a match: GAME (one of `games`), variant, players, agents, count, seed, workers."""
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(games)}")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
     p.add_argument("--agents", metavar="A,B,...", default="random",
                    help="agent per seat, or one name for every seat (default: random)")
-    p.add_argument("--games", type=positive, default=games, metavar="N", help=f"games to play (default: {games})")
+    p.add_argument("--games", type=positive, default=count, metavar="N", help=f"games to play (default: {count})")
     p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
     p.add_argument("--workers", type=positive, metavar="W",
                    help=f"worker processes (default: the number of cores, {default_workers()} here)")
