@@ -347,12 +347,19 @@ class BlockdGame(Game):
     def describe_summary(self, summary: dict) -> str:
         """The Blockd lines of `boardlab simulate`'s plain-text output."""
         b = summary["blockd"]
-        rounds = ", ".join(f"{r}: {k}" for r, k in b["eliminations_by_round"].items())
-        return "\n".join([
-            f"eliminations by round: {rounds or 'none'}",
-            f"restore bonus per game: earned {b['restores_earned_per_game']:.2f}, used {b['restores_used_per_game']:.2f}",
-            f"games decided by the tie-break: {b['decided_by_tiebreak']} ({b['tiebreak_share']:.1%} of finished games)",
-        ])
+        total = sum(b["eliminations_by_round"].values())
+        rounds = ", ".join(f"{r}: {k / total:.1%}" for r, k in b["eliminations_by_round"].items())
+        lines = [f"when players are eliminated, share of {total} eliminations by round: {rounds}" if total else
+                 "no player was eliminated",
+                 f"restore bonus, per game: earned {b['restores_earned_per_game']:.2f} times, "
+                 f"used {b['restores_used_per_game']:.2f} times",
+                 f"games decided by the end-of-round tie-break: {b['decided_by_tiebreak']} "
+                 f"({b['tiebreak_share']:.1%} of finished games)"]
+        if b["unfinished"]:
+            lines.append(f"unfinished games: {b['unfinished']}, stopped after rules.max_turns = "
+                         f"{self.rules.max_turns} turns (pawns that can move for ever, e.g. stacked pawns "
+                         f"shuttling under stacked_flip = \"last\")")
+        return "\n".join(lines)
 
 
 from boardlab.analysis.blockd import kernel  # noqa: E402  (the kernel reads nothing of this module)
