@@ -6,7 +6,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 BOARDLAB := $(BIN)/boardlab
-GAMES  := blockd sixbysix links deblockle
+# the games come from the registry (layouts/registry.py and the `boardlab.games` entry points)
+GAMES   = $$($(BOARDLAB) list --ids)
 
 .PHONY: all test test-slow check print rulebooks reports bench clean
 
@@ -31,7 +32,7 @@ test-slow: $(STAMP)
 print: $(STAMP)
 	rm -rf build/print  # files a definition no longer makes must not linger
 	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
-	for game in $(GAMES); do for paper in a4 letter; do \
+	games=$(GAMES) || exit 1; for game in $$games; do for paper in a4 letter; do \
 		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done
 
 # the balance reports of the default definitions, into reports/; every game played is kept in
@@ -46,7 +47,8 @@ rulebooks: $(STAMP)
 		$(BOARDLAB) rulebook $$game --paper $$paper || exit 1; done; done
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_blockd.py
+	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/bench_links.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Callable, Hashable
 
+from boardlab.analysis.protocol import State
+
 
 class Agent:
     """Chooses one legal move of the state's current player."""
@@ -30,8 +32,7 @@ class RandomAgent(Agent):
     random_policy = "moves"
 
     def choose(self, state, rng: random.Random) -> Hashable:
-        moves = state.legal_moves()
-        return moves[rng.randrange(len(moves))]
+        return state.random_move(rng)
 
 
 class AgentTable(dict):
@@ -96,6 +97,8 @@ class AgentTable(dict):
 class _Stub:
     def legal_moves(self):
         return [1, 2, 3]
+
+    random_move = State.random_move  # the protocol's default
 
 
 #: Agents every game has.  A game's engine module adds its own in `AGENTS` (name -> factory(game)).

@@ -1,24 +1,16 @@
-"""Which games have a rules engine, and the agents each engine offers.
+"""Games with a rules engine, and the agents each engine offers.
 
-An engine module provides `make_game(definition, players) -> Game` and `AGENTS`, a dict of
-agent name -> factory(game) (`RandomAgent` and the other COMMON_AGENTS are added here).
+An engine module (the `engine` part of a game in `boardlab.layouts.registry`) provides
+`make_game(definition, players) -> Game` and `AGENTS`, a dict of agent name -> factory(game)
+(`RandomAgent` and the other COMMON_AGENTS are added here).
 """
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
 from boardlab.analysis.agents import COMMON_AGENTS, AgentTable
-from boardlab.layouts.errors import BoardlabError
-
-#: game id -> module of its engine
-ENGINES: dict[str, str] = {
-    "blockd": "boardlab.analysis.blockd.engine",
-    "sixbysix": "boardlab.analysis.sixbysix.engine",
-    "links": "boardlab.analysis.links.engine",
-    "deblockle": "boardlab.analysis.deblockle.engine",
-}
+from boardlab.layouts.registry import game_part
 
 
 def engine_module(game_id: str) -> ModuleType:
@@ -26,10 +18,7 @@ def engine_module(game_id: str) -> ModuleType:
 
     :raises BoardlabError: when the game has no engine yet.
     """
-    if game_id not in ENGINES:
-        have = ", ".join(ENGINES) or "none yet"
-        raise BoardlabError(f"{game_id}: no rules engine for this game (engines: {have})")
-    return importlib.import_module(ENGINES[game_id])
+    return game_part(game_id, "engine")
 
 
 def make_game(definition, players: int | None = None):
@@ -39,15 +28,13 @@ def make_game(definition, players: int | None = None):
     """
     info = definition.game
     players = info.max_players if players is None else players
-    if not info.min_players <= players <= info.max_players:
-        raise BoardlabError(f"{info.id}: {players} players is not allowed "
-                            f"({info.min_players}..{info.max_players} in {definition.source})")
+    info.check_players(players)
     return engine_module(info.id).make_game(definition, players)
 
 
 def agent_factories(game_id: str) -> dict:
     """Agent name -> factory(game) for a game: the common agents plus the engine's own."""
-    agents = getattr(engine_module(game_id), "AGENTS", {})
+    agents = engine_module(game_id).AGENTS
     if isinstance(agents, AgentTable):  # keeps numbered names such as mcts-500 resolvable
         return agents.merged(COMMON_AGENTS)
     return AgentTable({**COMMON_AGENTS, **agents})

@@ -1,11 +1,34 @@
 """The engine protocol every game implements (modelled on OpenSpiel's state API).
 
 A `Game` is built from a definition and a player count; it makes `State`s.
+The engine module that builds it is the `engine` part of the game's registry entry
+(`boardlab.layouts.registry`).
 A `State` is one position.  Its discipline (shared by every engine): `apply` changes the
 state in place, `clone` gives an independent copy for search.
 Chance is explicit: at a chance node `current_player()` is `CHANCE` and `chance_outcomes()`
 lists every outcome with its exact probability; `sample_chance` draws one with those weights.
-Events too large to list (shuffling a deck) may instead override `sample_chance` alone.
+Events too large to list (shuffling a deck) may instead override `sample_chance` alone; such a
+game says so with `Game.chance_listed = False`.
+
+Optional capabilities are declared here, each a method or flag of `Game` with a default, so
+the runner, the commands and the tests ask for them directly and never look for them:
+
+============================  ===============================================================
+`Game.rotates_deal`           the first chance outcome can be turned round the table
+                              (`Game.rotate_deal`); the runner then rotates deals, not agents
+`Game.play_block`             a batched or faster way to play games start..stop-1 of a match
+                              (None: play them one by one); `Game.block_size` its block size
+`Game.summarize`              the game's own simulation figures, kept under the key
+                              `Game.id` of the summary; `Game.describe_summary` as text
+`Game.reads_positions`        `Game.state_from_position` reads the JSON form of a position
+                              and `State.to_position` writes it (perft files, `boardlab moves`)
+`Game.chance_listed`          every chance node lists its outcomes (`State.chance_outcomes`)
+============================  ===============================================================
+
+Further capabilities (integer move codes and a compiled rollout are planned) are added the
+same way: a flag or method with a default here, and a check in tests/test_conformance.py.
+Exact tables and `boardlab moves` are parts of the game's registry entry instead (they work on
+a definition, not on one `Game`).
 """
 
 from __future__ import annotations
@@ -16,9 +39,14 @@ from fractions import Fraction
 from typing import Any, Hashable, Sequence
 
 from boardlab.analysis.chance import Distribution
+from boardlab.layouts.errors import BoardlabError
 
 CHANCE = -1
 TERMINAL = -2
+
+
+class IllegalMoveError(ValueError):
+    """A move that is not legal in the position it is applied to (or applied after the end)."""
 
 
 class State(ABC):
@@ -34,7 +62,10 @@ class State(ABC):
 
     @abstractmethod
     def apply(self, move: Hashable) -> None:
-        """Play `move` (or the chance outcome at a chance node) in place."""
+        """Play `move` (or the chance outcome at a chance node) in place.
+
+        :raises IllegalMoveError: when `move` is not legal here.
+        """
 
     @abstractmethod
     def clone(self) -> "State":
@@ -69,6 +100,12 @@ class State(ABC):
     def move_of_code(self, code: Hashable) -> Hashable:
         """The move (as `legal_moves` gives it) of a code of `legal_codes()`."""
         return code
+
+    def random_move(self, rng: random.Random) -> Hashable:
+        """`legal_moves()[rng.randrange(len(legal_moves()))]`: the same draw and the same move;
+        an engine may find the move by its index without listing them all."""
+        moves = self.legal_moves()
+        return moves[rng.randrange(len(moves))]
 
     def random_playout(self, rng: random.Random, policy: str) -> tuple[float, ...] | None:
         """Play on to the end with the random policy `policy` (an agent's `random_policy`,
@@ -112,6 +149,10 @@ class State(ABC):
         """Game-specific counters of a finished game, summed or summarised by `Game.summarize`."""
         return {}
 
+    def to_position(self) -> dict:
+        """The position in its JSON form (games with `Game.reads_positions`)."""
+        raise NotImplementedError(f"{type(self).__name__} has no JSON position form")
+
 
 def _gcd(a: int, b: int) -> int:
     while b:
@@ -120,28 +161,77 @@ def _gcd(a: int, b: int) -> int:
 
 
 class Game(ABC):
-    """A game built from a definition and a player count."""
+    """A game built from a definition and a player count (see the module docstring for the
+    optional capabilities and their defaults)."""
 
     #: what `State.length()` counts, for reports ("turns", "rounds")
     length_unit = "turns"
+    #: whether `rotate_deal` turns the first chance outcome round the table
+    rotates_deal = False
+    #: whether `state_from_position` / `State.to_position` read and write JSON positions
+    reads_positions = False
+    #: whether every chance node lists its outcomes (False: `State.sample_chance` only)
+    chance_listed = True
 
     def __init__(self, definition, players: int):
         self.definition = definition
         self.players = players
 
+    @property
+    def id(self) -> str:
+        """The game id of the definition (the registry's id)."""
+        return self.definition.game.id
+
+    @property
+    def variant(self) -> str:
+        """The definition's variant name ("baseline" for the game's own definition)."""
+        return self.definition.variant
+
     @abstractmethod
     def new_initial_state(self) -> State:
         """The position before the first move (usually a chance node: the deal)."""
 
-    # A game whose deal can be turned round the table defines
-    #     rotate_deal(self, outcome, rotation) -> outcome
-    # for its first chance outcome: the same deal with seat s in the place seat (s + rotation) % n
-    # had.  The runner then plays each deal once per rotation when one agent sits in every seat.
+    def rotate_deal(self, outcome: Hashable, rotation: int) -> Hashable:
+        """The first chance outcome (the deal) with seat s in the place seat (s + rotation) % n had.
+
+        Only for games with `rotates_deal`; the runner then plays each deal once per rotation
+        when one agent sits in every seat.
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot rotate its deal")
+
+    def play_block(self, match, start: int, stop: int) -> list | None:
+        """Records (`runner.GameRecord`) of games start..stop-1 of `match` by a faster path, or
+        None to let the runner play them one by one (`runner.play_one`).
+
+        A fast path must give the records the runner's own path would give (or, for a batched
+        path with its own move stream, the same deals; documented in the game's module).
+        """
+        return None
+
+    def block_size(self, match) -> int | None:
+        """The runner's block size for `match` when `play_block` wants larger blocks (None: the
+        runner's default).  Never a function of the worker count."""
+        return None
 
     def is_pass(self, move: Hashable) -> bool:
         """True when `move` is a pass (the mover does nothing); reports count turns whose only move is one."""
         return False
 
     def summarize(self, records: list) -> dict[str, Any]:
-        """Game-specific additions to a simulation summary (see `runner.summarize`)."""
+        """The game's own figures over finished records; the runner files them under `self.id`.
+
+        Seat wins, draws, lengths and agents are the runner's (`runner.summarize`); this adds
+        only what the game alone knows.  Empty: nothing to add.
+        """
         return {}
+
+    def describe_summary(self, figures: dict[str, Any]) -> str:
+        """Plain-text lines for `figures` (what `summarize` returned), for `boardlab simulate`."""
+        return ""
+
+    def state_from_position(self, data: dict) -> State:
+        """The state of a position in its JSON form (games with `reads_positions`).
+
+        :raises BoardlabError: when the position is malformed, or the game reads no positions.
+        """
+        raise BoardlabError(f"{self.id}: positions cannot be read for this game yet")

@@ -5,15 +5,15 @@ Every random choice flows from the one seed:
 - the agent in seat s of game g uses `derive_seed(seed, AGENT_STREAM, g, s)` (a game's batched
   fast path may draw its agents' moves from a stream of its own, documented in its module).
 Games are cut into blocks of `BLOCK` consecutive indices whatever the worker count (or of
-`game.block_size(match)` when the game's batched fast path plays the match and wants larger
-blocks), and the summary is computed from the records sorted by index, so `--workers 1` and
+`Game.block_size(match)` when the game's batched fast path plays the match and wants larger
+blocks; `Game.play_block` plays a block when the game has a faster path), and the summary is computed from the records sorted by index, so `--workers 1` and
 `--workers 8` give the same numbers.
 
 With `seat_rotation` every deal is played once per rotation (game g = deal g // n, rotation
 g % n), so that deal luck cancels out:
 - with different agents, seat s plays agent (s + rotation) % n: every agent meets every seat
   of every deal (agent results are free of deal and seat luck);
-- with the same agent in every seat, a game that can rotate its deal (`Game.rotate_deal`)
+- with the same agent in every seat, a game that can rotate its deal (`Game.rotates_deal`)
   gets the deal turned so that seat s takes the place seat (s + rotation) % n had: every seat
   meets every starting place of every deal (seat results are free of deal luck);
 - with the same agent in every seat and a game that cannot rotate its deal, replaying a deal
@@ -21,6 +21,10 @@ g % n), so that deal luck cancels out:
 Games of one rotation group are not independent; where rotation is used, the Wilson intervals
 treat them as independent, which errs wide for seat results (the group's games share out the
 deal's advantage between the seats).
+
+The summary has one shape for every game: the common figures at the top level (seat and agent
+results are counted here and only here, by `seat_results`) and the game's own figures
+(`Game.summarize`) under one key, the game id.
 """
 
 from __future__ import annotations
@@ -80,7 +84,7 @@ class Match:
     seat_rotation: bool
     rotate_deals: bool = False  # rotate the deal rather than the agents (same agent in every seat)
 
-    def layout(self, index: int) -> tuple[int, int, tuple[int, ...]]:
+    def seating(self, index: int) -> tuple[int, int, tuple[int, ...]]:
         """(deal, rotation, agent index per seat) of game `index`."""
         n = self.game.players
         if not self.seat_rotation:
@@ -102,7 +106,7 @@ def play_one(match: Match, index: int, observe: Callable[[State], None] | None =
     the legal moves there); it must not change the state.
     """
     game = match.game
-    deal, rotation, order = match.layout(index)
+    deal, rotation, order = match.seating(index)
     chance_rng = random.Random(derive_seed(match.seed, CHANCE_STREAM, deal))
     agents = [match.agents[a](game) for a in order]
     rngs = [random.Random(derive_seed(match.seed, AGENT_STREAM, index, s)) for s in range(game.players)]
@@ -125,11 +129,9 @@ def play_one(match: Match, index: int, observe: Callable[[State], None] | None =
 
 def play_block(match: Match, start: int, stop: int) -> list[GameRecord]:
     """Games start..stop-1, by the game's own batched fast path when it has one for these agents."""
-    fast = getattr(match.game, "play_block", None)
-    if fast is not None:
-        records = fast(match, start, stop)
-        if records is not None:
-            return records
+    records = match.game.play_block(match, start, stop)
+    if records is not None:
+        return records
     return [play_one(match, i) for i in range(start, stop)]
 
 
@@ -197,7 +199,7 @@ def make_match(game: Game, agents: Sequence[AgentFactory], seed: int, seat_rotat
         raise ValueError("seed must not be negative")
     names = tuple(agent_names or [getattr(a, "name", getattr(a, "__name__", "agent")) for a in agents])
     same_agents = len(set(names)) == 1
-    if same_agents and not hasattr(game, "rotate_deal"):
+    if same_agents and not game.rotates_deal:
         seat_rotation = False
     return Match(game, tuple(agents), names, seed, seat_rotation, rotate_deals=seat_rotation and same_agents)
 
@@ -205,7 +207,7 @@ def make_match(game: Game, agents: Sequence[AgentFactory], seed: int, seat_rotat
 def blocks_of(match: Match, games: int) -> list[tuple[int, int]]:
     """The (start, stop) blocks of games 0..games-1: a function of the match, never of the workers."""
     # a game's batched fast path may ask for larger blocks
-    size = (getattr(match.game, "block_size", None) or (lambda m: None))(match) or BLOCK
+    size = match.game.block_size(match) or BLOCK
     return [(s, min(s + size, games)) for s in range(0, games, size)]
 
 
@@ -264,19 +266,35 @@ def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, worke
     return records, summarize(game, match, records, seconds)
 
 
-def summarize(game: Game, match: Match, records: list[GameRecord], seconds: float) -> dict:
-    """The simulation summary (the JSON of `boardlab simulate`)."""
-    n = game.players
-    total = len(records)
-    wins = [0] * n
+def seat_results(players: int, outcomes: Sequence[tuple[Sequence[int], bool]]) -> dict:
+    """Wins by seat, draws, unfinished games and win rates with Wilson 95% intervals.
+
+    `outcomes` holds (winners, unfinished) per game; a game with several winners is a draw.
+
+    >>> seat_results(2, [((0,), False), ((1,), False), ((0, 1), False), ((), True)])["wins_by_seat"]
+    [1, 1]
+    """
+    wins = [0] * players
     draws = unfinished = 0
-    for r in records:
-        if r.unfinished:
+    for winners, is_unfinished in outcomes:
+        if is_unfinished:
             unfinished += 1
-        elif len(r.winners) == 1:
-            wins[r.winners[0]] += 1
+        elif len(winners) == 1:
+            wins[winners[0]] += 1
         else:
             draws += 1
+    total = len(outcomes)
+    return {"wins_by_seat": wins, "draws": draws, "unfinished": unfinished,
+            "win_rate_by_seat": [{"rate": w / total if total else 0.0, "ci95": list(wilson_interval(w, total))}
+                                 for w in wins]}
+
+
+def summarize(game: Game, match: Match, records: list[GameRecord], seconds: float) -> dict:
+    """The simulation summary (the JSON of `boardlab simulate`): common figures at the top
+    level, the game's own (`Game.summarize`) under the key `game.id`."""
+    n = game.players
+    total = len(records)
+    seats = seat_results(n, [(r.winners, r.unfinished) for r in records])
     by_agent: dict[str, list[int]] = {}
     if len(set(match.agent_names)) > 1:
         for r in records:
@@ -285,21 +303,19 @@ def summarize(game: Game, match: Match, records: list[GameRecord], seconds: floa
             if not r.unfinished and len(r.winners) == 1:
                 by_agent[r.agents[r.winners[0]]][0] += 1
     finished = [r.length for r in records if not r.unfinished]
-    definition = game.definition
     summary = {
-        "game": definition.game.id if definition is not None else getattr(game, "id", "game"),
-        "variant": getattr(definition, "variant", "baseline"),
+        "game": game.id,
+        "variant": game.variant,
         "players": n,
         "agents": list(match.agent_names),
         "games": total,
         "seed": match.seed,
         "seat_rotation": ("deal turned for every seat" if match.rotate_deals else "agents rotated on every deal")
                          if match.seat_rotation else "none",
-        "wins_by_seat": wins,
-        "draws": draws,
-        "unfinished": unfinished,
-        "win_rate_by_seat": [{"rate": w / total if total else 0.0, "ci95": list(wilson_interval(w, total))}
-                             for w in wins],
+        "wins_by_seat": seats["wins_by_seat"],
+        "draws": seats["draws"],
+        "unfinished": seats["unfinished"],
+        "win_rate_by_seat": seats["win_rate_by_seat"],
         "length": {"unit": game.length_unit, **describe_lengths(finished)},
         "seconds": round(seconds, 3),
     }
@@ -307,5 +323,7 @@ def summarize(game: Game, match: Match, records: list[GameRecord], seconds: floa
         summary["win_rate_by_agent"] = {
             name: {"wins": k, "seats_played": m, "rate": k / m if m else 0.0, "ci95": list(wilson_interval(k, m))}
             for name, (k, m) in by_agent.items()}
-    summary.update(game.summarize(records))
+    own = game.summarize(records)
+    if own:
+        summary[game.id] = own
     return summary

@@ -67,6 +67,7 @@ from typing import Iterable, Sequence
 
 from boardlab.analysis.runner import GameRecord
 from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.registry import game_entry
 
 #: bump when the tables or the record encoding change
 SCHEMA_VERSION = 1
@@ -102,9 +103,13 @@ class ConfigKey:
 
 
 def canonical(value):
-    """A JSON-ready form of a definition (dataclasses, tuples, dicts), with sorted keys."""
+    """A JSON-ready form of a definition (dataclasses, tuples, dicts), with sorted keys.
+
+    Fields the loader sets (`variant`, `source`: where it came from, not what it says) are left out.
+    """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if not f.metadata.get("loaded")}
     if isinstance(value, dict):
         return {str(k): canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
     if isinstance(value, (list, tuple)):
@@ -287,12 +292,9 @@ class ResultStore:
 
 def config_key(game, agent_names: Sequence[str], seed: int, seat_rotation: bool) -> ConfigKey:
     """The `ConfigKey` of a simulation of `game` (a `protocol.Game` built from a definition)."""
-    from boardlab.analysis import engines
     definition = game.definition
-    game_id = definition.game.id
-    return ConfigKey(game_id, definition_hash(definition), getattr(definition, "variant", "baseline"),
-                     game.players, tuple(agent_names), seed, seat_rotation,
-                     engine_fingerprint(engines.ENGINES[game_id]))
+    return ConfigKey(game.id, definition_hash(definition), game.variant, game.players, tuple(agent_names), seed,
+                     seat_rotation, engine_fingerprint(game_entry(game.id).engine))
 
 
 def run_stored(store: ResultStore, game, agents, games: int, seed: int, agent_names: Sequence[str],

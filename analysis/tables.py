@@ -1,7 +1,7 @@
 """Exact tables as structured data: analysis computes them, the CLI and reports format them.
 
-A game offers tables through a module listed in `TABLE_PROVIDERS` with
-`tables(definition, options: TableOptions) -> TableSet`.
+A game offers tables through the `tables` part of its registry entry
+(`boardlab.layouts.registry`): a module with `tables(definition, options: TableOptions) -> TableSet`.
 
 >>> t = TableSet("Demo", (Table("Sums", ("sum", "p"), ((2, "1/36"), (3, "1/18"))),), {"sums": {}})
 >>> print(to_markdown(t).splitlines()[6])
@@ -11,20 +11,9 @@ A game offers tables through a module listed in `TABLE_PROVIDERS` with
 from __future__ import annotations
 
 import csv
-import importlib
 import io
 from dataclasses import dataclass, field
 from typing import Any
-
-from boardlab.layouts.errors import BoardlabError
-
-#: game id -> module with `tables(definition, options) -> TableSet`
-TABLE_PROVIDERS: dict[str, str] = {
-    "blockd": "boardlab.analysis.blockd.tables",
-    "sixbysix": "boardlab.analysis.sixbysix.tables",
-    "deblockle": "boardlab.analysis.deblockle.tables",
-    "links": "boardlab.analysis.links.tables",
-}
 
 
 @dataclass(frozen=True)
@@ -51,17 +40,6 @@ class TableSet:
     title: str
     tables: tuple[Table, ...]
     data: dict = field(default_factory=dict)
-
-
-def provider(game_id: str):
-    """The table module of a game.
-
-    :raises BoardlabError: when the game has no tables yet.
-    """
-    if game_id not in TABLE_PROVIDERS:
-        have = ", ".join(TABLE_PROVIDERS) or "none yet"
-        raise BoardlabError(f"{game_id}: no tables for this game yet (games with tables: {have})")
-    return importlib.import_module(TABLE_PROVIDERS[game_id])
 
 
 def to_markdown(tables: TableSet) -> str:

@@ -36,10 +36,9 @@ def game_definition(game: str, variant: str | None):
 
     :raises BoardlabError: for an unknown game or a variant of another game.
     """
-    from boardlab.layouts import GAMES, BoardlabError, load
+    from boardlab.layouts import BoardlabError, game_entry, load
 
-    if game not in GAMES:
-        raise BoardlabError(f"unknown game '{game}' (games: {', '.join(GAMES)})")
+    game_entry(game)  # an unknown game is an error naming the known ones
     definition = load(variant) if variant else load(game)
     if definition.game.id != game:
         raise BoardlabError(f"variant '{variant}' is a variant of {definition.game.id}, not {game}")

@@ -13,6 +13,7 @@ import sys
 
 import boardlab
 from boardlab.layouts.errors import BoardlabError, DefinitionError, one_line
+from boardlab.layouts.registry import game_ids
 
 #: sub-commands, each a module in boardlab/commands/
 COMMANDS = (
@@ -37,7 +38,7 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="boardlab", description="Design analysis and print-and-play files for small "
-                    "board and card games: Blockd, 6x6, Links and Deblockle.")
+                    f"board and card games: {', '.join(game_ids())} (`boardlab list` describes them).")
     parser.add_argument("--version", action="version", version=f"boardlab {boardlab.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
@@ -66,7 +67,11 @@ def _interrupted() -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()  # imports every command: a Ctrl-C here is caught by main too
+    try:
+        parser = build_parser()  # imports every command: a Ctrl-C here is caught by main too
+    except BoardlabError as err:  # e.g. a game added by a broken entry point
+        print(f"boardlab: {one_line(str(err))}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         print(f"boardlab: give a command: {', '.join(COMMANDS)} (see boardlab --help)", file=sys.stderr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.layouts.common import (Colour, GameInfo, PrintSettings, Rulebook, StandeeSize, check_colour_ref)
+from boardlab.layouts.common import GameDefinition, PrintSettings, StandeeSize, check_colour_ref
 from boardlab.layouts.schema import limits
 
 
@@ -44,14 +44,11 @@ class BlockdPrint(PrintSettings):
 
 
 @dataclass(frozen=True)
-class Definition:
-    game: GameInfo
-    colours: dict[str, Colour]
+class Definition(GameDefinition):
     board: Board
     cards: Cards
     rules: Rules
     print: BlockdPrint
-    rulebook: Rulebook
 
     @property
     def card_count(self) -> int:

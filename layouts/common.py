@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.layouts.schema import limits
+from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.schema import limits, loaded
 
 #: Symbols the drawing code knows how to draw as vector art.  A definition may use only these.
 SYMBOLS = frozenset({
@@ -30,6 +31,15 @@ class GameInfo:
     minutes: int = field(metadata=limits(min=1, max=600))
     #: what the definition decides for want of a source (printed at the head of every report)
     assumptions: tuple[str, ...] = ()
+
+    def check_players(self, players: int) -> int:
+        """`players` when the game allows that many (the one player-range check).
+
+        :raises BoardlabError: when it does not.
+        """
+        if not self.min_players <= players <= self.max_players:
+            raise BoardlabError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}")
+        return players
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,18 @@ class Rulebook:
 
     languages: tuple[Literal["es", "en"], ...] = field(metadata=limits(min=1))
     age: int = field(metadata=limits(min=3, max=99))  # the youngest players the game is for
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    """What every game's `Definition` holds (each game's module subclasses it and adds its own
+    sections).  `variant` and `source` are set by the loader, not written in the TOML."""
+
+    game: GameInfo
+    colours: dict[str, Colour]
+    rulebook: Rulebook
+    variant: str = field(default="baseline", kw_only=True, metadata=loaded())  # "baseline" or the variant's name
+    source: str = field(default="", kw_only=True, metadata=loaded())  # the file it was loaded from
 
 
 def check_colour_palette(colours, report) -> None:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.layouts.common import SYMBOLS, Colour, GameInfo, PrintSettings, Rulebook, check_colour_ref
+from boardlab.layouts.common import SYMBOLS, GameDefinition, PrintSettings, check_colour_ref
 from boardlab.layouts.schema import limits
 
 SQUARE = re.compile(r"^([a-z])([1-9][0-9]?)$")
@@ -80,16 +80,13 @@ class DeblocklePrint(PrintSettings):
 
 
 @dataclass(frozen=True)
-class Definition:
-    game: GameInfo
-    colours: dict[str, Colour]
+class Definition(GameDefinition):
     board: Board
     faces: dict[str, Face]
     cube: Cube
     players: tuple[Player, ...]
     rules: Rules
     print: DeblocklePrint
-    rulebook: Rulebook
 
 
 def check(d: Definition, report) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from itertools import combinations_with_replacement, combinations
 from typing import Literal
 
-from boardlab.layouts.common import Colour, GameInfo, PrintSettings, Rulebook, check_colour_ref
+from boardlab.layouts.common import GameDefinition, PrintSettings, check_colour_ref
 from boardlab.layouts.schema import limits
 
 
@@ -63,13 +63,10 @@ class Rules:
 
 
 @dataclass(frozen=True)
-class Definition:
-    game: GameInfo
-    colours: dict[str, Colour]
+class Definition(GameDefinition):
     deck: Deck
     rules: Rules
     print: PrintSettings
-    rulebook: Rulebook
 
 
 def check(d: Definition, report) -> None:

@@ -17,11 +17,10 @@ import functools
 import re
 import tomllib
 from pathlib import Path
-from types import ModuleType
 
-from boardlab.layouts import blockd, deblockle, links, sixbysix
 from boardlab.layouts.common import PrintConventions, check_colour_palette, check_print
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
+from boardlab.layouts.registry import game_entry, game_ids, game_part
 from boardlab.layouts.schema import Checker, Source
 from boardlab.layouts.tomlmap import key_lines
 
@@ -30,14 +29,6 @@ MAX_DEPTH = 8
 
 LAYOUTS = Path(__file__).resolve().parent
 VARIANTS = LAYOUTS / "variants"
-
-#: Game id -> the module holding its schema (`Definition`) and cross-field `check`.
-GAME_MODULES: dict[str, ModuleType] = {
-    "blockd": blockd,
-    "sixbysix": sixbysix,
-    "links": links,
-    "deblockle": deblockle,
-}
 
 
 @dataclasses.dataclass
@@ -107,6 +98,8 @@ def resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
         candidates.append(relative_to / text)
     candidates.append(Path(text))
     if "/" not in text and not text.endswith(".toml"):
+        if text in game_ids():
+            candidates.append(game_entry(text).definition_path())
         candidates += [LAYOUTS / f"{text}.toml", VARIANTS / f"{text}.toml"]
     elif "/" not in text:
         candidates += [LAYOUTS / text, VARIANTS / text]
@@ -117,7 +110,7 @@ def resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
         raise BoardlabError(f"{text}: is a folder, not a definition file (give a .toml file)")
     if text.endswith(".toml") or "/" in text:
         raise BoardlabError(f"{text}: no such file")
-    raise BoardlabError(f"{text}: no such game or variant (games: {', '.join(GAME_MODULES)};"
+    raise BoardlabError(f"{text}: no such game or variant (games: {', '.join(game_ids())};"
                         f" variants: see `boardlab list`)")
 
 
@@ -161,7 +154,7 @@ def _flatten(path: Path, seen: tuple[Path, ...] = ()) -> tuple[str, dict, dict, 
         else:
             message = f'no game or variant named "{parent}"'
         raise DefinitionError([Problem(doc.file, line, "extends", message,
-                                       ", ".join(GAME_MODULES) + ", a variant name or a path to a definition")]) from None
+                                       ", ".join(game_ids()) + ", a variant name or a path to a definition")]) from None
     if parent_path.resolve() in seen or parent_path.resolve() == path.resolve():
         raise DefinitionError([Problem(doc.file, line, "extends", "variants extend each other in a circle",
                                        "extend the game definition")])
@@ -225,13 +218,13 @@ def load(name_or_path: str | Path):
     """
     path = resolve(name_or_path)
     game_id, data, origins, doc = _flatten(path)
-    if game_id not in GAME_MODULES:
+    if game_id not in game_ids():
         line = doc.lines.get(("game", "id"), doc.lines.get(("game",), 1))
         where = origins.get(("game", "id"), (doc.file, line))
         raise DefinitionError([Problem(where[0], where[1], "game.id",
                                        f'unknown game "{game_id}"' if game_id else "missing",
-                                       ", ".join(GAME_MODULES))])
-    module = GAME_MODULES[game_id]
+                                       ", ".join(game_ids()))])
+    module = game_part(game_id, "definition")
     checker = Checker(Source(doc.file, doc.lines, origins))
     definition = checker.build(module.Definition, data, ())
     if definition is not None:
@@ -245,9 +238,7 @@ def load(name_or_path: str | Path):
                                 for p in checker.problems]
         raise DefinitionError(checker.problems)
     variant = "baseline" if "extends" not in doc.data else path.stem
-    object.__setattr__(definition, "variant", variant)
-    object.__setattr__(definition, "source", doc.file)
-    return definition
+    return dataclasses.replace(definition, variant=variant, source=doc.file)
 
 
 def locate(name_or_path: str | Path, key: tuple) -> tuple[str, int]:

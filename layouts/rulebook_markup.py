@@ -51,6 +51,12 @@ class Text:
 
 
 def text_path(game_id: str, language: str) -> Path:
+    """Where a game's rulebook text is: layouts/rulebooks/, or beside the definition file of a
+    game added by another package (its registry entry's `definition_file`)."""
+    from boardlab.layouts.registry import game_entry, game_ids
+
+    if game_id in game_ids() and game_entry(game_id).definition_file is not None:
+        return game_entry(game_id).definition_path().parent / f"{game_id}.{language}.md"
     return RULEBOOKS / f"{game_id}.{language}.md"
 
 

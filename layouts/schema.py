@@ -28,6 +28,11 @@ from boardlab.layouts.errors import Problem
 from boardlab.layouts.tomlmap import line_of
 
 
+def loaded() -> dict:
+    """Field metadata: set by the loader (e.g. the file a definition came from), never read from TOML."""
+    return {"loaded": True}
+
+
 def limits(min: float | None = None, max: float | None = None, doc: str = "") -> dict:
     """Field metadata: inclusive bounds for a number (or for a list's length when it is a list)."""
     return {"min": min, "max": max, "doc": doc}
@@ -227,7 +232,7 @@ class Checker:
         if not isinstance(value, dict):
             self._fail(path, f"wrong type: {describe(value)}", "a table")
         hints = typing.get_type_hints(cls)
-        fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+        fields = {f.name: f for f in dataclasses.fields(cls) if f.init and not f.metadata.get("loaded")}
         kwargs, failed = {}, False
         for key in value:
             if key not in fields:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.layouts.common import Colour, GameInfo, PrintSettings, Rulebook, StandeeSize, check_colour_ref
+from boardlab.layouts.common import GameDefinition, PrintSettings, StandeeSize, check_colour_ref
 from boardlab.layouts.schema import limits
 
 
@@ -62,16 +62,13 @@ class SixBySixPrint(PrintSettings):
 
 
 @dataclass(frozen=True)
-class Definition:
-    game: GameInfo
-    colours: dict[str, Colour]
+class Definition(GameDefinition):
     dice: Dice
     board: Board
     components: Components
     rules: Rules
     analysis: Analysis
     print: SixBySixPrint
-    rulebook: Rulebook
 
 
 def check(d: Definition, report) -> None:

@@ -224,28 +224,12 @@ PERFT_FILE = Path(__file__).parent / "data" / "blockd.perft"
 
 
 def read_perft(path: Path = PERFT_FILE) -> list[dict]:
-    """Entries of a perft file: blocks of `key value` lines separated by blank lines."""
-    entries, entry = [], {}
-    for line in path.read_text().splitlines() + [""]:
-        line = line.strip()
-        if line.startswith("#"):
-            continue
-        if not line:
-            if entry:
-                entries.append(entry)
-            entry = {}
-            continue
-        key, _, value = line.partition(" ")
-        if key == "perft":
-            depth, count = value.split()
-            entry.setdefault("perft", {})[int(depth)] = int(count)
-        elif key == "position":
-            entry["position"] = json.loads(value)
-        elif key == "players":
-            entry["players"] = int(value)
-        else:
-            entry[key] = value
-    return entries
+    """Entries of a perft file (the format of `boardlab.analysis.perft`) as dicts:
+    id, definition, players, position and perft (depth -> count)."""
+    from boardlab.analysis.perft import read_perft as read_entries
+
+    return [{"id": e.id, "definition": e.definition, "players": e.players, "position": e.position,
+             "perft": e.counts} for e in read_entries(path)]
 
 
 def write_perft(path: Path = PERFT_FILE, depth: int = 3) -> None:

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,8 +23,7 @@ from boardlab.analysis.protocol import CHANCE
 from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run
 from boardlab.layouts import load
 
-sys.path.insert(0, str(Path(__file__).parent))  # the engine's test grids sit beside this file
-from blockd_definitions import option_definitions  # noqa: E402
+from blockd_definitions import option_definitions
 
 
 DEFINITIONS = option_definitions()
@@ -67,7 +64,7 @@ def test_play_block_deals_like_the_reference_path():
         assert state.current_player() == CHANCE
         state.apply(state.sample_chance(random.Random(derive_seed(5, CHANCE_STREAM, record.deal))))
         assert tuple(row) == state.layout.card_ids
-        assert (record.deal, record.rotation) == match.layout(record.index)[:2]
+        assert (record.deal, record.rotation) == match.seating(record.index)[:2]
     plain = match_of(game, rotation=False)
     records = batch.play_block(game, plain, 10, 20)
     assert [(r.index, r.deal, r.rotation) for r in records] == [(i, i, 0) for i in range(10, 20)]
@@ -151,7 +148,7 @@ def test_block_deals_are_the_layouts_the_reference_path_deals_turned_or_not(play
         indices = np.arange(0, 3 * players)
         deal_of, rotation_of, card_ids = batch.block_deals(game, match, indices)
         for i in indices.tolist():
-            deal, rotation, _ = match.layout(i)
+            deal, rotation, _ = match.seating(i)
             state = game.new_initial_state()
             outcome = state.sample_chance(random.Random(derive_seed(9, CHANCE_STREAM, deal)))
             turn = match.deal_rotation(i)

@@ -6,15 +6,13 @@ import json
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from blockd_definitions import definition_named  # noqa: E402
-from blockd_reference import Ref, random_position  # noqa: E402
+from blockd_definitions import definition_named
+from blockd_reference import Ref, random_position
 
-from boardlab.cli import main  # noqa: E402
+from boardlab.cli import main
 
 
 def reference_json(d, players, position) -> dict:

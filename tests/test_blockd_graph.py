@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-from blockd_definitions import NAMES, all_down_except, definition_named, grid_with, with_rules  # noqa: E402
-from blockd_reference import Ref, random_position  # noqa: E402
+from blockd_definitions import NAMES, all_down_except, definition_named, grid_with, with_rules
+from blockd_reference import Ref, random_position
 
-from boardlab.analysis.blockd import graph as g  # noqa: E402
-from boardlab.analysis.blockd.engine import make_game  # noqa: E402
-from boardlab.analysis.blockd.tables import BLOCK, REACH_TURNS, TRAP_HORIZON, tables  # noqa: E402
-from boardlab.analysis.runner import CHANCE_STREAM, derive_seed  # noqa: E402
-from boardlab.analysis.tables import TableOptions  # noqa: E402
-from boardlab.layouts import load  # noqa: E402
+from boardlab.analysis.blockd import graph as g
+from boardlab.analysis.blockd.engine import make_game
+from boardlab.analysis.blockd.tables import BLOCK, REACH_TURNS, TRAP_HORIZON, tables
+from boardlab.analysis.runner import CHANCE_STREAM, derive_seed
+from boardlab.analysis.tables import TableOptions
+from boardlab.layouts import load
 
 DEFINITIONS = {name: definition_named(name) for name in NAMES}
 

@@ -12,8 +12,6 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,9 +21,8 @@ from boardlab.analysis.blockd.engine import make_game
 from boardlab.analysis.runner import CHANCE_STREAM, derive_seed
 from boardlab.layouts import load
 
-sys.path.insert(0, str(Path(__file__).parent))
-from blockd_definitions import engine_positions, option_definitions  # noqa: E402
-from blockd_replay import replay  # noqa: E402
+from blockd_definitions import engine_positions, option_definitions
+from blockd_replay import replay
 
 DEFINITIONS = option_definitions()
 
@@ -146,3 +143,46 @@ def test_the_destination_weighting_restores_less_often():
     out = [kernel.play_deals(game, cards, keys, w).out for w in (kernel.MOVES, kernel.DESTINATION)]
     used = [o[:, kernel.USED].sum() / o[:, kernel.EARNED].sum() for o in out]
     assert used[1] < used[0] - 0.05, used  # 0.75 against 0.85 of the bonuses earned
+
+
+@pytest.mark.parametrize("name", sorted(DEFINITIONS))
+def test_compiled_trap_distance_equals_the_reference(name):
+    from boardlab.analysis.blockd import graph, graph_kernel as traps
+    definition = DEFINITIONS[name]
+    game = make_game(definition, definition.game.max_players)
+    found = set()
+    for state in engine_positions(game, 25, seed=3):
+        for seat in range(game.players):
+            for horizon in (0, 1, 3):
+                expected = graph.trap_distance(state, seat, horizon)
+                assert traps.trap_distance(state, seat, horizon) == expected
+                found.add(expected)
+    assert len(found) >= 2  # the positions are not all alike
+
+
+@pytest.mark.parametrize("name", sorted(DEFINITIONS))
+def test_compiled_graph_figures_equal_networkx(name):
+    from boardlab.analysis.blockd import graph, graph_kernel
+    definition = DEFINITIONS[name]
+    game = make_game(definition, definition.game.max_players)
+    for state in engine_positions(game, 25, seed=4):
+        g = graph.move_graph(state)
+        parts = graph.components(g)
+        dead, count, largest, reach = graph_kernel.graph_figures(state)
+        assert (dead, count, largest) == (len(graph.dead_cells(g)), len(parts), len(parts[0]) if parts else 0)
+        assert reach == [sum(1 << v for v in g.successors(cell)) for cell in range(game.grid.cells)]
+        for cell in range(game.grid.cells):
+            for turns in (1, 2, 3):
+                assert graph_kernel.reachable_count(reach, cell, turns) == len(graph.reachable_within(g, cell, turns)) - 1
+
+
+def test_random_move_by_index_is_the_listed_move():
+    """`random_move` draws what `legal_moves()[rng.randrange(len(...))]` draws, without the list."""
+    for name in ("blockd", "blockd-pawns-stack", "torus-2x5"):
+        game = make_game(DEFINITIONS[name], DEFINITIONS[name].game.max_players)
+        for i, state in enumerate(engine_positions(game, 60, seed=8)):
+            fresh = state.clone()
+            fresh._moves = None  # not listed yet: counted from the masks
+            a, b = random.Random(i), random.Random(i)
+            assert fresh.random_move(a) == state.legal_moves()[b.randrange(len(state.legal_moves()))]
+            assert a.random() == b.random()  # the same draws were used

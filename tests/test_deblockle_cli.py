@@ -6,14 +6,12 @@ import json
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from deblockle_reference import Ref, definition_named, random_position  # noqa: E402
+from deblockle_reference import Ref, definition_named, random_position
 
-from boardlab.cli import main  # noqa: E402
+from boardlab.cli import main
 
 
 def run(argv, capsys):

@@ -5,21 +5,18 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))  # the reference sits beside this file
-from blockd_reference import read_perft  # noqa: E402  (the perft file format is common)
-from deblockle_reference import NORMALS, PERFT_FILE, Ref, RefCube, definition_named, random_position  # noqa: E402
+from blockd_reference import read_perft  # (the perft file format is common)
+from deblockle_reference import NORMALS, PERFT_FILE, Ref, RefCube, definition_named, random_position
 
-from boardlab.analysis.deblockle.cube import DIRECTIONS, SIDES, Cube  # noqa: E402
-from boardlab.analysis.deblockle.engine import SCORED, Move, make_game  # noqa: E402
-from boardlab.analysis.deblockle.position import position_of  # noqa: E402
-from boardlab.analysis.protocol import CHANCE, TERMINAL  # noqa: E402
-from boardlab.layouts import BoardlabError, load  # noqa: E402
+from boardlab.analysis.deblockle.cube import DIRECTIONS, SIDES, Cube
+from boardlab.analysis.deblockle.engine import SCORED, Move, make_game
+from boardlab.analysis.deblockle.position import position_of
+from boardlab.analysis.protocol import CHANCE, TERMINAL
+from boardlab.layouts import BoardlabError, load
 
 NAMES = ("deblockle", "deblockle-no-touching", "deblockle-hopless-ends-turn", "deblockle-two-blocks", "board-5x6",
          "board-3x3")
@@ -32,19 +29,6 @@ def with_rules(definition, **changes):
 
 def engine_moves(state) -> list[tuple[str, str, str]]:
     return [tuple(m.to_json(state.game.board).values()) for m in state.legal_moves()]
-
-
-def engine_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    total = 0
-    for move in state.legal_moves():
-        child = state.clone()
-        child.apply(move)
-        total += engine_perft(child, depth - 1)
-    return total
 
 
 def state_of(definition, blocks, to_move=1):
@@ -73,19 +57,7 @@ def ends(state, square: str, direction: str) -> set[str]:
 PERFT = read_perft(PERFT_FILE)
 
 
-@pytest.mark.parametrize("entry", PERFT, ids=[e["id"] for e in PERFT])
-def test_perft_matches_the_reference_counts(entry):
-    state = make_game(definition_named(entry["definition"])).state_from_position(entry["position"])
-    for depth, count in entry["perft"].items():
-        if count <= 8000:  # deeper counts: the slow test below
-            assert engine_perft(state, depth) == count, (entry["id"], depth)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("entry", PERFT, ids=[e["id"] for e in PERFT])
-def test_perft_every_depth(entry):
-    state = make_game(definition_named(entry["definition"])).state_from_position(entry["position"])
-    assert {d: engine_perft(state, d) for d in entry["perft"]} == entry["perft"]
+# the engine against the counts: tests/test_perft.py (every perft file, one routine)
 
 
 def test_perft_file_covers_every_rule_option():

@@ -3,18 +3,15 @@ by the slow twin (tests/deblockle_reference.py) and searched by a plain breadth-
 
 from __future__ import annotations
 
-import sys
 from collections import deque
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from deblockle_reference import Ref, definition_named  # noqa: E402
+from deblockle_reference import Ref, definition_named
 
-from boardlab.analysis.deblockle.engine import make_game  # noqa: E402
-from boardlab.analysis.deblockle.reach import SCORED, reachability_graph, start_figures, turns_to_score  # noqa: E402
+from boardlab.analysis.deblockle.engine import make_game
+from boardlab.analysis.deblockle.reach import SCORED, reachability_graph, start_figures, turns_to_score
 
 
 def reference_distances(definition, owner: int) -> dict:

@@ -25,8 +25,7 @@ from boardlab.commands.print import default_out
 from boardlab.layouts import load
 from boardlab.layouts.errors import LINE_LIMIT
 
-sys.path.insert(0, str(Path(__file__).parent))
-from blockd_definitions import all_down_except, grid_with  # noqa: E402
+from blockd_definitions import all_down_except, grid_with
 
 COMMAND = [sys.executable, "-c", "import sys; from boardlab.entry import main; sys.exit(main())"]
 

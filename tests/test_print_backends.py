@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
@@ -19,8 +17,7 @@ from boardlab.printkit.pdf import render_pdf
 from boardlab.printkit.svg import render_svg
 from boardlab.printkit.symbols import draw_symbol
 
-sys.path.insert(0, str(Path(__file__).parent))  # helpers beside this file (pytest --import-mode=importlib)
-from print_pdf_reading import open_pdf, page_geometry  # noqa: E402
+from print_pdf_reading import open_pdf, page_geometry
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -11,7 +11,6 @@ import math
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -285,7 +284,6 @@ def test_pieces_that_cannot_work_are_refused_by_the_definition(tmp_path, game, t
 
 def test_deblockle_sizes_measured_in_the_pdf():
     """Read back from the PDF bytes (pypdf content-stream reader), not from the drawing calls."""
-    sys.path.insert(0, str(Path(__file__).parent))  # helpers beside this file (pytest --import-mode=importlib)
     from print_pdf_reading import open_pdf, page_geometry
 
     d = load("deblockle")

@@ -7,7 +7,6 @@ from the code that placed the cards.
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,10 +15,9 @@ from boardlab.layouts import load, print_conventions
 from boardlab.printkit.games.sixbysix import card_size as sixbysix_card_size
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.pdf import render_pdf
-from boardlab.printkit.print_modules import PRINT_MODULES, print_module
+from boardlab.printkit.print_modules import print_module
 
-sys.path.insert(0, str(Path(__file__).parent))  # helpers beside this file (pytest --import-mode=importlib)
-from print_pdf_reading import open_pdf, page_geometry  # noqa: E402
+from print_pdf_reading import open_pdf, page_geometry
 
 CONVENTIONS = print_conventions()
 TOLERANCE = 1e-3  # mm

@@ -168,8 +168,8 @@ def test_a_corrupt_store_is_refused_in_one_line(tmp_path, capsys):
 
 
 def test_a_game_without_engine_gets_a_report_saying_so(tmp_path):
-    from boardlab.analysis import engines
-    if "deblockle" in engines.ENGINES:
+    from boardlab.layouts import game_entry
+    if game_entry("deblockle").has("engine"):
         pytest.skip("deblockle has an engine now")
     assert _report(tmp_path, "deblockle") == 0
     assert "no rules engine yet" in (tmp_path / "out" / "deblockle.md").read_text()

@@ -16,6 +16,7 @@ from boardlab import cli
 from boardlab.analysis.blockd.walks import Grid
 from boardlab.layouts import GAMES, load, print_conventions, variants_of
 from boardlab.layouts import rulebook_markup as rulebook_text
+from boardlab.layouts import rulebook_facts
 from boardlab.layouts.rulebook import outline, read_text
 from boardlab.printkit.rulebook.book import check_texts, exact_tables, render_rulebook
 
@@ -137,11 +138,14 @@ def test_the_appendix_prints_the_analysis_tables_exactly(game, books):
         pytest.skip(f"{game} has no exact tables in analysis yet")
     for language in ("en", "es"):
         found = words(books[(game, language)])
+        terms = read_text(game, language).terms
         for table in tables.tables:
             for row in table.rows:
                 cells = [str(v) for v in row]
-                if language == "es":
+                if language == "es":  # decimal commas, and words (not numbers) in Spanish
                     cells = [re.sub(r"^(-?\d+)\.(\d+)$", r"\1,\2", c) for c in cells]
+                    cells = [rulebook_facts.translate(c, terms) for c in cells]
+                assert all(re.sub(r"\D", "", c) == re.sub(r"\D", "", str(v)) for c, v in zip(cells, row))
                 run = " ".join(cells).split()
                 assert contains_run(found, run), (game, language, table.title, row)
 
@@ -241,3 +245,15 @@ def test_rulebook_command_writes_files_and_refuses_bad_input(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         cli.main(["rulebook", "blockd", "--lang", "fr"])
     assert stop.value.code == 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_spanish_appendix_titles_and_headings_are_translated(game):
+    tables = exact_tables(load(game))
+    if tables is None:
+        pytest.skip(f"{game} has no exact tables in analysis yet")
+    terms = read_text(game, "es").terms
+    names = {m.name for m in load(game).deck.masters} if game == "links" else set()  # card names stay
+    missing = [word for table in tables.tables for word in (table.title, *table.columns)
+               if rulebook_facts.translate(word, terms) == word and word not in terms and word not in names]
+    assert missing == []

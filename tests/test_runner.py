@@ -74,10 +74,12 @@ class RaceState(State):
 
 
 class RaceGame(Game):
+    id = "race"  # a game without a definition names itself
+    variant = "baseline"
+
     def __init__(self, players=2, target=10, cap=1000):
         super().__init__(None, players)
         self.target, self.cap = target, cap
-        self.id = "race"
 
     def new_initial_state(self):
         return RaceState(self)
@@ -167,7 +169,7 @@ def test_summary_counts_and_intervals_are_honest():
     assert lo <= exact <= hi, (lo, exact, hi)
     lengths = sorted(r.length for r in records)
     assert s["length"]["min"] == lengths[0] and s["length"]["max"] == lengths[-1]
-    assert s["mean_turns_all"] == pytest.approx(sum(lengths) / len(lengths))
+    assert s["race"]["mean_turns_all"] == pytest.approx(sum(lengths) / len(lengths))
 
 
 def test_capped_games_count_as_unfinished():
@@ -234,6 +236,8 @@ def test_one_agent_everywhere_and_no_deal_rotation_gives_every_game_its_own_deal
 
 class TurnedRaceGame(RaceGame):
     """The race with a deal: a head start for one seat, which `rotate_deal` passes round."""
+
+    rotates_deal = True
 
     def new_initial_state(self):
         return HeadStartState(self)

@@ -1,8 +1,6 @@
 """The one dice routine against brute force over every roll and against the spec's facts."""
 
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -10,8 +8,7 @@ from hypothesis import strategies as st
 
 from boardlab.analysis.sixbysix.dice import die_distribution, sum_distribution, sum_probabilities
 from boardlab.layouts import load
-sys.path.insert(0, str(Path(__file__).parent))  # the oracles beside this file (pytest --import-mode=importlib)
-from sixbysix_helpers import brute_sums  # noqa: E402
+from sixbysix_helpers import brute_sums
 
 FACES = load("sixbysix").dice.faces
 

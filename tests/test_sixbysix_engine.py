@@ -2,9 +2,7 @@
 
 import json
 import random
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -21,8 +19,7 @@ from boardlab.analysis.stats import two_proportion_test, wilson_interval
 from boardlab.cli import main
 from boardlab.layouts import load
 
-sys.path.insert(0, str(Path(__file__).parent))  # the oracles beside this file (pytest --import-mode=importlib)
-from sixbysix_helpers import brute_best_face, brute_greedy_markers, brute_round_wins, with_rules  # noqa: E402
+from sixbysix_helpers import brute_best_face, brute_greedy_markers, brute_round_wins, with_rules
 
 DEFINITION = load("sixbysix")
 FACES = DEFINITION.dice.faces
@@ -233,15 +230,15 @@ def test_simulate_six_players_twenty_chips(capsys):
     assert one["players"] == 6 and one["length"]["unit"] == "rounds"
     assert sum(one["wins_by_seat"]) + one["draws"] + one["unfinished"] == 6
     for lead in ("fixed", "rotate"):
-        results = one["by_lead"][lead]
+        results = one["sixbysix"]["by_lead"][lead]
         assert sum(results["wins_by_seat"]) + results["draws"] + results["unfinished"] == 6
         assert len(results["win_rate_by_seat"]) == 6
-    assert one["by_lead"]["rotate"]["wins_by_seat"] == one["wins_by_seat"]
-    minutes = one["table_minutes"]["mean"]
+    assert one["sixbysix"]["by_lead"]["rotate"]["wins_by_seat"] == one["wins_by_seat"]
+    minutes = one["sixbysix"]["table_minutes"]["mean"]
     assert minutes == pytest.approx(one["length"]["mean"] * DEFINITION.analysis.seconds_per_round / 60, abs=0.01)
-    for checkpoint, c in one["chips_over_time"].items():  # carry: every chip is in a stock or the bank
+    for checkpoint, c in one["sixbysix"]["chips_over_time"].items():  # carry: every chip is in a stock or the bank
         assert sum(c["mean_chips_by_seat"]) + c["mean_bank"] == pytest.approx(6 * DEFINITION.rules.chips, abs=0.02)
-    assert 0 < one["no_winner_share"] < 1 and one["rounds_to_first_elimination"]["mean"] >= 1
+    assert 0 < one["sixbysix"]["no_winner_share"] < 1 and one["sixbysix"]["rounds_to_first_elimination"]["mean"] >= 1
     assert main(["simulate", "sixbysix", "--agents", "greedy", "--games", "2", "--workers", "1"]) == 0
     text = capsys.readouterr().out
     assert "lead fixed" in text and "table time" in text
@@ -298,30 +295,7 @@ def test_simulated_round_wins_agree_with_the_exact_table(lead):
     assert lo <= 1 - sum(exact) <= hi
 
 
-def perft(state, depth):
-    """Leaf count `depth` plies below `state`, decisions and dice alike (bulk-counted at the last ply)."""
-    branches = state.chance_outcomes() if state.current_player() == CHANCE else state.legal_moves()
-    if depth == 1:
-        return len(branches)
-    total = 0
-    for branch in branches:
-        child = state.clone()
-        child.apply(branch[0] if state.current_player() == CHANCE else branch)
-        total += perft(child, depth - 1)
-    return total
-
-
-def perft_cases():
-    for line in (Path(__file__).parent / "data" / "sixbysix.perft").read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            players, depth, nodes, *options = line.split()
-            yield int(players), int(depth), int(nodes), dict(o.split("=") for o in options)
-
-
-@pytest.mark.parametrize("players,depth,nodes,options", list(perft_cases()))
-def test_move_counts(players, depth, nodes, options):
-    definition = with_rules(DEFINITION, covering=options.get("covering", "true") == "true")
-    assert perft(SixBySixGame(definition, players).new_initial_state(), depth) == nodes
+# move counts from the initial position: tests/data/sixbysix.perft, checked by tests/test_perft.py
 
 
 @pytest.mark.slow
@@ -330,7 +304,7 @@ def test_fixed_lead_favours_the_starter_in_full_six_player_games(request):
         pytest.skip("long statistical check: run by `make test-slow` (pytest -m slow)")
     game = SixBySixGame(DEFINITION, 6)
     records, summary = run(game, [AGENTS["greedy"]] * 6, 400, seed=2, workers=1, seat_rotation=False, progress=False)
-    fixed, rotate = summary["by_lead"]["fixed"], summary["by_lead"]["rotate"]
+    fixed, rotate = summary["sixbysix"]["by_lead"]["fixed"], summary["sixbysix"]["by_lead"]["rotate"]
     finished = len(records) - fixed["unfinished"]
     assert two_proportion_test(fixed["wins_by_seat"][0], finished, fixed["wins_by_seat"][5], finished) < 0.001
     assert fixed["wins_by_seat"][0] > rotate["wins_by_seat"][0]

@@ -2,9 +2,7 @@
 
 import dataclasses
 import itertools
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,8 +15,7 @@ from boardlab.analysis.sixbysix.markers import (GREEDY, RANDOM, Chooser, choice_
                                                  win_probability_after_random)
 from boardlab.layouts import BoardlabError, load
 
-sys.path.insert(0, str(Path(__file__).parent))  # the oracles beside this file (pytest --import-mode=importlib)
-from sixbysix_helpers import brute_greedy_markers, brute_round_wins, brute_sums  # noqa: E402
+from sixbysix_helpers import brute_greedy_markers, brute_round_wins, brute_sums
 
 DEFINITION = load("sixbysix")
 FACES = DEFINITION.dice.faces

@@ -3,9 +3,7 @@
 import csv
 import io
 import json
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +11,7 @@ from boardlab.analysis.sixbysix.board import allowed_numbers, board_check, cover
 from boardlab.cli import main
 from boardlab.layouts import load
 
-sys.path.insert(0, str(Path(__file__).parent))  # the oracles beside this file (pytest --import-mode=importlib)
-from sixbysix_helpers import brute_best_face, brute_face_values, brute_sums, with_rules  # noqa: E402
+from sixbysix_helpers import brute_best_face, brute_face_values, brute_sums, with_rules
 
 DEFINITION = load("sixbysix")
 FACES = DEFINITION.dice.faces

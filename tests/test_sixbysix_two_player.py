@@ -2,9 +2,7 @@
 
 import itertools
 import math
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +12,7 @@ from boardlab.analysis.sixbysix.two_player import two_player_game
 from boardlab.analysis.stats import wilson_interval
 from boardlab.layouts import load
 
-sys.path.insert(0, str(Path(__file__).parent))  # the oracles beside this file (pytest --import-mode=importlib)
-from sixbysix_helpers import brute_best_face, brute_greedy_markers, with_rules  # noqa: E402
+from sixbysix_helpers import brute_best_face, brute_greedy_markers, with_rules
 
 DEFINITION = load("sixbysix")
 FACES = DEFINITION.dice.faces

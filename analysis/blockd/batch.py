@@ -176,7 +176,7 @@ def block_deals(game, match, indices: np.ndarray) -> tuple[np.ndarray, np.ndarra
     when the runner turns deals round the table (one agent in every seat), game i gets it turned
     by `BlockdGame.rotate_deal` as `runner.play_one` does.
     """
-    if match.seat_rotation:  # as `Match.layout`: every deal once per rotation of the seats
+    if match.seat_rotation:  # as `Match.seating`: every deal once per rotation of the seats
         deal_of, rotation_of = np.divmod(indices, game.players)
     else:
         deal_of, rotation_of = indices, np.zeros_like(indices)
@@ -212,7 +212,7 @@ def _play_block(game, match, start: int, stop: int) -> list[GameRecord]:
     names: dict[int, tuple[str, ...]] = {}
     for index, rotation in zip(indices.tolist(), rotation_of.tolist()):
         if rotation not in names:
-            names[rotation] = tuple(match.agent_names[a] for a in match.layout(index)[2])
+            names[rotation] = tuple(match.agent_names[a] for a in match.seating(index)[2])
     out = result.out.tolist()
     elim = result.elim.tolist()
     return [GameRecord(index, deal, rotation, names[rotation], *kernel.record_fields(st, gone))

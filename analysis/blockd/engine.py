@@ -1,5 +1,10 @@
 """Blockd's rules engine (rules: layouts/rulebooks/blockd.en.md), every rule option read from the definition.
 
+(Why one module of about 700 lines: the state's rules, its move queries and the protocol's
+optional capabilities it offers - integer move codes, random moves by index, compiled
+playouts - are methods of the one `BlockdState` class; the move text/JSON forms and the deal
+sit beside it because every caller of the engine needs them.)
+
 State discipline: `BlockdState.apply` changes the state in place and `clone` gives an
 independent copy (the protocol's discipline).  The deal (`Layout`) is immutable and shared
 between clones; everything that changes is small: an int mask of face-down cards, a list of
@@ -43,7 +48,7 @@ import random
 from typing import NamedTuple, Sequence
 
 from boardlab.analysis.blockd.walks import Grid, walk_table
-from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
 from boardlab.layouts.errors import BoardlabError
 
 #: agent name -> factory(game); filled by the agents module of the search work (part B)
@@ -62,6 +67,17 @@ def cells_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def nth_cell(mask: int, n: int) -> int:
+    """The n-th (0-based) cell of a mask, ascending.
+
+    >>> nth_cell(0b10110, 2)
+    4
+    """
+    for _ in range(n):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
 
 
 def destinations(walks, blocked: int, others: int, pawns: str) -> int:
@@ -230,6 +246,9 @@ class BlockdGame(Game):
     """Blockd for a definition and a player count; seat s plays suit `cards.suits[s]`."""
 
     length_unit = "turns"
+    rotates_deal = True
+    reads_positions = True
+    chance_listed = False  # a deal is one of 24! arrangements: sampled, never listed
 
     def __init__(self, definition, players: int):
         super().__init__(definition, players)
@@ -320,7 +339,8 @@ class BlockdGame(Game):
         return block_size(self, match)
 
     def summarize(self, records: list) -> dict:
-        """Eliminations by round, restore bonuses earned and used, tie-break and unfinished games."""
+        """Eliminations by round, restore bonuses earned and used, tie-break and unfinished games
+        (filed under "blockd" in the summary)."""
         by_round: dict[int, int] = {}
         earned = used = tiebreak = unfinished = 0
         for record in records:
@@ -333,7 +353,7 @@ class BlockdGame(Game):
             unfinished += bool(record.unfinished)
         games = len(records)
         finished = games - unfinished
-        return {"blockd": {
+        return {
             "eliminations_by_round": {str(r): by_round[r] for r in sorted(by_round)},
             "restores_earned": earned,
             "restores_used": used,
@@ -342,11 +362,11 @@ class BlockdGame(Game):
             "decided_by_tiebreak": tiebreak,
             "tiebreak_share": round(tiebreak / finished, 6) if finished else 0.0,
             "unfinished": unfinished,
-        }}
+        }
 
-    def describe_summary(self, summary: dict) -> str:
+    def describe_summary(self, figures: dict) -> str:
         """The Blockd lines of `boardlab simulate`'s plain-text output."""
-        b = summary["blockd"]
+        b = figures
         total = sum(b["eliminations_by_round"].values())
         rounds = ", ".join(f"{r}: {k / total:.1%}" for r, k in b["eliminations_by_round"].items())
         lines = [f"when players are eliminated, share of {total} eliminations by round: {rounds}" if total else
@@ -419,13 +439,13 @@ class BlockdState(State):
     def apply(self, move) -> None:
         """Deal (at the chance node) or play `move` in place.
 
-        :raises ValueError: when the move is not legal here.
+        :raises IllegalMoveError: when the move is not legal here.
         """
         if self.mover == CHANCE:
             self._deal(move)
             return
         if self.mover == TERMINAL or move not in self.legal_moves():
-            raise ValueError(f"illegal move {move!r} in this position")
+            raise IllegalMoveError(f"illegal move {move!r} in this position")
         self._play(move.to, move.restore)
 
     def _play(self, to: int, restore: int) -> None:
@@ -523,6 +543,22 @@ class BlockdState(State):
         for restored, reach in via.items():
             moves.extend(Move(to, restored) for to in cells_of(reach))
         return moves
+
+    def random_move(self, rng: random.Random) -> Move:
+        """`legal_moves()[rng.randrange(len(legal_moves()))]`, found by counting destinations
+        per restored card instead of listing every move."""
+        if self._moves is not None:
+            return self._moves[rng.randrange(len(self._moves))]
+        plain, _, via = self._move_masks(self.mover)
+        index = rng.randrange(plain.bit_count() + sum(reach.bit_count() for reach in via.values()))
+        if index < plain.bit_count():
+            return Move(nth_cell(plain, index))
+        index -= plain.bit_count()
+        for restored, reach in via.items():
+            if index < reach.bit_count():
+                return Move(nth_cell(reach, index), restored)
+            index -= reach.bit_count()
+        raise AssertionError("not reached: the index is below the move count")
 
     def has_move(self, seat: int) -> bool:
         """Whether `seat` could move now (stops at the first legal move it finds)."""

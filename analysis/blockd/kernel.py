@@ -1,5 +1,9 @@
 """Blockd's compiled fast path: whole random games on integer bitmasks, compiled with numba.
 
+(Why one module of about 650 lines: the compiled functions call one another and share the
+layout of the position vector `st`; numba compiles a function together with what it calls,
+so they stay together, and the Python entry points at the end are their only doors.)
+
 The reference engine (`engine.BlockdState`) stays the readable definition of the rules; this
 module plays the same rules in a handful of `numba.njit(cache=True)` functions over plain
 integers, for the hot loops: random self-play (`play_games`, used by `simulate` through
@@ -33,6 +37,11 @@ import dataclasses
 
 import numpy as np
 from numba import njit
+
+try:  # LLVM's count-trailing-zeros; a plain loop replaces it if a numba version lacks it
+    from numba.cpython.unsafe.numbers import trailing_zeros
+except ImportError:  # pragma: no cover
+    trailing_zeros = None
 
 from boardlab.analysis.blockd.walks import walk_table
 
@@ -150,32 +159,47 @@ class KernelTables:
         return cls, suit, blind, starts
 
 
+_TABLES: dict[tuple, KernelTables] = {}
+
+
 def tables_of(game) -> KernelTables:
-    """The game's `KernelTables`, built once per game object."""
+    """The game's `KernelTables`, built once per game object and shared by equal games
+    (`boardlab tables` makes a game object per block of deals)."""
     tables = game.__dict__.get("_kernel_tables")
     if tables is None:
-        tables = game.__dict__["_kernel_tables"] = KernelTables(game)
+        key = (game.grid, game.cards, game.start_steps, game.definition.cards.start_value, game.players,
+               repr(game.rules))
+        tables = _TABLES.get(key)
+        if tables is None:
+            tables = _TABLES[key] = KernelTables(game)
+        game.__dict__["_kernel_tables"] = tables
     return tables
 
 
 # -- bits and random numbers ----------------------------------------------------------------
 @njit(cache=True)
 def popcount(x):
-    """Set bits of a non-negative int64."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Set bits of a non-negative int64 (the classic SWAR sum)."""
+    v = np.uint64(x)
+    v = v - ((v >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    v = (v & np.uint64(0x3333333333333333)) + ((v >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((v * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True)
-def low_index(x):
-    """The index of the lowest set bit of a non-zero int64."""
-    i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
+if trailing_zeros is not None:
+    @njit(cache=True)
+    def low_index(x):
+        """The index of the lowest set bit of a non-zero int64 (one machine instruction)."""
+        return np.int64(trailing_zeros(x))
+else:  # pragma: no cover - numba without the intrinsic
+    @njit(cache=True)
+    def low_index(x):
+        """The index of the lowest set bit of a non-zero int64."""
+        i = 0
+        while not (x >> i) & 1:
+            i += 1
+        return i
 
 
 @njit(cache=True)
@@ -559,17 +583,24 @@ def playout(packed, cls, suit, rules, masks, dests, skips, counts, key, weightin
     return st[WINNER] if not st[UNFINISHED] else -1
 
 
+def deal_arrays_of(state) -> tuple[np.ndarray, np.ndarray]:
+    """(step-count class, suit) of the card on every cell of a state's deal, kept on its shared `Layout`."""
+    layout = state.layout
+    if layout.compiled is None:
+        t = tables_of(state.game)
+        card_ids = np.array(layout.card_ids, dtype=np.int64)
+        layout.compiled = (t.card_class[card_ids], t.card_suit[card_ids])
+    return layout.compiled
+
+
 def playout_winner(state, key: int, weighting: int) -> int:
     """The winner of random play to the end from an engine state (-1: none); the state is unchanged.
 
     The deal's per-cell arrays are made once per deal (kept on the shared `Layout`).
     """
     layout = state.layout
-    arrays = layout.compiled
+    arrays = deal_arrays_of(state)
     t = tables_of(state.game)
-    if arrays is None:
-        card_ids = np.array(layout.card_ids, dtype=np.int64)
-        arrays = layout.compiled = (t.card_class[card_ids], t.card_suit[card_ids])
     packed = np.array([state.down, layout.blind, state.mover, state.turns, state.round, state.last_mover, -1, 0,
                        0, 0, 0, 0, 0, *state.pawns, *state.marked, *state.restore], dtype=np.int64)
     return int(playout(packed, arrays[0], arrays[1], t.rules, t.masks, t.dests, t.skips, t.counts,

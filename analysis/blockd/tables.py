@@ -28,7 +28,8 @@ import random
 import numpy as np
 
 from boardlab.analysis.blockd.engine import make_game
-from boardlab.analysis.blockd.graph import components, dead_cells, move_graph, reachable_within, trap_distance
+from boardlab.analysis.blockd.graph import components, dead_cells, move_graph, reachable_within
+from boardlab.analysis.blockd.graph_kernel import graph_figures, reachable_count, trap_distance  # compiled twins
 from boardlab.analysis.blockd.walks import Grid, self_avoiding_walks, walk_table
 from boardlab.analysis.pool import local_pool
 from boardlab.analysis.runner import CHANCE_STREAM, Progress, default_workers, derive_seed
@@ -50,16 +51,24 @@ def measure(state) -> dict[str, list]:
     >>> m["mobility"], m["components"]
     ([20, 20, 20, 20], [5])
     """
-    graph = move_graph(state)
-    parts = components(graph)
+    figures = graph_figures(state)
+    if figures is None:  # rules the compiled path does not play: the networkx reference
+        graph = move_graph(state)
+        parts = components(graph)
+        dead, count, largest = len(dead_cells(graph)), len(parts), len(parts[0]) if parts else 0
+        reach_of = lambda cell: len(reachable_within(graph, cell, REACH_TURNS)) - 1  # noqa: E731
+        mobility = state.mobility
+    else:  # a pawn's mobility is the out-degree of its cell (other pawns never share it but under "stack")
+        dead, count, largest, reach = figures
+        reach_of = lambda cell: reachable_count(reach, cell, REACH_TURNS)  # noqa: E731
+        mobility = lambda seat: reach[state.pawns[seat]].bit_count()  # noqa: E731
     out: dict[str, list] = {"mobility": [], "reach": [], "trap": [],
-                            "dead_cells": [len(dead_cells(graph))], "components": [len(parts)],
-                            "largest_component": [len(parts[0]) if parts else 0]}
+                            "dead_cells": [dead], "components": [count], "largest_component": [largest]}
     for seat, cell in enumerate(state.pawns):
         if cell < 0:
             continue
-        out["mobility"].append(state.mobility(seat))
-        out["reach"].append(len(reachable_within(graph, cell, REACH_TURNS)) - 1)
+        out["mobility"].append(mobility(seat))
+        out["reach"].append(reach_of(cell))
         out["trap"].append(trap_distance(state, seat, TRAP_HORIZON))
     return out
 
@@ -74,8 +83,7 @@ def play_deal(game, seed: int, deal_index: int) -> list[tuple[str, dict]]:
         out.append(("start", measure(state)))
     while not state.is_terminal():
         round_number = state.round
-        moves = state.legal_moves()
-        state.apply(moves[rng.randrange(len(moves))])
+        state.apply(state.random_move(rng))  # legal_moves()[rng.randrange(len(legal_moves()))]
         if not state.is_terminal() and state.round != round_number:
             out.append((f"round {round_number}", measure(state)))
     return out

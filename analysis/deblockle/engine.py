@@ -52,7 +52,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from boardlab.analysis.deblockle.cube import DIRECTIONS, STEPS, Cube
-from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
 
 
 #: the `to` of a move that scores its block
@@ -142,6 +142,8 @@ class DeblockleGame(Game):
     """Deblockle for a definition (two players)."""
 
     length_unit = "turns"
+    reads_positions = True
+    chance_listed = False  # the setup draws one of 24 orientations per block: sampled, never listed
 
     def __init__(self, definition, players: int = 2):
         super().__init__(definition, players)
@@ -168,10 +170,10 @@ class DeblockleGame(Game):
         from boardlab.analysis.deblockle.summary import summarize
         return summarize(records, self.rules.blocks)
 
-    def describe_summary(self, summary: dict) -> str:
+    def describe_summary(self, figures: dict) -> str:
         """The Deblockle lines of `boardlab simulate`'s plain-text output."""
         from boardlab.analysis.deblockle.summary import describe
-        return describe(summary)
+        return describe(figures)
 
     def state_from_position(self, data) -> "DeblockleState":
         """The state of a position in the JSON form of docs/positions/deblockle.md.
@@ -325,16 +327,21 @@ class DeblockleState(State):
             self._moves = self.moves_of(self.mover)
         return self._moves
 
+    def to_position(self) -> dict:
+        """The position in its JSON form (only between turns)."""
+        from boardlab.analysis.deblockle.position import position_of
+        return position_of(self)
+
     def apply(self, move) -> None:
         """Set up (at the chance node) or play `move` in place.
 
-        :raises ValueError: when the move is not legal here.
+        :raises IllegalMoveError: when the move is not legal here.
         """
         if self.mover == CHANCE:
             self._setup(move)
             return
         if self.mover == TERMINAL or move not in self.legal_moves():
-            raise ValueError(f"illegal move {move!r} in this position")
+            raise IllegalMoveError(f"illegal move {move!r} in this position")
         seat = self.mover
         self._play(seat, move)
         self.turns += 1
@@ -444,5 +451,5 @@ from boardlab.analysis.deblockle.agents import AGENTS  # noqa: E402,F401
 
 
 def make_game(definition, players: int = 2) -> DeblockleGame:
-    """The engine's entry point (see analysis/engines.py)."""
+    """The engine's entry point (the `engine` part of the game's registry entry)."""
     return DeblockleGame(definition, players)

@@ -103,7 +103,7 @@ def position_of(state) -> dict:
 
 
 def moves(definition, data) -> list[dict]:
-    """The legal moves of a position in the JSON form of `boardlab moves` (the MOVE_PROVIDERS entry).
+    """The legal moves of a position in the JSON form of `boardlab moves` (the `moves` part of the registry entry).
 
     :raises BoardlabError: when the position is malformed or impossible.
     """

@@ -11,7 +11,7 @@
 >>> from boardlab.analysis.runner import GameRecord
 >>> r = GameRecord(0, 0, 0, ("random", "random"), (0,), False, 12,
 ...                {"passes": [0, 2], "blocked_spells": [0, 1], "scored_turns": [[3, 12], [8]], "end": "scored"})
->>> s = summarize([r], blocks=2)["deblockle"]
+>>> s = summarize([r], blocks=2)
 >>> s["blocked"]["games"], s["scored"]["kth_block_turn"]["1"], s["ends"]["scored"]
 (1, [{'games': 1, 'mean': 3.0}, {'games': 1, 'mean': 12.0}], 1)
 """
@@ -25,6 +25,7 @@ BAND = 10
 
 
 def summarize(records, blocks: int) -> dict:
+    """Deblockle's own figures (the runner files them under "deblockle" in the summary)."""
     ends = {"scored": 0, "no_moves": 0, "cap": 0}
     blocked_games = 0
     blocked_by_seat = [0, 0]
@@ -57,7 +58,7 @@ def summarize(records, blocks: int) -> dict:
                 bands[band] = bands.get(band, 0) + 1
     games = len(records)
     rate = first / decided if decided else 0.0
-    return {"deblockle": {
+    return {
         "ends": ends,
         "first_player": {"wins": first, "decided": decided, "rate": round(rate, 6),
                          "ci95": list(wilson_interval(first, decided))},
@@ -70,12 +71,12 @@ def summarize(records, blocks: int) -> dict:
                    "kth_block_turn": {str(seat + 1): [{"games": len(t), "mean": round(sum(t) / len(t), 6) if t else 0.0}
                                                       for t in kth[seat]] for seat in range(2)},
                    "by_turn": {f"{b * BAND + 1}-{(b + 1) * BAND}": bands[b] for b in sorted(bands)}},
-    }}
+    }
 
 
-def describe(summary: dict) -> str:
-    """The Deblockle lines of `boardlab simulate`'s plain-text output."""
-    d = summary["deblockle"]
+def describe(figures: dict) -> str:
+    """The Deblockle lines of `boardlab simulate`'s plain-text output (`figures`: what `summarize` gave)."""
+    d = figures
     ends, first, blocked, scored = d["ends"], d["first_player"], d["blocked"], d["scored"]
     lo, hi = first["ci95"]
     lines = [

@@ -73,7 +73,7 @@ def player_document(game, seat: int, graph) -> dict:
 
 
 def tables(definition, options: TableOptions) -> TableSet:
-    """The Deblockle tables (the TABLE_PROVIDERS entry); `options` has nothing to choose here."""
+    """The Deblockle tables (the `tables` part of the registry entry); `options` has nothing to choose here."""
     game = make_game(definition)
     graphs = [reachability_graph(game, seat) for seat in range(2)]
     data = {"by_player": {str(seat + 1): player_document(game, seat, graphs[seat]) for seat in range(2)},

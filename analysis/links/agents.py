@@ -6,15 +6,20 @@ Names, as `boardlab simulate links --agents` takes them:
 - `greedy`: the move that captures the most cards now; between equal captures it keeps its
   wild cards (empty cards, wild masters) for later and plays rather than passes; remaining ties
   at random;
-- `mcts`, `mcts-N`: determinised UCT: the budget (`DEFAULT_BUDGET` or N iterations) is shared
-  among `SAMPLES` determinisations (the unseen cards dealt at random to the other hands, by
-  their known sizes, and to the deck), a UCT search (`analysis/mcts.py`, random rollouts) runs
-  on each, and the move with the most root visits summed over the samples is played.
+- `mcts`, `mcts-N`: determinised flat UCT on the compiled kernel (`kernel.search`): every one
+  of its `DEFAULT_BUDGET` (or N) iterations deals the unseen cards afresh, consistently with
+  the observation (the other hands keep their known sizes, the rest is the deck), picks a move
+  by UCB1, and plays the game out with greedy moves for every seat; the reward blends the
+  share of the win with the score margin (`MARGIN`).  The move visited most is played.
+
+Flat (UCB1 at the root only) keeps the search simple and fast; a tree below the root was not
+tried.  Greedy rollouts: against three greedy players they won 41 of 100 games, random
+rollouts 12 of 40; against three random players both won about 70%.
 
 >>> sorted(AGENTS)
 ['greedy', 'mcts', 'random']
->>> 'mcts-40' in AGENTS, AGENTS['mcts-40'](None).iterations
-(True, 40)
+>>> 'mcts-40' in AGENTS, AGENTS['mcts-40'](None).iterations, AGENTS['mcts'](None).iterations
+(True, 40, 1000)
 """
 
 from __future__ import annotations
@@ -23,16 +28,22 @@ import functools
 import random
 from typing import Hashable
 
-from boardlab.analysis.agents import Agent, AgentTable, RandomAgent
+import numpy as np
+
+from boardlab.analysis.agents import Agent, AgentTable
 from boardlab.analysis.links.table import capture_size
-from boardlab.analysis.mcts import MCTS
 
 #: iterations per move of `mcts` (see the README for the strength it reaches)
-DEFAULT_BUDGET = 200
-#: determinisations a search's budget is shared among
-SAMPLES = 8
-#: UCT exploration constant (results are 0..1 shares of a win)
+DEFAULT_BUDGET = 1000
+#: UCT exploration constant (rewards are in 0..1)
 EXPLORATION = 0.7
+#: rollout policies (kernel.play_out): every seat random or greedy, the searching seat greedy
+#: and the others random, or every move greedy or random with equal chance
+ROLLOUTS = {"random": 0, "greedy": 1, "self-greedy": 2, "mixed": 3}
+#: the rollout policy of `mcts`
+ROLLOUT = "greedy"
+#: weight of the score margin in the reward (the rest is the share of the win)
+MARGIN = 0.5
 
 
 class ObservingAgent(Agent):
@@ -80,32 +91,41 @@ class GreedyAgent(ObservingAgent):
 
 
 class DeterminisedMCTS(ObservingAgent):
-    """UCT over determinisations of the observation (see the module docstring)."""
+    """Determinised flat UCT on the compiled kernel (see the module docstring)."""
 
-    def __init__(self, iterations: int, samples: int = SAMPLES, exploration: float = EXPLORATION,
-                 name: str = "mcts"):
+    def __init__(self, iterations: int, exploration: float = EXPLORATION, rollout: str = ROLLOUT,
+                 margin: float = MARGIN, name: str = "mcts"):
         if iterations < 1:
             raise ValueError(f"an MCTS budget needs at least 1 iteration, got {iterations}")
         self.iterations = iterations
-        self.samples = max(1, min(samples, iterations))
         self.exploration = exploration
+        self.policy = ROLLOUTS[rollout]
+        self.margin = margin
         self.name = name
 
     def decide(self, observation, rng: random.Random) -> Hashable:
         moves = observation.legal_moves()
         if len(moves) == 1:
             return moves[0]
+        visits, _ = self.search(observation, rng)
+        return moves[int(np.argmax(visits))]  # ties: the first in move order
+
+    def search(self, observation, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+        """(visits, summed rewards) of the observation's moves, in move order."""
+        from boardlab.analysis.links import kernel
+        from boardlab.analysis.links.batch import pack, tables_of
+
         game = observation.game
-        visits = {move: 0 for move in moves}
-        share, extra = divmod(self.iterations, self.samples)
-        for sample in range(self.samples):
-            budget = share + (sample < extra)
-            state = game.determinise(observation, rng)
-            search = MCTS(budget, RandomAgent(), self.exploration)  # rollouts in the sampled world
-            root = search.search(state, rng)
-            for move, child in root.children.items():
-                visits[move] += child.visits
-        return max(moves, key=lambda m: visits[m])  # ties: the first in move order
+        t = tables_of(game)
+        root = pack(game.determinise(observation, rng))  # the hidden part is dealt again every iteration
+        pool = np.array(observation.unseen(), dtype=np.int64)
+        m = len(observation.legal_moves())
+        visits, values = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.float64)
+        found = kernel.search(root, t.offsets, t.kinds, t.rules, pool, self.iterations,
+                              np.uint64(rng.getrandbits(64)), self.exploration, self.policy, self.margin,
+                              visits, values)
+        assert found == m, "the kernel and the engine disagree on the legal moves"
+        return visits, values
 
 
 def mcts_agent(iterations: int):

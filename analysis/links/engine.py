@@ -54,7 +54,7 @@ from typing import Sequence
 
 from boardlab.analysis.links.cards import LinksDeck
 from boardlab.analysis.links.table import PASS, Line, Move, can_play, lay, legal_plays
-from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
 
 FIFTH = "fifth"
 
@@ -110,6 +110,8 @@ class LinksGame(Game):
     """Links for a definition and a player count."""
 
     length_unit = "turns"
+    rotates_deal = True
+    chance_listed = False  # the deal is a shuffle of the whole deck: sampled, never listed
 
     def __init__(self, definition, players: int):
         super().__init__(definition, players)
@@ -172,9 +174,19 @@ class LinksGame(Game):
         from boardlab.analysis.links.summary import summarize
         return summarize(self, records)
 
-    def describe_summary(self, summary: dict) -> str:
+    def describe_summary(self, figures: dict) -> str:
         from boardlab.analysis.links.summary import describe
-        return describe(summary)
+        return describe(figures)
+
+    def play_block(self, match, start: int, stop: int):
+        """Games start..stop-1 by the compiled random self-play path, or None for other agents."""
+        from boardlab.analysis.links.batch import play_block
+        return play_block(self, match, start, stop)
+
+    def block_size(self, match) -> int | None:
+        """The runner's block size when the compiled path plays this match (None: the default)."""
+        from boardlab.analysis.links.batch import block_size
+        return block_size(self, match)
 
 
 class LinksState(State):
@@ -217,9 +229,7 @@ class LinksState(State):
 
     def sample_chance(self, rng: random.Random) -> tuple[int, ...]:
         """A shuffle of the deck: hands seat by seat, then the draw pile in drawing order."""
-        cards = list(self.game.cards)
-        rng.shuffle(cards)
-        return tuple(cards)
+        return shuffled(self.game, rng)
 
     def legal_moves(self) -> list[Move]:
         if self.mover < 0:
@@ -231,13 +241,13 @@ class LinksState(State):
     def apply(self, move) -> None:
         """Deal (at the chance node) or play `move` and draw, in place.
 
-        :raises ValueError: when the move is not legal here.
+        :raises IllegalMoveError: when the move is not legal here.
         """
         if self.mover == CHANCE:
             self._deal(move)
             return
         if self.mover == TERMINAL or move not in self.legal_moves():
-            raise ValueError(f"illegal move {move!r} in this position")
+            raise IllegalMoveError(f"illegal move {move!r} in this position")
         seat = self.mover
         if move.is_pass:
             self.counters["passes"] += 1
@@ -349,6 +359,13 @@ class LinksState(State):
         scores = self.scores()
         best = max(scores)
         self.won = tuple(s for s, v in enumerate(scores) if v == best)
+
+
+def shuffled(game: LinksGame, rng: random.Random) -> tuple[int, ...]:
+    """The one shuffle of a game (`LinksState.sample_chance`, and the compiled path's deals)."""
+    cards = list(game.cards)
+    rng.shuffle(cards)
+    return tuple(cards)
 
 
 def make_game(definition, players: int) -> LinksGame:

@@ -15,7 +15,7 @@ from boardlab.analysis.stats import describe_lengths
 
 
 def summarize(game, records: list) -> dict:
-    """The `"links"` section of the summary."""
+    """Links' own figures (the runner files them under "links" in the summary)."""
     finished = [r for r in records if not r.unfinished]
     n = game.players
     games = len(finished)
@@ -38,7 +38,7 @@ def summarize(game, records: list) -> dict:
     def mean(values) -> float:
         return round(sum(values) / len(values), 6) if values else 0.0
 
-    return {"links": {
+    return {
         "finished_games": games,
         "score": {**describe_lengths(scores), "histogram": {str(v): histogram[v] for v in sorted(histogram)}},
         "mean_score_by_seat": [mean(s) for s in by_seat],
@@ -50,12 +50,12 @@ def summarize(game, records: list) -> dict:
         "cards_left_in_hands": describe_lengths([r.stats["left_in_hands"] for r in finished]),
         "lead_changes": describe_lengths([r.stats["lead_changes"] for r in finished]),
         "rounds": describe_lengths([r.stats["rounds"] for r in finished]),
-    }}
+    }
 
 
-def describe(summary: dict) -> str:
-    """The Links lines of `boardlab simulate`'s plain-text output."""
-    s = summary["links"]
+def describe(figures: dict) -> str:
+    """The Links lines of `boardlab simulate`'s plain-text output (`figures`: what `summarize` gave)."""
+    s = figures
     if not s["finished_games"]:
         return "no game finished"
     score, rounds = s["score"], s["rounds"]

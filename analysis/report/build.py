@@ -25,8 +25,9 @@ from boardlab.analysis.report.glossary import GLOSSARY
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
 from boardlab.analysis.report.options import model_agent, rule_alternatives, with_rule
 from boardlab.analysis.store import ResultStore, definition_hash, engine_fingerprint
-from boardlab.analysis.tables import TABLE_PROVIDERS, TableOptions, provider
+from boardlab.analysis.tables import TableOptions
 from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.registry import game_entry, game_part
 
 #: MCTS budgets N whose doubling 2N against N the skill section plays
 MCTS_DOUBLINGS = (8, 16, 32)
@@ -88,7 +89,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     """
     game_id, name = definition.game.id, definition.game.name
     counts = player_counts(definition, options)
-    if game_id not in engines.ENGINES:
+    if not game_entry(game_id).has("engine"):
         return _without_engine(definition, store, options, counts)
     agent = check_agent(game_id, options.agent or model_agent(definition))
     alternatives, skipped = rule_alternatives(definition)
@@ -167,7 +168,7 @@ def _extras(definition, players: int, seed: int, store: ResultStore):
     if game_id not in EXTRAS:
         return [text("No figures of its own for this game yet.")], {}
     key = {"what": "report extras", "game": game_id, "definition": definition_hash(definition),
-           "players": players, "seed": seed, "engine": engine_fingerprint(engines.ENGINES[game_id]),
+           "players": players, "seed": seed, "engine": engine_fingerprint(game_entry(game_id).engine),
            "report": _code_fingerprint()}
     blocks, data = store.cached(key, lambda: list(EXTRAS[game_id](definition, players, seed)))
     return blocks, data
@@ -175,14 +176,14 @@ def _extras(definition, players: int, seed: int, store: ResultStore):
 
 def _tables(definition, options: ReportOptions, store: ResultStore):
     game_id = definition.game.id
-    if game_id not in TABLE_PROVIDERS:
+    if not game_entry(game_id).has("tables"):
         return [text("This game has no exact tables yet.")], {}
     key = {"what": "tables", "game": game_id, "definition": definition_hash(definition),
            "players": options.players, "deals": options.table_deals, "seed": options.seed,
-           "engine": engine_fingerprint(TABLE_PROVIDERS[game_id])}
+           "engine": engine_fingerprint(game_entry(game_id).tables)}
 
     def compute():
-        tables = provider(game_id).tables(definition, TableOptions(players=options.players, deals=options.table_deals,
+        tables = game_part(game_id, "tables").tables(definition, TableOptions(players=options.players, deals=options.table_deals,
                                                                    seed=options.seed, workers=options.workers))
         blocks = [table(t.title, [(c, "text") for c in t.columns], [[_plain(v) for v in row] for row in t.rows],
                         t.note) for t in tables.tables]

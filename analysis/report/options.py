@@ -49,13 +49,7 @@ def with_rule(definition, option: str, value):
     rules = dataclasses.replace(definition.rules, **{option: value})
     changed = dataclasses.replace(definition, rules=rules)
     shown = ("true" if value else "false") if isinstance(value, bool) else value
-    name = f"{getattr(definition, 'variant', 'baseline')} with {option} = {shown}"
-    for attribute, new in (("variant", name), ("source", getattr(definition, "source", ""))):
-        if attribute in {f.name for f in dataclasses.fields(changed)}:
-            changed = dataclasses.replace(changed, **{attribute: new})
-        else:  # kept beside the fields by the loader
-            object.__setattr__(changed, attribute, new)
-    return changed
+    return dataclasses.replace(changed, variant=f"{definition.variant} with {option} = {shown}")
 
 
 def model_agent(definition) -> str:

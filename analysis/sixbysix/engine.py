@@ -49,8 +49,9 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from boardlab.analysis.agents import Agent, AgentTable, RandomAgent
-from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
-from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, Match, derive_seed, play_one
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
+from boardlab.analysis.runner import (AGENT_STREAM, CHANCE_STREAM, GameRecord, Match, derive_seed, play_one,
+                                      seat_results)
 from boardlab.analysis.sixbysix.board import allowed_numbers
 from boardlab.analysis.sixbysix.dice import die_distribution, sum_probabilities
 from boardlab.analysis.sixbysix.faces import best_face
@@ -102,9 +103,7 @@ class SixBySixGame(Game):
 
     def __init__(self, definition, players: int, lead: str | None = None, compare_lead: bool = True):
         super().__init__(definition, players)
-        info = definition.game
-        if not info.min_players <= players <= info.max_players:
-            raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {players}")
+        definition.game.check_players(players)
         self.lead = definition.rules.lead if lead is None else lead
         if self.lead not in LEADS:
             raise BoardlabError(f"lead must be one of {', '.join(LEADS)}, not '{self.lead}'")
@@ -140,25 +139,25 @@ class SixBySixGame(Game):
         The twin game uses the same chance and agent seeds (common random numbers); its result
         goes into the record's stats as ``other_lead``.
         """
-        records = [play_game(match, i) for i in range(start, stop)]
+        records = play_range(match, start, stop)
         if not self.compare_lead:
             return records
         twin = dataclasses.replace(match, game=self.twin())
         out = []
-        for record in records:
-            other = play_game(twin, record.index)
+        for record, other in zip(records, play_range(twin, start, stop)):
             stats = {**record.stats, "other_lead": {"lead": twin.game.lead, "winners": list(other.winners),
                                                     "unfinished": other.unfinished, "rounds": other.length}}
             out.append(dataclasses.replace(record, stats=stats))
         return out
 
     def summarize(self, records: list) -> dict[str, Any]:
-        """Chip economy, game length in rounds and minutes, refund rates, and both lead rules."""
+        """Chip economy, game length in rounds and minutes, refund rates, and both lead rules
+        (filed under "sixbysix" in the summary)."""
         return summarize_records(self, records)
 
-    def describe_summary(self, summary: dict) -> str:
+    def describe_summary(self, figures: dict) -> str:
         """The game-specific part of the summary as text (printed by `boardlab simulate`)."""
-        return describe(summary)
+        return describe(figures)
 
 
 class SixBySixState(State):
@@ -235,10 +234,10 @@ class SixBySixState(State):
     def apply(self, move) -> None:
         """Play a `Move` (decision node) or a die face (chance node).
 
-        :raises ValueError: on an illegal move or at a terminal state.
+        :raises IllegalMoveError: on an illegal move or at a terminal state.
         """
         if self.terminal:
-            raise ValueError("the game is over")
+            raise IllegalMoveError("the game is over")
         if self.rolling:
             self._roll(move)
         else:
@@ -286,11 +285,11 @@ class SixBySixState(State):
         seat = self.order[self.step]
         face, number = move
         if face not in self.game.faces:
-            raise ValueError(f"{face} is not a face of the die {self.game.faces}")
+            raise IllegalMoveError(f"{face} is not a face of the die {self.game.faces}")
         if number not in self.allowed:
-            raise ValueError(f"number {number} is not open for markers this round")
+            raise IllegalMoveError(f"number {number} is not open for markers this round")
         if any(self.markers[s] == number for s in self.order[:self.step]):
-            raise ValueError(f"a marker already stands on {number}")
+            raise IllegalMoveError(f"a marker already stands on {number}")
         self.chips[seat] -= 1
         self.bets[seat] = face
         self.markers[seat] = number
@@ -301,7 +300,7 @@ class SixBySixState(State):
 
     def _roll(self, face) -> None:
         if self.game.die.weight(face) == 0:
-            raise ValueError(f"{face} is not a face of the die {self.game.faces}")
+            raise IllegalMoveError(f"{face} is not a face of the die {self.game.faces}")
         seat = self.order[self.step]
         self.dice[seat] = face
         index = self.game.faces.index(self.bets[seat])
@@ -390,6 +389,16 @@ class MarkerAgent(Agent):
         return Move(best_face(self.game.faces, active, number), number)
 
 
+def play_range(match: Match, start: int, stop: int) -> list[GameRecord]:
+    """Games start..stop-1 of a match: by the compiled kernel when it plays every agent (the same
+    records as `play_fast`), else one by one with `play_game`."""
+    from boardlab.analysis.sixbysix import kernel
+    choosers = kernel.choosers_of(match)
+    if choosers is not None:
+        return kernel.play_records(match, list(range(start, stop)), choosers)
+    return [play_game(match, i) for i in range(start, stop)]
+
+
 def play_game(match: Match, index: int) -> GameRecord:
     """Game `index` of a match: by `play_fast` when every agent is one it knows, else move by move."""
     record = play_fast(match, index)
@@ -406,7 +415,7 @@ def play_fast(match: Match, index: int) -> GameRecord | None:
     it with `play_one` on many seeds and rule options (the slow, obvious twin).
     """
     game: SixBySixGame = match.game
-    deal, rotation, order_of_agents = match.layout(index)
+    deal, rotation, order_of_agents = match.seating(index)
     n = game.players
     agents = [match.agents[a](game) for a in order_of_agents]
     choosers: list[Chooser | None] = []
@@ -519,7 +528,7 @@ def _favourite_factory(number: int | None):
 
 
 def make_game(definition, players: int) -> SixBySixGame:
-    """The engine entry point (`analysis.engines.ENGINES`)."""
+    """The engine entry point (the `engine` part of the game's registry entry)."""
     return SixBySixGame(definition, players)
 
 
@@ -531,22 +540,6 @@ AGENTS = AgentTable({"greedy": lambda game: MarkerAgent(GREEDY, game), "favourit
 
 
 # -- simulation summary ---------------------------------------------------------------------------
-def _seat_results(players: int, outcomes: list[tuple[tuple[int, ...], bool]]) -> dict:
-    wins = [0] * players
-    draws = unfinished = 0
-    for winners, is_unfinished in outcomes:
-        if is_unfinished:
-            unfinished += 1
-        elif len(winners) == 1:
-            wins[winners[0]] += 1
-        else:
-            draws += 1
-    total = len(outcomes)
-    return {"wins_by_seat": wins, "draws": draws, "unfinished": unfinished,
-            "win_rate_by_seat": [{"rate": w / total if total else 0.0, "ci95": list(wilson_interval(w, total))}
-                                 for w in wins]}
-
-
 def summarize_records(game: SixBySixGame, records: list) -> dict[str, Any]:
     """The 6x6 part of a simulation summary (see `SixBySixGame.summarize`)."""
     stats = [r.stats for r in records]
@@ -580,10 +573,10 @@ def summarize_records(game: SixBySixGame, records: list) -> dict[str, Any]:
         "seconds_per_round": game.definition.analysis.seconds_per_round,
         "box_minutes": game.definition.game.minutes,
     }
-    leads = {game.lead: _seat_results(game.players, [(r.winners, r.unfinished) for r in records])}
+    leads = {game.lead: seat_results(game.players, [(r.winners, r.unfinished) for r in records])}
     if records and all("other_lead" in s for s in stats):
         other = stats[0]["other_lead"]["lead"]
-        leads[other] = _seat_results(game.players, [(tuple(s["other_lead"]["winners"]), s["other_lead"]["unfinished"])
+        leads[other] = seat_results(game.players, [(tuple(s["other_lead"]["winners"]), s["other_lead"]["unfinished"])
                                                     for s in stats])
         leads[other]["length"] = describe_lengths([s["other_lead"]["rounds"] for s in stats
                                                    if not s["other_lead"]["unfinished"]])

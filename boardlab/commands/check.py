@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from boardlab.layouts import (BoardlabError, DefinitionError, GAMES, is_conventions_file, load, load_conventions,
-                              locate, resolve)
+from boardlab.layouts import (BoardlabError, DefinitionError, game_entry, game_ids, game_part, is_conventions_file,
+                              load, load_conventions, locate, resolve)
 from boardlab.commands.list import player_range
 from boardlab.layouts import print_conventions as conventions_of
 from boardlab.printkit.pages import PrintOptions
-from boardlab.printkit.print_modules import print_module
 from boardlab.printkit.rulebook.book import check_texts as rulebook_problems
 
 
@@ -21,13 +20,13 @@ def register(subparsers) -> None:
                     "definition holds. Prints one line per problem, "
                     "FILE:LINE: KEY: what is wrong (what is allowed), and exits with status 2 if any.")
     p.add_argument("targets", nargs="*", metavar="PATH|GAME",
-                   help=f"definition or variant files, or game/variant names (default: {', '.join(GAMES)})")
+                   help=f"definition or variant files, or game/variant names (default: {', '.join(game_ids())})")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     failed = False
-    for target in args.targets or GAMES:
+    for target in args.targets or game_ids():
         try:
             path = resolve(target)
             if is_conventions_file(path):
@@ -46,8 +45,9 @@ def run(args) -> int:
             failed = True
             continue
         try:  # the definition must also print on its own paper (card sizes against the sheet)
-            print_module(d.game.id).print_files(d, PrintOptions(d.print.paper, conventions_of().duplex,
-                                                                conventions_of().layout))
+            if game_entry(d.game.id).has("print"):
+                options = PrintOptions(d.print.paper, conventions_of().duplex, conventions_of().layout)
+                game_part(d.game.id, "print").print_files(d, options)
         except BoardlabError as err:
             file, line = locate(path, ("print",))
             print(f"{file}:{line}: print: {err}", file=sys.stderr)

@@ -1,9 +1,8 @@
-"""`boardlab list`: the games and their variants."""
+"""`boardlab list`: the games and their variants (every game of the registry)."""
 
 from __future__ import annotations
 
-from boardlab.analysis.engines import ENGINES
-from boardlab.layouts import GAMES, load, variants_of
+from boardlab.layouts import game_entry, game_ids, load, variants_of
 from boardlab.layouts.loader import VARIANTS
 
 
@@ -11,6 +10,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("list", help="the games and their variants",
                               description="List every game boardlab knows, its player counts, its playing time "
                                           "and its variants, each with what it changes.")
+    p.add_argument("--ids", action="store_true", help="only the game ids, one a line (for scripts)")
     p.set_defaults(run=run)
 
 
@@ -40,10 +40,12 @@ def variant_summary(name: str, game_name: str) -> str:
 
 
 def run(args) -> int:
-    for game_id in GAMES:
-        d = load(game_id)
-        info = d.game
-        engine = "" if game_id in ENGINES else ", no rules engine yet"
+    for game_id in game_ids():
+        if args.ids:
+            print(game_id)
+            continue
+        info = load(game_id).game
+        engine = "" if game_entry(game_id).has("engine") else ", no rules engine yet"
         print(f"{game_id} ({info.name}): {player_range(info.min_players, info.max_players)}, about {info.minutes} min"
               f"{engine}. {info.summary}")
         names = variants_of(game_id)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from boardlab.analysis.moves import provider
 from boardlab.arguments import game_definition
-from boardlab.layouts import BoardlabError, GAMES
+from boardlab.layouts import BoardlabError, game_ids, game_part
 
 
 def register(subparsers) -> None:
@@ -15,7 +14,7 @@ def register(subparsers) -> None:
         "moves", help="legal moves of a position given as JSON",
         description='Print the legal moves of a position file as JSON: {"moves": [...]}, sorted, '
                     "without duplicates. The position formats are in docs/positions/GAME.md.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('moves'))}")
     p.add_argument("position", metavar="POSITION.json", help="the position file ('-' reads standard input)")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     p.set_defaults(run=run)
@@ -48,7 +47,7 @@ def read_position(name: str) -> dict:
 
 def run(args) -> int:
     definition = game_definition(args.game, args.variant)
-    lister = provider(args.game)
+    lister = game_part(args.game, "moves")
     data = read_position(args.position)
     try:
         listed = lister.moves(definition, data)

@@ -10,11 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from boardlab.arguments import game_definition
-from boardlab.layouts import BoardlabError, GAMES, print_conventions
+from boardlab.layouts import BoardlabError, game_ids, game_part, print_conventions
 from boardlab.printkit.output import write_print_files
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.marks import footer_date
-from boardlab.printkit.print_modules import print_module
 
 #: where files go without --out; GAME is appended
 DEFAULT_OUT = Path("build") / "print"
@@ -25,7 +24,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("print", help="print-and-play files (PDF and SVG)",
                               description="Write a game's print-and-play files: one PDF per file "
                                           "and one SVG per component.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('print'))}")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     p.add_argument("--paper", choices=tuple(conventions.papers), metavar="PAPER",
                    help=f"paper size: {', '.join(conventions.papers)} (default: the game's [print] paper)")
@@ -56,7 +55,7 @@ def default_out(definition) -> Path:
 def run(args) -> int:
     definition = game_definition(args.game, args.variant)
     footer_date()  # a bad SOURCE_DATE_EPOCH is refused before anything is drawn
-    module = print_module(args.game)
+    module = game_part(args.game, "print")
     options = PrintOptions(paper=args.paper or definition.print.paper, duplex=args.duplex, backs=args.layout)
     out_dir = args.out if args.out is not None else default_out(definition)
     if out_dir.exists() and not out_dir.is_dir():

@@ -9,7 +9,7 @@ import textwrap
 from boardlab.analysis import engines
 from boardlab.analysis.runner import default_workers, run
 from boardlab.arguments import game_definition, non_negative, positive
-from boardlab.layouts import BoardlabError, GAMES
+from boardlab.layouts import BoardlabError, game_ids
 
 
 def register(subparsers) -> None:
@@ -20,21 +20,20 @@ def register(subparsers) -> None:
                                   "Same seed, same numbers, whatever the number of workers.", 79),
         epilog="agents (--agents), by game:\n" + "\n".join(
             textwrap.fill(f"{game}: {engines.agent_factories(game).listing()}", 79, initial_indent="  ",
-                          subsequent_indent="      ", break_on_hyphens=False) for game in engines.ENGINES),
+                          subsequent_indent="      ", break_on_hyphens=False) for game in game_ids("engine")),
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_match_arguments(p, games=list(engines.ENGINES))
+    add_match_arguments(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=run_command)
 
 
-def add_match_arguments(p, count: int = 1000, games=GAMES) -> None:
-    """The arguments of a match: GAME (one of `games`), variant, players, agents, count, seed, workers."""
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(games)}")
+def add_match_arguments(p, games: int = 1000) -> None:
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
     p.add_argument("--agents", metavar="A,B,...", default="random",
                    help="agent per seat, or one name for every seat (default: random)")
-    p.add_argument("--games", type=positive, default=count, metavar="N", help=f"games to play (default: {count})")
+    p.add_argument("--games", type=positive, default=games, metavar="N", help=f"games to play (default: {games})")
     p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
     p.add_argument("--workers", type=positive, metavar="W",
                    help=f"worker processes (default: the number of cores, {default_workers()} here)")
@@ -71,9 +70,8 @@ def run_command(args) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(format_summary(summary, definition.game.name))
-        describe_game = getattr(game, "describe_summary", None)  # a game's own summary lines, if any
-        if describe_game is not None:
-            print("\n" + describe_game(summary))
+        if game.id in summary:
+            print("\n" + game.describe_summary(summary[game.id]))
     return 0
 
 

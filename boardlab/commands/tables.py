@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 
-from boardlab.analysis.tables import TableOptions, provider, to_csv, to_markdown
+from boardlab.analysis.tables import TableOptions, to_csv, to_markdown
 from boardlab.arguments import game_definition, non_negative, positive
-from boardlab.layouts import BoardlabError, GAMES
+from boardlab.layouts import game_ids, game_part
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("tables", help="exact probability and structure tables",
                               description="Print a game's exact tables (or tables estimated over "
                                           "seeded random deals) as Markdown, JSON or CSV.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('tables'))}")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     p.add_argument("--players", type=positive, metavar="N", help="one player count (default: all allowed)")
     p.add_argument("--format", choices=("md", "json", "csv"), default="md", help="output format (default: md)")
@@ -26,12 +26,11 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     definition = game_definition(args.game, args.variant)
-    info = definition.game
-    if args.players is not None and not info.min_players <= args.players <= info.max_players:
-        raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {args.players}")
+    if args.players is not None:
+        definition.game.check_players(args.players)
     options = TableOptions(players=args.players, deals=args.deals, seed=args.seed, workers=args.workers,
                            progress=True)
-    tables = provider(args.game).tables(definition, options)
+    tables = game_part(args.game, "tables").tables(definition, options)
     if args.format == "json":
         print(json.dumps(tables.data, indent=2))
     elif args.format == "csv":

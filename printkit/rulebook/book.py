@@ -21,7 +21,7 @@ import re
 from reportlab.lib import colors
 from reportlab.platypus import Table, TableStyle
 
-from boardlab.analysis.tables import provider
+from boardlab.layouts.registry import game_entry, game_part
 from boardlab.layouts import BoardlabError, print_conventions
 from boardlab.layouts.rulebook import Block, Book, build_book, check_rulebook
 from boardlab.printkit.pages import PrintOptions
@@ -40,6 +40,8 @@ from boardlab.printkit.units import POINTS_PER_MM
 THUMBNAIL = 24.0
 #: the largest height of the setup example, mm
 SETUP_HEIGHT = 120.0
+#: the language analysis writes its tables' titles, headings and notes in
+TABLES_LANGUAGE = "en"
 COMPONENT = re.compile(r"^\[([^\]]+)\]\s*(.*)$")
 
 
@@ -54,11 +56,9 @@ def rulebook_name(game_id: str, language: str, paper: str) -> str:
 
 def exact_tables(definition):
     """The game's exact tables for the appendix, or None when the game has no tables module."""
-    try:
-        module = provider(definition.game.id)
-    except BoardlabError:
+    if not game_entry(definition.game.id).has("tables"):
         return None
-    return module.exact_tables(definition)
+    return game_part(definition.game.id, "tables").exact_tables(definition)
 
 
 def components_of(definition, paper: str) -> dict:
@@ -221,17 +221,28 @@ class _Story:
             rows = [[self.number(v) for v in row] for row in table.rows]
             out.append(table_flowable([term(c) for c in table.columns], rows, self.styles["cell"], self.width,
                                       self.ink))
-            if table.note:
+            note = term(table.note)
+            if table.note and (note != table.note or self.book.language == TABLES_LANGUAGE):
+                # a note the text's terms do not translate is left out rather than printed in English
                 out.append(Spacer(1, 3))
-                out.append(Paragraph(rich(term(table.note)), self.styles["small"]))
+                out.append(Paragraph(rich(note), self.styles["small"]))
         return out
 
     def number(self, value) -> str:
-        """A table value in the book's language (a decimal comma in Spanish)."""
-        text = str(value)
-        if self.book.language == "es" and re.fullmatch(r"-?\d+\.\d+", text):
-            return text.replace(".", ",")
-        return text
+        """A table value in the book's language: a decimal comma in Spanish, words through the terms."""
+        return table_cell(value, self.book)
+
+
+def table_cell(value, book: Book) -> str:
+    """One cell of an appendix table as the book prints it.
+
+    >>> table_cell("0.25", Book(None, "es", "", [], {"never": "nunca"})), table_cell("never", Book(None, "es", "", [], {"never": "nunca"}))
+    ('0,25', 'nunca')
+    """
+    text = str(value)
+    if book.language == "es" and re.fullmatch(r"-?\d+\.\d+", text):
+        return text.replace(".", ",")
+    return book.term(text)
 
 
 def render_rulebook(definition, language: str, paper: str) -> bytes:

@@ -94,7 +94,7 @@ def sixbysix(definition):
         draw_board(canvas, definition)
         for seat, number in zip(definition.components.seats, chosen):
             c, r = places[str(number)]
-            _pawn(canvas, c * side + side * 0.82, r * side + side * 0.18, side * 0.3, definition.colours[seat], ink)
+            _pawn(canvas, c * side + side * 0.86, r * side + side * 0.14, side * 0.24, definition.colours[seat], ink)
     return draw, width, height
 
 

@@ -1,0 +1,173 @@
+"""Links random self-play on the compiled path (`kernel`), and positions in the kernel's form.
+
+`play_block` plays a runner block when every agent is `random`: the deals are the reference
+path's (`engine.shuffled` from `derive_seed(seed, CHANCE_STREAM, deal)`, turned by
+`rotate_deal` as `runner.play_one` turns them), so game i is dealt as the reference engine
+would deal it; the moves come from the kernel's own stream (key of game i:
+`derive_seed(seed, BATCH_STREAM, i)`), so the same game is not the same sequence of moves as
+the reference engine's random agents would play.  The records have the same form as the
+reference engine's (`LinksState.stats`); the tests replay the kernel's games move by move
+through the engine.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+
+import numpy as np
+
+from boardlab.analysis.blockd.batch import derive_seeds
+from boardlab.analysis.links import kernel as K
+from boardlab.analysis.links.cards import EMPTY, GAME
+from boardlab.analysis.links.engine import FIFTH, shuffled
+from boardlab.analysis.runner import CHANCE_STREAM, GameRecord
+
+#: the kernel's stream of random moves (the reference path uses CHANCE_STREAM 0 and AGENT_STREAM 1)
+BATCH_STREAM = 2
+#: games per runner block when this path plays them
+BATCH_BLOCK = 2048
+
+_CATEGORIES = {GAME: K.GAME_CARD, EMPTY: K.EMPTY_CARD}
+
+
+class Tables:
+    """The integer tables of a game for the kernel: kinds, rules and the position layout."""
+
+    def __init__(self, game):
+        deck, rules = game.deck, game.rules
+        self.game = game
+        self.kinds = np.array([[_CATEGORIES.get(k.category, K.MASTER_CARD),
+                                *(k.ends if k.ends is not None else (K.WILD, K.WILD)), k.value, k.master]
+                               for k in deck.kinds], dtype=np.int64)
+        self.rules = np.array([rules.capture_count, rules.capturing_card == "taken", rules.must_play,
+                               rules.max_turns], dtype=np.int64)
+        self.offsets = K.layout(game.players, len(game.cards), rules.lines, len(deck.master_kinds))
+        self.hand_size = deck.hand_size
+
+    def empty_positions(self, count: int) -> np.ndarray:
+        return np.zeros((count, int(self.offsets[K.O_SIZE])), dtype=np.int64)
+
+    def move_buffer(self) -> np.ndarray:
+        o = self.offsets
+        return np.empty((int(o[K.O_CARDS] * o[K.O_LINES] * 2 + 2), 3), dtype=np.int64)
+
+
+def tables_of(game) -> Tables:
+    """The game's kernel tables, built once per game object."""
+    cached = getattr(game, "_kernel_tables", None)
+    if cached is None:
+        cached = game._kernel_tables = Tables(game)
+    return cached
+
+
+def pack(state) -> np.ndarray:
+    """A reference `LinksState` (between turns) as a kernel position vector."""
+    t = tables_of(state.game)
+    o = t.offsets
+    s = t.empty_positions(1)[0]
+    counters = state.counters
+    s[K.MOVER] = max(state.mover, 0)
+    s[K.TURNS], s[K.PLAYS] = state.turns, state.plays
+    s[K.DECK_POS], s[K.DECK_LEN] = 0, len(state.deck)
+    s[K.BLOCKED], s[K.PASSES] = counters["blocked_turns"], counters["passes"]
+    s[K.LEAD_CHANGES], s[K.LEADER] = counters["lead_changes"], counters["leader"]
+    s[K.DONE], s[K.UNFINISHED] = state.is_terminal(), state.unfinished
+    cards = int(o[K.O_CARDS])
+    for seat, hand in enumerate(state.hands):
+        s[o[K.O_HAND_LEN] + seat] = len(hand)
+        s[o[K.O_HANDS] + seat * cards:o[K.O_HANDS] + seat * cards + len(hand)] = sorted(hand)
+        s[o[K.O_CAPTURED] + seat] = len(state.captured[seat])
+    s[o[K.O_DECK]:o[K.O_DECK] + len(state.deck)] = state.deck[::-1]  # the engine draws from the end
+    for slot, line in enumerate(state.lines):
+        s[o[K.O_LINE_LEN] + slot], s[o[K.O_RUN] + slot], s[o[K.O_COUNT] + slot] = \
+            len(line.cards), line.run_start, line.count
+        base = slot * (cards + 1)
+        for i, (kind, end) in enumerate(line.cards):
+            s[o[K.O_LINE_KIND] + base + i], s[o[K.O_LINE_END] + base + i] = kind, end
+    names = [FIFTH, *state.game.deck.master_names]
+    for row, name in enumerate(names):
+        times, taken = state.captures.get(name, (0, 0))
+        s[o[K.O_TALLY] + 2 * row], s[o[K.O_TALLY] + 2 * row + 1] = times, taken
+    return s
+
+
+def records_of(game, positions: np.ndarray, indices, deals, rotations, agents) -> list[GameRecord]:
+    """The `GameRecord`s of finished kernel games (rows of `positions`), in the reference
+    engine's form (`LinksState.stats`); `agents[i]` names the agents by seat of game i."""
+    o = tables_of(game).offsets
+    n = game.players
+    names = [FIFTH, *game.deck.master_names]
+    captured = positions[:, o[K.O_CAPTURED]:o[K.O_CAPTURED] + n]
+    in_hand = positions[:, o[K.O_HAND_LEN]:o[K.O_HAND_LEN] + n]
+    scores = (captured - in_hand).tolist()
+    tally = positions[:, o[K.O_TALLY]:o[K.O_TALLY] + 2 * len(names)].tolist()
+    left = in_hand.sum(axis=1).tolist()
+    counters = positions[:, [K.TURNS, K.UNFINISHED, K.BLOCKED, K.PASSES, K.LEAD_CHANGES]].tolist()
+    order = sorted(range(len(names)), key=names.__getitem__)  # the engine lists captures sorted by name
+    out = []
+    for i, (turns, unfinished, blocked, passes, leads) in enumerate(counters):
+        score, row = scores[i], tally[i]
+        best = max(score)
+        winners = () if unfinished else tuple(seat for seat in range(n) if score[seat] == best)
+        captures = {names[k]: [row[2 * k], row[2 * k + 1]] for k in order if row[2 * k]}
+        stats = {"scores": score, "captures": captures, "blocked_turns": blocked, "passes": passes,
+                 "lead_changes": leads, "left_in_hands": left[i], "rounds": -(-turns // n)}
+        out.append(GameRecord(indices[i], deals[i], rotations[i], agents[i], winners, bool(unfinished), turns,
+                              stats))
+    return out
+
+
+def record_of(game, s: np.ndarray, index: int, deal: int, rotation: int, agents) -> GameRecord:
+    """The `GameRecord` of one finished kernel game."""
+    return records_of(game, s[None, :], [index], [deal], [rotation], [agents])[0]
+
+
+def block_deals(game, match, indices) -> tuple[list[int], list[int], np.ndarray]:
+    """(deal, rotation, shuffle) of games `indices`, as `runner.play_one` deals them."""
+    layouts = [match.seating(i) for i in indices]
+    deals = sorted({d for d, _, _ in layouts})
+    seeds = dict(zip(deals, derive_seeds(match.seed, CHANCE_STREAM, deals).tolist()))
+    shuffles = {d: shuffled(game, random.Random(seeds[d])) for d in deals}
+    rows = []
+    for i, (d, _, _) in zip(indices, layouts):
+        turn = match.deal_rotation(i)
+        rows.append(game.rotate_deal(shuffles[d], turn) if turn else shuffles[d])
+    return [d for d, _, _ in layouts], [r for _, r, _ in layouts], np.array(rows, dtype=np.int64)
+
+
+def plays_it(game, match) -> bool:
+    """Whether this path plays the match: every agent is Links' random agent."""
+    from boardlab.analysis.links.agents import RandomLinksAgent
+    return all(type(factory(game)) is RandomLinksAgent for factory in match.agents)
+
+
+def block_size(game, match) -> int | None:
+    return BATCH_BLOCK if plays_it(game, match) else None
+
+
+def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
+    """Records of games start..stop-1 of `match`, or None when this path does not play it."""
+    if not plays_it(game, match):
+        return None
+    paused = gc.isenabled()  # thousands of small acyclic records: the cyclic GC would only slow them
+    gc.disable()
+    try:
+        t = tables_of(game)
+        indices = list(range(start, stop))
+        deals, rotations, rows = block_deals(game, match, indices)
+        keys = derive_seeds(match.seed, BATCH_STREAM, indices)
+        positions = t.empty_positions(len(indices))
+        K.play_games(rows, keys, t.offsets, t.kinds, t.rules, t.hand_size, positions)
+        names = {}
+        agents = []
+        for index in indices:
+            order = match.seating(index)[2]
+            if order not in names:
+                names[order] = tuple(match.agent_names[a] for a in order)
+            agents.append(names[order])
+        out = records_of(game, positions, indices, deals, rotations, agents)
+        return out
+    finally:
+        if paused:
+            gc.enable()

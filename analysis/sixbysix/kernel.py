@@ -1,0 +1,350 @@
+"""6x6's compiled fast path: whole games as rounds of plain integers, compiled with numba.
+
+`engine.play_fast` (a tight Python loop) and the engine itself (`runner.play_one` over
+`SixBySixState`) stay the references; this kernel plays the same games *record for record*:
+it draws exactly the random numbers they draw, in the same order, because it carries its own
+copy of CPython's Mersenne Twister (`random.Random`: MT19937, seeded from the integer's 32-bit
+words by `init_by_array`, `randrange(n)` by rejection over `getrandbits(n.bit_length())`).
+The tests compare the records of the three on many seeds and rule options; `unsupported`
+also checks, once per process, that this copy draws what the running Python's `random` draws,
+and otherwise the callers keep to `play_fast`.
+
+What it plays: the common random agent (one draw into the face-major legal move list) and
+the marker agents (greedy, favourite-N: a preference order over the allowed numbers and the
+best face for the marker, tabulated per active player count), every rule option of 6x6
+(`lead` fixed or rotate, `unclaimed_bank` carry or house, `covering` through the allowed
+numbers per player count, `chips`, `max_rounds`) and any die (a face drawn by index).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import numpy as np
+from numba import njit
+
+from boardlab.analysis.agents import RandomAgent
+from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed
+from boardlab.analysis.sixbysix.engine import CHECKPOINTS, MarkerAgent, chips_over_time
+from boardlab.analysis.sixbysix.faces import best_face
+
+_N, _M = 624, 397
+_MATRIX_A, _UPPER, _LOWER = np.uint32(0x9908B0DF), np.uint32(0x80000000), np.uint32(0x7FFFFFFF)
+
+# per-game outputs: fields of `out[g]`
+(ROUNDS, UNFINISHED, WINNERS, FIRST_ELIMINATION, N_ELIM, NO_WINNER, LARGEST, HOUSE, BANK,
+ N_SNAPSHOTS) = range(10)
+FIELDS = 10
+
+
+# -- CPython's Mersenne Twister -------------------------------------------------------------
+@njit(cache=True)
+def _init_genrand(mt, s):
+    mt[0] = np.uint32(s)
+    for i in range(1, _N):
+        prev = mt[i - 1]
+        mt[i] = np.uint32(np.uint32(1812433253) * (prev ^ (prev >> np.uint32(30))) + np.uint32(i))
+
+
+@njit(cache=True)
+def seed_state(mt, seed):
+    """`random.Random(seed)` for a seed below 2**64: init_by_array over its 32-bit words.
+    `mt` has 625 uint32: the 624 words and the index of the next one."""
+    low = np.uint32(seed & np.uint64(0xFFFFFFFF))
+    high = np.uint32(seed >> np.uint64(32))
+    keylen = 2 if high else 1
+    _init_genrand(mt, 19650218)
+    i, j = 1, 0
+    for _ in range(max(_N, keylen)):
+        prev = mt[i - 1]
+        key = low if j == 0 else high
+        mt[i] = np.uint32((mt[i] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1664525))) + key + np.uint32(j))
+        i += 1
+        j += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+        if j >= keylen:
+            j = 0
+    for _ in range(_N - 1):
+        prev = mt[i - 1]
+        mt[i] = np.uint32((mt[i] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1566083941))) - np.uint32(i))
+        i += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+    mt[0] = np.uint32(0x80000000)
+    mt[_N] = _N
+
+
+@njit(cache=True)
+def _twist(mt):
+    for kk in range(_N):
+        y = (mt[kk] & _UPPER) | (mt[(kk + 1) % _N] & _LOWER)
+        value = mt[(kk + _M) % _N] ^ (y >> np.uint32(1))
+        if y & np.uint32(1):
+            value ^= _MATRIX_A
+        mt[kk] = value
+    mt[_N] = 0
+
+
+@njit(cache=True)
+def next_uint32(mt):
+    if mt[_N] >= _N:
+        _twist(mt)
+    y = mt[mt[_N]]
+    mt[_N] += 1
+    y ^= y >> np.uint32(11)
+    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
+    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
+    y ^= y >> np.uint32(18)
+    return y
+
+
+@njit(cache=True)
+def randrange(mt, n):
+    """`random.Random.randrange(n)` for 0 < n < 2**32."""
+    k = 0
+    while (n >> k) > 0:
+        k += 1
+    while True:
+        r = np.int64(next_uint32(mt) >> np.uint32(32 - k)) if k else np.int64(0)
+        if r < n:
+            return r
+
+
+# -- the game -------------------------------------------------------------------------------
+@njit(cache=True)
+def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, bestface, rules, checkpoints,
+               out, chips_out, elim, bets_by_face, refunds_by_face, round_wins, snapshots):
+    """Play one game per row of `seeds` (chance seed, then one agent seed per seat).
+
+    `allowed[k, :allowed_len[k]]`: the numbers open to markers with k active players;
+    `pref[s, k, :pref_len[s, k]]`: seat s's preference order (pref_len -1: a random seat);
+    `bestface[k, number]`: the marker agents' face; `rules` = (players, chips, max_rounds,
+    fixed lead, house).  Results go to the output arrays, row g per game.
+    """
+    n, start_chips, max_rounds, fixed, house = rules[0], rules[1], rules[2], rules[3], rules[4]
+    face_count = faces.shape[0]
+    chance = np.zeros(_N + 1, dtype=np.uint32)
+    draws = np.zeros((n, _N + 1), dtype=np.uint32)
+    chips = np.zeros(n, dtype=np.int64)
+    active = np.zeros(n, dtype=np.int64)
+    bets = np.zeros(n, dtype=np.int64)
+    markers = np.zeros(n, dtype=np.int64)
+    order = np.zeros(n, dtype=np.int64)
+    taken = np.zeros(bestface.shape[1], dtype=np.int64)  # by number: a marker stands there this round
+    for g in range(seeds.shape[0]):
+        seed_state(chance, seeds[g, 0])
+        for s in range(n):
+            if pref_len[s, n] < 0:
+                seed_state(draws[s], seeds[g, 1 + s])
+        st = out[g]
+        st[:] = 0
+        st[FIRST_ELIMINATION] = -1
+        chips[:] = start_chips
+        active[:] = 1
+        bank = 0
+        lead = 0
+        rounds = 0
+        first = True
+        while True:
+            out_mask = 0
+            for s in range(n):
+                if active[s] and chips[s] == 0:
+                    active[s] = 0
+                    out_mask |= 1 << s
+                    elim[g, st[N_ELIM]] = rounds
+                    st[N_ELIM] += 1
+            if out_mask and st[FIRST_ELIMINATION] < 0:
+                st[FIRST_ELIMINATION] = rounds
+            left_mask = 0
+            left = 0
+            for s in range(n):
+                if active[s]:
+                    left_mask |= 1 << s
+                    left += 1
+            if left <= 1:
+                st[WINNERS] = left_mask if left else out_mask
+                break
+            if rounds >= max_rounds:
+                st[UNFINISHED] = 1
+                break
+            start = 0 if fixed else (lead if first else lead + 1)
+            first = False
+            for i in range(n):
+                if active[(start + i) % n]:
+                    lead = (start + i) % n
+                    break
+            k = 0
+            for i in range(n):
+                if active[(lead + i) % n]:
+                    order[k] = (lead + i) % n
+                    k += 1
+            for i in range(allowed_len[k]):
+                taken[allowed[k, i]] = 0
+            for i in range(k):
+                s = order[i]
+                if pref_len[s, k] < 0:  # the random agent: one draw into face-major (face, free number) pairs
+                    free = 0
+                    for j in range(allowed_len[k]):
+                        free += 1 - taken[allowed[k, j]]
+                    pick = randrange(draws[s], face_count * free)
+                    face = faces[pick // free]
+                    nth = pick % free
+                    for j in range(allowed_len[k]):
+                        if not taken[allowed[k, j]]:
+                            if nth == 0:
+                                number = allowed[k, j]
+                                break
+                            nth -= 1
+                else:
+                    for j in range(pref_len[s, k]):
+                        number = pref[s, k, j]
+                        if not taken[number]:
+                            break
+                    face = bestface[k, number]
+                chips[s] -= 1
+                bets[s] = face
+                markers[s] = number
+                taken[number] = 1
+            total = 0
+            for i in range(k):
+                s = order[i]
+                face = faces[randrange(chance, face_count)]
+                total += face
+                slot = face_slot[bets[s]]
+                bets_by_face[g, slot] += 1
+                if face == bets[s]:
+                    chips[s] += 1
+                    refunds_by_face[g, slot] += 1
+                else:
+                    bank += 1
+            st[LARGEST] = max(st[LARGEST], bank)
+            winner = -1
+            for i in range(k):
+                if markers[order[i]] == total:
+                    winner = order[i]
+                    break
+            if winner >= 0:
+                chips[winner] += bank
+                bank = 0
+                round_wins[g, winner] += 1
+            else:
+                st[NO_WINNER] += 1
+                if house:
+                    st[HOUSE] += bank
+                    bank = 0
+            rounds += 1
+            for c in range(checkpoints.shape[0]):
+                if checkpoints[c] == rounds:
+                    snapshots[g, st[N_SNAPSHOTS], :n] = chips
+                    snapshots[g, st[N_SNAPSHOTS], n] = bank
+                    st[N_SNAPSHOTS] += 1
+        st[ROUNDS] = rounds
+        st[BANK] = bank
+        chips_out[g] = chips
+
+
+# -- Python entry points --------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def twister_matches_python() -> bool:
+    """Whether this module's Mersenne Twister draws what the running Python's `random` draws."""
+    mt = np.zeros(_N + 1, dtype=np.uint32)
+    for seed in (0, 1, 12345, 2**32 - 1, 2**32, 2**64 - 1):
+        rng = random.Random(seed)
+        seed_state(mt, np.uint64(seed))
+        for n in (1, 2, 3, 6, 7, 36, 2**31, 1000):
+            for _ in range(3):
+                if randrange(mt, n) != rng.randrange(n):
+                    return False
+    return True
+
+
+def _tables(game, choosers) -> tuple:
+    """The per-game arrays of `play_games` for a seat order of choosers (None: random)."""
+    n = game.players
+    faces = np.array(game.faces, dtype=np.int64)
+    face_slot = np.zeros(max(game.faces) + 1, dtype=np.int64)
+    for i, face in enumerate(game.faces):  # the last of equal faces, as `play_fast`'s dict
+        face_slot[face] = i
+    numbers = max(max(game.allowed[k], default=0) for k in range(1, n + 1)) + 1
+    allowed = np.zeros((n + 1, numbers), dtype=np.int64)
+    allowed_len = np.zeros(n + 1, dtype=np.int64)
+    bestface = np.zeros((n + 1, numbers), dtype=np.int64)
+    pref = np.zeros((n, n + 1, numbers), dtype=np.int64)
+    pref_len = np.full((n, n + 1), -1, dtype=np.int64)
+    for k in range(1, n + 1):
+        allowed_len[k] = len(game.allowed[k])
+        allowed[k, :allowed_len[k]] = game.allowed[k]
+        if any(c is not None for c in choosers):
+            for number in game.allowed[k]:
+                bestface[k, number] = best_face(game.faces, k, number)
+        for s, chooser in enumerate(choosers):
+            if chooser is not None:
+                order = game.preference(chooser, k)
+                pref_len[s, k] = len(order)
+                pref[s, k, :len(order)] = order
+    rules = np.array([n, game.rules.chips, game.rules.max_rounds, game.lead == "fixed",
+                      game.rules.unclaimed_bank == "house"], dtype=np.int64)
+    checkpoints = np.array([c for c in CHECKPOINTS if c <= game.rules.max_rounds], dtype=np.int64)
+    return faces, face_slot, allowed, allowed_len, pref, pref_len, bestface, rules, checkpoints
+
+
+def choosers_of(match) -> list | None:
+    """Per agent of the match, its marker chooser (None for the random agent), or None when an
+    agent is of another kind or this kernel's twister does not match Python's."""
+    choosers = []
+    for factory in match.agents:
+        agent = factory(match.game)
+        if type(agent) is MarkerAgent:
+            choosers.append(agent.chooser)
+        elif type(agent) is RandomAgent:
+            choosers.append(None)
+        else:
+            return None
+    return choosers if twister_matches_python() else None
+
+
+def play_records(match, indices, choosers) -> list:
+    """The `GameRecord`s of games `indices` of a match, equal to `engine.play_fast`'s."""
+    game = match.game
+    n = game.players
+    layouts = [match.seating(i) for i in indices]
+    seeds = np.array([[derive_seed(match.seed, CHANCE_STREAM, deal)]
+                      + [derive_seed(match.seed, AGENT_STREAM, index, s) for s in range(n)]
+                      for index, (deal, _, _) in zip(indices, layouts)], dtype=np.uint64).reshape(len(indices), n + 1)
+    by_order: dict[tuple, list[int]] = {}
+    for row, (_, _, order) in enumerate(layouts):
+        by_order.setdefault(order, []).append(row)
+    count = len(indices)
+    out = np.zeros((count, FIELDS), dtype=np.int64)
+    chips = np.zeros((count, n), dtype=np.int64)
+    elim = np.zeros((count, n), dtype=np.int64)
+    bets = np.zeros((count, len(game.faces)), dtype=np.int64)
+    refunds = np.zeros((count, len(game.faces)), dtype=np.int64)
+    wins = np.zeros((count, n), dtype=np.int64)
+    checkpoints = [c for c in CHECKPOINTS if c <= game.rules.max_rounds]
+    snapshots = np.zeros((count, max(len(checkpoints), 1), n + 1), dtype=np.int64)
+    for order, rows in by_order.items():  # one call per seating of the agents
+        tables = _tables(game, [choosers[a] for a in order])
+        rows = np.array(rows)
+        parts = [np.zeros((len(rows),) + a.shape[1:], dtype=a.dtype) for a in (out, chips, elim, bets, refunds,
+                                                                               wins, snapshots)]
+        play_games(seeds[rows], *tables, *parts)
+        for whole, part in zip((out, chips, elim, bets, refunds, wins, snapshots), parts):
+            whole[rows] = part
+    records = []
+    for g, (index, (deal, rotation, order)) in enumerate(zip(indices, layouts)):
+        st = out[g].tolist()
+        winners = tuple(s for s in range(n) if st[WINNERS] >> s & 1)
+        held = snapshots[g, :st[N_SNAPSHOTS]].tolist()
+        stats = {"rounds": st[ROUNDS], "first_elimination": st[FIRST_ELIMINATION] if st[FIRST_ELIMINATION] >= 0 else None,
+                 "eliminations": elim[g, :st[N_ELIM]].tolist(), "no_winner_rounds": st[NO_WINNER],
+                 "largest_bank": st[LARGEST], "bets_by_face": bets[g].tolist(), "refunds_by_face": refunds[g].tolist(),
+                 "house_chips": st[HOUSE], "round_wins": wins[g].tolist(), "lead": game.lead,
+                 "chips_over_time": chips_over_time(held, chips[g].tolist(), st[BANK], game.rules.max_rounds)}
+        records.append(GameRecord(index, deal, rotation, tuple(match.agent_names[a] for a in order),
+                                  winners, bool(st[UNFINISHED]), st[ROUNDS], stats))
+    return records

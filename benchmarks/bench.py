@@ -1,0 +1,227 @@
+"""`make bench`: speed and agent-strength figures of the fast paths, with their targets (printed).
+
+Every rate is measured twice: by the wall clock and by the process's CPU time.  On a shared
+machine the wall clock counts the time other people's processes held the cores; the CPU time
+counts only this process's own work, so ratios of CPU rates measured in the same run are the
+fairer comparison (both are printed; neither is asserted).
+
+1. the anchor: OpenSpiel's C++ `random_sim_test` on connect_four (random playouts per
+   second), when the optional `open_spiel` package is installed (`pip install -e '.[bench]'`);
+2. Blockd random self-play, 4 players, default rules: through `runner.run` in one process as
+   `boardlab simulate --workers 1` runs it (deals, records and summary included), the
+   compiled games alone, and the reference engine one game at a time;
+3. Blockd MCTS iterations per second (default budget, random rollouts) at 2 players;
+4. 6x6 self-play, 6 players: rounds per second as `boardlab simulate sixbysix --workers 1`
+   plays them (both lead rules);
+5. `boardlab tables blockd` with its default 1,000 deals and workers, and the first run of
+   `boardlab simulate blockd` after install (numba compiling into an empty cache);
+6. MCTS (default budget) against random, greedy and MCTS at twice its budget: 2 players,
+   seats alternated, win rate with its Wilson 95% interval.
+
+Usage: python benchmarks/bench.py [--quick]   (--quick: fewer games, for a smoke test)
+"""
+
+from __future__ import annotations
+
+import os
+
+# one BLAS thread, so that "one process" means one core
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import platform  # noqa: E402
+import random  # noqa: E402
+import resource  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+
+from boardlab.analysis import engines  # noqa: E402
+from boardlab.analysis.blockd.agents import DEFAULT_BUDGET  # noqa: E402
+from boardlab.analysis.blockd.batch import BATCH_BLOCK, BATCH_STREAM, deal_cards, derive_seeds  # noqa: E402
+from boardlab.analysis.blockd.kernel import play_deals  # noqa: E402
+from boardlab.analysis.mcts import MCTS  # noqa: E402
+from boardlab.analysis.runner import CHANCE_STREAM, Match, default_workers, play_one, run  # noqa: E402
+from boardlab.layouts import load  # noqa: E402
+
+#: targets of issue 13, printed beside the figures (never asserted)
+ANCHOR_FACTOR = 8
+MCTS_TARGET = 20_000
+SIXBYSIX_TARGET = 200_000
+TABLES_TARGET = 10.0
+FIRST_RUN_TARGET = 20.0
+
+
+def timed(work, repeats: int = 1) -> tuple[float, float]:
+    """(best wall seconds, best CPU seconds) of `work()` over `repeats` runs."""
+    wall = cpu = float("inf")
+    for _ in range(repeats):
+        w, c = time.perf_counter(), time.process_time()
+        work()
+        wall, cpu = min(wall, time.perf_counter() - w), min(cpu, time.process_time() - c)
+    return wall, cpu
+
+
+def line(label: str, count: float, seconds: tuple[float, float], unit: str, note: str = "") -> tuple[float, float]:
+    wall, cpu = count / seconds[0], count / seconds[1]
+    print(f"  {label:<44} {wall:12,.0f} {cpu:12,.0f}  {unit}{note}")
+    return wall, cpu
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for text in Path("/proc/cpuinfo").read_text().splitlines():
+            if text.startswith("model name"):
+                model = text.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load_avg = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
+    return (f"{default_workers()} cores ({model}), load average {load_avg[0]:.1f}; Python {platform.python_version()},"
+            f" numpy {np.__version__}, numba {numba.__version__}")
+
+
+def anchor(sims: int) -> tuple[float, float] | None:
+    """OpenSpiel's C++ random playouts of connect_four per second, or None without open_spiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("connect_four")
+    pyspiel.random_sim_test(game, num_sims=100, serialize=False, verbose=False)  # warm-up
+    seconds = timed(lambda: pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False), 3)
+    return line("OpenSpiel C++ connect_four random playouts", sims, seconds, "games/s")
+
+
+def blockd_self_play(quick: bool) -> tuple[float, float]:
+    game = engines.make_game(load("blockd"), 4)
+    random_agent = [engines.agent_factories("blockd")["random"]] * 4
+    games = 20_000 if quick else 100_000
+    run(game, random_agent, BATCH_BLOCK, seed=1, workers=1, progress=False)  # warm-up: compiled code, tables
+    through = line("simulate --workers 1 (runner: deals, records)", games,
+                   timed(lambda: run(game, random_agent, games, seed=1, workers=1, progress=False), 3), "games/s")
+    cores = default_workers()
+    line(f"simulate --workers {cores}", games,
+         timed(lambda: run(game, random_agent, games, seed=1, workers=cores, progress=False), 1), "games/s",
+         "  (CPU: the main process only)")
+    cards = deal_cards(game, derive_seeds(1, CHANCE_STREAM, np.arange(games) // 4).tolist())
+    keys = derive_seeds(1, BATCH_STREAM, np.arange(games))
+    line("compiled games alone (kernel.play_deals)", games, timed(lambda: play_deals(game, cards, keys), 3), "games/s")
+    moves_agent = engines.agent_factories("blockd")["random-moves"]
+    match = Match(game, (moves_agent,) * 4, ("random-moves",) * 4, 1, True)
+    slow = 300 if quick else 2000
+    line("reference engine, one game at a time", slow,
+         timed(lambda: [play_one(match, i) for i in range(slow)]), "games/s")
+    return through
+
+
+def mcts_rate(quick: bool) -> tuple[float, float]:
+    game = engines.make_game(load("blockd"), 2)
+    search = MCTS(DEFAULT_BUDGET)
+    rng = random.Random(1)
+    deals = 5 if quick else 40
+
+    def work():
+        for _ in range(deals):
+            state = game.new_initial_state()
+            state.apply(state.sample_chance(rng))
+            search.search(state, rng)
+    work()  # warm-up
+    return line(f"MCTS-{DEFAULT_BUDGET}, random rollouts, 2 players", deals * DEFAULT_BUDGET, timed(work, 3),
+                "iterations/s")
+
+
+def sixbysix_rate(quick: bool) -> tuple[float, float]:
+    game = engines.make_game(load("sixbysix"), 6)
+    agents = [engines.agent_factories("sixbysix")["random"]] * 6
+    games = 40 if quick else 300
+    rounds = []
+
+    def work():
+        records, _ = run(game, agents, games, seed=1, workers=1, progress=False)
+        rounds.append(sum(r.length + r.stats.get("other_lead", {}).get("rounds", 0) for r in records))
+    seconds = timed(work, 2)
+    return line("6x6 self-play, 6 players (both lead rules)", rounds[-1], seconds, "rounds/s")
+
+
+def command_seconds(args: list[str], env: dict | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the command and its worker processes) of one `boardlab` command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "boardlab.cli", *args], check=True, stdout=subprocess.DEVNULL, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return time.perf_counter() - started, cpu
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def duel(game, names: list[str], games: int, workers: int) -> str:
+    table = engines.agent_factories("blockd")
+    started = time.perf_counter()
+    _, summary = run(game, [table[n] for n in names], games, seed=1, workers=workers, agent_names=names,
+                     progress=False)
+    r = summary["win_rate_by_agent"][names[0]]
+    lo, hi = r["ci95"]
+    return (f"{names[0]} vs {names[1]}: {r['wins']}/{r['seats_played']} = {r['rate']:.1%} (95% CI {lo:.1%} .. "
+            f"{hi:.1%}), unfinished {summary['unfinished']}, {time.perf_counter() - started:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="few games: a smoke test, not figures")
+    args = parser.parse_args()
+    quick = args.quick
+    print(f"boardlab benchmark{' (quick)' if quick else ''}: {machine()}")
+    print(f"  {'measure':<44} {'wall clock':>12} {'CPU time':>12}")
+    reference = anchor(3000 if quick else 20_000)
+    if reference is None:
+        print("  OpenSpiel is not installed (pip install -e '.[bench]'): no anchor measured in this run")
+    print("Blockd random self-play, 4 players, default rules (best of 3):")
+    blockd = blockd_self_play(quick)
+    print("Search and 6x6:")
+    mcts = mcts_rate(quick)
+    sixbysix = sixbysix_rate(quick)
+    print("Commands (seconds; CPU: the command and its workers together):")
+    tables = command_seconds(["tables", "blockd", "--format", "json"])
+    print(f"  boardlab tables blockd (1,000 deals, every core)  {tables[0]:6.1f} s wall {tables[1]:6.1f} s CPU")
+    with tempfile.TemporaryDirectory() as empty:  # numba compiles everything again into an empty cache
+        first = command_seconds(["simulate", "blockd", "--games", "1000", "--json"],
+                                env={**os.environ, "NUMBA_CACHE_DIR": empty})
+    print(f"  first simulate blockd with an empty numba cache   {first[0]:6.1f} s wall {first[1]:6.1f} s CPU")
+
+    print("Targets (issue 13; wall clock and CPU time as measured above):")
+    if reference is not None:
+        for i, clock in enumerate(("wall clock", "CPU time")):
+            ratio = blockd[i] / reference[i]
+            print(f"  Blockd self-play / OpenSpiel connect_four ({clock}): {ratio:.1f}x, target {ANCHOR_FACTOR}x: "
+                  f"{verdict(ratio >= ANCHOR_FACTOR)}")
+    for label, figure, target in (("MCTS iterations/s", mcts, MCTS_TARGET),
+                                  ("6x6 rounds/s", sixbysix, SIXBYSIX_TARGET)):
+        print(f"  {label}: {figure[0]:,.0f} wall, {figure[1]:,.0f} CPU; target {target:,}: "
+              f"{verdict(figure[0] >= target)} (wall), {verdict(figure[1] >= target)} (CPU)")
+    for label, (wall, cpu), target in (("tables blockd", tables, TABLES_TARGET),
+                                       ("first run (compiling)", first, FIRST_RUN_TARGET)):
+        print(f"  {label}: {wall:.1f} s wall, {cpu:.1f} s CPU; target under {target:.0f} s: "
+              f"{verdict(wall < target)} (wall), {verdict(cpu < target)} (CPU)")
+
+    print("Agent strength, 2 players, seats alternated:")
+    two = engines.make_game(load("blockd"), 2)
+    duel_games = 20 if quick else 200
+    for opponent in ("random", "greedy"):
+        print("  " + duel(two, ["mcts", opponent], duel_games, default_workers()))
+    print("  " + duel(two, [f"mcts-{2 * DEFAULT_BUDGET}", "mcts"], duel_games // 2, default_workers()))
+    print(f"finished; load average now {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

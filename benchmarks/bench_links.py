@@ -1,0 +1,152 @@
+"""`make bench`: Links speed and agent strength figures (printed; the README quotes them).
+
+1. random self-play, 4 players, default rules: games per second as `boardlab simulate` runs it
+   (compiled path: deals, records and summary included) in one process and with every core,
+   the compiled games alone, and the reference engine one game at a time;
+2. MCTS iterations per second (default budget) from 4-player positions;
+3. MCTS (default budget) against three random and against three greedy players: 4 players,
+   every deal played once with MCTS in each seat.  Printed: games MCTS won alone (with the
+   Wilson 95% interval), wins shared in a tie, and the share of (game, opponent) pairs in which
+   MCTS scored more than that opponent; then the same for the greedy agent in MCTS's place,
+   and the issue's targets (MCTS wins at least 90% against random, 60% against greedy).
+
+Usage: python benchmarks/bench_links.py [--quick] [--games N]   (--quick: a smoke test)
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import random  # noqa: E402
+import time  # noqa: E402
+
+from boardlab.analysis import engines  # noqa: E402
+from boardlab.analysis.links import kernel  # noqa: E402
+from boardlab.analysis.links.agents import AGENTS, DEFAULT_BUDGET  # noqa: E402
+from boardlab.analysis.links.batch import BATCH_BLOCK, BATCH_STREAM, block_deals, derive_seeds, tables_of  # noqa: E402
+from boardlab.analysis.runner import default_workers, make_match, play_one, run  # noqa: E402
+from boardlab.analysis.stats import wilson_interval  # noqa: E402
+from boardlab.layouts import load  # noqa: E402
+
+TARGETS = {"random": 0.90, "greedy": 0.60}
+
+
+def self_play_rate(game, games: int, workers: int) -> tuple[float, float]:
+    """(games per second of the clock, games per CPU second of this process)."""
+    started, cpu = time.perf_counter(), time.process_time()
+    run(game, [AGENTS["random"]] * game.players, games, seed=1, workers=workers,
+        agent_names=["random"] * game.players, progress=False)
+    return games / (time.perf_counter() - started), games / (time.process_time() - cpu)
+
+
+def kernel_rate(game, games: int) -> float:
+    """The compiled games alone: deals dealt beforehand, no records, no summary."""
+    t = tables_of(game)
+    match = make_match(game, [AGENTS["random"]] * game.players, 1, agent_names=["random"] * game.players)
+    _, _, rows = block_deals(game, match, range(games))
+    keys = derive_seeds(1, BATCH_STREAM, range(games))
+    positions = t.empty_positions(BATCH_BLOCK)
+    started = time.perf_counter()
+    for low in range(0, games, BATCH_BLOCK):
+        high = min(low + BATCH_BLOCK, games)
+        kernel.play_games(rows[low:high], keys[low:high], t.offsets, t.kinds, t.rules, t.hand_size,
+                          positions[:high - low])
+    return games / (time.perf_counter() - started)
+
+
+def reference_rate(game, games: int) -> float:
+    """The reference engine with the random agent, one game at a time (no compiled path)."""
+    match = make_match(game, [AGENTS["random"]] * game.players, 1, agent_names=["random"] * game.players)
+    started = time.perf_counter()
+    for index in range(games):
+        play_one(match, index)
+    return games / (time.perf_counter() - started)
+
+
+def mcts_rate(game, positions: int) -> float:
+    agent = AGENTS["mcts"](game)
+    rng = random.Random(1)
+    searched = 0
+    started = time.perf_counter()
+    for _ in range(positions):
+        state = game.new_initial_state()
+        state.apply(state.sample_chance(rng))
+        for _ in range(rng.randrange(12)):
+            state.apply(state.legal_moves()[0])
+        if not state.is_terminal():
+            agent.search(state.observation(), rng)
+            searched += 1
+    return searched * agent.iterations / (time.perf_counter() - started)
+
+
+def table(game, agent: str, opponent: str, games: int, workers: int) -> dict:
+    """One `agent` against three `opponent`s, the agent in every seat of every deal."""
+    names = [agent] + [opponent] * (game.players - 1)
+    records, summary = run(game, [AGENTS[n] for n in names], games, seed=1, workers=workers,
+                           agent_names=names, progress=False)
+    alone = shared = beaten = pairs = 0
+    for r in records:
+        seat = r.agents.index(agent)
+        scores = r.stats["scores"]
+        alone += r.winners == (seat,)
+        shared += seat in r.winners and len(r.winners) > 1
+        beaten += sum(scores[seat] > s for i, s in enumerate(scores) if i != seat)
+        pairs += len(scores) - 1
+    return {"games": len(records), "alone": alone, "shared": shared, "beaten": beaten, "pairs": pairs,
+            "unfinished": summary["unfinished"]}
+
+
+def describe(name: str, opponent: str, t: dict, seconds: float) -> str:
+    lo, hi = wilson_interval(t["alone"], t["games"])
+    plo, phi = wilson_interval(t["beaten"], t["pairs"])
+    return (f"  {name} vs 3 {opponent}: won alone {t['alone']}/{t['games']} = {t['alone'] / t['games']:.1%} "
+            f"(95% CI {lo:.1%} .. {hi:.1%}), shared {t['shared']}; scored more than an opponent in "
+            f"{t['beaten']}/{t['pairs']} = {t['beaten'] / t['pairs']:.1%} (95% CI {plo:.1%} .. {phi:.1%}); "
+            f"{seconds:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="few games: a smoke test, not figures")
+    parser.add_argument("--games", type=int, default=200, help="games per agent table (default 200)")
+    args = parser.parse_args()
+    quick = args.quick
+    cores = default_workers()
+    four = engines.make_game(load("links"), 4)
+    print(f"Links benchmark ({cores} cores{', quick' if quick else ''})")
+
+    self_play_rate(four, 4096, 1)  # warm-up: compiled functions and imports
+    games = 8192 if quick else 50_000
+    repeats = 1 if quick else 3
+    one, one_cpu = (max(rates) for rates in zip(*(self_play_rate(four, games, 1) for _ in range(repeats))))
+    every = max(self_play_rate(four, games, cores)[0] for _ in range(repeats))
+    core = max(kernel_rate(four, 8192 if quick else 20_000) for _ in range(repeats))
+    slow = reference_rate(four, 200 if quick else 2000)
+    print(f"random self-play, 4 players, default rules ({games} games, best of {repeats} runs):")
+    print(f"  compiled path, 1 process     {one:10,.0f} games/s   (boardlab simulate: deals, records, summary)")
+    print(f"  the same per CPU second      {one_cpu:10,.0f} games/s   (what the process got of a shared machine)")
+    print(f"  compiled path, {cores} processes   {every:10,.0f} games/s")
+    print(f"  compiled games alone         {core:10,.0f} games/s   (1 process; no deals, records or summary)")
+    print(f"  reference engine, 1 process  {slow:10,.0f} games/s")
+
+    rate = mcts_rate(four, 3 if quick else 30)
+    print(f"MCTS, budget {DEFAULT_BUDGET}, greedy rollouts, 4 players: {rate:,.0f} iterations/s (1 process)")
+
+    n = 16 if quick else args.games
+    print(f"agent strength, 4 players, {n} games per line (each deal once with the agent in every seat):")
+    for opponent in ("random", "greedy"):
+        for agent in ("mcts", "greedy") if opponent == "random" else ("mcts",):
+            started = time.perf_counter()
+            t = table(four, agent, opponent, n, cores)
+            print(describe(agent, opponent, t, time.perf_counter() - started))
+            if agent == "mcts":
+                met = t["alone"] / t["games"] >= TARGETS[opponent]
+                print(f"    target: wins at least {TARGETS[opponent]:.0%} -> {'met' if met else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

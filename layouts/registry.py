@@ -1,0 +1,200 @@
+"""Every game boardlab knows, and which module holds each of its parts (module names only).
+
+This is the one list of game ids.  Commands, tests, `make print` and `boardlab list` all ask it.
+A game is one `GameEntry`: its id and the dotted names of the modules that make it up, each
+optional except the definition.  The modules are imported only when a part is asked for
+(`game_part`), so layouts/ imports nothing above itself.
+
+What each part's module provides:
+
+- ``definition``: ``Definition`` (a frozen dataclass built from the TOML) and
+  ``check(definition, report)`` (cross-field checks).  Its TOML file is ``definition_file``:
+  for a built-in game layouts/ID.toml; for a game added by a package, a path relative to the
+  folder of the definition module.
+- ``engine``: ``make_game(definition, players) -> protocol.Game`` and ``AGENTS`` (agent name ->
+  factory(game)); the game's optional capabilities are methods of ``protocol.Game``.
+- ``moves``: ``moves(definition, position: dict) -> list[dict]`` for ``boardlab moves``.
+- ``tables``: ``tables(definition, options: TableOptions) -> TableSet`` for ``boardlab tables``,
+  and ``exact_tables(definition) -> TableSet`` (the tables that need no random deal, for the
+  rulebook's appendix).
+- ``print``: ``print_files(definition, options: PrintOptions) -> list[PrintFile]``.
+
+A designer's own package adds a game without editing boardlab through the entry-point group
+``boardlab.games``: in its pyproject.toml,
+
+    [project.entry-points."boardlab.games"]
+    mygame = "mygame.registration:GAME"
+
+where ``GAME`` is a `GameEntry` (or a dict of its fields) whose id is the entry point's name.
+`register_game` does the same from Python (tests use it).
+
+>>> game_entry("blockd").engine
+'boardlab.analysis.blockd.engine'
+>>> game_part("blockd", "tables").__name__
+'boardlab.analysis.blockd.tables'
+>>> "blockd" in game_ids()
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import importlib.util
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+
+from boardlab.layouts.errors import BoardlabError
+
+#: the entry-point group through which other packages add games
+ENTRY_POINT_GROUP = "boardlab.games"
+
+#: the parts a game may have, and how messages name them
+PARTS = {"definition": "definition", "engine": "rules engine", "moves": "move lister", "tables": "tables",
+         "print": "print module"}
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Where a game's parts live: dotted module names, None for a part the game does not have."""
+
+    id: str
+    definition: str
+    engine: str | None = None
+    moves: str | None = None
+    tables: str | None = None
+    print: str | None = None
+    definition_file: str | None = None  # None: layouts/ID.toml
+
+    def has(self, part: str) -> bool:
+        """Whether the game has `part` (one of `PARTS`)."""
+        return getattr(self, _check_part(part)) is not None
+
+    def definition_path(self) -> Path:
+        """The game's TOML definition file."""
+        if self.definition_file is None:
+            return Path(__file__).resolve().parent / f"{self.id}.toml"
+        path = Path(self.definition_file)
+        if path.is_absolute():
+            return path
+        spec = importlib.util.find_spec(self.definition)
+        if spec is None or spec.origin is None:
+            raise BoardlabError(f"{self.id}: the definition module {self.definition} does not exist")
+        return Path(spec.origin).parent / path
+
+
+#: the games that ship with boardlab; a new game is one line here (or an entry point)
+BUILT_IN: tuple[GameEntry, ...] = (
+    GameEntry("blockd", "boardlab.layouts.blockd", engine="boardlab.analysis.blockd.engine",
+              moves="boardlab.analysis.blockd.position", tables="boardlab.analysis.blockd.tables",
+              print="boardlab.printkit.games.blockd"),
+    GameEntry("sixbysix", "boardlab.layouts.sixbysix", engine="boardlab.analysis.sixbysix.engine",
+              tables="boardlab.analysis.sixbysix.tables", print="boardlab.printkit.games.sixbysix"),
+    GameEntry("links", "boardlab.layouts.links", engine="boardlab.analysis.links.engine",
+              moves="boardlab.analysis.links.position", tables="boardlab.analysis.links.tables",
+              print="boardlab.printkit.games.links"),
+    GameEntry("deblockle", "boardlab.layouts.deblockle", engine="boardlab.analysis.deblockle.engine",
+              moves="boardlab.analysis.deblockle.position", tables="boardlab.analysis.deblockle.tables",
+              print="boardlab.printkit.games.deblockle"),
+)
+
+_registered: dict[str, GameEntry] = {}
+_plugins: dict[str, GameEntry] | None = None
+
+
+def _check_part(part: str) -> str:
+    if part not in PARTS:
+        raise ValueError(f"unknown part '{part}' (parts: {', '.join(PARTS)})")
+    return part
+
+
+def _as_entry(name: str, value) -> GameEntry:
+    if isinstance(value, dict):
+        value = GameEntry(**{"id": name, **value})
+    if not isinstance(value, GameEntry):
+        raise BoardlabError(f"game plugin '{name}': not a GameEntry or a dict of its fields")
+    if value.id != name:
+        raise BoardlabError(f"game plugin '{name}': its entry says id '{value.id}'")
+    for field in dataclasses.fields(GameEntry):
+        text = getattr(value, field.name)
+        if field.name != "id" and text is not None and not isinstance(text, str):
+            raise BoardlabError(f"game plugin '{name}': {field.name} must be a module name (text)")
+    return value
+
+
+def _load_plugins() -> dict[str, GameEntry]:
+    global _plugins
+    if _plugins is None:
+        found: dict[str, GameEntry] = {}
+        for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+            try:
+                value = point.load()
+            except Exception as err:  # a broken plugin is one clear line, not a traceback
+                raise BoardlabError(f"game plugin '{point.name}' ({point.value}) cannot be loaded: {err}") from None
+            found[point.name] = _as_entry(point.name, value)
+        _plugins = found
+    return _plugins
+
+
+def register_game(entry: GameEntry) -> None:
+    """Add a game for this process (what an entry point of `ENTRY_POINT_GROUP` does for a package).
+
+    :raises BoardlabError: when the id is already taken.
+    """
+    entry = _as_entry(entry.id, entry)
+    if entry.id in registry() and registry()[entry.id] != entry:
+        raise BoardlabError(f"a game '{entry.id}' is already registered")
+    _registered[entry.id] = entry
+
+
+def unregister_game(game_id: str) -> None:
+    """Remove a game added by `register_game` (for tests)."""
+    _registered.pop(game_id, None)
+
+
+def registry() -> dict[str, GameEntry]:
+    """Game id -> entry: the built-in games, then those of entry points, then registered ones."""
+    out = {entry.id: entry for entry in BUILT_IN}
+    for source in (_load_plugins(), _registered):
+        for game_id, entry in source.items():
+            if game_id in out and out[game_id] != entry:
+                raise BoardlabError(f"two games are registered as '{game_id}'")
+            out[game_id] = entry
+    return out
+
+
+def game_ids(part: str | None = None) -> tuple[str, ...]:
+    """Every game id, or those of the games that have `part`."""
+    return tuple(game_id for game_id, entry in registry().items() if part is None or entry.has(part))
+
+
+def game_entry(game_id: str) -> GameEntry:
+    """The entry of a game.
+
+    :raises BoardlabError: for an unknown game.
+    """
+    games = registry()
+    if game_id not in games:
+        raise BoardlabError(f"unknown game '{game_id}' (games: {', '.join(games)})")
+    return games[game_id]
+
+
+def game_part(game_id: str, part: str) -> ModuleType:
+    """The module of one part of a game (the one lookup of engines, tables, moves and print modules).
+
+    :raises BoardlabError: for an unknown game, a game without that part, or a listed module
+        that does not exist.
+    """
+    entry = game_entry(game_id)
+    name = getattr(entry, _check_part(part))
+    if name is None:
+        have = ", ".join(game_ids(part)) or "none yet"
+        raise BoardlabError(f"{game_id}: no {PARTS[part]} for this game yet (games with one: {have})")
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name is None or not name.startswith(err.name):
+            raise
+        raise BoardlabError(f"{game_id}: the {PARTS[part]} is not available yet (module {name} does not exist)") from None

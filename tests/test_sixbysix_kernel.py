@@ -1,0 +1,86 @@
+"""6x6's compiled kernel against its twins: `play_fast` and the engine move by move (`play_one`).
+
+The kernel draws exactly the numbers Python's `random.Random` draws (its own copy of the
+Mersenne Twister), so its records must equal the references' record for record, whatever the
+rule options, player count, agents or seat rotation.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardlab.analysis import engines
+from boardlab.analysis.runner import Match, play_one, run
+from boardlab.analysis.sixbysix import kernel
+from boardlab.analysis.sixbysix.engine import SixBySixGame, play_fast
+from boardlab.layouts import load
+
+from sixbysix_helpers import with_rules
+
+DEFINITION = load("sixbysix")
+
+
+def test_the_twister_draws_what_python_draws():
+    mt = np.zeros(625, dtype=np.uint32)
+    rng = random.Random(4)
+    for _ in range(40):
+        seed = rng.choice([0, 1, 2**32 - 1, 2**32, 2**64 - 1, rng.getrandbits(64), rng.getrandbits(20)])
+        reference = random.Random(seed)
+        kernel.seed_state(mt, np.uint64(seed))
+        for _ in range(700):  # past one twist of the 624 words
+            n = rng.choice([1, 2, 3, 6, 7, 35, 36, 210, 2**31 + 5])
+            assert kernel.randrange(mt, n) == reference.randrange(n)
+    assert kernel.twister_matches_python()
+
+
+@settings(max_examples=30, deadline=None)
+@given(players=st.integers(2, 6), chips=st.integers(1, 8), bank=st.sampled_from(["carry", "house"]),
+       lead=st.sampled_from(["fixed", "rotate"]), covering=st.booleans(), rotation=st.booleans(),
+       agents=st.lists(st.sampled_from(["greedy", "random", "favourite", "favourite-30"]), min_size=6, max_size=6),
+       seed=st.integers(0, 10 ** 6), max_rounds=st.sampled_from([7, 120, 2000]))
+def test_kernel_records_equal_play_fast(players, chips, bank, lead, covering, rotation, agents, seed, max_rounds):
+    definition = with_rules(DEFINITION, chips=chips, unclaimed_bank=bank, lead=lead, covering=covering,
+                            max_rounds=max_rounds)
+    game = SixBySixGame(definition, players, compare_lead=False)
+    known = engines.agent_factories("sixbysix")
+    names = tuple(agents[:players])
+    match = Match(game, tuple(known[a] for a in names), names, seed, rotation)
+    choosers = kernel.choosers_of(match)
+    assert choosers is not None
+    indices = list(range(0, 3 * players, 2))
+    assert kernel.play_records(match, indices, choosers) == [play_fast(match, i) for i in indices]
+
+
+def test_kernel_records_equal_the_engine_move_by_move():
+    for players in (2, 4, 6):
+        game = SixBySixGame(with_rules(DEFINITION, chips=5), players)
+        known = engines.agent_factories("sixbysix")
+        names = ("random", "greedy", "favourite", "random", "favourite-20", "greedy")[:players]
+        match = Match(game, tuple(known[a] for a in names), names, 8, True)
+        records = kernel.play_records(match, list(range(2 * players)), kernel.choosers_of(match))
+        assert records == [play_one(match, i) for i in range(2 * players)]
+
+
+def test_simulate_uses_the_kernel_and_gives_the_reference_summary():
+    game = SixBySixGame(with_rules(DEFINITION, chips=6), 6)
+    factories = [engines.agent_factories("sixbysix")["random"]] * 6
+    fast, summary = run(game, factories, 40, seed=2, workers=1, progress=False)
+    slow_game = SixBySixGame(with_rules(DEFINITION, chips=6), 6, compare_lead=False)
+    match = Match(slow_game, tuple(factories), ("random",) * 6, 2, False)
+    assert [(r.winners, r.length, r.stats["round_wins"]) for r in fast] == \
+        [(r.winners, r.length, r.stats["round_wins"]) for r in (play_one(match, i) for i in range(40))]
+    two = run(game, factories, 40, seed=2, workers=2, progress=False)[1]
+    strip = lambda s: {k: v for k, v in s.items() if k != "seconds"}  # noqa: E731
+    assert strip(two) == strip(summary)
+
+
+def test_other_agents_are_not_played_by_the_kernel():
+    class Stubborn:
+        def choose(self, state, rng):
+            return state.legal_moves()[0]
+    game = SixBySixGame(DEFINITION, 2, compare_lead=False)
+    assert kernel.choosers_of(Match(game, (lambda g: Stubborn(),) * 2, ("stubborn",) * 2, 1, False)) is None
