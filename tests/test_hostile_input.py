@@ -343,3 +343,14 @@ def test_sixbysix_text_compares_table_time_with_the_stated_time(capsys):
     assert f"against the {minutes} min the definition states (game.minutes): the mean game takes" in out
     assert "p-value" in out and "the chance of a difference at least this large if the lead rule changed nothing" in out
     assert "1 in 6 expected whatever the face" in out and "never bet" in out  # greedy bets only the best faces
+
+
+def test_blockd_tables_explain_their_terms_and_skip_percentiles_of_few_values(capsys):
+    code, out, _ = run(capsys, "tables", "blockd", "--deals", "2", "--players", "2", "--workers", "1")
+    assert code == 0
+    assert "| start | 2 | 4 | 22.0 | - | 22.0 | - | 22 |" in out  # 4 pawns: no 10th or 90th percentile
+    assert "a tenth of the values lie below p10 and a tenth above p90" in out
+    assert "groups of cells in which a pawn could travel from any cell to any other and back" in out
+    assert "| after | positions | 0 moves | 1 move | 2 moves | 3 moves | more than 3 |" in out
+    shares = [row.split(" | ")[2:] for row in out.splitlines() if row.startswith("| start | 2 | ") and "%" in row]
+    assert shares and all(cell.rstrip(" |").endswith("%") for cell in shares[0])

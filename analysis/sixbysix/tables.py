@@ -227,14 +227,18 @@ def tables(definition, options: TableOptions) -> TableSet:
         duels = {lead: two_player_game(definition, lead) for lead in ("fixed", "rotate")}
         minutes = definition.analysis.seconds_per_round / 60
         out.append(Table("Two-player game, greedy markers: exact Markov chain",
-                         ("lead", "P(seat 1 wins)", "P(seat 2 wins)", "P(draw)", "expected rounds", "minutes"),
-                         tuple((lead, f"{d.win[0]:.6f}", f"{d.win[1]:.6f}", f"{d.draw:.6f}",
-                                f"{d.expected_rounds:.2f}", f"{d.expected_rounds * minutes:.1f}")
+                         ("lead", "P(seat 1 wins)", "P(seat 2 wins)", "P(draw)", "expected rounds",
+                          "expected table minutes", "times the stated time"),
+                         tuple((lead, f"{d.win[0]:.1%}", f"{d.win[1]:.1%}", f"{d.draw:.3%}",
+                                f"{d.expected_rounds:.1f}", f"{d.expected_rounds * minutes:.0f}",
+                                f"{d.expected_rounds * minutes / definition.game.minutes:.1f}")
                                for lead, d in duels.items()),
                          f"Both start with {definition.rules.chips} chips; seat 1 is the starting player; each bets "
-                         f"the best face for its marker. Every round's outcomes are enumerated exactly; the chain is solved "
-                         f"in floating point, without the round cap. Longer games end in such a duel, "
-                         f"from uneven stocks."))
+                         f"the best face for its marker. Every round's outcomes are enumerated exactly; the chain is "
+                         f"solved in floating point, without the round cap. Table minutes at "
+                         f"{definition.analysis.seconds_per_round:g} s a round (analysis.seconds_per_round), against "
+                         f"the {definition.game.minutes} min the definition states (game.minutes); a game of more "
+                         f"players lasts longer, and ends in such a duel from uneven stocks."))
     if options.players is not None:
         data = sums_document(definition, options.players)
     else:
