@@ -70,7 +70,7 @@ from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.registry import game_entry
 
 #: bump when the tables or the record encoding change
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: where commands keep the store unless told otherwise (`--store PATH`)
 DEFAULT_STORE = Path("build") / "results.sqlite"
@@ -147,9 +147,12 @@ def engine_fingerprint(engine_module: str) -> str:
 
 
 def encode_record(record: GameRecord) -> str:
-    """A record as compact JSON without its index (the index is the row's key)."""
+    """A record as compact JSON without its index (the index is the row's key).
+
+    Keys keep the order the engine wrote them in (summaries list them in that order).
+    """
     return json.dumps([record.deal, record.rotation, list(record.agents), list(record.winners),
-                       record.unfinished, record.length, record.stats], sort_keys=True, separators=(",", ":"))
+                       record.unfinished, record.length, record.stats], separators=(",", ":"))
 
 
 def decode_record(index: int, text: str) -> GameRecord:

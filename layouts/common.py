@@ -43,6 +43,13 @@ class GameInfo:
 
 
 @dataclass(frozen=True)
+class Analysis:
+    """How reports and `boardlab compare` model the game's players (not a rule)."""
+
+    agent: str = "random"  # the agent seated everywhere: one that plays the game as people would
+
+
+@dataclass(frozen=True)
 class Colour:
     """A named colour: its ink, a letter for text forms and a symbol for greyscale play."""
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.layouts.common import SYMBOLS, GameDefinition, PrintSettings, check_colour_ref
+from boardlab.layouts.common import SYMBOLS, Analysis, GameDefinition, PrintSettings, check_colour_ref
 from boardlab.layouts.schema import limits
 
 SQUARE = re.compile(r"^([a-z])([1-9][0-9]?)$")
@@ -87,6 +87,7 @@ class Definition(GameDefinition):
     players: tuple[Player, ...]
     rules: Rules
     print: DeblocklePrint
+    analysis: Analysis = field(default_factory=Analysis)
 
 
 def check(d: Definition, report) -> None:

@@ -42,6 +42,8 @@ def _block(block: dict, game: str) -> list[str]:
     kind = block["kind"]
     if kind == "text":
         return [block["text"]]
+    if kind == "pre":
+        return ["```", block["text"], "```"]
     if kind == "chart":
         out = [f"![{block['title']}]({chart_path(game, block['id'])})"]
         if block.get("note"):

@@ -13,7 +13,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import KeepTogether, Paragraph, Preformatted, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from boardlab.analysis.report.document import format_cell
 from boardlab.printkit.charts import chart_drawing
@@ -33,6 +33,7 @@ def _styles() -> dict[str, ParagraphStyle]:
                              spaceAfter=4),
         "caption": ParagraphStyle("caption", parent=base, fontName=BOLD_FONT, fontSize=8.5, leading=11, spaceAfter=2),
         "cell": ParagraphStyle("cell", parent=base, fontSize=7.5, leading=9, spaceAfter=0),
+        "pre": ParagraphStyle("pre", parent=base, fontName="Courier", fontSize=7, leading=8.5),
         "note": ParagraphStyle("note", parent=base, fontSize=7.5, leading=9.5, textColor=colors.HexColor("#444444")),
     }
 
@@ -73,6 +74,8 @@ def _block(block: dict, styles, width: float) -> list:
     kind = block["kind"]
     if kind == "text":
         return [Paragraph(inline(line), styles["body"]) for line in block["text"].split("\n") if line.strip()]
+    if kind == "pre":
+        return [Preformatted(block["text"], styles["pre"])]
     if kind == "chart":
         out = [chart_drawing(block)]
         if block.get("note"):

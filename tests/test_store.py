@@ -61,8 +61,9 @@ def test_interrupted_run_resumes_with_only_the_missing_blocks(tmp_path):
 
 
 def test_record_round_trip_and_keys():
-    record = runner.GameRecord(4, 1, 2, ("a", "b"), (1,), False, 12, {"x": [1, 2], "y": {"3": 4}})
+    record = runner.GameRecord(4, 1, 2, ("a", "b"), (1,), False, 12, {"x": [1, 2], "y": {"3": 4, "10": 5, "25": 6}})
     assert decode_record(4, encode_record(record)) == record
+    assert list(decode_record(4, encode_record(record)).stats["y"]) == ["3", "10", "25"]  # the engine's order
     game, _, names = _match("blockd", 2)
     key = config_key(game, names, 1, True)
     assert key.id() == config_key(game, names, 1, True).id()

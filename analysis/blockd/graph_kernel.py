@@ -31,7 +31,7 @@ from boardlab.analysis.blockd import kernel
 from boardlab.analysis.blockd.kernel import BLOCK, STACK, low_index
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reach(masks, dests, skips, counts, c, cell, wall, landing):
     """Mask of the destinations of a pawn on `cell` (class c), given the walls and the landing mask."""
     out = np.int64(0)
@@ -49,7 +49,7 @@ def _reach(masks, dests, skips, counts, c, cell, wall, landing):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _has_reach(masks, dests, skips, counts, c, cell, wall, landing):
     """Whether `_reach(...)` is not empty (stops at the first destination)."""
     j = 0

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from boardlab.analysis import engines
 from boardlab.analysis.report import sections
-from boardlab.analysis.report.document import section, table, text
+from boardlab.analysis.report.document import preformatted, section, table, text
 from boardlab.analysis.report.extras import EXTRAS
 from boardlab.analysis.report.findings import findings
 from boardlab.analysis.report.glossary import GLOSSARY
@@ -30,12 +30,12 @@ from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.registry import game_entry, game_part
 
 #: MCTS budgets N whose doubling 2N against N the skill section plays
-MCTS_DOUBLINGS = (8, 16, 32)
+MCTS_DOUBLINGS = (4, 8, 16)
 
 
 @dataclass(frozen=True)
 class ReportOptions:
-    games: int = 2400  # random self-play games per configuration: seat rates within about +/- 2 points
+    games: int | None = None  # self-play games per configuration; None: `games_for` the player count
     seed: int = 1
     players: int | None = None  # None: every allowed player count
     skill_games: int = 120  # games per skill pairing
@@ -67,6 +67,27 @@ def skill_pairings(game_id: str) -> list[tuple[str, str]]:
     return pairs
 
 
+#: the half-width of a fair seat's 95% interval that the default sample size aims at
+TARGET_HALF_WIDTH = 0.02
+
+
+def games_for(players: int, options: "ReportOptions") -> int:
+    """Games per configuration: `options.games`, or enough for a fair seat's interval to be +/- 2 points.
+
+    A seat winning its fair share p = 1/players has a 95% half-width of about
+    1.96 * sqrt(p (1 - p) / n); n is rounded up to a multiple of 120 (every deal turned for
+    every seat at 2 to 6 and 8 players).
+
+    >>> [games_for(n, ReportOptions()) for n in (2, 3, 4, 6, 8)]
+    [2400, 2160, 1800, 1440, 1080]
+    """
+    if options.games is not None:
+        return options.games
+    p = 1 / players
+    need = 1.959964 ** 2 * p * (1 - p) / TARGET_HALF_WIDTH ** 2
+    return -(-int(need) // 120) * 120
+
+
 def pairing_games(agent: str, options: ReportOptions) -> int:
     """Games of a skill pairing: a third of `skill_games` for the (much slower) MCTS doublings."""
     return max(1, options.skill_games // 3) if agent.startswith("mcts") else options.skill_games
@@ -96,7 +117,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     pairings = skill_pairings(game_id)
     jobs, alt_errors = [], {}
     for n in counts:
-        jobs.append(Job(definition, n, (agent,) * n, options.games, options.seed))
+        jobs.append(Job(definition, n, (agent,) * n, games_for(n, options), options.seed))
         jobs.append(Job(definition, n, (agent,) * n, options.decision_games, options.seed, observe=True))
         jobs += [Job(definition, n, (strong,) + (weak,) * (n - 1), pairing_games(strong, options), options.seed)
                  for strong, weak in pairings]
@@ -107,7 +128,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
             except (BoardlabError, ValueError) as err:
                 alt_errors[(n, option, value)] = str(err)
                 continue
-            jobs.append(Job(changed, n, (agent,) * n, options.games, options.seed))
+            jobs.append(Job(changed, n, (agent,) * n, games_for(n, options), options.seed))
     outcomes = play_jobs(jobs, store, options.workers, options.progress)
     by_job = {id(o.job): o for o in outcomes}
     unit = engines.make_game(definition, counts[0]).length_unit
@@ -125,7 +146,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
                 ("length", "Game length", sections.length(baseline, definition, n, unit)),
                 ("decisions", "Decisions", sections.decisions(observed, n)),
                 ("skill", "Skill", sections.skill(skilled, n)),
-                ("game", f"{name}'s own figures", _extras(definition, n, options.seed, store)),
+                ("game", f"{name}'s own figures", _own_figures(definition, baseline, n, options.seed, store)),
                 ("sensitivity", "Open-rule sensitivity", sections.sensitivity(baseline, alts, n, skipped))):
             d[key] = x
             blocks.append(section(title, b, level=3))
@@ -163,10 +184,22 @@ def _without_engine(definition, store: ResultStore, options: ReportOptions, coun
             "run": {"seconds": 0.0}}
 
 
+def _own_figures(definition, baseline, players: int, seed: int, store: ResultStore):
+    """The engine's own summary of the baseline games (as `boardlab simulate` prints it), then its charts."""
+    game_id = definition.game.id
+    summary = baseline.summary
+    own = summary.get(game_id, {})  # the game's own figures, filed under its id by the runner
+    lines = engines.make_game(definition, players).describe_summary(own) if own else ""
+    blocks = [text(f"What the engine counts in the same {summary['games']:,} games:"), preformatted(lines)] \
+        if lines else []
+    more_blocks, more = _extras(definition, players, seed, store)
+    return blocks + more_blocks, {"summary": own, **more}
+
+
 def _extras(definition, players: int, seed: int, store: ResultStore):
     game_id = definition.game.id
     if game_id not in EXTRAS:
-        return [text("No figures of its own for this game yet.")], {}
+        return [], {}
     key = {"what": "report extras", "game": game_id, "definition": definition_hash(definition),
            "players": players, "seed": seed, "engine": engine_fingerprint(game_entry(game_id).engine),
            "report": _code_fingerprint()}
@@ -231,7 +264,8 @@ def _head(definition, options: ReportOptions, counts, pairings, agent: str) -> l
         ["boardlab", f"{__version__}, commit {git_commit()}"],
         ["seed", str(options.seed)],
         ["players", ", ".join(str(n) for n in counts)],
-        ["games", f"{options.games:,} self-play games per player count and per rule alternative; "
+        ["games", ", ".join(f"{games_for(n, options):,} with {n}" for n in counts)
+                  + " players: self-play games per rule alternative too; "
                   f"{options.decision_games:,} played move by move for the decisions; "
                   f"{options.skill_games:,} per skill pairing ({max(1, options.skill_games // 3):,} for the MCTS doublings)"],
         ["agents", f"{agent} in every seat" + ("; skill: " + ", ".join(f"{a} against {b}" for a, b in pairings)

@@ -7,6 +7,7 @@ Markdown and the PDF are both written from it (they cannot disagree):
      "glossary": [[term, definition], ...], "data": {...every number, raw...}}
     section = {"title": ..., "level": 2 | 3, "blocks": [block, ...]}
     block   = {"kind": "text", "text": ...}
+            | {"kind": "pre", "text": ...}           (fixed-width lines)
             | {"kind": "table", "title": ..., "columns": [{"name": ..., "format": ...}], "rows": [[...]],
                "note": ...}
             | {"kind": "chart", "chart": "whiskers" | "histogram" | "bars" | "grid", "id": ..., "title": ..., ...}
@@ -57,6 +58,11 @@ def format_cell(value, fmt: str) -> str:
 
 def text(words: str) -> dict:
     return {"kind": "text", "text": words}
+
+
+def preformatted(lines: str) -> dict:
+    """Lines whose columns line up (an engine's plain-text summary): shown in a fixed-width font."""
+    return {"kind": "pre", "text": lines}
 
 
 def table(title: str, columns, rows, note: str = "") -> dict:

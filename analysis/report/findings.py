@@ -15,7 +15,7 @@ def findings(name: str, by_players: dict) -> list[dict]:
     stated time) are one finding each, naming the counts.
     """
     counts = {int(k): d for k, d in by_players.items()}
-    out = []
+    out = _first_seat(counts)
     for players, d in counts.items():
         out += _seats(name, players, d)
     out += _length(name, counts) + _rules(counts) + _skill(counts)
@@ -23,14 +23,26 @@ def findings(name: str, by_players: dict) -> list[dict]:
     return out
 
 
+def _first_seat(counts):
+    """One finding for seat 1's significant advantages or disadvantages, over every player count."""
+    seen = [(n, d["seats"]["first_player_advantage"]) for n, d in counts.items()]
+    decided = [(n, a) for n, a in seen if a["p_value"] < 0.05]
+    if not decided:
+        return []
+    ups = [a["advantage"] > 0 for _, a in decided]
+    where = "at every player count" if len(decided) == len(seen) else \
+        "with " + ", ".join(str(n) for n, _ in decided) + " players"
+    how = "more" if all(ups) else "less" if not any(ups) else "more or less"
+    text = (f"Seat 1 wins {how} than a fair share {where}: " + "; ".join(
+        f"{a['rate']:.1%} against {a['fair_share']:.1%} with {n} ({a['advantage'] * 100:+.1f} points, "
+        f"p {_p(a['p_value'])})" for n, a in decided) + (" players." if len(decided) > 1 else " players."))
+    # relative to the fair share: 5 points matter more among 6 players than between 2
+    return [{"score": max(abs(a["advantage"]) / a["fair_share"] * 50 for _, a in decided), "text": text}]
+
+
 def _seats(name, players, d):
     s = d["seats"]
-    a = s["first_player_advantage"]
     out = []
-    if a["p_value"] < 0.05:
-        out.append({"score": abs(a["advantage"]) * 100,
-                    "text": f"With {players} players, seat 1 wins {a['rate']:.1%} of games against a fair "
-                            f"{a['fair_share']:.1%} ({a['advantage'] * 100:+.1f} points, p {_p(a['p_value'])})."})
     rates = [r["rate"] for r in s["win_rate_by_seat"]]
     worst, best = rates.index(min(rates)), rates.index(max(rates))
     if s["balance"] < 0.9 and players > 2:

@@ -39,8 +39,8 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ("open-rule sensitivity", "Every rule option of the definition that is a choice between readings, each "
                               "alternative played on the same seeds as the default; the difference of each "
                               "headline metric with its 95% interval on the per-game differences."),
-    ("headline metrics", "Seat 1 and last-seat win rate, mean game length (all games), draw share and "
-                         "unfinished share."),
+    ("headline metrics", "Seat 1 and (with more than two players) last-seat win rate, mean game length "
+                         "(all games), draw share and unfinished share."),
     ("significant", "The 95% interval of the difference excludes zero (or the p-value is below 0.05)."),
     ("SPRT", "Sequential probability ratio test (used by `boardlab compare --until-decided`): games are played "
              "in batches until the evidence says, with error rates alpha and beta of 5% each, that the "

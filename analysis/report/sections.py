@@ -24,7 +24,7 @@ def seat_series(records, seat: int) -> list[int]:
 def headline_series(records, players: int) -> dict[str, list]:
     """The per-game values behind every headline metric (for paired comparisons)."""
     return {"seat 1 win rate": seat_series(records, 0),
-            **({"last seat win rate": seat_series(records, players - 1)} if players > 1 else {}),
+            **({"last seat win rate": seat_series(records, players - 1)} if players > 2 else {}),
             "mean length": [r.length for r in records],
             "draw share": [int(not r.unfinished and len(r.winners) != 1) for r in records],
             "unfinished share": [int(r.unfinished) for r in records]}
