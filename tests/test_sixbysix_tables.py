@@ -56,7 +56,7 @@ def test_markdown_and_csv(capsys):
     assert "| 6 | 6..36 | 2..5 | none | 31..36 | yes |" in md
     code, csv_text, _ = run_cli(capsys, "tables", "sixbysix", "--players", "2", "--format", "csv")
     assert code == 0 and csv_text.startswith("table,row,column,value\n")
-    assert "Sum of 2 dice,6,sum s,7\nSum of 2 dice,6,ways of 36,6\nSum of 2 dice,6,P(sum = s),1/6\n" in csv_text
+    assert "Sum of 2 dice,6,sum s,7\nSum of 2 dice,6,ways of 36,6\nSum of 2 dice,6,P(exactly s),1/6\n" in csv_text
 
 
 def test_cumulative_columns(capsys):
@@ -70,11 +70,11 @@ def test_cumulative_columns(capsys):
     below = Fraction(0)
     for row in rows.values():
         s = int(row["sum s"])
-        assert Fraction(row["P(sum = s)"]) == expected[s]
-        assert Fraction(row["P(sum >= s)"]) == 1 - below
+        assert Fraction(row["P(exactly s)"]) == expected[s]
+        assert Fraction(row["P(at least s)"]) == 1 - below
         below += expected[s]
-        assert Fraction(row["P(sum <= s)"]) == below
-    assert below == 1 and row["P(sum <= s)"] == "1"  # "1", never "1/1"
+        assert Fraction(row["P(at most s)"]) == below
+    assert below == 1 and row["P(at most s)"] == "1"  # "1", never "1/1"
 
 
 def test_bad_player_count(capsys):

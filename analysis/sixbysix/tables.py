@@ -99,11 +99,9 @@ def sums_table(definition, players: int) -> Table:
         rows.append((s, p * total, shown(p), decimal_text(p), shown(at_most), decimal_text(at_most),
                      shown(at_least), decimal_text(at_least)))
         below = at_most
-    return Table(f"Sum of {players} dice", ("sum s", f"ways of {total}", "P(sum = s)", "P(sum = s), decimal",
-                                            "P(sum <= s)", "P(sum <= s), decimal", "P(sum >= s)",
-                                            "P(sum >= s), decimal"), tuple(rows),
-                 f"Each row: the chance that {players} dice add up to exactly s, to at most s, to at least s "
-                 f"(exact fractions, then decimals).")
+    return Table(f"Sum of {players} dice", ("sum s", f"ways of {total}", "P(exactly s)", "P(exactly s), decimal",
+                                            "P(at most s)", "P(at most s), decimal", "P(at least s)",
+                                            "P(at least s), decimal"), tuple(rows))
 
 
 def marker_analysis(definition, players: int) -> dict:
