@@ -49,6 +49,7 @@ rulebooks: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/bench_links.py
+	$(BIN)/python benchmarks/bench_deblockle.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

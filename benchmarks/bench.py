@@ -166,7 +166,7 @@ def verdict(ok: bool) -> str:
 
 
 def duel(game, names: list[str], games: int, workers: int) -> str:
-    table = engines.agent_factories("blockd")
+    table = engines.agent_factories(game.id)
     started = time.perf_counter()
     _, summary = run(game, [table[n] for n in names], games, seed=1, workers=workers, agent_names=names,
                      progress=False)

@@ -31,6 +31,22 @@ def non_negative(text: str) -> int:
     return whole_number(text, 0)
 
 
+def offset_mm(text: str) -> tuple[float, float]:
+    """"X,Y" in millimetres, each between -20 and 20 (a printer shifting more needs repair, not an offset).
+
+    >>> offset_mm("1.5,-0.5")
+    (1.5, -0.5)
+    """
+    parts = text.split(",")
+    try:
+        x, y = (float(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not X,Y in millimetres, e.g. 1.5,-0.5") from None
+    if not all(-20.0 <= v <= 20.0 for v in (x, y)):  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"each of X and Y must lie between -20 and 20 mm, got {text}")
+    return x, y
+
+
 def game_definition(game: str, variant: str | None):
     """The definition a command works on: the game's own, or a variant of it.
 

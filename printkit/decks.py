@@ -14,7 +14,7 @@ from boardlab.layouts.common import PrintConventions
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.imposition import CardGeometry, SheetPage, Slot, card_geometry, impose_cards
 from boardlab.printkit.marks import cut_marks, draw_cut_marks, draw_fold_marks, draw_sheet_footer, footer_date, footer_text
-from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile, PrintOptions
+from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile, PrintOptions, back_shift
 from boardlab.printkit.palette import ink_and_paper
 
 
@@ -59,6 +59,13 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
 
     def page_drawer(sheet_page: SheetPage):
         def draw(canvas: Canvas) -> None:
+            if sheet_page.kind == "back" and any(options.back_offset):
+                with canvas.transform(*back_shift(options, options.duplex)):
+                    draw_sheet(canvas)
+            else:
+                draw_sheet(canvas)
+
+        def draw_sheet(canvas: Canvas) -> None:
             for slot in sheet_page.slots:
                 card = cards[slot.card]
                 _draw_face(canvas, slot, card.front if slot.side == "front" else card.back, geometry)
@@ -88,7 +95,13 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
         components.setdefault(card.back_name, Component(card.back_name, geometry.width + 2 * geometry.bleed,
                                                         geometry.height + 2 * geometry.bleed,
                                                         _component_drawer(card.back, geometry)))
-    return PrintFile(name, title, pages, tuple(components.values()), free)
+    if sheet_layout.gutterfold:
+        how, duplex = "print one side, cut, fold on the middle line and glue fronts to backs", None
+    else:
+        how, duplex = f"print both sides, flip on the {options.duplex} edge", options.duplex
+    subject = (f"{title}: print-and-play sheets, {sheet_layout.cards_per_page} cards a sheet; print at 100 % "
+               f"(no scaling) on {options.paper}, {how}")
+    return PrintFile(name, title, pages, tuple(components.values()), free, duplex, subject)
 
 
 def _component_drawer(face: Callable[[Canvas], None], geometry: CardGeometry):
@@ -115,7 +128,9 @@ def single_card_file(name: str, title: str, cards: Sequence[Card], geometry: Car
     for card in cards:
         for face in (card.front, card.back):
             pages.append(Page(width, height, _component_drawer(face, geometry), trim_box=trim, bleed_box=bleed))
-    return PrintFile(name, title, tuple(pages))
+    subject = (f"{title}: {len(cards)} cards, front then back, one face per page of "
+               f"{width:g} x {height:g} mm with TrimBox and BleedBox, for print-on-demand shops (at 100 %)")
+    return PrintFile(name, title, tuple(pages), subject=subject)
 
 
 def file_suffix(options: PrintOptions) -> str:

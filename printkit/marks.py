@@ -263,5 +263,6 @@ def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequen
             draw_footer(canvas, printable_box(page.width, page.height, conventions), conventions, text, ink)
         return Page(page.width, page.height, draw, page.trim_box, page.bleed_box)
 
+    subject = f"{title}: print-and-play sheets; print one side at 100 % (no scaling)"
     return PrintFile(name, title, tuple(footed(page, k + 1) for k, page in enumerate(pages)), tuple(components),
-                     tuple(free))
+                     tuple(free), None, subject)

@@ -22,6 +22,21 @@ class PrintOptions:
     paper: str  # a paper name from layouts/print.toml
     duplex: Literal["long", "short"]
     backs: Literal["duplex", "gutterfold"]  # backs on their own pages, or beside the fronts to fold
+    #: how far (mm, right and down as seen from the front against the light) to move back pages,
+    #: for a printer that shifts them (--back-offset)
+    back_offset: tuple[float, float] = (0.0, 0.0)
+
+
+def back_shift(options: PrintOptions, flip: str) -> tuple[float, float]:
+    """The back_offset in a back page's own coordinates: the flip mirrors one axis.
+
+    >>> back_shift(PrintOptions("a4", "long", "duplex", (1.0, 2.0)), "long")
+    (-1.0, 2.0)
+    >>> back_shift(PrintOptions("a4", "short", "duplex", (1.0, 2.0)), "short")
+    (1.0, -2.0)
+    """
+    x, y = options.back_offset
+    return (-x, y) if flip == "long" else (x, -y)
 
 
 @dataclass(frozen=True)
@@ -64,3 +79,5 @@ class PrintFile:
     pages: tuple[Page, ...]
     components: tuple[Component, ...] = field(default_factory=tuple)
     free: tuple[FreeArea, ...] = ()  # room small pieces may use (printkit.packing.share_free_space)
+    duplex: Literal["long", "short"] | None = None  # how its back pages flip; None: print one side only
+    subject: str = ""  # what the file is for and how to print it (the PDF's Subject)

@@ -15,6 +15,7 @@ identical input: reportlab's invariant mode fixes the creation date and the docu
 
 from __future__ import annotations
 
+import hashlib
 import io
 from contextlib import contextmanager
 from typing import Iterator, Sequence
@@ -156,12 +157,23 @@ class PdfCanvas(Canvas):
             self._pdf.restoreState()
 
 
+#: the PDF viewer preference for each way of printing backs
+DUPLEX_PREFERENCE = {None: "Simplex", "long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
+
+
 def render_pdf(print_file: PrintFile) -> bytes:
     """The PDF of every page of `print_file`, as bytes (identical input, identical bytes).
 
     Pages with a trim box or bleed box carry them as TrimBox/BleedBox; every file asks viewers
-    to print at 100 % (/PrintScaling /None).
+    to print at 100 % (/PrintScaling /None) and one- or two-sided (/Duplex).  The document /ID
+    is a digest of the file's name and of what it draws, so that two files never share one
+    (reportlab's invariant mode alone gives every file the same) and a rebuild keeps it.
     """
+    first = _render(print_file, b"")
+    return _render(print_file, hashlib.sha256(print_file.name.encode("utf-8") + b"\0" + first).digest())
+
+
+def _render(print_file: PrintFile, fingerprint: bytes) -> bytes:
     register_fonts()
     buffer = io.BytesIO()
     # the initial font is Vera too, so the file references no font it does not embed
@@ -171,7 +183,11 @@ def render_pdf(print_file: PrintFile) -> bytes:
     pdf.setCreator("boardlab")
     pdf.setAuthor("boardlab")
     pdf.setProducer("boardlab (reportlab)")
+    pdf.setSubject(print_file.subject or print_file.title)
     pdf.setViewerPreference("PrintScaling", "None")
+    pdf.setViewerPreference("Duplex", DUPLEX_PREFERENCE[print_file.duplex])
+    if fingerprint:
+        pdf._doc.updateSignature(fingerprint)  # reportlab derives the /ID from its signature
     for page in print_file.pages:
         pdf.setPageSize((page.width * POINTS_PER_MM, page.height * POINTS_PER_MM))
         pdf.setTrimBox(box_in_points(page.trim_box, page.height) if page.trim_box else None)

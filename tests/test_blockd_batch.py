@@ -63,7 +63,7 @@ def test_play_block_deals_like_the_reference_path():
         state = game.new_initial_state()
         assert state.current_player() == CHANCE
         state.apply(state.sample_chance(random.Random(derive_seed(5, CHANCE_STREAM, record.deal))))
-        assert tuple(row) == state.layout.card_ids
+        assert tuple(row) == state.deal.card_ids
         assert (record.deal, record.rotation) == match.seating(record.index)[:2]
     plain = match_of(game, rotation=False)
     records = batch.play_block(game, plain, 10, 20)
@@ -140,7 +140,7 @@ def test_rule_options_the_kernel_does_not_play_use_the_reference_path():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_block_deals_are_the_layouts_the_reference_path_deals_turned_or_not(players):
+def test_block_deals_are_the_reference_paths_deals_turned_or_not(players):
     """With one agent everywhere the runner turns each deal round the table; the batch must too."""
     game = make_game(load("blockd"), players)
     for rotate in (False, True):

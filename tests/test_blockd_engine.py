@@ -14,7 +14,7 @@ from blockd_reference import Ref, perft, random_position, read_perft
 
 from boardlab.analysis.perft import perft as perft_of_engine
 
-from boardlab.analysis.blockd.engine import Move, deal, make_game
+from boardlab.analysis.blockd.engine import Move, make_game, random_deal
 from boardlab.analysis.blockd.walks import Grid, self_avoiding_walks, walk_table
 from boardlab.analysis.protocol import CHANCE, TERMINAL
 from boardlab.analysis.runner import GameRecord
@@ -173,7 +173,7 @@ def test_random_games_follow_the_reference_turn_by_turn(name):
             rng = random.Random(seed)
             state = game.new_initial_state()
             assert state.current_player() == CHANCE
-            state.apply(deal(game, rng))
+            state.apply(random_deal(game, rng))
             if state.eliminations or state.is_terminal():
                 continue
             ref = Ref(d, players, state.to_position())
@@ -212,11 +212,11 @@ def test_invariants_in_random_play(name):
             moves = state.legal_moves()
             assert moves, "the player to move always has a move"
             assert sorted(moves, key=Move.sort_key) == moves and len(set(moves)) == len(moves)
-            blocked = state.down | state.layout.blind
+            blocked = state.down | state.deal.blind
             for seat, cell in enumerate(state.pawns):
                 if cell >= 0:
                     if game.flip_at_once and d.rules.pawns == "stack":  # stacked_flip = "always"
-                        assert not state.layout.blind >> cell & 1
+                        assert not state.deal.blind >> cell & 1
                         on_down += bool(state.down >> cell & 1)  # left behind by a stacked pawn
                     else:
                         assert not blocked >> cell & 1, "a face-down card never holds a pawn"
@@ -433,11 +433,11 @@ def test_blind_card_holds_no_pawn():
         make_game(d, 2).state_from_position(position)
 
 
-def test_deal_is_a_uniform_layout():
+def test_deal_is_a_uniform_arrangement():
     from scipy.stats import chisquare
 
     game = make_game(load("blockd"), 4)
-    deals = [deal(game, random.Random(seed)) for seed in range(5000)]
+    deals = [random_deal(game, random.Random(seed)) for seed in range(5000)]
     assert all(sorted(d) == list(range(game.grid.cells)) for d in deals)
     for cell in (0, 12, 24):
         counts = [0] * len(game.cards)
@@ -445,8 +445,8 @@ def test_deal_is_a_uniform_layout():
             counts[d[cell]] += 1
         assert chisquare(counts).pvalue > 1e-3  # fixed seeds: this p-value never changes
     state = game.new_initial_state()
-    assert state.sample_chance(random.Random(9)) == deal(game, random.Random(9))
-    state.apply(deal(game, random.Random(9)))
-    assert [state.layout.suit[cell] for cell in state.pawns] == [0, 1, 2, 3]  # seat s on suit s's start card
-    assert all(game.cards[state.layout.card_ids[cell]].value == d_start for cell, d_start in
+    assert state.sample_chance(random.Random(9)) == random_deal(game, random.Random(9))
+    state.apply(random_deal(game, random.Random(9)))
+    assert [state.deal.suit[cell] for cell in state.pawns] == [0, 1, 2, 3]  # seat s on suit s's start card
+    assert all(game.cards[state.deal.card_ids[cell]].value == d_start for cell, d_start in
                zip(state.pawns, [load("blockd").cards.start_value] * 4))

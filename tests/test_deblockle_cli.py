@@ -160,3 +160,10 @@ def test_simulate_every_variant_and_the_text_form(capsys):
             2 if variant == "deblockle-two-blocks" else 4)
     code, out, _ = run(["simulate", "deblockle", "--games", "2", "--agents", "greedy,random", "--workers", "1"], capsys)
     assert code == 0 and "games with a blocked player" in out and "first player wins" in out
+
+
+@pytest.mark.parametrize("games", [300, pytest.param(2000, marks=pytest.mark.slow)])
+def test_simulate_random_games_are_the_same_whatever_the_workers(capsys, games):
+    one = _simulate(capsys, "--games", str(games), "--workers", "1")
+    assert one == _simulate(capsys, "--games", str(games), "--workers", "2")
+    assert one["games"] == games and sum(one["deblockle"]["ends"].values()) == games

@@ -44,12 +44,22 @@ def test_moves_of_a_position(tmp_path, capsys):
     ({"lines": [{"cards": ["G1-R1", "TWO", "R1-R2"]}]}, "would have"),
     ({"to_move": 3}, "to_move"),
     ({"colour": "red"}, "unknown key 'colour'"),
+    ({"lines": [{"cards": ["G1-R1", "*empty"]}]}, "cannot be a capturing card that stayed"),
 ], ids=["deck-size", "no-link", "unknown-card", "two-places", "too-many-copies", "players", "master-count",
-        "to-move", "unknown-key"])
+        "to-move", "unknown-key", "stayed-empty"])
 def test_impossible_positions_are_one_line_errors(tmp_path, capsys, change, message):
     code, out, err = run_moves(tmp_path, capsys, {**POSITION, **change})
     assert code == 2 and not out
     assert len(err.strip().splitlines()) == 1 and message in err and "Traceback" not in err
+
+
+def test_a_capturing_card_that_stayed_need_not_link_to_the_card_before(tmp_path, capsys):
+    lines = {"lines": [{"cards": ["G1-R1", "*B1-Y1", "Y1-Y2"]}], "deck": 25}
+    code, out, err = run_moves(tmp_path, capsys, {**POSITION, **lines})
+    assert code == 0, err
+    assert {"card": "Y2-Y2", "line": 0, "new_line": False, "exposes": "Y2", "captures": 0} in json.loads(out)["moves"]
+    code, out, err = run_moves(tmp_path, capsys, {**POSITION, "lines": [{"cards": ["G1-R1", "B1-Y1"]}], "deck": 26})
+    assert code == 2 and "does not link" in err
 
 
 def simulate(capsys, *extra):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import numpy as np
@@ -13,7 +14,7 @@ from boardlab.analysis.links import kernel as K
 from boardlab.analysis.links.agents import AGENTS
 from boardlab.analysis.links.batch import block_deals, pack, record_of, tables_of
 from boardlab.analysis.links.engine import make_game
-from boardlab.analysis.links.table import Move
+from boardlab.analysis.links.table import Move, captures
 from boardlab.cli import main
 from boardlab.layouts import load
 
@@ -102,3 +103,111 @@ def test_batched_random_self_play_matches_reference_deals_and_workers(capsys):
         assert (deals[i], rotations[i], tuple(rows[i])) == (deal, rotation, turned)
     assert len({tuple(r) for r in rows}) == 12  # every rotation of a deal is another arrangement
     assert summary["links"]["finished_games"] == 300
+
+
+# -- the search: a plain Python twin of kernel.search on the reference engine ------------------
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _splitmix64(x: int) -> int:
+    z = x & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+class _Stream:
+    """The kernel's `uniform_below`: draw t of a key is splitmix64(key + t * golden)."""
+
+    def __init__(self, key: int):
+        self.key, self.t = key, 0
+
+    def below(self, n: int) -> int:
+        self.t += 1
+        return (_splitmix64(self.key + self.t * _GOLDEN) >> 11) % n
+
+
+def _greedy(state, moves, stream):
+    deck, rules = state.game.deck, state.game.rules
+    best, best_score, ties = 0, -1, 0
+    for i, move in enumerate(moves):
+        if move.is_pass:
+            score = 0
+        else:
+            line = state.lines[move.line]
+            taken = len(line.cards) - line.run_start + (rules.capturing_card == "taken") \
+                if captures(deck, rules, line, move.kind) else -1
+            score = 4 * (max(taken, 0) + 1) + 2 * (not deck.kinds[move.kind].is_wild) + 1
+        if score > best_score:
+            best, best_score, ties = i, score, 1
+        elif score == best_score:
+            ties += 1
+            if stream.below(ties) == 0:
+                best = i
+    return best
+
+
+def reference_search(root, pool, iterations, key, exploration, policy, margin):
+    """Determinised flat UCT written plainly on the engine, with the kernel's random numbers."""
+    seat = root.current_player()
+    first = root.legal_moves()
+    visits, values = [0] * len(first), [0.0] * len(first)
+    for it in range(iterations):
+        state = root.clone()
+        stream = _Stream(_splitmix64(key + (it + 1) * _GOLDEN))
+        cards = list(pool)
+        for i in range(len(cards) - 1, 0, -1):
+            j = stream.below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        at = 0
+        for other in range(state.players):
+            if other != seat:
+                size = len(state.hands[other])
+                state.hands[other] = sorted(cards[at:at + size])
+                at += size
+        state.deck = cards[at:][::-1]  # the engine draws from the end
+        if it < len(first):
+            pick = it
+        else:
+            scores = [values[i] / visits[i] + exploration * math.sqrt(math.log(it) / visits[i])
+                      for i in range(len(first))]
+            pick = scores.index(max(scores))
+        state.apply(first[pick])
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            mover = state.current_player()
+            if policy == 1 or (policy == 2 and mover == seat) or (policy == 3 and stream.below(2) == 0):
+                i = _greedy(state, moves, stream)
+            else:
+                i = stream.below(len(moves))
+            state.apply(moves[i])
+        scores = state.scores()
+        mine, best = scores[seat], max(scores)
+        share = 1 / scores.count(best) if mine == best and not state.is_unfinished() else 0.0
+        best_other = max(s for k, s in enumerate(scores) if k != seat)
+        visits[pick] += 1
+        values[pick] += (1 - margin) * share + margin / (1 + math.exp(-(mine - best_other) / 3.0))
+    return visits, values
+
+
+@pytest.mark.parametrize("rules,policy", [("links", 1), ("links", 0), ("links-free-play", 3),
+                                          ("links-capturing-card-taken", 2)])
+def test_kernel_search_equals_its_python_twin(rules, policy):
+    game = make_game(load(rules), 3)
+    rng = random.Random(policy)
+    state = game.new_initial_state()
+    state.apply(state.sample_chance(rng))
+    for _ in range(7):
+        state.apply(state.legal_moves()[rng.randrange(len(state.legal_moves()))])
+    seen = state.observation()
+    root = game.determinise(seen, rng)
+    pool = seen.unseen()
+    t = tables_of(game)
+    m = len(seen.legal_moves())
+    visits, values = np.zeros(m, dtype=np.int64), np.zeros(m)
+    found = K.search(pack(root), t.offsets, t.kinds, t.rules, np.array(pool, dtype=np.int64), 60, np.uint64(12345),
+                     0.7, policy, 0.5, visits, values)
+    want_visits, want_values = reference_search(root, pool, 60, 12345, 0.7, policy, 0.5)
+    assert found == m and visits.tolist() == want_visits
+    assert values.tolist() == pytest.approx(want_values, abs=1e-9)

@@ -217,13 +217,13 @@ def test_deblockle_board_geometry_and_marks(tmp_path):
 def test_deblockle_files_follow_the_definition(tmp_path):
     d = load("deblockle")
     files = deblockle_print.print_files(d, options())
-    assert [f.name for f in files] == ["deblockle-board-a4", "deblockle-board-a3", "deblockle-cubes-a4"]
+    assert [f.name for f in files] == ["deblockle-cover-a4", "deblockle-board-a4", "deblockle-board-a3", "deblockle-cubes-a4"]
     nets = file_named(files, "-cubes-")
     assert len(nets.components) == d.rules.blocks * len(d.players)
     small = variant(tmp_path, 'extends = "deblockle"\n[rules]\nblocks = 1\n[print]\nboard_square = 24.0\n'
                               'cube_edge = 20.0\nglue_tab = 6.0\n')
     files = deblockle_print.print_files(small, options())
-    assert [f.name for f in files] == ["deblockle-board-a4", "deblockle-cubes-a4"]  # 8 x 24 mm fits one A4 page
+    assert [f.name for f in files] == ["deblockle-cover-a4", "deblockle-board-a4", "deblockle-cubes-a4"]  # 8 x 24 mm: one A4
     assert len(file_named(files, "-cubes-").components) == 2
 
 

@@ -218,7 +218,7 @@ def blockd_count(d) -> int:
 def test_blockd_pdf_has_every_card_on_the_expected_pages(paper, per_page):
     d = load("blockd")
     assert blockd_count(d) == 25
-    deck, *_others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+    _cover, deck, *_others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
     reader = open_pdf(render_pdf(deck))
     sheets = math.ceil(25 / per_page)
     assert len(reader.pages) == 2 * sheets
@@ -233,7 +233,7 @@ def test_blockd_pdf_has_every_card_on_the_expected_pages(paper, per_page):
 def test_blockd_has_a_pawn_standee_per_suit_in_the_empty_slots_of_the_last_card_sheet():
     d = load("blockd")
     for paper in ("a4", "letter"):
-        deck, *others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+        _cover, deck, *others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
         assert [f.name for f in others] == ["blockd-cards-single"]  # no sheet of its own for four pawns
         assert [c.name for c in deck.components][-4:] == [f"pawn-{suit}" for suit in d.cards.suits]
         canvas = RecordingCanvas(210, 297)
@@ -242,7 +242,7 @@ def test_blockd_has_a_pawn_standee_per_suit_in_the_empty_slots_of_the_last_card_
         labels = [t for t in shown if t in {d.colours[s].label for s in d.cards.suits}]
         assert labels[-8:] == [d.colours[s].label for s in d.cards.suits for _ in range(2)]
     # without duplex the slots beside the fronts are folded onto: the pawns get their own sheet
-    _deck, pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "gutterfold"))
+    _cover, _deck, pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "gutterfold"))
     assert [c.name for c in pawns.components] == [f"pawn-{suit}" for suit in d.cards.suits]
     canvas = RecordingCanvas(210, 297)
     for page in pawns.pages:
@@ -273,7 +273,7 @@ def test_links_pdf_holds_the_whole_deck():
     d = load("links")
     size = len(d.deck.game_cards) + d.deck.central + d.deck.empty + sum(m.count for m in d.deck.masters)
     assert size == 46  # layouts/rulebooks/links.en.md: 36 + 1 + 5 + 4
-    deck, _single = links_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    _cover, deck, _single = links_print.print_files(d, PrintOptions("a4", "long", "duplex"))
     reader = open_pdf(render_pdf(deck))
     assert len(reader.pages) == 2 * math.ceil(size / 9)
     assert sum(len(page_geometry(reader, i).clips) for i in range(0, len(reader.pages), 2)) == size
@@ -310,7 +310,7 @@ def test_card_sizes_measured_in_the_pdf_match_the_definition(game, paper):
     d = load(game)
     width, height = CONVENTIONS.card_sizes[d.print.card]
     module = {"blockd": blockd_print, "links": links_print}[game]
-    deck = module.print_files(d, PrintOptions(paper, "long", "duplex"))[0]
+    deck = module.print_files(d, PrintOptions(paper, "long", "duplex"))[1]  # after the cover
     sizes = measured_card_sizes(open_pdf(render_pdf(deck)), d.print.bleed)
     assert sizes
     for measured in sizes:
@@ -320,7 +320,7 @@ def test_card_sizes_measured_in_the_pdf_match_the_definition(game, paper):
 def test_marks_and_footer_stay_out_of_the_margin_and_the_calibration_bar_is_50_mm():
     d = load("blockd")
     for paper in ("a4", "letter"):
-        deck, *_others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+        _cover, deck, *_others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
         reader = open_pdf(render_pdf(deck))
         paper_w, paper_h = CONVENTIONS.papers[paper]
         margin = CONVENTIONS.sheet.margin
@@ -423,7 +423,7 @@ def test_a_variant_changes_the_print_with_no_code_change(tmp_path):
     used, canvas = colours_used(red_three.front)
     assert "#00aa00" in used and "#c62828" not in used
     assert "jade" in texts(canvas) and "red" not in texts(canvas)
-    deck, *_others = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
+    _cover, deck, *_others = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))
     for measured in measured_card_sizes(open_pdf(render_pdf(deck)), d.print.bleed):
         assert sorted(measured) == pytest.approx(sorted(CONVENTIONS.card_sizes["bridge"]), abs=0.1)
 
@@ -452,7 +452,9 @@ def test_print_command_options_name_the_file(tmp_path):
     assert main(["print", "links", "--layout", "gutterfold", "--out", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["links-cards-a4-gutterfold.pdf",
                                                                "links-cards-letter-short-edge.pdf",
-                                                               "links-cards-single.pdf"]
+                                                               "links-cards-single.pdf",
+                                                               "links-cover-a4-gutterfold.pdf",
+                                                               "links-cover-letter-short-edge.pdf"]
 
 
 def test_bad_option_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys):
@@ -502,7 +504,7 @@ def test_footer_names_game_version_file_and_a_date_only_from_source_date_epoch(m
     d = load("blockd")
 
     def footer_texts():
-        deck = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))[0]
+        deck = blockd_print.print_files(d, PrintOptions("a4", "long", "duplex"))[1]  # after the cover
         canvas = RecordingCanvas(210, 297)
         deck.pages[0].draw(canvas)
         return [t for t in texts(canvas) if "blockd-cards-a4.pdf" in t]

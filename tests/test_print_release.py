@@ -15,6 +15,7 @@ from boardlab.layouts import load, print_conventions
 from boardlab.printkit.games.sixbysix import card_size as sixbysix_card_size
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.pdf import render_pdf
+from boardlab.layouts.registry import game_ids
 from boardlab.printkit.print_modules import print_module
 
 from print_pdf_reading import open_pdf, page_geometry
@@ -100,15 +101,16 @@ def test_every_card_face_has_bleed_on_every_edge_no_card_butts_against(game, opt
 #: 6x6: the board (192 mm) leaves a strip under it, the 6 player cards leave room on their sheet;
 #: the 6 markers and 120 chips fill those and one sheet more.
 #: Deblockle: the 256 mm board in 2 tiles; 8 cube nets (75 x 107 mm), 4 a sheet.
+#: Every run has a cover sheet (printed on both sides when the run has back pages, for its test square).
 EXPECTED_SHEETS = {
-    ("blockd", "a4"): {"blockd-cards-a4": 3},
-    ("blockd", "letter"): {"blockd-cards-letter": 3},
-    ("links", "a4"): {"links-cards-a4": 6},
-    ("links", "letter"): {"links-cards-letter": 6},
-    ("sixbysix", "a4"): {"sixbysix-board-a4": 1, "sixbysix-cards-a4": 1, "sixbysix-pieces-a4": 1},
-    ("sixbysix", "letter"): {"sixbysix-board-letter": 1, "sixbysix-cards-letter": 1, "sixbysix-pieces-letter": 1},
-    ("deblockle", "a4"): {"deblockle-board-a4": 2, "deblockle-board-a3": 1, "deblockle-cubes-a4": 2},
-    ("deblockle", "letter"): {"deblockle-board-letter": 2, "deblockle-board-a3": 1, "deblockle-cubes-letter": 2},
+    ("blockd", "a4"): {"blockd-cover-a4": 1, "blockd-cards-a4": 3},
+    ("blockd", "letter"): {"blockd-cover-letter": 1, "blockd-cards-letter": 3},
+    ("links", "a4"): {"links-cover-a4": 1, "links-cards-a4": 6},
+    ("links", "letter"): {"links-cover-letter": 1, "links-cards-letter": 6},
+    ("sixbysix", "a4"): {"sixbysix-cover-a4": 1, "sixbysix-board-a4": 1, "sixbysix-cards-a4": 1, "sixbysix-pieces-a4": 1},
+    ("sixbysix", "letter"): {"sixbysix-cover-letter": 1, "sixbysix-board-letter": 1, "sixbysix-cards-letter": 1, "sixbysix-pieces-letter": 1},
+    ("deblockle", "a4"): {"deblockle-cover-a4": 1, "deblockle-board-a4": 2, "deblockle-board-a3": 1, "deblockle-cubes-a4": 2},
+    ("deblockle", "letter"): {"deblockle-cover-letter": 1, "deblockle-board-letter": 2, "deblockle-board-a3": 1, "deblockle-cubes-letter": 2},
 }
 
 
@@ -118,8 +120,9 @@ def test_sheet_counts_are_what_the_components_need(game, paper):
              if not f.name.endswith("-single")]
     sheets = {}
     for f in files:
-        pages = len(open_pdf(render_pdf(f)).pages)
-        sheets[f.name] = pages // 2 if "-cards-" in f.name else pages  # card files: fronts and backs
+        reader = open_pdf(render_pdf(f))
+        two_sided = reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] != "/Simplex"
+        sheets[f.name] = len(reader.pages) // 2 if two_sided else len(reader.pages)  # fronts and backs
     assert sheets == EXPECTED_SHEETS[(game, paper)]
 
 
@@ -325,3 +328,94 @@ def test_tile_seams_run_between_squares_and_alignment_marks_stay_off_the_playing
                 bx, by = ring.points[0][0] - ox, ring.points[0][1] - oy
                 r = ring.size
                 assert bx + r <= band or bx - r >= width - band or by + r <= band or by - r >= height - band
+
+
+def test_every_pdf_has_its_own_id_a_subject_and_the_duplex_hint_of_its_pages():
+    import io
+
+    from pypdf import PdfReader
+    ids = {}
+    for game in game_ids("print"):
+        for options in (PrintOptions("a4", "long", "duplex"), PrintOptions("letter", "short", "duplex"),
+                        PrintOptions("a4", "long", "gutterfold")):
+            for print_file in print_module(game).print_files(load(game), options):
+                data = render_pdf(print_file)
+                reader = PdfReader(io.BytesIO(data))
+                file_id = bytes(reader.trailer["/ID"][0].original_bytes)
+                assert ids.setdefault(file_id, print_file.name) == print_file.name  # no two files share an /ID
+                subject = reader.metadata["/Subject"]
+                assert print_file.title in subject and "100 %" in subject
+                preferences = reader.trailer["/Root"]["/ViewerPreferences"]
+                # card sheets have back pages, and so does a duplex run's cover (its test square)
+                backs = ("-cards-" in print_file.name or "-cover-" in print_file.name) and options.backs == "duplex" \
+                    and not print_file.name.endswith("-single") and not (
+                        "-cover-" in print_file.name and game == "deblockle")
+                expected = {"long": "/DuplexFlipLongEdge", "short": "/DuplexFlipShortEdge"}[options.duplex]
+                assert preferences["/Duplex"] == (expected if backs else "/Simplex"), print_file.name
+                assert preferences["/PrintScaling"] == "/None"
+                assert render_pdf(print_file) == data  # the /ID is derived, not drawn from a clock or chance
+    assert len(ids) >= 20
+
+
+# --- the cover sheet and the back offset ----------------------------------------------------------------------
+
+def _texts(print_file) -> list[str]:
+    from boardlab.printkit.measure import PlacedCanvas
+    shown = []
+    for page in print_file.pages:
+        canvas = PlacedCanvas(page.width, page.height)
+        page.draw(canvas)
+        shown += [s.content for s in canvas.shapes if s.kind == "text"]
+    return shown
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", ["blockd", "sixbysix", "links", "deblockle"])
+def test_the_cover_lists_every_file_with_its_sheets_the_pieces_and_what_else_to_get(game, paper):
+    d = load(game)
+    cover, *files = print_module(game).print_files(d, PrintOptions(paper, "long", "duplex"))
+    assert cover.name == f"{game}-cover-{paper}"
+    text = "\n".join(_texts(cover))
+    for f in files:
+        pages = len(open_pdf(render_pdf(f)).pages)
+        two_sided = "-cards-" in f.name and not f.name.endswith("-single")
+        sheets = pages // 2 if two_sided else pages
+        how = "print both sides, flip on the long edge" if two_sided else "print one side"
+        assert f"{f.name}.pdf: {f.title}; {sheets} sheet{'s' if sheets != 1 else ''}, {how}" in text
+    assert "100 %" in text and "g/m²" in text and "You also need" in text
+    if game == "blockd":
+        cards = len(d.cards.suits) * (1 + len(d.cards.values)) + d.cards.blind
+        counts = [f"{cards} cards", f"{len(d.cards.suits)} pawns"]
+    elif game == "links":
+        counts = [f"{len(d.deck.game_cards) + d.deck.central + d.deck.empty + sum(m.count for m in d.deck.masters)} cards"]
+    elif game == "sixbysix":
+        seats = len(d.components.seats)
+        counts = [f"{seats} player cards", f"{seats} markers", f"{seats * d.components.chips_per_colour} chips",
+                  f"{seats} ordinary six-sided dice"]
+    else:
+        counts = [f"{len(d.players) * d.rules.blocks} cubes"]
+    for count in counts:
+        assert count in text, count
+    # a duplex run has the test square on both sides of the cover
+    two_sided_run = any(f.duplex for f in files)
+    assert (len(cover.pages) == 2) == two_sided_run and (cover.duplex == "long") == two_sided_run
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_back_offset_moves_every_back_page_and_the_covers_test_square_as_seen_from_the_front(duplex):
+    plain = print_module("links").print_files(load("links"), PrintOptions("a4", duplex, "duplex"))
+    moved = print_module("links").print_files(load("links"), PrintOptions("a4", duplex, "duplex", (1.5, -0.5)))
+    for before, after in zip(plain, moved):
+        if not before.duplex:
+            continue
+        a, b = open_pdf(render_pdf(before)), open_pdf(render_pdf(after))
+        for index in range(len(a.pages)):
+            shapes_a, shapes_b = page_geometry(a, index), page_geometry(b, index)
+            items_a = shapes_a.clips or shapes_a.rects
+            items_b = shapes_b.clips or shapes_b.rects
+            back = index % 2 == 1
+            # seen from the front a long-edge flip mirrors x and a short-edge flip y
+            dx, dy = ((-1.5, -0.5) if duplex == "long" else (1.5, 0.5)) if back else (0.0, 0.0)
+            assert len(items_a) == len(items_b) > 0
+            for (xa, ya, wa, ha), (xb, yb, wb, hb) in zip(items_a, items_b):
+                assert (xb - xa, yb - ya, wb, hb) == pytest.approx((dx, dy, wa, ha), abs=1e-3), (after.name, index)

@@ -8,7 +8,7 @@ The games themselves are played by `kernel.play_deals` (compiled with numba); th
 gives it the deals and turns its arrays into records.
 
 Randomness, and what matches the reference path:
-- deals are the reference path's deals: deal d is `engine.deal(game, Random(derive_seed(seed,
+- deals are the reference path's deals: deal d is `engine.random_deal(game, Random(derive_seed(seed,
   CHANCE_STREAM, d)))` (the seeds are computed for many deals at once by `derive_seeds`, an
   exact vectorised copy of numpy's SeedSequence that tests compare with `derive_seed`);
 - the agents' choices are not the reference path's (that would need one Python rng per
@@ -170,7 +170,7 @@ def block_size(game, match) -> int | None:
 
 
 def block_deals(game, match, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(deal, rotation, card id per cell) of games `indices`: the layouts `runner.play_one` deals.
+    """(deal, rotation, card id per cell) of games `indices`: the deals `runner.play_one` makes.
 
     Deal d is the reference path's `engine.deal` from `derive_seed(seed, CHANCE_STREAM, d)`;
     when the runner turns deals round the table (one agent in every seat), game i gets it turned

@@ -6,7 +6,7 @@ playouts - are methods of the one `BlockdState` class; the move text/JSON forms 
 sit beside it because every caller of the engine needs them.)
 
 State discipline: `BlockdState.apply` changes the state in place and `clone` gives an
-independent copy (the protocol's discipline).  The deal (`Layout`) is immutable and shared
+independent copy (the protocol's discipline).  The deal (`Deal`) is immutable and shared
 between clones; everything that changes is small: an int mask of face-down cards, a list of
 pawn cells, per-seat flags and counters.
 
@@ -179,7 +179,7 @@ def _cell_from_pair(pair, columns: int) -> int:
     return pair[0] * columns + pair[1]
 
 
-class Card(NamedTuple):
+class DeckCard(NamedTuple):
     """One card: suit index into `cards.suits` and value; the blind card has suit and value -1."""
 
     suit: int
@@ -190,7 +190,7 @@ class Card(NamedTuple):
         return self.suit < 0
 
 
-class Layout:
+class Deal:
     """A deal: the card on every cell and the lookups derived from it (immutable, shared)."""
 
     __slots__ = ("card_ids", "suit", "value", "walks", "blind", "suit_cells", "start", "compiled")
@@ -225,8 +225,8 @@ def splitmix64(value: int) -> int:
     return z ^ (z >> 31)
 
 
-def deal(game: "BlockdGame", rng: random.Random) -> tuple[int, ...]:
-    """A uniformly random layout: the card id on every cell.
+def random_deal(game: "BlockdGame", rng: random.Random) -> tuple[int, ...]:
+    """A uniformly random deal: the card id on every cell.
 
     One 64-bit draw of `rng` is the deal's key; cell i gets a sort key
     `splitmix64(key + (i + 1) * golden)` and the cards are laid in the (stable) order of those
@@ -234,7 +234,7 @@ def deal(game: "BlockdGame", rng: random.Random) -> tuple[int, ...]:
     with numpy from the same keys (`batch.deal_cards`), which a shuffle could not.
 
     >>> game = make_game(_definition(), 4)
-    >>> sorted(deal(game, random.Random(1))) == list(range(game.grid.cells))
+    >>> sorted(random_deal(game, random.Random(1))) == list(range(game.grid.cells))
     True
     """
     key = rng.getrandbits(64)
@@ -262,9 +262,9 @@ class BlockdGame(Game):
         self.start_steps = tuple(range(low, high + 1))
         deck = []
         for suit in range(len(self.suits)):
-            deck.append(Card(suit, cards.start_value))
-            deck.extend(Card(suit, value) for value in cards.values)
-        deck.extend(Card(-1, -1) for _ in range(cards.blind))
+            deck.append(DeckCard(suit, cards.start_value))
+            deck.extend(DeckCard(suit, value) for value in cards.values)
+        deck.extend(DeckCard(-1, -1) for _ in range(cards.blind))
         self.cards = tuple(deck)
         self.letters = tuple(definition.colours[s].letter for s in self.suits)
         self.blind_letter = definition.colours[definition.print.back_colour].letter
@@ -272,28 +272,28 @@ class BlockdGame(Game):
             raise BoardlabError(f"{len(self.cards)} cards for {self.grid.cells} cells")
 
     def rotate_deal(self, card_ids: tuple[int, ...], rotation: int) -> tuple[int, ...]:
-        """The same layout with the players' suits relabelled: seat s starts where seat s + rotation did.
+        """The same deal with the players' suits relabelled: seat s starts where seat s + rotation did.
 
         Played once per rotation, every seat meets every starting place of one deal, so deal luck
         cancels out of seat results (the runner does this when one agent sits in every seat).
         Suits of absent players keep their cards.
 
         >>> game = make_game(_definition(), 2)
-        >>> layout = deal(game, random.Random(3))
-        >>> turned = game.rotate_deal(layout, 1)
-        >>> turned.index(game.start_card(0)) == layout.index(game.start_card(1))
+        >>> card_ids = random_deal(game, random.Random(3))
+        >>> turned = game.rotate_deal(card_ids, 1)
+        >>> turned.index(game.start_card(0)) == card_ids.index(game.start_card(1))
         True
         """
         n = self.players
-        relabel = [self.cards.index(Card((c.suit - rotation) % n, c.value)) if 0 <= c.suit < n else i
+        relabel = [self.cards.index(DeckCard((c.suit - rotation) % n, c.value)) if 0 <= c.suit < n else i
                    for i, c in enumerate(self.cards)]
         return tuple(relabel[c] for c in card_ids)
 
     def start_card(self, suit: int) -> int:
         """The card id of a suit's start card."""
-        return self.cards.index(Card(suit, self.definition.cards.start_value))
+        return self.cards.index(DeckCard(suit, self.definition.cards.start_value))
 
-    def step_counts(self, card: Card) -> tuple[int, ...]:
+    def step_counts(self, card: DeckCard) -> tuple[int, ...]:
         """The step counts a pawn on this card may choose: its value, or the start range."""
         if card.value == self.definition.cards.start_value:
             return self.start_steps
@@ -304,14 +304,14 @@ class BlockdGame(Game):
         card = self.cards[card_id]
         return self.blind_letter if card.is_blind else f"{self.letters[card.suit]}{card.value}"
 
-    def layout(self, card_ids: Sequence[int]) -> Layout:
-        """The `Layout` of a deal.
+    def deal_of(self, card_ids: Sequence[int]) -> Deal:
+        """The `Deal` of card ids (the card id on every cell).
 
         :raises ValueError: when `card_ids` is not an arrangement of the whole deck.
         """
         if sorted(card_ids) != list(range(len(self.cards))):
             raise ValueError("a deal must place every card exactly once")
-        return Layout(self, card_ids)
+        return Deal(self, card_ids)
 
     def new_initial_state(self) -> "BlockdState":
         """The chance node before the deal."""
@@ -391,8 +391,8 @@ class BlockdState(State):
     def __init__(self, game: BlockdGame):
         n = game.players
         self.game = game
-        self.layout: Layout | None = None
-        self.down = 0  # face-down cards (the blind cards are apart, in layout.blind)
+        self.deal: Deal | None = None
+        self.down = 0  # face-down cards (the blind cards are apart, in deal.blind)
         self.pawns = [-1] * n  # cell per seat, -1 once the pawn has left the board
         self.marked = [False] * n  # end_of_round: found without a move, leaves at the round's end
         self.restore = [False] * n  # earned the restore bonus for the seat's next turn
@@ -426,7 +426,7 @@ class BlockdState(State):
         return other
 
     def sample_chance(self, rng: random.Random) -> tuple[int, ...]:
-        return deal(self.game, rng)
+        return random_deal(self.game, rng)
 
     def legal_moves(self) -> list[Move]:
         """Every (restore, destination) of the mover, sorted by (restore, destination)."""
@@ -458,7 +458,7 @@ class BlockdState(State):
         self.pawns[seat] = to
         if self.game.flip_at_once or left not in self.pawns:
             self.down |= 1 << left
-        earned = rules.restore_bonus and self.layout.suit[to] == seat
+        earned = rules.restore_bonus and self.deal.suit[to] == seat
         self.restore[seat] = earned
         self.restores_earned += earned
         self.turns += 1
@@ -483,7 +483,7 @@ class BlockdState(State):
     @property
     def blocked(self) -> int:
         """Cells no path may enter: face-down cards and blind cards."""
-        return self.down | self.layout.blind
+        return self.down | self.deal.blind
 
     def pawn_mask(self, without: int = -1) -> int:
         """Cells holding a pawn, except the pawn of seat `without`."""
@@ -500,7 +500,7 @@ class BlockdState(State):
         >>> bin(state.destinations_from(state.pawns[0], state.pawn_mask(0))).count("1")  # 24 less blind and 3 pawns
         20
         """
-        return destinations(self.layout.walks[cell], self.blocked, others, self.game.rules.pawns)
+        return destinations(self.deal.walks[cell], self.blocked, others, self.game.rules.pawns)
 
     def mobility(self, seat: int) -> int:
         """How many distinct cells `seat`'s pawn could end on if it moved now (no restore); 0 off the board."""
@@ -525,7 +525,7 @@ class BlockdState(State):
         landing = ~others if pawns != "stack" else -1
         reach = 0
         via: dict[int, int] = {}
-        for mask, destination in self.layout.walks[self.pawns[seat]]:
+        for mask, destination in self.deal.walks[self.pawns[seat]]:
             hit = mask & blocked
             if not hit:
                 reach |= 1 << destination
@@ -570,7 +570,7 @@ class BlockdState(State):
         blocked = self.blocked | (others if pawns == "block" else 0)
         restorable = self.down if self.restore[seat] and self.game.rules.restore_bonus else 0
         landing = ~others if pawns != "stack" else -1
-        for mask, destination in self.layout.walks[cell]:
+        for mask, destination in self.deal.walks[cell]:
             if landing >> destination & 1:
                 hit = mask & blocked
                 if not hit or (restorable and not hit & (hit - 1) and hit & restorable):
@@ -627,8 +627,8 @@ class BlockdState(State):
     # -- turn order -----------------------------------------------------------------------
     def _deal(self, card_ids) -> None:
         game = self.game
-        self.layout = game.layout(card_ids)
-        self.pawns = [self.layout.start[seat] for seat in range(game.players)]
+        self.deal = game.deal_of(card_ids)
+        self.pawns = [self.deal.start[seat] for seat in range(game.players)]
         self._advance(-1)
 
     def _leave(self, seats: list[int]) -> None:

@@ -44,7 +44,7 @@ def move_graph(state) -> nx.DiGraph:
     for cell in range(grid.cells):
         if blocked >> cell & 1:
             continue
-        reach = destinations(state.layout.walks[cell], blocked, _others(state, cell), rule)
+        reach = destinations(state.deal.walks[cell], blocked, _others(state, cell), rule)
         graph.add_edges_from((cell, to) for to in cells_of(reach))
     return graph
 
@@ -95,7 +95,7 @@ def trap_distance(state, seat: int, horizon: int = 3) -> int | None:
     cell = state.pawns[seat]
     if cell < 0:
         return None
-    walks, blind, rule = state.layout.walks, state.layout.blind, state.game.rules.pawns
+    walks, blind, rule = state.deal.walks, state.deal.blind, state.game.rules.pawns
     others = state.pawn_mask(seat)
     if not has_destination(walks[cell], state.down | blind, others, rule):
         return 0

@@ -188,17 +188,17 @@ def trap_distance(state, seat: int, horizon: int = 3) -> int | None:
     if cell < 0 or kernel.unsupported(game) is not None:
         return graph.trap_distance(state, seat, horizon)
     t = kernel.tables_of(game)
-    layout = state.layout
+    deal = state.deal
     cls = kernel.deal_arrays_of(state)[0]
     others = state.pawn_mask(seat)
     rule = kernel.PAWNS[game.rules.pawns]
     keep = not game.flip_at_once
     landing = ~others if rule != STACK else -1
-    wall = state.down | layout.blind | (others if rule == BLOCK else 0)
+    wall = state.down | deal.blind | (others if rule == BLOCK else 0)
     if not _reach(t.masks, t.dests, t.skips, t.counts, cls[cell], cell, wall, landing):
         return 0
     for moves in range(1, horizon + 1):
-        if _dead_end_within(cls, t.masks, t.dests, t.skips, t.counts, cell, state.down, layout.blind, others, rule,
+        if _dead_end_within(cls, t.masks, t.dests, t.skips, t.counts, cell, state.down, deal.blind, others, rule,
                             keep, moves):
             return moves
     return None

@@ -589,24 +589,24 @@ def playout(packed, cls, suit, rules, masks, dests, skips, counts, key, weightin
 
 
 def deal_arrays_of(state) -> tuple[np.ndarray, np.ndarray]:
-    """(step-count class, suit) of the card on every cell of a state's deal, kept on its shared `Layout`."""
-    layout = state.layout
-    if layout.compiled is None:
+    """(step-count class, suit) of the card on every cell of a state's deal, kept on its shared `Deal`."""
+    deal = state.deal
+    if deal.compiled is None:
         t = tables_of(state.game)
-        card_ids = np.array(layout.card_ids, dtype=np.int64)
-        layout.compiled = (t.card_class[card_ids], t.card_suit[card_ids])
-    return layout.compiled
+        card_ids = np.array(deal.card_ids, dtype=np.int64)
+        deal.compiled = (t.card_class[card_ids], t.card_suit[card_ids])
+    return deal.compiled
 
 
 def playout_winner(state, key: int, weighting: int) -> int:
     """The winner of random play to the end from an engine state (-1: none); the state is unchanged.
 
-    The deal's per-cell arrays are made once per deal (kept on the shared `Layout`).
+    The deal's per-cell arrays are made once per deal (kept on the shared `Deal`).
     """
-    layout = state.layout
+    deal = state.deal
     arrays = deal_arrays_of(state)
     t = tables_of(state.game)
-    packed = np.array([state.down, layout.blind, state.mover, state.turns, state.round, state.last_mover, -1, 0,
+    packed = np.array([state.down, deal.blind, state.mover, state.turns, state.round, state.last_mover, -1, 0,
                        0, 0, 0, 0, 0, *state.pawns, *state.marked, *state.restore], dtype=np.int64)
     return int(playout(packed, arrays[0], arrays[1], t.rules, t.masks, t.dests, t.skips, t.counts,
                        np.uint64(key), weighting))
@@ -620,13 +620,13 @@ class Position:
     def __init__(self, state):
         game = state.game
         t = self.tables = tables_of(game)
-        layout = state.layout
-        card_ids = np.array(layout.card_ids, dtype=np.int64)
+        deal = state.deal
+        card_ids = np.array(deal.card_ids, dtype=np.int64)
         self.cls = t.card_class[card_ids]
         self.suit = t.card_suit[card_ids]
         self.st = np.zeros(FIELDS, dtype=np.int64)
         st = self.st
-        st[DOWN], st[BLIND], st[MOVER], st[TURNS] = state.down, layout.blind, state.mover, state.turns
+        st[DOWN], st[BLIND], st[MOVER], st[TURNS] = state.down, deal.blind, state.mover, state.turns
         st[ROUND], st[LAST], st[WINNER] = state.round, state.last_mover, -1
         st[EARNED], st[USED], st[TIEBREAK] = state.restores_earned, state.restores_used, state.tiebreak
         self.pawns = np.array(state.pawns, dtype=np.int64)

@@ -52,14 +52,14 @@ def parse_position(game, data):
     grid = game.grid
     card_ids = _parse_grid(game, data["grid"])
     state = BlockdState(game)
-    state.layout = layout = game.layout(card_ids)
+    state.deal = deal = game.deal_of(card_ids)
 
     down = data.get("down", [])
     if not isinstance(down, list):
         raise BoardlabError("down: must be a list of [row, column] cells")
     for pair in down:
         cell = _cell(game, pair, "down")
-        if not layout.blind >> cell & 1:
+        if not deal.blind >> cell & 1:
             state.down |= 1 << cell
 
     pawns = data["pawns"]
@@ -73,7 +73,7 @@ def parse_position(game, data):
                                 f"(colours: {', '.join(seats)})")
         cell = _cell(game, pair, f"pawns.{colour}")
         r, c = grid.row_column(cell)
-        if layout.blind >> cell & 1:
+        if deal.blind >> cell & 1:
             raise BoardlabError(f"pawns.{colour}: [{r}, {c}] is the blind card")
         if state.down >> cell & 1 and not (game.rules.pawns == "stack" and game.flip_at_once):
             raise BoardlabError(f"pawns.{colour}: [{r}, {c}] is a face-down card (a pawn stays on a face-down "
@@ -115,24 +115,24 @@ def check_reachable(game, state) -> None:
       turn has not come: it is the first such seat, the player to move, every later seat is
       still on its start card too, and each earlier seat turned at most one card face down.
     """
-    grid, layout = game.grid, state.layout
+    grid, deal = game.grid, state.deal
     mover = state.mover
 
     def where(cell: int) -> str:
         return "[{}, {}]".format(*grid.row_column(cell))
 
-    if state.restore[mover] and layout.suit[state.pawns[mover]] != mover:
+    if state.restore[mover] and deal.suit[state.pawns[mover]] != mover:
         raise BoardlabError(f"restore: true, but the {game.suits[mover]} pawn stands on {where(state.pawns[mover])}, "
                             f"not on a {game.suits[mover]} card (the bonus is earned by ending a turn on one's own colour)")
     if game.rules.restore_bonus or (game.rules.pawns == "stack" and not game.flip_at_once):
         return
     present = [seat for seat, cell in enumerate(state.pawns) if cell >= 0]
     for seat in present:
-        start = layout.start[seat]
+        start = deal.start[seat]
         if state.pawns[seat] != start and not state.down >> start & 1:
             raise BoardlabError(f"the {game.suits[seat]} pawn has left its start card {where(start)}, so that card "
                                 f"is face down (no restore bonus in this definition); the position lists it face up")
-    unmoved = [seat for seat in present if state.pawns[seat] == layout.start[seat]]
+    unmoved = [seat for seat in present if state.pawns[seat] == deal.start[seat]]
     if not unmoved:
         return
     first = unmoved[0]
@@ -184,12 +184,12 @@ def position_of(state) -> dict:
     :raises ValueError: at the chance node or a finished game (no one is to move).
     """
     game = state.game
-    if state.layout is None or state.mover == TERMINAL:
+    if state.deal is None or state.mover == TERMINAL:
         raise ValueError("a position needs a dealt, unfinished game")
     grid = game.grid
     rows = []
     for r in range(grid.rows):
-        rows.append(" ".join(game.token(state.layout.card_ids[grid.cell(r, c)]) for c in range(grid.columns)))
+        rows.append(" ".join(game.token(state.deal.card_ids[grid.cell(r, c)]) for c in range(grid.columns)))
     return {
         "game": game.definition.game.id,
         "grid": rows,

@@ -165,6 +165,17 @@ class DeblockleGame(Game):
         """The chance node before the setup (the orientation of every block)."""
         return DeblockleState(self)
 
+    def play_block(self, match, start: int, stop: int):
+        """Games start..stop-1 of a match by the compiled random self-play path
+        (`analysis/deblockle/batch.py`), or None when its agents are not all random."""
+        from boardlab.analysis.deblockle.batch import play_block
+        return play_block(self, match, start, stop)
+
+    def block_size(self, match) -> int | None:
+        """The runner's block size when the compiled path plays this match (None: the default)."""
+        from boardlab.analysis.deblockle.batch import block_size
+        return block_size(self, match)
+
     def summarize(self, records: list) -> dict:
         """Ends, first-player share, blocked players and blocks scored (`summary.summarize`)."""
         from boardlab.analysis.deblockle.summary import summarize

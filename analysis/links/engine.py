@@ -90,14 +90,14 @@ class Observation:
         return self.moves
 
     def table_lines(self) -> list[Line]:
-        return [Line(cards, run_start, count) for cards, run_start, count in self.lines]
+        return [Line(*key) for key in self.lines]
 
     def unseen(self) -> list[int]:
         """The kinds this seat cannot see (other hands and the deck), one entry per card, by kind."""
         left = list(self.game.copies)
         for kind in self.hand:
             left[kind] -= 1
-        for cards, _, _ in self.lines:
+        for cards, *_ in self.lines:
             for kind, _ in cards:
                 left[kind] -= 1
         for pile in self.captured:
@@ -111,6 +111,7 @@ class LinksGame(Game):
 
     length_unit = "turns"
     rotates_deal = True
+    reads_positions = True  # a position is what the player to move sees (docs/positions/links.md)
     chance_listed = False  # the deal is a shuffle of the whole deck: sampled, never listed
 
     def __init__(self, definition, players: int):
@@ -164,6 +165,20 @@ class LinksGame(Game):
         state.turns, state.plays = observation.turns, observation.plays
         state.mover = observation.mover
         state._moves = list(observation.moves) if observation.mover >= 0 else None
+        return state
+
+    def state_from_position(self, data: dict) -> "LinksState":
+        """A state of a position: the unseen cards dealt to the other hands and the deck by a
+        fixed shuffle (a position never says where they are; the moves do not depend on it).
+
+        :raises BoardlabError: when the position is malformed, impossible, or for another player count.
+        """
+        from boardlab.analysis.links.position import state_from_position
+        from boardlab.layouts.errors import BoardlabError
+
+        state = state_from_position(self.definition, data, random.Random(0))
+        if state.players != self.players:
+            raise BoardlabError(f"the position is for {state.players} players, this game has {self.players}")
         return state
 
     def is_pass(self, move) -> bool:
@@ -281,6 +296,11 @@ class LinksState(State):
                 "blocked_turns": self.counters["blocked_turns"], "passes": self.counters["passes"],
                 "lead_changes": self.counters["lead_changes"], "left_in_hands": sum(map(len, self.hands)),
                 "rounds": -(-self.turns // self.game.players)}
+
+    def to_position(self) -> dict:
+        """What the player to move sees, in the JSON form of positions (docs/positions/links.md)."""
+        from boardlab.analysis.links.position import position_of
+        return position_of(self)
 
     # -- hidden information ---------------------------------------------------------------
     def observation(self, seat: int | None = None) -> Observation:

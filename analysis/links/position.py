@@ -20,6 +20,8 @@ from boardlab.analysis.links.table import Line, capture_size, legal_plays
 from boardlab.layouts.errors import BoardlabError
 
 KEYS = ("game", "players", "to_move", "hand", "lines", "captured", "hand_sizes", "deck")
+#: marks a capturing card that stayed on the table (written before the card: "*B1-Y1")
+STAYED = "*"
 
 
 def _card(deck, text, where: str) -> int:
@@ -45,6 +47,8 @@ def _table_card(deck, rules, text, end: int, where: str) -> tuple[int, int]:
     """
     if not isinstance(text, str):
         raise BoardlabError(f"{where}: {text!r} is not a card")
+    if text.startswith(STAYED):
+        end, text = WILD, text[len(STAYED):]  # laid against cards captured since: no link to check
     name, _, shown = text.partition(":")
     kind = _card(deck, name, where)
     k = deck.kinds[kind]
@@ -79,9 +83,14 @@ def _line(game, data, slot: int) -> Line:
     line = Line()
     for i, text in enumerate(data["cards"]):
         line.cards.append(_table_card(deck, rules, text, line.end, f"{where}.cards[{i}]"))
-    # without "counted", the run is every card after the last empty card (no capture since)
-    empties = [i for i, (kind, _) in enumerate(line.cards) if deck.kinds[kind].category == EMPTY]
-    since = empties[-1] + 1 if empties else 0
+        if isinstance(text, str) and text.startswith(STAYED):
+            if rules.capturing_card != "stays" or deck.kinds[line.cards[-1][0]].category == EMPTY:
+                raise BoardlabError(f"{where}.cards[{i}]: {text} cannot be a capturing card that stayed "
+                                    f"(capturing_card = \"{rules.capturing_card}\")")
+            line.stayed.append(i)
+    # without "counted", the run is every card after the last restart point on the table
+    restarts = [i for i, (kind, _) in enumerate(line.cards) if deck.kinds[kind].category == EMPTY]
+    since = max(restarts + line.stayed, default=-1) + 1
     counted = data.get("counted", len(line.cards) - since)
     if type(counted) is not int or not 0 <= counted <= len(line.cards):
         raise BoardlabError(f"{where}.counted: {counted!r} is not a number of cards 0..{len(line.cards)}")
@@ -209,17 +218,18 @@ def line_json(deck, line: Line) -> dict:
     {'cards': ['B2-R1'], 'counted': 1}
     """
     cards = []
-    for kind, exposed in line.cards:
+    for i, (kind, exposed) in enumerate(line.cards):
         k = deck.kinds[kind]
+        mark = STAYED if i in line.stayed else ""
         if k.ends is None:
-            cards.append(deck.text(kind))
+            cards.append(mark + deck.text(kind))
             continue
         a, b = k.ends
         touching = b if exposed == a else a
         if k.category == GAME:
-            cards.append(f"{deck.face_texts[touching]}-{deck.face_texts[exposed]}")
+            cards.append(f"{mark}{deck.face_texts[touching]}-{deck.face_texts[exposed]}")
         else:
-            cards.append(f"{deck.text(kind)}:{deck.face_texts[exposed]}")
+            cards.append(f"{mark}{deck.text(kind)}:{deck.face_texts[exposed]}")
     return {"cards": cards, "counted": len(line.cards) - line.run_start}
 
 
@@ -231,3 +241,27 @@ def state_from_position(definition, data, rng):
     """
     observation = parse_position(definition, data)
     return observation.game.determinise(observation, rng)
+
+
+def position_of(state, seat: int | None = None) -> dict:
+    """The position `seat` (default: the player to move) sees, in the JSON form of positions.
+
+    >>> import random
+    >>> from boardlab.layouts import load
+    >>> from boardlab.analysis.links.engine import make_game
+    >>> state = make_game(load("links"), 2).new_initial_state()
+    >>> state.apply(state.sample_chance(random.Random(1)))
+    >>> position = position_of(state)
+    >>> again = state_from_position(load("links"), position, random.Random(2))
+    >>> position_of(again) == position and again.legal_moves() == state.legal_moves()
+    True
+    """
+    seat = state.current_player() if seat is None else seat
+    deck = state.game.deck
+    lines = [line_json(deck, line) for line in state.lines]
+    while lines and not lines[-1]["cards"]:
+        lines.pop()
+    return {"game": state.game.id, "players": state.players, "to_move": seat,
+            "hand": deck.kinds_text(sorted(state.hands[seat])), "lines": lines,
+            "captured": [deck.kinds_text(pile) for pile in state.captured],
+            "hand_sizes": [len(hand) for hand in state.hands], "deck": len(state.deck)}

@@ -39,14 +39,19 @@ PASS = Move(-1, -1, WILD)
 
 
 class Line:
-    """One line of play (see the module docstring)."""
+    """One line of play (see the module docstring).
 
-    __slots__ = ("cards", "run_start", "count")
+    `stayed` lists the indices of capturing cards that stayed on the table: such a card was
+    laid against cards that have left since, so it need not link to the card now before it.
+    """
 
-    def __init__(self, cards=None, run_start: int = 0, count: int = 0):
+    __slots__ = ("cards", "run_start", "count", "stayed")
+
+    def __init__(self, cards=None, run_start: int = 0, count: int = 0, stayed=()):
         self.cards: list[tuple[int, int]] = list(cards or [])
         self.run_start = run_start
         self.count = count
+        self.stayed: list[int] = list(stayed)
 
     @property
     def end(self) -> int:
@@ -58,10 +63,10 @@ class Line:
         return not self.cards
 
     def copy(self) -> "Line":
-        return Line(self.cards, self.run_start, self.count)
+        return Line(self.cards, self.run_start, self.count, self.stayed)
 
     def key(self) -> tuple:
-        return tuple(self.cards), self.run_start, self.count
+        return tuple(self.cards), self.run_start, self.count, tuple(self.stayed)
 
 
 def capture_size(deck: LinksDeck, rules, line: Line, kind: int) -> int:
@@ -144,5 +149,6 @@ def lay(deck: LinksDeck, rules, line: Line, kind: int, exposes: int) -> tuple[li
     else:
         taken = [c for c, _ in line.cards[cut:-1]]
         del line.cards[cut:-1]
+        line.stayed.append(cut)
     line.run_start, line.count = len(line.cards), 0
     return taken, ("fifth" if k.category == GAME else deck.master_names[k.master])

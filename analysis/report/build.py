@@ -96,10 +96,7 @@ def pairing_games(agent: str, options: ReportOptions) -> int:
 def player_counts(definition, options: ReportOptions) -> list[int]:
     info = definition.game
     if options.players is not None:
-        if not info.min_players <= options.players <= info.max_players:
-            raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, "
-                                f"not {options.players}")
-        return [options.players]
+        return [info.check_players(options.players)]
     return list(range(info.min_players, info.max_players + 1))
 
 

@@ -18,13 +18,13 @@ BLOCKD_DEALS = 200
 
 def blockd_extras(definition, players: int, seed: int) -> tuple[list, dict]:
     """Mobility on the grid of one deal, and the mean start mobility of a pawn by card."""
-    from boardlab.analysis.blockd.engine import deal, make_game
+    from boardlab.analysis.blockd.engine import make_game, random_deal
 
     game = make_game(definition, players)
 
     def dealt(d: int):
         state = game.new_initial_state()
-        state.apply(deal(game, random.Random(derive_seed(seed, CHANCE_STREAM, d))))
+        state.apply(random_deal(game, random.Random(derive_seed(seed, CHANCE_STREAM, d))))
         return state
 
     state = dealt(0)
@@ -34,7 +34,7 @@ def blockd_extras(definition, players: int, seed: int) -> tuple[list, dict]:
         values.append([]), labels.append([])
         for column in range(grid.columns):
             cell = grid.cell(row, column)
-            card_id = state.layout.card_ids[cell]
+            card_id = state.deal.card_ids[cell]
             blind = game.cards[card_id].is_blind
             values[-1].append(None if blind else state.destinations_from(cell, 0).bit_count())
             pawn = state.pawns.index(cell) + 1 if cell in state.pawns else None
@@ -43,7 +43,7 @@ def blockd_extras(definition, players: int, seed: int) -> tuple[list, dict]:
     for d in range(BLOCKD_DEALS):
         s = dealt(d)
         for cell in range(grid.cells):
-            card = game.cards[s.layout.card_ids[cell]]
+            card = game.cards[s.deal.card_ids[cell]]
             if card.is_blind:
                 continue
             kind = "start card" if card.value == definition.cards.start_value else f"value {card.value}"

@@ -80,9 +80,7 @@ def two_player_game(definition, lead: str | None = None, chips: int | None = Non
 
     :raises BoardlabError: when the definition does not allow two players or the lead is unknown.
     """
-    info = definition.game
-    if not info.min_players <= PLAYERS <= info.max_players:
-        raise BoardlabError(f"{info.name} is not played by two")
+    definition.game.check_players(PLAYERS)
     lead = definition.rules.lead if lead is None else lead
     if lead not in ("fixed", "rotate"):
         raise BoardlabError(f"lead must be fixed or rotate, not '{lead}'")

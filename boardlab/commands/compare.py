@@ -57,9 +57,7 @@ def run(args) -> int:
     baseline = game_definition(args.game, None)
     variants = [game_definition(args.game, v if v != args.game else None) for v in args.variants]
     info = baseline.game
-    players = info.max_players if args.players is None else args.players
-    if not info.min_players <= players <= info.max_players:
-        raise BoardlabError(f"{info.name} is for {info.min_players} to {info.max_players} players, not {players}")
+    players = info.max_players if args.players is None else info.check_players(args.players)
     agent = check_agent(args.game, args.agent or model_agent(baseline))
     options = CompareOptions(players=players, agent=agent, games=args.games or CompareOptions.games, seed=args.seed,
                              until_decided=args.until_decided, delta=args.delta, cap=args.cap, workers=args.workers)

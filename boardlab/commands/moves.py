@@ -13,7 +13,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "moves", help="legal moves of a position given as JSON",
         description='Print the legal moves of a position file as JSON: {"moves": [...]}, sorted, '
-                    "without duplicates. The position formats are in docs/positions/GAME.md.")
+                    "without duplicates. The position formats are in docs/positions/ (one file per game).")
     p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('moves'))}")
     p.add_argument("position", metavar="POSITION.json", help="the position file ('-' reads standard input)")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")

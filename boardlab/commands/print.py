@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from boardlab.arguments import game_definition
+from boardlab.arguments import game_definition, offset_mm
 from boardlab.layouts import BoardlabError, game_ids, game_part, print_conventions
 from boardlab.printkit.output import write_print_files
 from boardlab.printkit.pages import PrintOptions
@@ -32,6 +32,9 @@ def register(subparsers) -> None:
                    help=f"how back pages are flipped (default: {conventions.duplex})")
     p.add_argument("--layout", choices=("duplex", "gutterfold"), default=conventions.layout,
                    help=f"backs on their own pages or folded beside the fronts (default: {conventions.layout})")
+    p.add_argument("--back-offset", metavar="X,Y", type=offset_mm, default=(0.0, 0.0),
+                   help="move back pages X mm right and Y mm down, as seen from the front against the light, for a "
+                        "printer that shifts its backs (measure with the cover's test square; default 0,0)")
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="output folder (default: build/print/GAME; with --variant build/print/VARIANT, the variant's "
                         "file name with the game id in front if it lacks it)")
@@ -56,7 +59,8 @@ def run(args) -> int:
     definition = game_definition(args.game, args.variant)
     footer_date()  # a bad SOURCE_DATE_EPOCH is refused before anything is drawn
     module = game_part(args.game, "print")
-    options = PrintOptions(paper=args.paper or definition.print.paper, duplex=args.duplex, backs=args.layout)
+    options = PrintOptions(paper=args.paper or definition.print.paper, duplex=args.duplex, backs=args.layout,
+                           back_offset=args.back_offset)
     out_dir = args.out if args.out is not None else default_out(definition)
     if out_dir.exists() and not out_dir.is_dir():
         raise BoardlabError(f"{out_dir} exists and is not a folder")

@@ -10,7 +10,7 @@ The pawns, one per suit, are folding standees (printkit.standees) in the suit's 
 >>> from boardlab.layouts import load
 >>> files = print_files(load("blockd"), PrintOptions("a4", "long", "duplex"))
 >>> [(f.name, len(f.pages)) for f in files]
-[('blockd-cards-a4', 6), ('blockd-cards-single', 50)]
+[('blockd-cover-a4', 2), ('blockd-cards-a4', 6), ('blockd-cards-single', 50)]
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from boardlab.layouts import print_conventions
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed, paint_frame
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import paper_size, share_free_space
-from boardlab.printkit.decks import Card, deck_files
+from boardlab.printkit.cover import TOOLS, cover_file
+from boardlab.printkit.decks import Card, deck_files, file_suffix
 from boardlab.printkit.imposition import CardGeometry, card_geometry
 from boardlab.printkit.marks import footed_file
 from boardlab.printkit.pages import PrintFile, PrintOptions
@@ -144,8 +145,20 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
                                           paper, conventions, gap=d.print.piece_gap)
     if not pawn_pages:
         title = f"{deck.title} and pawns ({len(pawns)}, folding standees)"
-        return [replace(deck, title=title, components=deck.components + pawn_components), single]
-    pawn_file = footed_file(f"{d.game.id}-pawns-{options.paper}", f"{d.game.name} pawns ({len(pawns)}, folding standees)",
-                            pawn_pages, pawn_components, conventions, label=f"{d.game.name} {d.game.version}", ink=ink,
-                            unit="sheet", notes=("cut on solid lines, fold on dashed lines",))
-    return [deck, pawn_file, single]
+        files = [replace(deck, title=title, subject=deck.subject.replace(deck.title, title, 1),
+                         components=deck.components + pawn_components), single]
+    else:
+        files = [deck, footed_file(f"{d.game.id}-pawns-{options.paper}",
+                                   f"{d.game.name} pawns ({len(pawns)}, folding standees)", pawn_pages, pawn_components,
+                                   conventions, label=f"{d.game.name} {d.game.version}", ink=ink, unit="sheet",
+                                   notes=("cut on solid lines, fold on dashed lines",)), single]
+    geometry = card_geometry(d.print, conventions)
+    values = ", ".join(str(v) for v in d.cards.values)
+    pieces = [f"{len(cards)} cards, {geometry.width:g} x {geometry.height:g} mm: per suit a start card and the "
+              f"numbers {values}; {d.cards.blind} blind card{'s' if d.cards.blind != 1 else ''}",
+              f"{len(pawns)} pawns, one per suit: folding standees (fold at the middle, glue front to back, "
+              "fold the flaps out)"]
+    cover = cover_file(f"{d.game.id}-cover-{file_suffix(options)}", game=d.game.name, version=d.game.version,
+                       files=files, pieces=pieces, extras=[TOOLS, "a glue stick for the pawns"], options=options,
+                       conventions=conventions, ink=ink)
+    return [cover, *files]

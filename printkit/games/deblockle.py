@@ -8,13 +8,15 @@ and the face on each side of the cube (`cube`, `faces[...].symbol`).
 >>> from boardlab.printkit.pages import PrintOptions
 >>> files = print_files(load("deblockle"), PrintOptions("a4", "long", "duplex"))
 >>> [(f.name, len(f.pages)) for f in files]
-[('deblockle-board-a4', 2), ('deblockle-board-a3', 1), ('deblockle-cubes-a4', 2)]
+[('deblockle-cover-a4', 1), ('deblockle-board-a4', 2), ('deblockle-board-a3', 1), ('deblockle-cubes-a4', 2)]
 """
 
 from __future__ import annotations
 
 from boardlab.layouts import print_conventions
 from boardlab.layouts.deblockle import CUBE_SIDES
+from boardlab.printkit.cover import TOOLS, cover_file
+from boardlab.printkit.decks import file_suffix
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.nets import net_component, net_pages
 from boardlab.printkit.marks import footed_file
@@ -162,4 +164,13 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     files.append(footed_file(f"{definition.game.id}-cubes-{options.paper}",
                              f"{label} cube nets ({len(nets)}, {definition.print.cube_edge:g} mm)", pages, nets,
                              conventions, label=footer, ink=ink))
-    return files
+    board_d = definition.board
+    pieces = [f"the board: {board_d.files} x {board_d.ranks} squares of {definition.print.board_square:g} mm, "
+              f"in tiles on {options.paper} (glue them together) or on one {conventions.sheet.poster_paper} sheet",
+              f"{len(nets)} cubes, {definition.rules.blocks} per player, {definition.print.cube_edge:g} mm: cut the "
+              "nets out, fold every dashed line away from the print, glue the tabs inside"]
+    cover = cover_file(f"{definition.game.id}-cover-{file_suffix(options)}", game=label,
+                       version=definition.game.version, files=files, pieces=pieces,
+                       extras=[TOOLS, "glue for the cubes and the board tiles; a blunt knife to score the folds"],
+                       options=options, conventions=conventions, ink=ink)
+    return [cover, *files]

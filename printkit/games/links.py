@@ -10,7 +10,7 @@ make masters match like game cards).  All of it is read from the definition.
 >>> from boardlab.layouts import load
 >>> files = print_files(load("links"), PrintOptions("a4", "long", "duplex"))
 >>> [(f.name, len(f.pages)) for f in files]
-[('links-cards-a4', 12), ('links-cards-single', 92)]
+[('links-cover-a4', 2), ('links-cards-a4', 12), ('links-cards-single', 92)]
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from __future__ import annotations
 from boardlab.layouts import print_conventions
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.decks import Card, deck_files
+from boardlab.printkit.cover import TOOLS, cover_file
+from boardlab.printkit.decks import Card, deck_files, file_suffix
 from boardlab.printkit.imposition import CardGeometry, card_geometry
 from boardlab.printkit.pages import PrintFile, PrintOptions
 from boardlab.printkit.palette import contrast_ink, ink_and_paper
@@ -187,5 +188,13 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
 
     :raises BoardlabError: when a card does not fit the paper.
     """
-    deck, single = deck_files(d, options, links_cards(d), print_conventions())
-    return [deck, single]
+    conventions = print_conventions()
+    deck, single = deck_files(d, options, links_cards(d), conventions)
+    geometry = card_geometry(d.print, conventions)
+    masters = sum(m.count for m in d.deck.masters)
+    pieces = [f"{len(links_cards(d))} cards, {geometry.width:g} x {geometry.height:g} mm: {len(d.deck.game_cards)} game cards, "
+              f"{d.deck.central} central, {d.deck.empty} empty and {masters} master cards, one back for all"]
+    cover = cover_file(f"{d.game.id}-cover-{file_suffix(options)}", game=d.game.name, version=d.game.version,
+                       files=[deck, single], pieces=pieces, extras=[TOOLS], options=options, conventions=conventions,
+                       ink=ink_and_paper(d)[0])
+    return [cover, deck, single]

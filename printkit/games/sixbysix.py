@@ -10,7 +10,7 @@ eliminated player's card covers exactly one row of the board, as the rules ask.
 >>> from boardlab.printkit.pages import PrintOptions
 >>> files = print_files(load("sixbysix"), PrintOptions("a4", "long", "duplex"))
 >>> [f.name for f in files]
-['sixbysix-board-a4', 'sixbysix-cards-a4', 'sixbysix-pieces-a4']
+['sixbysix-cover-a4', 'sixbysix-board-a4', 'sixbysix-cards-a4', 'sixbysix-pieces-a4']
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from boardlab.layouts import print_conventions
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_extent
+from boardlab.printkit.cover import TOOLS, cover_file
 from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file, file_suffix
 from boardlab.printkit.imposition import CardGeometry
 from boardlab.printkit.marks import footed_file
@@ -166,8 +167,21 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
             draw_token(canvas, chip_box / 2, chip_box / 2, shape=settings.chip_shape, size=settings.chip,
                        gap=settings.piece_gap, art=art, ink=ink))))
     if not pages:  # every piece found room on the board and card sheets
-        return [replace(files[0], components=files[0].components + tuple(components)), *files[1:]]
-    files.append(footed_file(f"{game}-pieces-{options.paper}",
-                             f"{label} markers ({len(markers)}) and chips ({len(chips)}), some on the board and card "
-                             "sheets", pages, components, conventions, label=footer, ink=ink))
-    return files
+        files = [replace(files[0], components=files[0].components + tuple(components)), *files[1:]]
+    else:
+        files.append(footed_file(f"{game}-pieces-{options.paper}",
+                                 f"{label} markers ({len(markers)}) and chips ({len(chips)}), some on the board and "
+                                 "card sheets", pages, components, conventions, label=footer, ink=ink))
+    faces = definition.dice.faces
+    rows, columns = len(definition.board.cells), len(definition.board.cells[0])
+    pieces = [f"the board: {rows} x {columns} squares of {settings.board_square:g} mm",
+              f"{len(cards)} player cards, one per colour, a row of {len(faces)} boxes each",
+              f"{len(markers)} markers, one per colour: folding standees (fold at the middle, glue, fold the flaps out)",
+              f"{len(chips)} chips, {definition.components.chips_per_colour} per colour "
+              f"({settings.chip:g} mm {settings.chip_shape}s); some are on the board and card sheets"]
+    dice = (f"{len(seats)} ordinary six-sided dice, one per player" if tuple(faces) == (1, 2, 3, 4, 5, 6) else
+            f"{len(seats)} dice with the faces {', '.join(str(f) for f in faces)}, one per player")
+    cover = cover_file(f"{game}-cover-{file_suffix(options)}", game=label, version=definition.game.version,
+                       files=files, pieces=pieces, extras=[dice, TOOLS, "a glue stick for the markers"],
+                       options=options, conventions=conventions, ink=ink)
+    return [cover, *files]

@@ -39,14 +39,14 @@ def _pawn(canvas: Canvas, cx: float, cy: float, size: float, colour, ink: str) -
 
 
 def blockd(definition):
-    from boardlab.analysis.blockd.engine import deal, make_game
+    from boardlab.analysis.blockd.engine import make_game, random_deal
     from boardlab.printkit.games.blockd import blockd_cards
     from boardlab.printkit.imposition import card_geometry
 
     geometry = card_geometry(definition.print, print_conventions())
     cards = blockd_cards(definition)
     game = make_game(definition, definition.game.max_players)
-    layout = deal(game, random.Random(EXAMPLE_SEED))
+    card_ids = random_deal(game, random.Random(EXAMPLE_SEED))
     rows, columns = definition.board.rows, definition.board.columns
     step_x, step_y = geometry.width + CARD_GAP, geometry.height + CARD_GAP
     ink = ink_and_paper(definition)[0]
@@ -54,7 +54,7 @@ def blockd(definition):
               for seat, suit in enumerate(definition.cards.suits[:definition.game.max_players])}
 
     def draw(canvas: Canvas) -> None:
-        for cell, card_id in enumerate(layout):
+        for cell, card_id in enumerate(card_ids):
             row, column = divmod(cell, columns)
             x, y = column * step_x, row * step_y
             with canvas.clip(x, y, geometry.width, geometry.height, geometry.corner_radius):

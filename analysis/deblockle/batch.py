@@ -1,0 +1,78 @@
+"""Random Deblockle self-play by the compiled kernel: the runner's fast path.
+
+`play_block(game, match, start, stop)` plays games start..stop-1 when every seat plays the
+common random agent (uniform over the legal moves) and returns their `GameRecord`s;
+otherwise it returns None and the runner plays the games through the reference engine.
+
+Randomness, and what matches the reference path:
+- the setup of game i is the reference path's: `game.deal(Random(derive_seed(seed,
+  CHANCE_STREAM, d)))` for its deal d (`Match.seating`), turned into start orientations by
+  `game.placed` (random or adversarial setup); with one agent in every seat the runner gives
+  every game a deal of its own (Deblockle does not turn deals round the table);
+- the moves are not the reference path's (that would need one Python rng per seat): the
+  move of game i at turn t is picked by `splitmix64(derive_seed(seed, BATCH_STREAM, i) +
+  (t + 1) * golden)`.  A game's result is a function of (seed, i) alone: the same whatever
+  the block size or the number of workers.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+
+import numpy as np
+
+from boardlab.analysis.blockd.batch import derive_seeds
+from boardlab.analysis.deblockle import kernel
+from boardlab.analysis.runner import CHANCE_STREAM, GameRecord
+
+#: stream of the kernel's move choices (the runner uses 0 for setups and 1 for agents)
+BATCH_STREAM = 2
+#: games per runner block on this path
+BATCH_BLOCK = 4096
+
+
+def unsupported(game, match) -> str | None:
+    """Why the kernel cannot play this match (None when it can)."""
+    if game.board.cells > 62:
+        return "boards of more than 62 squares"
+    policies = {factory(game).random_policy for factory in match.agents}
+    if policies != {"moves"}:
+        return "not every seat plays the random agent"
+    return None
+
+
+def block_size(game, match) -> int | None:
+    return BATCH_BLOCK if unsupported(game, match) is None else None
+
+
+def setups(game, seed: int, indices) -> np.ndarray:
+    """The start orientation of every block of games `indices`, as `runner.play_one` sets them up."""
+    rows = []
+    for s in derive_seeds(seed, CHANCE_STREAM, indices).tolist():
+        rolled = game.deal(random.Random(s))
+        i, row = 0, []
+        for seat, cells in enumerate(game.starts):
+            for cell in cells:
+                row.append(game.placed(seat, cell, rolled[i]))
+                i += 1
+        rows.append(row)
+    return np.array(rows, dtype=np.int64).reshape(len(rows), -1)
+
+
+def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
+    """Records of games start..stop-1 of `match`, or None when the kernel does not apply."""
+    if unsupported(game, match) is not None:
+        return None
+    indices = np.arange(start, stop)
+    seating = [match.seating(i) for i in indices.tolist()]  # (deal, rotation, agent per seat) as play_one has them
+    orientations = setups(game, match.seed, [deal for deal, _, _ in seating])
+    result = kernel.play_setups(game, orientations, derive_seeds(match.seed, BATCH_STREAM, indices))
+    paused = gc.isenabled()  # thousands of small acyclic records: the cyclic GC would walk them for nothing
+    gc.disable()
+    try:
+        return [GameRecord(index, deal, rotation, tuple(match.agent_names[a] for a in order), *result.record(g))
+                for g, (index, (deal, rotation, order)) in enumerate(zip(indices.tolist(), seating))]
+    finally:
+        if paused:
+            gc.enable()

@@ -1,0 +1,136 @@
+"""The cover sheet of a game's print run: what each file holds, what else to get, how to print.
+
+One cover per game and paper.  Its front page lists the pieces (counted from the definition by
+the game's print module), what the files do not hold (dice, glue, tools), the print settings,
+and every file with its sheets and how to print them (both sides and which edge to flip, or one
+side).  A duplex test square sits on the front; when the run has back pages, the cover has a
+back page too, with the matching square where a perfect duplex printer puts it.  Held against
+the light, the two squares show how far the printer shifts its backs; `--back-offset X,Y`
+moves every back page to make up for it (printkit.pages.back_shift).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from boardlab.layouts.common import PrintConventions
+from boardlab.printkit.draw import Canvas
+from boardlab.printkit.fonts import text_width
+from boardlab.printkit.marks import MARK_WIDTH, footed_file, printable_box
+from boardlab.printkit.packing import paper_size
+from boardlab.printkit.pages import Page, PrintFile, PrintOptions, back_shift
+from boardlab.printkit.units import MM_PER_POINT
+
+TITLE_SIZE = 16.0  # points
+HEADING_SIZE = 10.0
+TEXT_SIZE = 8.0
+LINE = 1.45  # line height, in text sizes
+TEST_SQUARE = 20.0  # mm: the duplex test square's side
+#: what every print run needs to cut its pieces out
+TOOLS = "scissors, or a craft knife, a metal ruler and a cutting mat; a 3 mm corner rounder for the cards if you like"
+
+
+def sheets_of(print_file: PrintFile) -> int:
+    """Sheets of paper a file takes: a duplex file's pages come in front-back pairs.
+
+    >>> sheets_of(PrintFile("x", "x", (Page(1, 1, print),) * 4, duplex="long"))
+    2
+    """
+    pages = len(print_file.pages)
+    return (pages + 1) // 2 if print_file.duplex else pages
+
+
+def how_to_print(print_file: PrintFile) -> str:
+    """Both sides with the edge to flip, or one side."""
+    if print_file.duplex:
+        return f"both sides, flip on the {print_file.duplex} edge"
+    return "one side"
+
+
+def test_square_box(width: float, height: float, conventions: PrintConventions) -> tuple[float, float, float, float]:
+    """Where the duplex test square sits on the cover's front page: the top right of the printable area.
+
+    >>> from boardlab.layouts import print_conventions
+    >>> [round(v, 2) for v in test_square_box(210, 297, print_conventions())]
+    [183.45, 6.55, 20.0, 20.0]
+    """
+    x, y, w, _ = printable_box(width, height, conventions)
+    inset = MARK_WIDTH  # the outline's ink stays inside the margin
+    return (x + w - TEST_SQUARE - inset, y + inset, TEST_SQUARE, TEST_SQUARE)
+
+
+def _test_square(canvas: Canvas, box, ink: str, label: str) -> None:
+    x, y, w, h = box
+    canvas.rect(x, y, w, h, stroke=ink, width=MARK_WIDTH * 2)
+    canvas.line(x + w / 2, y, x + w / 2, y + h, stroke=ink, width=MARK_WIDTH)
+    canvas.line(x, y + h / 2, x + w, y + h / 2, stroke=ink, width=MARK_WIDTH)
+    canvas.text(x + w / 2, y + h + TEXT_SIZE * MM_PER_POINT * LINE, label, size=TEXT_SIZE - 1, fill=ink,
+                anchor="middle")
+
+
+def cover_file(name: str, *, game: str, version: str, files: Sequence[PrintFile], pieces: Sequence[str],
+               extras: Sequence[str], options: PrintOptions, conventions: PrintConventions,
+               ink: str) -> PrintFile:
+    """The cover of a print run: `files` are the run's other files, `pieces` one line per kind of
+    piece with its count, `extras` what to get besides the files.
+
+    :raises BoardlabError: for an unknown paper.
+    """
+    width, height = paper_size(conventions, options.paper)
+    duplex = any(f.duplex for f in files)
+    lines: list[tuple[str, float, bool]] = [(f"{game} {version}: print and play on {options.paper.capitalize()}", TITLE_SIZE, True),
+                                           ("", TEXT_SIZE, False), ("The pieces", HEADING_SIZE, True)]
+    lines += [(f"• {piece}", TEXT_SIZE, False) for piece in pieces]
+    lines += [("", TEXT_SIZE, False), ("You also need", HEADING_SIZE, True)]
+    lines += [(f"• {extra}", TEXT_SIZE, False) for extra in extras]
+    lines += [("", TEXT_SIZE, False), ("The files", HEADING_SIZE, True)]
+    for f in files:
+        count = sheets_of(f)
+        lines.append((f"• {f.name}.pdf: {f.title}; {count} sheet{'s' if count != 1 else ''}, print {how_to_print(f)}",
+                      TEXT_SIZE, False))
+    lines += [("", TEXT_SIZE, False), ("How to print", HEADING_SIZE, True),
+              ("• Print at 100 % (\"actual size\"; never \"fit to page\"), then check the 50 mm bar in the footer "
+               "with a ruler.", TEXT_SIZE, False),
+              ("• Cards and pieces on card stock of 160 to 250 g/m²; colour, best quality.", TEXT_SIZE, False),
+              ("• Cut on solid lines, fold on dashed lines; the colour past a cut line (bleed) is there to be cut "
+               "away.", TEXT_SIZE, False)]
+    if duplex:
+        lines += [("• Print this cover on both sides first, with the settings of the card sheets. Hold it against the light: the "
+                   "square on the back", TEXT_SIZE, False),
+                  ("  should lie exactly behind the square at the top right. If it lies X mm to the right and Y mm "
+                   "lower (as seen", TEXT_SIZE, False),
+                  ("  from this side; left and higher are negative), print again with --back-offset=-X,-Y.",
+                   TEXT_SIZE, False)]
+    square = test_square_box(width, height, conventions)
+
+    def draw_front(canvas: Canvas) -> None:
+        x, y, w, _ = printable_box(width, height, conventions)
+        baseline = y + TITLE_SIZE * MM_PER_POINT
+        for text, size, bold in lines:
+            room = w - (TEST_SQUARE + 3 if baseline < square[1] + square[3] + 6 else 0)
+            fitted = size if text_width(text, size, bold) <= room else size * room / text_width(text, size, bold)
+            if text:
+                canvas.text(x, baseline, text, size=fitted, fill=ink, bold=bold)
+            baseline += size * MM_PER_POINT * LINE
+        if duplex:
+            _test_square(canvas, square, ink, "front")
+
+    pages = [Page(width, height, draw_front)]
+    if duplex:
+        flip = next(f.duplex for f in files if f.duplex)
+        sx, sy, sw, sh = square
+        # where a perfect printer puts the back of the square: mirrored across the flipped edge
+        back_box = (width - sx - sw, sy, sw, sh) if flip == "long" else (sx, height - sy - sh, sw, sh)
+
+        def draw_back(canvas: Canvas) -> None:
+            dx, dy = back_shift(options, flip)
+            with canvas.transform(dx, dy):
+                _test_square(canvas, back_box, ink, "back")
+        pages.append(Page(width, height, draw_back))
+    cover = footed_file(name, f"{game} cover: the files, the pieces, what else to get, how to print", pages, (),
+                        conventions, label=f"{game} {version}", ink=ink)
+    if not duplex:
+        return cover
+    subject = cover.subject.replace("print one side", f"print both sides, flip on the {flip} edge")
+    return replace(cover, duplex=flip, subject=subject)
