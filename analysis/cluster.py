@@ -14,6 +14,7 @@ be reached within `timeout` seconds, or that stops answering during a run, is on
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import importlib
 import logging
@@ -58,6 +59,7 @@ class DaskBackend(Backend):
         except ImportError:
             raise BoardlabError("--cluster needs Dask: pip install 'boardlab[cluster]'") from None
         self.address, self.timeout = address, TIMEOUT if timeout is None else timeout
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)  # failures reach the user as one line
         self.cluster = None
         try:
             if address == "local":
@@ -105,6 +107,9 @@ class DaskBackend(Backend):
             future = self.client.submit(_play_remote, matches[id(match)], start, stop, player, pure=False,
                                         retries=2)
             pending[future] = (i, start, stop)
+        from distributed.client import FuturesCancelledError
+        from distributed.comm import CommClosedError
+
         try:
             while pending:
                 try:
@@ -114,18 +119,25 @@ class DaskBackend(Backend):
                     continue
                 for future in done:
                     i, start, stop = pending.pop(future)
+                    if future.status == "cancelled":
+                        raise self._lost()
                     if future.status == "error":
                         raise future.exception()
                     records, seconds = future.result()
                     yield BlockResult(i, start, stop, records, seconds)
+        except (FuturesCancelledError, CommClosedError, asyncio.CancelledError):
+            raise self._lost() from None
         finally:
             for future in pending:
                 future.cancel()
 
+    def _lost(self) -> BoardlabError:
+        return BoardlabError(f"lost the Dask scheduler at {self.address} (no answer within {self.timeout:g} s); "
+                             f"the blocks finished before are kept")
+
     def _check_alive(self) -> None:
-        if self.client.status != "running" or not self.client.scheduler_info().get("workers"):
-            raise BoardlabError(f"lost the Dask scheduler at {self.address} (no answer within {self.timeout:g} s); "
-                                f"finished blocks are kept")
+        if self.client.status != "running":
+            raise self._lost()
 
     def close(self) -> None:
         for part in (getattr(self, "client", None), self.cluster):

@@ -17,7 +17,7 @@ distributed = pytest.importorskip("distributed")
 import boardlab  # noqa: E402
 from boardlab.analysis import cluster, engines  # noqa: E402
 from boardlab.analysis.cluster import DaskBackend  # noqa: E402
-from boardlab.analysis.runner import LocalBackend, make_match, play_block, run  # noqa: E402
+from boardlab.analysis.runner import make_match, play_block, run  # noqa: E402
 from boardlab.cli import main  # noqa: E402
 from boardlab.layouts import BoardlabError, load  # noqa: E402
 
@@ -40,10 +40,10 @@ def test_same_summary_as_the_local_backend(scheduler):
     game, agents, names = sixbysix_match()
     backend = DaskBackend(scheduler, timeout=20)
     try:
-        records, summary = run(game, agents, 200, seed=3, agent_names=names, progress=False, backend=backend)
+        records, summary = run(game, agents, 100, seed=3, agent_names=names, progress=False, backend=backend)
     finally:
         backend.close()
-    local_records, local_summary = run(game, agents, 200, seed=3, agent_names=names, progress=False, workers=1)
+    local_records, local_summary = run(game, agents, 100, seed=3, agent_names=names, progress=False, workers=1)
     summary.pop("seconds"), local_summary.pop("seconds")
     assert records == local_records and summary == local_summary
 
@@ -86,10 +86,3 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(capsys):
     assert code == 2 and err.count("\n") == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 2 s" in err
     assert time.monotonic() - started < 15
-
-
-def test_the_local_backend_is_the_default():
-    game, agents, names = sixbysix_match()
-    match = make_match(game, agents, seed=1, agent_names=names)
-    results = list(LocalBackend(2).play([(match, (0, 5)), (match, (5, 9))]))
-    assert sorted((r.job, r.start, r.stop) for r in results) == [(0, 0, 5), (1, 5, 9)]
