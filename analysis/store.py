@@ -55,6 +55,7 @@ started, saying so in one line; a file that is not a store, or is damaged, raise
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import importlib
 import json
@@ -130,10 +131,14 @@ def definition_hash(definition) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+@functools.lru_cache(maxsize=None)
 def engine_fingerprint(engine_module: str) -> str:
     """SHA-256 of the simulation code of one engine: its package's sources plus the common modules.
 
     `engine_module` is the dotted name of the engine module (e.g. boardlab.analysis.blockd.engine).
+    Computed once per process, when first asked (the report and compare ask before playing
+    anything), so that files changed on disk during a run do not relabel what the running code
+    plays.
     """
     analysis = Path(importlib.import_module("boardlab.analysis").__file__).parent
     module_file = Path(importlib.import_module(engine_module).__file__)

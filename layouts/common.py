@@ -147,6 +147,8 @@ class PrintConventions:
     sheet: SheetSettings
     duplex: Literal["long", "short"]
     layout: Literal["duplex", "gutterfold"]
+    #: print-on-demand bleed presets: name -> bleed in mm round every card face (`print --pod NAME`)
+    pod_bleeds: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -126,8 +126,9 @@ def single_card_file(name: str, title: str, cards: Sequence[Card], geometry: Car
     bleed = (0.0, 0.0, width, height)
     pages = []
     for card in cards:
-        for face in (card.front, card.back):
-            pages.append(Page(width, height, _component_drawer(face, geometry), trim_box=trim, bleed_box=bleed))
+        for face, face_name in ((card.front, card.name), (card.back, card.back_name)):
+            pages.append(Page(width, height, _component_drawer(face, geometry), trim_box=trim, bleed_box=bleed,
+                              name=face_name))
     subject = (f"{title}: {len(cards)} cards, front then back, one face per page of "
                f"{width:g} x {height:g} mm with TrimBox and BleedBox, for print-on-demand shops (at 100 %)")
     return PrintFile(name, title, tuple(pages), subject=subject)

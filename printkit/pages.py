@@ -48,6 +48,7 @@ class Page:
     draw: Callable[[Canvas], None]
     trim_box: Box | None = None  # set for single-card print-on-demand pages
     bleed_box: Box | None = None
+    name: str = ""  # what the page shows, for a file of one card face a page (the face's component name)
 
 
 @dataclass(frozen=True)

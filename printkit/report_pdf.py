@@ -55,7 +55,8 @@ def _table(block: dict, styles, width: float):
     header = [Paragraph(f"<b>{escape(c['name'])}</b>", styles["cell"]) for c in columns]
     rows = [[Paragraph(inline(t), styles["cell"]) for t in row] for row in texts]
     # each column as wide as its longest text asks, within limits, scaled to the page
-    weights = [min(45, max(6, len(c["name"]), *(len(row[i]) for row in texts))) for i, c in enumerate(columns)]
+    weights = [min(45, max(6, 2 + max((len(w) for w in c["name"].split()), default=0),
+                           1 + max((len(row[i]) for row in texts), default=0))) for i, c in enumerate(columns)]
     widths = [width * w / sum(weights) for w in weights]
     table = Table([header] + rows, repeatRows=1, hAlign="LEFT", colWidths=widths)
     table.setStyle(TableStyle([
@@ -75,7 +76,8 @@ def _block(block: dict, styles, width: float) -> list:
     if kind == "text":
         return [Paragraph(inline(line), styles["body"]) for line in block["text"].split("\n") if line.strip()]
     if kind == "pre":
-        return [Preformatted(block["text"], styles["pre"])]
+        # long lines fold at the page edge, the rest indented
+        return [Preformatted(block["text"], styles["pre"], maxLineLength=118, splitChars=" ,", newLineChars="    ")]
     if kind == "chart":
         out = [chart_drawing(block)]
         if block.get("note"):

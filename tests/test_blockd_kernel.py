@@ -186,3 +186,31 @@ def test_random_move_by_index_is_the_listed_move():
             a, b = random.Random(i), random.Random(i)
             assert fresh.random_move(a) == state.legal_moves()[b.randrange(len(state.legal_moves()))]
             assert a.random() == b.random()  # the same draws were used
+
+
+def test_the_destination_random_agent_plays_the_kernels_weighting():
+    """The Python agent's choices follow the exact probabilities of the destination-first weighting."""
+    from boardlab.analysis.blockd.agents import DestinationRandomAgent
+    game = make_game(load("blockd"), 2)
+    state = next(s for s in engine_positions(game, 400, seed=2)
+                 if s.restore[s.current_player()] and s.down and len(s.legal_moves()) < 40
+                 and any(m.restore < 0 for m in s.legal_moves()))
+    moves = state.legal_moves()
+    targets = sorted({m.to for m in moves})
+    exact = {}
+    for to in targets:
+        ways = [m for m in moves if m.to == to]
+        plain = [m for m in ways if m.restore < 0]
+        restores = [m for m in ways if m.restore >= 0]
+        for m in plain:
+            exact[m] = (1 / len(targets)) * (0.5 if restores else 1.0)
+        for m in restores:
+            exact[m] = (1 / len(targets)) * (0.5 if plain else 1.0) / len(restores)
+    assert abs(sum(exact.values()) - 1) < 1e-12
+    agent, rng, draws = DestinationRandomAgent(), random.Random(6), 20000
+    counts = {m: 0 for m in moves}
+    for _ in range(draws):
+        counts[agent.choose(state, rng)] += 1
+    for m, p in exact.items():
+        sigma = (p * (1 - p) / draws) ** 0.5
+        assert abs(counts[m] / draws - p) < 5 * sigma + 1e-9, (m, counts[m] / draws, p)

@@ -419,3 +419,36 @@ def test_back_offset_moves_every_back_page_and_the_covers_test_square_as_seen_fr
             assert len(items_a) == len(items_b) > 0
             for (xa, ya, wa, ha), (xb, yb, wb, hb) in zip(items_a, items_b):
                 assert (xb - xa, yb - ya, wb, hb) == pytest.approx((dx, dy, wa, ha), abs=1e-3), (after.name, index)
+
+
+# --- print-on-demand images ------------------------------------------------------------------------------------
+
+def test_pod_writes_one_png_per_card_face_at_300_dpi_with_the_shops_bleed(tmp_path):
+    from PIL import Image
+
+    from boardlab.cli import main
+    assert main(["print", "blockd", "--pod", "thegamecrafter", "--out", str(tmp_path / "one")]) == 0
+    assert main(["print", "blockd", "--pod", "thegamecrafter", "--out", str(tmp_path / "two")]) == 0
+    folder = tmp_path / "one" / "pod-thegamecrafter"
+    names = sorted(p.name for p in folder.glob("*.png"))
+    d = load("blockd")
+    fronts = {f"{suit}-start" for suit in d.cards.suits} | {f"{suit}-{v}" for suit in d.cards.suits for v in d.cards.values}
+    assert set(names) == {f"{n}.png" for n in fronts | {"blind", "back"}}  # every face once, the common back once
+    for name in names:
+        assert (folder / name).read_bytes() == (tmp_path / "two" / "pod-thegamecrafter" / name).read_bytes()
+    # The Game Crafter's poker card: 63.5 x 88.9 mm plus 1/8 inch round it, 300 dpi: 825 x 1125 pixels
+    image = Image.open(folder / "red-3.png").convert("RGB")
+    assert image.size == (825, 1125)
+    assert [round(v) for v in image.info["dpi"]] == [300, 300]
+    # the art reaches the edge of the image: the red frame, not white paper, in every corner and mid-edge
+    red = tuple(int(d.colours["red"].hex[i:i + 2], 16) for i in (1, 3, 5))
+    for x, y in ((0, 0), (824, 0), (0, 1124), (824, 1124), (412, 0), (0, 562)):
+        assert all(abs(a - b) <= 2 for a, b in zip(image.getpixel((x, y)), red)), (x, y)
+
+
+def test_an_unknown_pod_preset_is_one_line_and_exit_2(tmp_path, capsys):
+    from boardlab.cli import main
+    with pytest.raises(SystemExit) as stop:
+        main(["print", "links", "--pod", "nowhere", "--out", str(tmp_path / "out")])
+    assert stop.value.code == 2 and len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()

@@ -257,3 +257,27 @@ def test_spanish_appendix_titles_and_headings_are_translated(game):
     missing = [word for table in tables.tables for word in (table.title, *table.columns)
                if rulebook_facts.translate(word, terms) == word and word not in terms and word not in names]
     assert missing == []
+
+
+def test_rules_references_point_inside_the_project():
+    """The rules live in layouts/rulebooks/GAME.en.md; nothing points to a rules file outside."""
+    root = rulebook_text.RULEBOOKS.parent.parent
+    outside = re.compile(r"shared/spec/(" + "|".join(GAMES) + r")\.md")
+    offenders = [f"{path.relative_to(root)}:{number}"
+                 for folder in ("analysis", "boardlab", "layouts", "printkit", "tests")
+                 for path in sorted((root / folder).rglob("*")) if path.suffix in (".py", ".toml", ".md")
+                 for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+                 if outside.search(line)]
+    offenders += [f"README.md:{n}" for n, line in enumerate((root / "README.md").read_text().splitlines(), start=1)
+                  if outside.search(line)]
+    assert offenders == []
+    for game in GAMES:
+        assert (rulebook_text.RULEBOOKS / f"{game}.en.md").is_file()
+
+
+def test_a_setup_drawing_for_a_game_without_one_is_a_check_error(monkeypatch):
+    from boardlab.printkit.rulebook import book
+    monkeypatch.setattr(book, "SETUPS", {k: v for k, v in book.SETUPS.items() if k != "links"})
+    problems = check_texts(load("links"))
+    assert problems and all("::: setup: no setup drawing for links" in p for p in problems)
+    assert "rulebooks/links." in problems[0].split(":")[0]

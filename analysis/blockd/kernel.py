@@ -78,8 +78,10 @@ SUPPORTED = {
 }
 
 # fields of the position vector `st`
-DOWN, BLIND, MOVER, TURNS, ROUND, LAST, WINNER, UNFINISHED, TIEBREAK, EARNED, USED, N_ELIM, DONE = range(13)
-FIELDS = 13
+# (PLAIN, RESTORABLE: the mover's `moves`, found by `advance`, which leaves their `via` in its scratch)
+DOWN, BLIND, MOVER, TURNS, ROUND, LAST, WINNER, UNFINISHED, TIEBREAK, EARNED, USED, N_ELIM, DONE, PLAIN, RESTORABLE \
+    = range(15)
+FIELDS = 15
 # fields of the rule vector `rules`
 R_PLAYERS, R_PAWNS, R_FLIP, R_IMMEDIATE, R_RESTORE, R_MAX_TURNS, R_AT_ONCE = range(7)
 
@@ -287,21 +289,14 @@ def moves(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat, via):
 
 
 @njit(cache=True, inline="always")
-def has_move(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat):
-    """Whether `seat` has a legal move (stops at the first)."""
-    wall, others, restorable, landing = _context(st, pawns, bonus, rules, seat)
-    cell = pawns[seat]
-    c = cls[cell]
-    j = 0
-    end = counts[c, cell]
-    while j < end:
-        if not (landing >> dests[c, cell, j]) & 1:
-            j = skips[c, cell, j]
-            continue
-        j += 1
-        hit = masks[c, cell, j - 1] & wall
-        if hit == 0 or (restorable != 0 and (hit & (hit - 1)) == 0 and (hit & restorable) != 0):
+def any_move(plain, restorable, via):
+    """Whether the masks of `moves` hold a move."""
+    if plain:
+        return True
+    while restorable:
+        if via[low_index(restorable)]:
             return True
+        restorable &= restorable - 1
     return False
 
 
@@ -399,8 +394,9 @@ def _left(pawns, n):
 
 
 @njit(cache=True, inline="always")
-def advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, elim, after):
-    """Find the next player who can move, resolving eliminations and the end (engine `_advance`)."""
+def advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, elim, after, via):
+    """Find the next player who can move, resolving eliminations and the end (engine `_advance`);
+    the mover's moves are left in `st[PLAIN]`, `st[RESTORABLE]` and `via`."""
     n = rules[R_PLAYERS]
     leaving = marked  # replaced by a fresh array only when someone leaves (rare)
     seat = after
@@ -424,7 +420,10 @@ def advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, e
                 return
             st[ROUND] += 1
             seat = _next_seat(pawns, marked, n, -1)
-        if has_move(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat):
+        plain, restorable = moves(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat, via)
+        if any_move(plain, restorable, via):
+            st[PLAIN] = plain
+            st[RESTORABLE] = restorable
             break
         if rules[R_IMMEDIATE]:
             leaving = np.zeros(n, dtype=np.int64)
@@ -445,7 +444,7 @@ def advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, e
 
 
 @njit(cache=True, inline="always")
-def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, restore, to):
+def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, restore, to, via):
     """The mover plays (restore, to) and play passes on (engine `apply`); the move must be legal."""
     seat = st[MOVER]
     left = pawns[seat]
@@ -463,23 +462,29 @@ def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, 
     st[EARNED] += earned
     st[TURNS] += 1
     st[LAST] = seat
-    advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, elim, seat)
+    advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, elim, seat, via)
 
 
 @njit(cache=True)
 def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, key, weighting, history, via):
     """Random moves from a position with a mover until the game ends; `history[t]` gets
     (seat, restore, to) of turn t when `history` has rows; `via` is scratch of 64 int64."""
-    while not st[DONE]:
+    if st[DONE]:
+        return
+    plain, restorable = moves(st, pawns, bonus, cls, rules, masks, dests, skips, counts, st[MOVER], via)
+    while True:
         seat = st[MOVER]
-        plain, restorable = moves(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat, via)
         z = draw(key, st[TURNS])
         restore, to = pick(plain, restorable, via, to_unit(z), to_unit(splitmix(z)), weighting)
         if st[TURNS] < history.shape[0]:
             history[st[TURNS], 0] = seat
             history[st[TURNS], 1] = restore
             history[st[TURNS], 2] = to
-        apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, restore, to)
+        apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, restore, to, via)
+        if st[DONE]:
+            return
+        plain = st[PLAIN]
+        restorable = st[RESTORABLE]
 
 
 @njit(cache=True)
@@ -505,7 +510,7 @@ def play_games(cls, suit, blind, starts, keys, rules, masks, dests, skips, count
         pawns[:] = starts[g]
         marked[:] = 0
         bonus[:] = 0
-        advance(st, pawns, marked, bonus, cls[g], rules, masks, dests, skips, counts, elim[g], -1)
+        advance(st, pawns, marked, bonus, cls[g], rules, masks, dests, skips, counts, elim[g], -1, via)
         history = histories[g] if g < histories.shape[0] else empty
         play_on(st, pawns, marked, bonus, cls[g], suit[g], rules, masks, dests, skips, counts, elim[g], keys[g],
                 weighting, history, via)
@@ -607,7 +612,7 @@ def playout_winner(state, key: int, weighting: int) -> int:
     arrays = deal_arrays_of(state)
     t = tables_of(state.game)
     packed = np.array([state.down, deal.blind, state.mover, state.turns, state.round, state.last_mover, -1, 0,
-                       0, 0, 0, 0, 0, *state.pawns, *state.marked, *state.restore], dtype=np.int64)
+                       0, 0, 0, 0, 0, 0, 0, *state.pawns, *state.marked, *state.restore], dtype=np.int64)
     return int(playout(packed, arrays[0], arrays[1], t.rules, t.masks, t.dests, t.skips, t.counts,
                        np.uint64(key), weighting))
 
@@ -643,9 +648,7 @@ class Position:
         return int(plain), int(restorable), via
 
     def has_move(self, seat: int) -> bool:
-        t = self.tables
-        return bool(has_move(self.st, self.pawns, self.bonus, self.cls, t.rules, t.masks, t.dests, t.skips,
-                             t.counts, seat))
+        return bool(any_move(*self.moves(seat)))
 
     def play_on(self, key: int, weighting: int = MOVES, record: bool = False):
         """Random moves to the end of the game (in place); the moves played when `record`."""

@@ -146,7 +146,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
                 ("decisions", "Decisions", sections.decisions(observed, n)),
                 ("skill", "Skill", sections.skill(skilled, n)),
                 ("game", f"{name}'s own figures", _own_figures(definition, baseline, n, options.seed, store)),
-                ("sensitivity", "Open-rule sensitivity", sections.sensitivity(baseline, alts, n, skipped))):
+                ("sensitivity", "Open-rule sensitivity", sections.sensitivity(baseline, alts, n, skipped, unit))):
             d[key] = x
             blocks.append(section(title, b, level=3))
         data["by_players"][str(n)] = d
@@ -212,7 +212,7 @@ def _tables(definition, options: ReportOptions, store: ResultStore):
         return [text("This game has no exact tables yet.")], {}
     key = {"what": "tables", "game": game_id, "definition": definition_hash(definition),
            "players": options.players, "deals": options.table_deals, "seed": options.seed,
-           "engine": engine_fingerprint(game_entry(game_id).tables)}
+           "engine": engine_fingerprint(game_entry(game_id).tables), "report": _code_fingerprint()}
 
     def compute():
         tables = game_part(game_id, "tables").tables(definition, TableOptions(players=options.players, deals=options.table_deals,

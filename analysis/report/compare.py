@@ -15,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from boardlab.analysis import engines
 from boardlab.analysis.report.document import format_cell
 from boardlab.analysis.report.jobs import Job, play_jobs
 from boardlab.analysis.report.metrics import paired_difference, sprt
-from boardlab.analysis.report.sections import HEADLINE_FORMATS, RATE_FORMATS, headline_series
+from boardlab.analysis.report.sections import HEADLINE_FORMATS, RATE_FORMATS, headline_series, metric_label
 from boardlab.analysis.store import ResultStore
 
 SPRT_METRIC = "seat 1 win rate"
@@ -47,7 +48,7 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
     agents = (options.agent,) * n
     out = {"game": baseline.game.id,
            "baseline": getattr(baseline, "variant", "baseline"), "players": n, "seed": options.seed,
-           "agents": list(agents), "comparisons": []}
+           "agents": list(agents), "length_unit": engines.make_game(baseline, n).length_unit, "comparisons": []}
     for variant in variants:
         games = options.batch if options.until_decided else options.games
         while True:
@@ -81,7 +82,7 @@ def compare_markdown(result: dict) -> str:
         for metric, d in c["metrics"].items():
             value, diff, interval = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
             verdict = "significant change" if d["significant"] else "no significant change"
-            lines.append(f"| {metric} | {format_cell(d['baseline'], value)} | {format_cell(d['variant'], value)} | "
+            lines.append(f"| {metric_label(metric, result['length_unit'])} | {format_cell(d['baseline'], value)} | {format_cell(d['variant'], value)} | "
                          f"{format_cell(d['difference'], diff)} | {format_cell(d['ci95'], interval)} | {verdict} |")
         if "sprt" in c:
             s = c["sprt"]

@@ -33,9 +33,14 @@ def _first_seat(counts):
     where = "at every player count" if len(decided) == len(seen) else \
         "with " + ", ".join(str(n) for n, _ in decided) + " players"
     how = "more" if all(ups) else "less" if not any(ups) else "more or less"
-    text = (f"Seat 1 wins {how} than a fair share {where}: " + "; ".join(
-        f"{a['rate']:.1%} against {a['fair_share']:.1%} with {n} ({a['advantage'] * 100:+.1f} points, "
-        f"p {_p(a['p_value'])})" for n, a in decided) + (" players." if len(decided) > 1 else " players."))
+    if len(decided) == 1:
+        n, a = decided[0]
+        text = (f"Seat 1 wins {how} than a fair share with {n} players: {a['rate']:.1%} against "
+                f"{a['fair_share']:.1%} ({a['advantage'] * 100:+.1f} points, p {_p(a['p_value'])}).")
+    else:
+        text = (f"Seat 1 wins {how} than a fair share {where}: " + "; ".join(
+            f"{a['rate']:.1%} against {a['fair_share']:.1%} with {n} ({a['advantage'] * 100:+.1f} points, "
+            f"p {_p(a['p_value'])})" for n, a in decided) + " players.")
     # relative to the fair share: 5 points matter more among 6 players than between 2
     return [{"score": max(abs(a["advantage"]) / a["fair_share"] * 50 for _, a in decided), "text": text}]
 

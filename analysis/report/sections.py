@@ -156,7 +156,16 @@ def two_sided_binomial(k: int, n: int, p: float) -> float:
     return float(binomtest(k, n, p).pvalue) if n else 1.0
 
 
-def sensitivity(baseline, alternatives, players: int, skipped) -> tuple[list, dict]:
+def metric_label(metric: str, unit: str) -> str:
+    """How a table names a headline metric: lengths with their unit.
+
+    >>> metric_label("mean length", "rounds"), metric_label("draw share", "rounds")
+    ('mean length (rounds)', 'draw share')
+    """
+    return f"{metric} ({unit})" if metric == "mean length" else metric
+
+
+def sensitivity(baseline, alternatives, players: int, skipped, unit: str = "turns") -> tuple[list, dict]:
     """`alternatives`: (option, value, outcome or error text); `skipped`: (option, why) not varied."""
     base = headline_series(baseline.records, players)
     rows, data = [], []
@@ -171,7 +180,8 @@ def sensitivity(baseline, alternatives, players: int, skipped) -> tuple[list, di
             d = paired_difference(values, base[metric])
             metrics[metric] = d
             fmt = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
-            rows.append([option, _value_text(value), metric, _cell(d["baseline"], fmt[0]), _cell(d["variant"], fmt[0]),
+            rows.append([option, _value_text(value), metric_label(metric, unit), _cell(d["baseline"], fmt[0]),
+                         _cell(d["variant"], fmt[0]),
                          f"{_cell(d['difference'], fmt[1])} ({_cell(d['ci95'], fmt[2])})", d["significant"]])
         data.append({"option": option, "value": value, "metrics": metrics})
     blocks = [table(f"Open-rule sensitivity, {players} players",

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from boardlab.arguments import game_definition, offset_mm
 from boardlab.layouts import BoardlabError, game_ids, game_part, print_conventions
-from boardlab.printkit.output import write_print_files
+from boardlab.printkit.output import render_print_files, write_rendered
 from boardlab.printkit.pages import PrintOptions
+from boardlab.printkit.pod import DPI, face_images, with_pod_bleed
 from boardlab.printkit.marks import footer_date
 
 #: where files go without --out; GAME is appended
@@ -35,6 +36,9 @@ def register(subparsers) -> None:
     p.add_argument("--back-offset", metavar="X,Y", type=offset_mm, default=(0.0, 0.0),
                    help="move back pages X mm right and Y mm down, as seen from the front against the light, for a "
                         "printer that shifts its backs (measure with the cover's test square; default 0,0)")
+    p.add_argument("--pod", metavar="PRESET", choices=tuple(conventions.pod_bleeds),
+                   help="also write one PNG per card face at 300 dpi into pod-PRESET/, with the bleed of a "
+                        f"print-on-demand shop: {', '.join(conventions.pod_bleeds)}")
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="output folder (default: build/print/GAME; with --variant build/print/VARIANT, the variant's "
                         "file name with the game id in front if it lacks it)")
@@ -65,9 +69,23 @@ def run(args) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         raise BoardlabError(f"{out_dir} exists and is not a folder")
     files = module.print_files(definition, options)
-    written = write_print_files(files, out_dir)
+    rendered = render_print_files(files)
+    images = 0
+    if args.pod is not None:  # one image per card face, drawn again with the shop's bleed
+        pod_definition = with_pod_bleed(definition, args.pod, print_conventions())
+        for print_file in module.print_files(pod_definition, options):
+            if print_file.pages and print_file.pages[0].trim_box is not None:
+                faces = face_images(print_file, f"pod-{args.pod}")
+                images += len(faces)
+                rendered.update(faces)
+    written = write_rendered(rendered, out_dir)
     pdfs = [path for path in written if path.suffix == ".pdf"]
-    print(f"{definition.game.name}: {len(pdfs)} PDF, {len(written) - len(pdfs)} SVG in {out_dir}")
+    svgs = sum(path.suffix == ".svg" for path in written)
+    print(f"{definition.game.name}: {len(pdfs)} PDF, {svgs} SVG" + (f", {images} PNG" if args.pod else "")
+          + f" in {out_dir}")
     for print_file, path in zip(files, pdfs):
         print(f"  {path}  {print_file.title}, {len(print_file.pages)} page{'s' if len(print_file.pages) != 1 else ''}")
+    if args.pod is not None:
+        print(f"  {out_dir / f'pod-{args.pod}'}  one PNG per card face, {DPI} dpi, "
+              f"{print_conventions().pod_bleeds[args.pod]:g} mm bleed")
     return 0

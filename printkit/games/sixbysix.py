@@ -10,7 +10,7 @@ eliminated player's card covers exactly one row of the board, as the rules ask.
 >>> from boardlab.printkit.pages import PrintOptions
 >>> files = print_files(load("sixbysix"), PrintOptions("a4", "long", "duplex"))
 >>> [f.name for f in files]
-['sixbysix-cover-a4', 'sixbysix-board-a4', 'sixbysix-cards-a4', 'sixbysix-pieces-a4']
+['sixbysix-cover-a4', 'sixbysix-board-a4', 'sixbysix-cards-a4', 'sixbysix-pieces-a4', 'sixbysix-cards-single']
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_extent
 from boardlab.printkit.cover import TOOLS, cover_file
-from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file, file_suffix
+from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file, file_suffix, single_card_file
 from boardlab.printkit.imposition import CardGeometry
 from boardlab.printkit.marks import footed_file
 from boardlab.printkit.packing import paper_size, share_free_space
@@ -150,6 +150,8 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
              for seat in seats]
     files.append(card_sheet_file(f"{game}-cards-{file_suffix(options)}", f"{label} player cards ({len(cards)})",
                                  cards, geometry, conventions, options, SheetStyle(ink, paper_colour, footer)))
+    single = single_card_file(f"{game}-cards-single", f"{label} player cards, one face per page with bleed "
+                              "(for print-on-demand)", cards, geometry)
 
     markers = [StandeeArt(definition.colours[seat].hex, definition.colours[seat].symbol,
                           definition.colours[seat].label) for seat in seats]
@@ -182,6 +184,6 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     dice = (f"{len(seats)} ordinary six-sided dice, one per player" if tuple(faces) == (1, 2, 3, 4, 5, 6) else
             f"{len(seats)} dice with the faces {', '.join(str(f) for f in faces)}, one per player")
     cover = cover_file(f"{game}-cover-{file_suffix(options)}", game=label, version=definition.game.version,
-                       files=files, pieces=pieces, extras=[dice, TOOLS, "a glue stick for the markers"],
+                       files=[*files, single], pieces=pieces, extras=[dice, TOOLS, "a glue stick for the markers"],
                        options=options, conventions=conventions, ink=ink)
-    return [cover, *files]
+    return [cover, *files, single]

@@ -84,6 +84,9 @@ def drawing_problems(book: Book, components: dict) -> list[str]:
                     shown = ", ".join(known[:6]) + (", ..." if len(known) > 6 else "")
                     out.append(f"{book.file}:{item.line}: [{name}]: no such component in the print files "
                                f"(known: {shown})")
+        elif block.kind == "setup" and book.definition.game.id not in SETUPS:
+            out.append(f"{book.file}:{block.line}: ::: setup: no setup drawing for {book.definition.game.id} "
+                       f"(games with one: {', '.join(SETUPS)}); leave the directive out")
     return out
 
 
