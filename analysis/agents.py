@@ -77,7 +77,7 @@ class AgentTable(dict):
         """The names for a message: every fixed name, then each family as `BASE-N`.
 
         >>> AgentTable({"random": None, "deep": None}, families={"deep": None}).listing()
-        'random, deep, deep-N (N a whole number from 1)'
+        'random, deep, deep-N (N a whole number from 1 to 1,000,000)'
         """
         numbered = [f"{base}-N" for base in self.families]
         return ", ".join([*self, *numbered]) + (f" (N {self.numbers})" if numbered else "")
