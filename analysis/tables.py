@@ -57,14 +57,30 @@ def to_markdown(tables: TableSet) -> str:
     return "\n".join(out) + "\n"
 
 
+#: the columns of `to_csv`'s one long table
+CSV_COLUMNS = ("table", "row", "column", "value")
+
+
 def to_csv(tables: TableSet) -> str:
-    """Every table in one CSV stream: a `# title` line, the header, the rows, a blank line."""
+    """Every table as one long CSV table that a spreadsheet opens as it is: one line per cell,
+    `table,row,column,value` (row counted from 1 in each table), so that a filter on `table`
+    gives one table back.
+
+    :raises ValueError: when a table repeats a column name (its cells could not be told apart).
+
+    >>> print(to_csv(TableSet("t", (Table("Sums", ("sum", "P"), ((2, "1/4"), (3, "1/2"))),))), end="")
+    table,row,column,value
+    Sums,1,sum,2
+    Sums,1,P,1/4
+    Sums,2,sum,3
+    Sums,2,P,1/2
+    """
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    for i, t in enumerate(tables.tables):
-        if i:
-            buf.write("\n")
-        buf.write(f"# {t.title}\n")
-        writer.writerow(t.columns)
-        writer.writerows(t.rows)
+    writer.writerow(CSV_COLUMNS)
+    for t in tables.tables:
+        if len(set(t.columns)) != len(t.columns):
+            raise ValueError(f"table '{t.title}' repeats a column name: {t.columns}")
+        for number, row in enumerate(t.rows, start=1):
+            writer.writerows((t.title, number, column, value) for column, value in zip(t.columns, row))
     return buf.getvalue()

@@ -1,6 +1,6 @@
 """A slow, obvious Blockd reference, written apart from the engine, for tests to compare with.
 
-It works on the JSON position of shared/spec/interfaces.md and plain Python sets of
+It works on the JSON position of docs/positions/blockd.md and plain Python sets of
 (row, column) pairs, walks every path cell by cell with a recursive search, and follows
 layouts/rulebooks/blockd.en.md (with the engine docstring's choices for the points the rules leave
 open) without sharing any code with `boardlab.analysis.blockd`.

@@ -77,4 +77,6 @@ def test_simulate_says_when_no_game_finished(tmp_path, capsys):
     variant.write_text('extends = "blockd"\n[rules]\nmax_turns = 3\n')
     assert main(["simulate", "blockd", "--variant", str(variant), "--games", "8", "--workers", "1"]) == 0
     out = capsys.readouterr().out
-    assert "unfinished 8" in out and "length in turns: no game finished" in out
+    assert "unfinished (stopped by the definition's turn or round cap): 8 (100.0%)" in out
+    assert "game length in turns (every player's moves counted, one move = one turn): no game finished" in out
+    assert "unfinished games: 8, stopped after rules.max_turns = 3 turns" in out

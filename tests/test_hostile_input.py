@@ -7,6 +7,7 @@ where one matters (signals, exit status of the installed command, standard outpu
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import signal
@@ -291,3 +292,65 @@ def test_ctrl_c_during_print_leaves_files_wholly_old_or_new(tmp_path):
         if versions == {True}:  # this run finished: put the old files back for the next one
             subprocess.run(COMMAND + ["print", "blockd", "--out", str(out)], env=old_env, check=True,
                            capture_output=True)
+
+
+# -- output a designer can read ---------------------------------------------------------------------
+def test_list_says_players_in_words_and_what_each_variant_changes(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    assert "deblockle (Deblockle): 2 players, about 20 min." in out and "2-2" not in out
+    assert "blockd (Blockd): 2 to 4 players, about 15 min." in out
+    assert "    sixbysix-lead-fixed  The starting player leads every round" in out
+    assert "    blockd-pawns-stack-always    Pawns may share a cell, and a card turns face down" in out
+
+
+def test_simulate_help_names_engines_and_agents(capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    out = capsys.readouterr().out
+    assert "%%" not in out and "95% confidence" in out
+    assert "agents (--agents), by game:" in out
+    assert "sixbysix: random, greedy, favourite, favourite-N (N a number on the board)" in out
+    assert "mcts-N" in out
+
+
+@pytest.mark.parametrize("game", ["blockd", "sixbysix", "links", "deblockle"])
+def test_csv_is_one_long_table_without_repeated_columns(capsys, game):
+    code, out, err = run(capsys, "tables", game, "--format", "csv", "--deals", "2", "--workers", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "table,row,column,value" and len(lines) > 10
+    cells = list(csv.DictReader(lines))
+    keys = [(c["table"], c["row"], c["column"]) for c in cells]
+    assert len(keys) == len(set(keys)), "every cell named once: no table repeats a column name"
+
+
+def test_simulate_text_labels_every_number(capsys):
+    code, out, _ = run(capsys, "simulate", "blockd", "--games", "40", "--players", "2", "--workers", "1")
+    assert code == 0
+    assert "draws (no single winner): " in out and "unfinished (stopped by the definition's turn or round cap)" in out
+    assert "game length in turns (every player's moves counted, one move = one turn), finished games: mean" in out
+    assert "(9 games in 10 are no longer)" in out
+    assert "\nrun time: " in out and " s (" in out and "\n0." not in out
+    assert "share of 40 eliminations by round" in out  # two players: one elimination per game
+
+
+def test_sixbysix_text_compares_table_time_with_the_stated_time(capsys):
+    code, out, _ = run(capsys, "simulate", "sixbysix", "--games", "6", "--agents", "greedy", "--players", "2",
+                       "--workers", "1")
+    assert code == 0
+    minutes = load("sixbysix").game.minutes
+    assert f"against the {minutes} min the definition states (game.minutes): the mean game takes" in out
+    assert "p-value" in out and "the chance of a difference at least this large if the lead rule changed nothing" in out
+    assert "1 in 6 expected whatever the face" in out and "never bet" in out  # greedy bets only the best faces
+
+
+def test_blockd_tables_explain_their_terms_and_skip_percentiles_of_few_values(capsys):
+    code, out, _ = run(capsys, "tables", "blockd", "--deals", "2", "--players", "2", "--workers", "1")
+    assert code == 0
+    assert "| start | 2 | 4 | 22.0 | - | 22.0 | - | 22 |" in out  # 4 pawns: no 10th or 90th percentile
+    assert "a tenth of the values lie below p10 and a tenth above p90" in out
+    assert "groups of cells in which a pawn could travel from any cell to any other and back" in out
+    assert "| after | positions | 0 moves | 1 move | 2 moves | 3 moves | more than 3 |" in out
+    shares = [row.split(" | ")[2:] for row in out.splitlines() if row.startswith("| start | 2 | ") and "%" in row]
+    assert shares and all(cell.rstrip(" |").endswith("%") for cell in shares[0])

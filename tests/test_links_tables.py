@@ -173,5 +173,5 @@ def test_cli_json_with_and_without_players(capsys):
             p = Fraction(doc[key])
             assert doc[key] == f"{p.numerator}/{p.denominator}"  # reduced
     assert main(["tables", "links", "--format", "csv"]) == 0
-    assert "# One opening hand: exact chances" in capsys.readouterr().out
+    assert "\nOne opening hand: exact chances" in capsys.readouterr().out
     assert main(["tables", "links", "--players", "9"]) == 2

@@ -96,7 +96,7 @@ def test_the_test_game_runs_end_to_end(toygame, tmp_path, capsys):
     """check, simulate, print and list on a game that boardlab itself does not contain."""
     assert "toygame" in game_ids("engine") and "toygame" in game_ids("print")
     code, out, err = run(["check", "toygame"], capsys)
-    assert code == 0 and "ok (Pile, 2-3 players)" in out, err
+    assert code == 0 and "ok (Pile, 2 to 3 players)" in out, err
     code, out, err = run(["simulate", "toygame", "--games", "60", "--seed", "2", "--workers", "1", "--json"], capsys)
     summary = json.loads(out)
     assert code == 0 and summary["game"] == "toygame" and summary["games"] == 60

@@ -1,5 +1,7 @@
 """`boardlab tables sixbysix` against brute force over every roll; board coverage from first principles."""
 
+import csv
+import io
 import json
 from fractions import Fraction
 
@@ -53,21 +55,26 @@ def test_markdown_and_csv(capsys):
     assert "| 21 | 4332 | 361/3888 | 0.092850 |" in md
     assert "| 6 | 6..36 | 2..5 | none | 31..36 | yes |" in md
     code, csv_text, _ = run_cli(capsys, "tables", "sixbysix", "--players", "2", "--format", "csv")
-    assert code == 0 and "7,6,1/6,0.166667" in csv_text
+    assert code == 0 and csv_text.startswith("table,row,column,value\n")
+    assert "Sum of 2 dice,6,sum s,7\nSum of 2 dice,6,ways of 36,6\nSum of 2 dice,6,P(exactly s),1/6\n" in csv_text
 
 
 def test_cumulative_columns(capsys):
     _, out, _ = run_cli(capsys, "tables", "sixbysix", "--players", "3", "--format", "csv")
-    rows = [line.split(",") for line in out.splitlines() if line[:1].isdigit()][:16]
+    rows: dict[str, dict[str, str]] = {}
+    for cell in csv.DictReader(io.StringIO(out)):
+        if cell["table"] == "Sum of 3 dice":
+            rows.setdefault(cell["row"], {})[cell["column"]] = cell["value"]
+    assert len(rows) == 16
     expected = brute_sums(FACES, 3)
     below = Fraction(0)
-    for row in rows:
-        s = int(row[0])
-        assert Fraction(row[2]) == expected[s]
-        assert Fraction(row[6]) == 1 - below  # P(sum >= s)
+    for row in rows.values():
+        s = int(row["sum s"])
+        assert Fraction(row["P(exactly s)"]) == expected[s]
+        assert Fraction(row["P(at least s)"]) == 1 - below
         below += expected[s]
-        assert Fraction(row[4]) == below  # P(sum <= s)
-    assert below == 1
+        assert Fraction(row["P(at most s)"]) == below
+    assert below == 1 and row["P(at most s)"] == "1"  # "1", never "1/1"
 
 
 def test_bad_player_count(capsys):

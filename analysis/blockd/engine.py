@@ -318,7 +318,7 @@ class BlockdGame(Game):
         return BlockdState(self)
 
     def state_from_position(self, data) -> "BlockdState":
-        """The state of a position in the JSON form of shared/spec/interfaces.md.
+        """The state of a position in the JSON form of docs/positions/blockd.md.
 
         The state is a snapshot: its mover is `to_move`, even when that player has no move.
 
@@ -367,12 +367,19 @@ class BlockdGame(Game):
     def describe_summary(self, figures: dict) -> str:
         """The Blockd lines of `boardlab simulate`'s plain-text output."""
         b = figures
-        rounds = ", ".join(f"{r}: {k}" for r, k in b["eliminations_by_round"].items())
-        return "\n".join([
-            f"eliminations by round: {rounds or 'none'}",
-            f"restore bonus per game: earned {b['restores_earned_per_game']:.2f}, used {b['restores_used_per_game']:.2f}",
-            f"games decided by the tie-break: {b['decided_by_tiebreak']} ({b['tiebreak_share']:.1%} of finished games)",
-        ])
+        total = sum(b["eliminations_by_round"].values())
+        rounds = ", ".join(f"{r}: {k / total:.1%}" for r, k in b["eliminations_by_round"].items())
+        lines = [f"when players are eliminated, share of {total} eliminations by round: {rounds}" if total else
+                 "no player was eliminated",
+                 f"restore bonus, per game: earned {b['restores_earned_per_game']:.2f} times, "
+                 f"used {b['restores_used_per_game']:.2f} times",
+                 f"games decided by the end-of-round tie-break: {b['decided_by_tiebreak']} "
+                 f"({b['tiebreak_share']:.1%} of finished games)"]
+        if b["unfinished"]:
+            lines.append(f"unfinished games: {b['unfinished']}, stopped after rules.max_turns = "
+                         f"{self.rules.max_turns} turns (pawns that can move for ever, e.g. stacked pawns "
+                         f"shuttling under stacked_flip = \"last\")")
+        return "\n".join(lines)
 
 
 from boardlab.analysis.blockd import kernel  # noqa: E402  (the kernel reads nothing of this module)
@@ -613,7 +620,7 @@ class BlockdState(State):
         return tuple(out)
 
     def to_position(self) -> dict:
-        """The position in the JSON form of shared/spec/interfaces.md (only between turns)."""
+        """The position in the JSON form of docs/positions/blockd.md (only between turns)."""
         from boardlab.analysis.blockd.position import position_of
         return position_of(self)
 

@@ -1,4 +1,4 @@
-"""Blockd positions in the JSON form of shared/spec/interfaces.md, both ways.
+"""Blockd positions in the JSON form of docs/positions/blockd.md, both ways.
 
     {"game": "blockd", "grid": ["R0 B3 G5 Y1 X", ...], "down": [[0, 1]],
      "pawns": {"red": [2, 3]}, "to_move": "red", "restore": false}

@@ -95,14 +95,28 @@ def _play_block(job) -> list:
     return [play_deal(game, seed, d) for d in range(start, stop)]
 
 
+#: fewer values than this give no 10th and 90th percentiles (None): a tenth of 2 values means nothing
+PERCENTILE_MIN = 10
+
+
 def describe(values: list) -> dict:
-    """positions/pawns measured, mean, 10th percentile, median, 90th percentile, max."""
+    """positions/pawns measured, mean, 10th percentile, median, 90th percentile, max.
+
+    >>> describe([1, 2])["p10"] is None, describe(list(range(11)))["p10"]
+    (True, 1.0)
+    """
     arr = np.asarray(values, dtype=float)
     if not len(arr):
-        return {"count": 0, "mean": 0.0, "p10": 0.0, "median": 0.0, "p90": 0.0, "max": 0}
+        return {"count": 0, "mean": 0.0, "p10": None, "median": 0.0, "p90": None, "max": 0}
+    enough = len(arr) >= PERCENTILE_MIN
     return {"count": int(len(arr)), "mean": round(float(arr.mean()), 3),
-            "p10": round(float(np.percentile(arr, 10)), 3), "median": round(float(np.median(arr)), 3),
-            "p90": round(float(np.percentile(arr, 90)), 3), "max": int(arr.max())}
+            "p10": round(float(np.percentile(arr, 10)), 3) if enough else None,
+            "median": round(float(np.median(arr)), 3),
+            "p90": round(float(np.percentile(arr, 90)), 3) if enough else None, "max": int(arr.max())}
+
+
+def _or_dash(value):
+    return "-" if value is None else value
 
 
 def trap_shares(values: list) -> dict:
@@ -163,10 +177,13 @@ def tables(definition, options) -> "TableSet":
             "trap_horizon": TRAP_HORIZON, "by_players": {}}
     out = []
     summary_columns = ("after", "positions", "pawns", "mean", "p10", "median", "p90", "max")
+    percentiles = (f"p10 and p90: a tenth of the values lie below p10 and a tenth above p90 (shown from "
+                   f"{PERCENTILE_MIN} values on, '-' below).")
     titles = {"mobility": "Mobility of a pawn (cells it could end on)",
               "reach": f"Cells a pawn reaches within {REACH_TURNS} turns (ignoring flips)",
               "dead_cells": "Dead cells (face up, no move out)",
-              "components": "Strongly connected components of the face-up cells (a pawn's cell, where no "
+              "components": "Strongly connected components of the face-up cells (groups of cells in which a "
+                            "pawn could travel from any cell to any other and back; a pawn's cell, where no "
                             "other pawn may end, is usually one on its own)",
               "largest_component": "Size of the largest component (cells)"}
     for players in counts:
@@ -176,17 +193,18 @@ def tables(definition, options) -> "TableSet":
             rows = []
             for checkpoint, entry in by_checkpoint.items():
                 d = entry[key]
-                rows.append((checkpoint, entry["positions"], d["count"], d["mean"], d["p10"], d["median"],
-                             d["p90"], d["max"]))
+                rows.append((checkpoint, entry["positions"], d["count"], d["mean"], _or_dash(d["p10"]), d["median"],
+                             _or_dash(d["p90"]), d["max"]))
             columns = summary_columns if key in PER_PAWN else summary_columns[:2] + summary_columns[3:]
             if key not in PER_PAWN:
                 rows = [row[:2] + row[3:] for row in rows]
-            out.append(Table(f"{title}, {players} players", columns, tuple(rows)))
+            out.append(Table(f"{title}, {players} players", columns, tuple(rows), percentiles))
         shares = [str(d) for d in range(TRAP_HORIZON + 1)] + ["more"]
-        rows = tuple((checkpoint, entry["positions"], *(entry["trap_distance"][k] for k in shares))
+        rows = tuple((checkpoint, entry["positions"], *(f"{entry['trap_distance'][k]:.1%}" for k in shares))
                      for checkpoint, entry in by_checkpoint.items())
         out.append(Table(f"Trap distance of a pawn (share of pawns), {players} players",
-                         ("after", "positions", *shares), rows,
+                         ("after", "positions", *(f"{k} move{'' if k == '1' else 's'}" if k != "more" else f"more than {TRAP_HORIZON}"
+                                                   for k in shares)), rows,
                          note="Trap distance: the fewest of its own moves after which a pawn could stand "
                               "without a move if the others stood still (its cards flipping as in play); "
                               f'"more" means not within {TRAP_HORIZON}.'))

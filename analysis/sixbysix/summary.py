@@ -58,30 +58,40 @@ def summarize_records(game, records: list) -> dict[str, Any]:
 
 
 def describe(summary: dict) -> str:
-    """Plain-text lines for the 6x6 part of a summary."""
+    """Plain-text lines for the 6x6 part of a summary: every number with its label and unit."""
     first, end, minutes = summary["rounds_to_first_elimination"], summary["rounds_to_end"], summary["table_minutes"]
+    box = summary["box_minutes"]
     lines = [f"rounds to the first elimination: mean {first['mean']:.1f}, median {first['median']:g}, "
-             f"90th percentile {first['p90']:g}",
+             f"90th percentile {first['p90']:g} (9 games in 10 lose a player sooner)",
              f"rounds to the end: mean {end['mean']:.1f}, median {end['median']:g}, 90th percentile {end['p90']:g}",
-             f"table time at {summary['seconds_per_round']:g} s a round: mean {minutes['mean']:.0f} min, "
-             f"median {minutes['median']:.0f} min, 90th percentile {minutes['p90']:.0f} min "
-             f"(the definition says {summary['box_minutes']} min)",
-             f"rounds without a winner: {summary['no_winner_share']:.1%}; largest bank {summary['largest_bank']['max']}"
-             f" (mean of per-game largest {summary['largest_bank']['mean']:.1f})",
-             "refund rate by bet face: " + ", ".join(f"{face}: {r['rate']:.3f}"
-                                                    for face, r in summary["refund_rate_by_face"].items())]
+             f"table time at {summary['seconds_per_round']:g} s a round (analysis.seconds_per_round): mean "
+             f"{minutes['mean']:.0f} min, median {minutes['median']:.0f} min, 90th percentile {minutes['p90']:.0f} min",
+             f"  against the {box} min the definition states (game.minutes): the mean game takes "
+             f"{minutes['mean'] / box:.1f} times as long" + (
+                 "; the stated time is far too short" if minutes["mean"] > 1.5 * box else
+                 "; the stated time is too long" if minutes["mean"] < box / 1.5 else "; close to the stated time"),
+             f"rounds without a winner (nobody's marker on the sum): {summary['no_winner_share']:.1%}",
+             f"largest bank: {summary['largest_bank']['max']} chips (the largest of each game: mean "
+             f"{summary['largest_bank']['mean']:.1f} chips)",
+             "chip refunded, by bet face (1 in 6 expected whatever the face): " + "; ".join(
+                 f"{face}: {r['rate']:.1%} of {r['bets']:,} bets" if r["bets"] else f"{face}: never bet"
+                 for face, r in summary["refund_rate_by_face"].items())]
     if summary["chips_over_time"]:
-        lines += ["", "after round   players left   bank   mean chips by seat"]
+        lines += ["", "after round   players left   chips in the bank   mean chips by seat (1, 2, ...)"]
         for checkpoint, c in summary["chips_over_time"].items():
-            lines.append(f"{checkpoint:>11}   {c['mean_players_left']:12.2f}   {c['mean_bank']:4.1f}   "
+            lines.append(f"{checkpoint:>11}   {c['mean_players_left']:12.2f}   {c['mean_bank']:17.1f}   "
                          + " ".join(f"{x:5.1f}" for x in c["mean_chips_by_seat"]))
     leads = summary["by_lead"]
     if len(leads) == 2:
-        lines += ["", "seat   lead fixed            lead rotate          (same seeds, win rate and 95% interval)"]
+        lines += ["", "seat   lead fixed              lead rotate          (same seeds; win rate and 95% interval)"]
         fixed, rotate = leads["fixed"]["win_rate_by_seat"], leads["rotate"]["win_rate_by_seat"]
         for seat, (f, r) in enumerate(zip(fixed, rotate), start=1):
             lines.append(f"{seat:>4}   {f['rate']:6.1%} ({f['ci95'][0]:5.1%}..{f['ci95'][1]:5.1%})"
                          f"   {r['rate']:6.1%} ({r['ci95'][0]:5.1%}..{r['ci95'][1]:5.1%})")
-        lines.append(f"unfinished: fixed {leads['fixed']['unfinished']}, rotate {leads['rotate']['unfinished']}; "
-                     f"seat 1 fixed vs rotate: p = {summary['lead_seat1_p_value']:.3g}")
+        p = summary["lead_seat1_p_value"]
+        lines.append(f"unfinished (rules.max_rounds reached): lead fixed {leads['fixed']['unfinished']}, "
+                     f"lead rotate {leads['rotate']['unfinished']}")
+        lines.append(f"seat 1, fixed against rotating lead: p-value {p:.3g} (the chance of a difference at least "
+                     f"this large if the lead rule changed nothing; "
+                     + ("below 0.05: a real difference)" if p < 0.05 else "0.05 or more: not shown to differ)"))
     return "\n".join(lines)

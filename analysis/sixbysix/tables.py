@@ -42,6 +42,15 @@ def fraction_text(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
+def shown(p: Fraction) -> str:
+    """A probability for people: "p/q", but "1" and "0" at the ends (never "1/1").
+
+    >>> shown(Fraction(1, 6)), shown(Fraction(1)), shown(Fraction(0))
+    ('1/6', '1', '0')
+    """
+    return str(p.numerator) if p.denominator == 1 else fraction_text(p)
+
+
 def decimal_text(p: Fraction) -> str:
     return f"{float(p):.6f}"
 
@@ -87,11 +96,12 @@ def sums_table(definition, players: int) -> Table:
     for s, p in probabilities.items():
         at_most = below + p
         at_least = 1 - below
-        rows.append((s, p * total, fraction_text(p), decimal_text(p), fraction_text(at_most), decimal_text(at_most),
-                     fraction_text(at_least), decimal_text(at_least)))
+        rows.append((s, p * total, shown(p), decimal_text(p), shown(at_most), decimal_text(at_most),
+                     shown(at_least), decimal_text(at_least)))
         below = at_most
-    return Table(f"Sum of {players} dice", ("sum", f"ways of {total}", "P(sum)", "decimal", "P(sum <= s)", "decimal",
-                                            "P(sum >= s)", "decimal"), tuple(rows))
+    return Table(f"Sum of {players} dice", ("sum s", f"ways of {total}", "P(exactly s)", "P(exactly s), decimal",
+                                            "P(at most s)", "P(at most s), decimal", "P(at least s)",
+                                            "P(at least s), decimal"), tuple(rows))
 
 
 def marker_analysis(definition, players: int) -> dict:
@@ -133,7 +143,7 @@ def face_table(definition, counts) -> Table:
             values = face_values(faces, n, marker)
             best = best_face(faces, n, marker)
             equal = [f for f in faces if values[f] == values[best]]
-            rows.append((n, marker, *(fraction_text(values[f]) for f in faces),
+            rows.append((n, marker, *(shown(values[f]) for f in faces),
                          "any" if len(equal) == len(faces) else ", ".join(map(str, equal))))
     return Table("Bet face value: P(the chip comes back in a round the player does not win)",
                  ("players", "marker on", *(f"bet {f}" for f in faces), "best bet"), tuple(rows),
@@ -178,20 +188,20 @@ def tables(definition, options: TableOptions) -> TableSet:
     greedy_rows = []
     for n, m in markers.items():
         for position, (number, p) in enumerate(zip(m["greedy_numbers"], m["fixed"]), start=1):
-            greedy_rows.append((n, position, number, fraction_text(p), decimal_text(p)))
-        greedy_rows.append((n, "no winner", "-", fraction_text(m["no_winner"]), decimal_text(m["no_winner"])))
+            greedy_rows.append((n, position, number, shown(p), decimal_text(p)))
+        greedy_rows.append((n, "no winner", "-", shown(m["no_winner"]), decimal_text(m["no_winner"])))
     out.append(Table("Greedy markers: P(win a round) by choosing position", ("players", "position", "number",
-                                                                             "P(win)", "decimal"),
+                                                                             "P(win)", "P(win), decimal"),
                      tuple(greedy_rows), "Greedy takes the most probable free number; between equally probable "
                                          "numbers, the lower one. Position 1 is the lead player."))
     lead_rows = []
     for n, m in markers.items():
         for seat, (fixed, rotate) in enumerate(zip(m["fixed"], m["rotate"]), start=1):
-            lead_rows.append((n, seat, fraction_text(fixed), decimal_text(fixed), fraction_text(rotate),
+            lead_rows.append((n, seat, shown(fixed), decimal_text(fixed), shown(rotate),
                               decimal_text(rotate)))
     out.append(Table("Lead rule: per-seat P(win a round), greedy markers",
-                     ("players", "seat", 'lead = "fixed"', "decimal", 'lead = "rotate" (mean over n rounds)',
-                      "decimal"),
+                     ("players", "seat", 'lead = "fixed"', 'lead = "fixed", decimal',
+                      'lead = "rotate" (mean over n rounds)', 'lead = "rotate", decimal'),
                      tuple(lead_rows), "Seat 1 is the starting player; with a rotating lead every seat leads once "
                                        "in n rounds."))
     value_rows = []
@@ -199,7 +209,7 @@ def tables(definition, options: TableOptions) -> TableSet:
         for v in m["choice_values"]:
             greedy, random = v[GREEDY.name], v[RANDOM.name]
             value_rows.append((n, v["position"], v["opponents"],
-                               *(f"{fraction_text(v[c])} ({decimal_text(v[c])})" for c in m["choosers"]),
+                               *(f"{shown(v[c])} ({decimal_text(v[c])})" for c in m["choosers"]),
                                decimal_text(greedy - random)))
     chooser_names = markers[counts[0]]["choosers"]
     out.append(Table("Value of the marker choice against other choosers",
@@ -215,14 +225,18 @@ def tables(definition, options: TableOptions) -> TableSet:
         duels = {lead: two_player_game(definition, lead) for lead in ("fixed", "rotate")}
         minutes = definition.analysis.seconds_per_round / 60
         out.append(Table("Two-player game, greedy markers: exact Markov chain",
-                         ("lead", "P(seat 1 wins)", "P(seat 2 wins)", "P(draw)", "expected rounds", "minutes"),
-                         tuple((lead, f"{d.win[0]:.6f}", f"{d.win[1]:.6f}", f"{d.draw:.6f}",
-                                f"{d.expected_rounds:.2f}", f"{d.expected_rounds * minutes:.1f}")
+                         ("lead", "P(seat 1 wins)", "P(seat 2 wins)", "P(draw)", "expected rounds",
+                          "expected table minutes", "times the stated time"),
+                         tuple((lead, f"{d.win[0]:.1%}", f"{d.win[1]:.1%}", f"{d.draw:.3%}",
+                                f"{d.expected_rounds:.1f}", f"{d.expected_rounds * minutes:.0f}",
+                                f"{d.expected_rounds * minutes / definition.game.minutes:.1f}")
                                for lead, d in duels.items()),
                          f"Both start with {definition.rules.chips} chips; seat 1 is the starting player; each bets "
-                         f"the best face for its marker. Every round's outcomes are enumerated exactly; the chain is solved "
-                         f"in floating point, without the round cap. Longer games end in such a duel, "
-                         f"from uneven stocks."))
+                         f"the best face for its marker. Every round's outcomes are enumerated exactly; the chain is "
+                         f"solved in floating point, without the round cap. Table minutes at "
+                         f"{definition.analysis.seconds_per_round:g} s a round (analysis.seconds_per_round), against "
+                         f"the {definition.game.minutes} min the definition states (game.minutes); a game of more "
+                         f"players lasts longer, and ends in such a duel from uneven stocks."))
     if options.players is not None:
         data = sums_document(definition, options.players)
     else:

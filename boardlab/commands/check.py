@@ -6,6 +6,7 @@ import sys
 
 from boardlab.layouts import (BoardlabError, DefinitionError, game_entry, game_ids, game_part, is_conventions_file,
                               load, load_conventions, locate, resolve)
+from boardlab.commands.list import player_range
 from boardlab.layouts import print_conventions as conventions_of
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.rulebook.book import check_texts as rulebook_problems
@@ -59,5 +60,5 @@ def run(args) -> int:
             failed = True
             continue
         what = d.game.name if d.variant == "baseline" else f"{d.game.name}, variant {d.variant}"
-        print(f"{d.source}: ok ({what}, {d.game.min_players}-{d.game.max_players} players)")
+        print(f"{d.source}: ok ({what}, {player_range(d.game.min_players, d.game.max_players)})")
     return 2 if failed else 0

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import textwrap
 
 from boardlab.analysis import engines
 from boardlab.analysis.runner import MAX_GAMES, backend_for, default_workers, run
@@ -13,9 +15,13 @@ from boardlab.layouts import BoardlabError, game_ids
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "simulate", help="self-play many games and summarise win rates and length",
-        description="Play many games between agents and print per-seat win rates with Wilson 95%% "
-                    "intervals, draws, unfinished games and game length. Same seed, same numbers, "
-                    "whatever the number of workers.")
+        description=textwrap.fill("Play many games between agents and print per-seat win rates with 95% "
+                                  "confidence intervals (Wilson), draws, unfinished games and game length. "
+                                  "Same seed, same numbers, whatever the number of workers.", 79),
+        epilog="agents (--agents), by game:\n" + "\n".join(
+            textwrap.fill(f"{game}: {engines.agent_factories(game).listing()}", 79, initial_indent="  ",
+                          subsequent_indent="      ", break_on_hyphens=False) for game in game_ids("engine")),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_match_arguments(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=run_command)
@@ -75,14 +81,29 @@ def run_command(args) -> int:
     return 0
 
 
+#: what a game's length unit counts, for the plain-text summary
+UNIT_MEANING = {"turns": "turns (every player's moves counted, one move = one turn)",
+                "rounds": "rounds (in a round every player plays once)"}
+
+
+def share(count: int, total: int) -> str:
+    """ "3 (1.5%)": a count with its share of `total`, one decimal.
+
+    >>> share(3, 200), share(0, 0)
+    ('3 (1.5%)', '0')
+    """
+    return f"{count} ({count / total:.1%})" if total else f"{count}"
+
+
 def format_summary(s: dict, name: str) -> str:
-    """The summary as a short plain-text table for a designer."""
+    """The summary as a short plain-text table for a designer: every number with its label and unit."""
     agents = s["agents"]
+    games = s["games"]
     who = f"{agents[0]} in every seat" if len(set(agents)) == 1 else ", ".join(agents)
-    lines = [f"{name} ({s['variant']}), {s['players']} players, {s['games']} games, seed {s['seed']}, "
+    lines = [f"{name} ({s['variant']}), {s['players']} players, {games} games, seed {s['seed']}, "
              f"agents: {who}" + (f"; each deal once per seat ({s['seat_rotation']})"
                                   if s.get("seat_rotation", "none") != "none" else ""),
-             "", "seat   wins   win rate   95% interval"]
+             "", "seat   wins   win rate   95% interval (the true rate lies inside 19 times in 20)"]
     for seat, (wins, rate) in enumerate(zip(s["wins_by_seat"], s["win_rate_by_seat"]), start=1):
         lo, hi = rate["ci95"]
         lines.append(f"{seat:>4} {wins:>6}   {rate['rate']:8.1%}   {lo:6.1%} .. {hi:6.1%}")
@@ -92,9 +113,12 @@ def format_summary(s: dict, name: str) -> str:
             lo, hi = r["ci95"]
             lines.append(f"{agent:12} {r['wins']:>5} / {r['seats_played']:<6} {r['rate']:8.1%}   {lo:6.1%} .. {hi:6.1%}")
     length = s["length"]
-    lines += ["", f"draws {s['draws']}, unfinished {s['unfinished']}",
-              f"length in {length['unit']}: mean {length['mean']:.1f}, median {length['median']:g}, "
-              f"90th percentile {length['p90']:g} (finished games)" if s["games"] > s["unfinished"] else
-              f"length in {length['unit']}: no game finished",
-              f"{s['seconds']:.1f} s"]
+    unit = UNIT_MEANING.get(length["unit"], length["unit"])
+    lines += ["", f"draws (no single winner): {share(s['draws'], games)}; unfinished (stopped by the "
+                  f"definition's turn or round cap): {share(s['unfinished'], games)}",
+              f"game length in {unit}, finished games: mean {length['mean']:.1f}, median {length['median']:g}, "
+              f"90th percentile {length['p90']:g} (9 games in 10 are no longer)" if games > s["unfinished"] else
+              f"game length in {unit}: no game finished",
+              f"run time: {s['seconds']:.1f} s" + (f" ({games / s['seconds']:,.0f} games per second)"
+                                                   if s["seconds"] > 0 else "")]
     return "\n".join(lines)
