@@ -91,10 +91,10 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
     for card in cards:
         components.setdefault(card.name, Component(card.name, geometry.width + 2 * geometry.bleed,
                                                    geometry.height + 2 * geometry.bleed,
-                                                   _component_drawer(card.front, geometry)))
+                                                   _guided_drawer(card.front, geometry)))
         components.setdefault(card.back_name, Component(card.back_name, geometry.width + 2 * geometry.bleed,
                                                         geometry.height + 2 * geometry.bleed,
-                                                        _component_drawer(card.back, geometry)))
+                                                        _guided_drawer(card.back, geometry)))
     if sheet_layout.gutterfold:
         how, duplex = "print one side, cut, fold on the middle line and glue fronts to backs", None
     else:
@@ -105,10 +105,28 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
 
 
 def _component_drawer(face: Callable[[Canvas], None], geometry: CardGeometry):
-    """A face drawn on its own with its bleed: the SVG's (0, 0) is the bleed box's corner."""
+    """A face drawn on its own with its bleed: the page's (0, 0) is the bleed box's corner."""
     def draw(canvas: Canvas) -> None:
         with canvas.transform(geometry.bleed, geometry.bleed):
             face(canvas)
+    return draw
+
+
+#: the colour of trim and safe-zone guides in a card's SVG (a guide colour, never printed)
+GUIDE_COLOUR = "#00a0e0"
+
+
+def _guided_drawer(face: Callable[[Canvas], None], geometry: CardGeometry):
+    """A face for its SVG: with bleed, its cut line (rounded corners) on the cut layer and the
+    safe zone on the guides layer."""
+    def draw(canvas: Canvas) -> None:
+        _component_drawer(face, geometry)(canvas)
+        with canvas.transform(geometry.bleed, geometry.bleed):
+            with canvas.layer("cut"):
+                canvas.rect(0, 0, geometry.width, geometry.height, stroke=GUIDE_COLOUR, width=0.1,
+                            radius=geometry.corner_radius)
+            with canvas.layer("guides"):
+                canvas.rect(*geometry.safe_box, stroke=GUIDE_COLOUR, width=0.1, dash=(1.0, 1.0))
     return draw
 
 

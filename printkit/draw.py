@@ -69,6 +69,21 @@ class Canvas(ABC):
     def clip(self, x: float, y: float, w: float, h: float, radius: float = 0.0) -> Iterator[None]:
         """Draw the block clipped to a (rounded) rectangle."""
 
+    #: what a drawing call is for: "art", or "cut", "fold" and "guides" lines (the SVG backend's layers)
+    LAYERS = ("art", "cut", "fold", "guides")
+
+    @contextmanager
+    def layer(self, name: str) -> Iterator[None]:
+        """Draw the block on layer `name` (one of LAYERS).  A page prints every layer the same;
+        the SVG backend puts each in its own Inkscape layer, so a cutting machine can take "cut"."""
+        if name not in self.LAYERS:
+            raise ValueError(f"unknown layer {name!r} ({', '.join(self.LAYERS)})")
+        saved, self.current_layer = getattr(self, "current_layer", "art"), name
+        try:
+            yield
+        finally:
+            self.current_layer = saved
+
 
 class RecordingCanvas(Canvas):
     """Records every call as (method, positional args, keyword args); for tests."""

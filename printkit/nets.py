@@ -126,16 +126,44 @@ def draw_cube_net(canvas: Canvas, x: float, y: float, *, edge: float, tab: float
                 _tab_label(canvas, outline, tab, ink)
             else:
                 cuts.append(segment)
-    for (x1, y1), (x2, y2) in cuts:
-        canvas.line(x1, y1, x2, y2, stroke=ink, width=CUT_WIDTH)
-    for (x1, y1), (x2, y2) in folds:  # every fold has a face on at least one side
-        canvas.line(x1, y1, x2, y2, stroke=mark_ink(colour, ink), width=CUT_WIDTH, dash=FOLD_DASH)
+    with canvas.layer("cut"):  # one closed outline, which a cutting machine follows in one go
+        canvas.polygon(closed_outline(cuts), stroke=ink, width=CUT_WIDTH)
+    with canvas.layer("fold"):
+        for (x1, y1), (x2, y2) in folds:  # every fold has a face on at least one side
+            canvas.line(x1, y1, x2, y2, stroke=mark_ink(colour, ink), width=CUT_WIDTH, dash=FOLD_DASH)
     # the caption goes in the free corner right of the south face, below the east face's tab
     east_x, east_y, _, _ = boxes["east"]
     cx, cy = east_x + 1.5, east_y + edge + tab + 1.0
     size = min(7.0, edge / 4 / MM_PER_POINT)
     for k, line in enumerate(caption.split("\n")):
         canvas.text(cx, cy + (k + 1) * size * MM_PER_POINT * 1.3, line, size=size, fill=ink)
+
+
+def closed_outline(segments: Sequence[tuple[Point, Point]]) -> list[Point]:
+    """The segments of an outline chained end to start into one closed polygon's corners.
+
+    :raises ValueError: when the segments do not form one closed loop.
+
+    >>> closed_outline([((1, 0), (1, 1)), ((0, 0), (1, 0)), ((1, 1), (0, 1)), ((0, 1), (0, 0))])
+    [(1, 0), (1, 1), (0, 1), (0, 0)]
+    """
+    def key(point: Point) -> tuple[float, float]:
+        return round(point[0], 6), round(point[1], 6)
+
+    remaining = list(segments)
+    start, end = remaining.pop(0)
+    corners = [start]
+    while remaining:
+        following = [s for s in remaining if key(s[0]) == key(end) or key(s[1]) == key(end)]
+        if len(following) != 1:
+            raise ValueError("the cut segments do not form one closed outline")
+        segment = following[0]
+        remaining.remove(segment)
+        corners.append(end)
+        end = segment[1] if key(segment[0]) == key(end) else segment[0]
+    if key(end) != key(start):
+        raise ValueError("the cut outline does not close")
+    return corners
 
 
 def _tab_label(canvas: Canvas, outline: list[Point], depth: float, ink: str) -> None:

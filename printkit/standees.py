@@ -88,11 +88,13 @@ def draw_standee(canvas: Canvas, x: float, y: float, size: StandeeSize, art: Sta
         draw_symbol(canvas, art.symbol, x + px + pw / 2, y + py + ph / 2, mark,
                     fill=contrast_ink(art.colour))
     width, height = strip_size(size)
-    canvas.rect(x, y, width, height, stroke=ink, width=CUT_WIDTH)
-    for fold_y in fold_lines(size):
-        # between two panels of the same colour: light on a dark piece, dark on a light one
-        canvas.line(x, y + fold_y, x + width, y + fold_y, stroke=mark_ink(art.colour, ink), width=CUT_WIDTH,
-                    dash=FOLD_DASH)
+    with canvas.layer("cut"):
+        canvas.rect(x, y, width, height, stroke=ink, width=CUT_WIDTH)
+    with canvas.layer("fold"):
+        for fold_y in fold_lines(size):
+            # between two panels of the same colour: light on a dark piece, dark on a light one
+            canvas.line(x, y + fold_y, x + width, y + fold_y, stroke=mark_ink(art.colour, ink), width=CUT_WIDTH,
+                        dash=FOLD_DASH)
 
 
 def _draw_figure(canvas: Canvas, width: float, height: float, art: StandeeArt) -> None:

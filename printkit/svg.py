@@ -18,11 +18,12 @@ from typing import Iterator, Sequence
 import svgwrite
 
 from boardlab.printkit.draw import Canvas, Point
+from boardlab.printkit.fonts import font_name, register_fonts
 from boardlab.printkit.pages import Component
 from boardlab.printkit.units import MM_PER_POINT
 
 #: what an SVG viewer should use for our text: the embedded PDF font first, then look-alikes
-FONT_FAMILY = "Bitstream Vera Sans, DejaVu Sans, Verdana, sans-serif"
+FONT_FAMILY = "Bitstream Vera Sans, DejaVu Sans, Verdana, sans-serif"  # the first is embedded
 
 
 def number(value: float) -> str:
@@ -35,19 +36,48 @@ def number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-class SvgCanvas(Canvas):
-    """A Canvas that collects its calls into an svgwrite Drawing (`.drawing`)."""
+INKSCAPE = "http://www.inkscape.org/namespaces/inkscape"
 
-    def __init__(self, width: float, height: float):
+
+class SvgCanvas(Canvas):
+    """A Canvas that collects its calls into an svgwrite Drawing (`.drawing`).
+
+    Every layer (art, cut, fold, guides) is a top-level Inkscape layer; a call made inside
+    transforms and clips goes into its layer within copies of those groups, so each layer
+    shows its lines where the page shows them.
+    """
+
+    def __init__(self, width: float, height: float, name: str = "drawing"):
         super().__init__(width, height)
         self.drawing = svgwrite.Drawing(size=(f"{number(width)}mm", f"{number(height)}mm"),
                                         viewBox=f"0 0 {number(width)} {number(height)}",
-                                        profile="full", debug=False)
-        self._groups = [self.drawing]
+                                        profile="full", debug=False, id=name)
+        self.drawing.attribs["xmlns:inkscape"] = INKSCAPE
+        self._layers = {}
+        for layer in self.LAYERS:
+            group = self.drawing.g(id=f"{name}-{layer}", **{"inkscape:groupmode": "layer", "inkscape:label": layer})
+            self.drawing.add(group)
+            self._layers[layer] = group
+        self._frames: list[tuple[int, dict]] = []  # the transforms and clips in force: (id, attributes)
+        self._mirrors: dict[str, list[tuple[int, object]]] = {layer: [] for layer in self.LAYERS}
+        self._frame_count = 0
         self._clip_count = 0
+        self.fonts_used: set[bool] = set()  # bold or not, for every text drawn
 
     def _add(self, element) -> None:
-        self._groups[-1].add(element)
+        layer = getattr(self, "current_layer", "art")
+        mirrors = self._mirrors[layer]
+        parent = self._layers[layer]
+        for depth, (frame_id, attributes) in enumerate(self._frames):
+            if depth < len(mirrors) and mirrors[depth][0] == frame_id:
+                parent = mirrors[depth][1]
+                continue
+            del mirrors[depth:]
+            group = self.drawing.g(**attributes)
+            parent.add(group)
+            mirrors.append((frame_id, group))
+            parent = group
+        parent.add(element)
 
     @staticmethod
     def _paint(fill: str | None, stroke: str | None, width: float, dash: Sequence[float] | None) -> dict:
@@ -100,6 +130,7 @@ class SvgCanvas(Canvas):
             attributes["text_anchor"] = anchor
         if bold:
             attributes["font_weight"] = "bold"
+        self.fonts_used.add(bold)
         self._add(self.drawing.text(content, insert=(number(x), number(y)), **attributes))
 
     @contextmanager
@@ -111,17 +142,16 @@ class SvgCanvas(Canvas):
             steps.append(f"rotate({number(rotate)})")
         if scale != 1.0:
             steps.append(f"scale({number(scale)})")
-        group = self.drawing.g(transform=" ".join(steps)) if steps else self.drawing.g()
-        yield from self._inside(group)
+        yield from self._inside({"transform": " ".join(steps)} if steps else {})
 
-    def _inside(self, group):
-        """Add `group` and draw into it until the caller's block ends."""
-        self._add(group)
-        self._groups.append(group)
+    def _inside(self, attributes: dict):
+        """Draw the block inside a group with `attributes` (made in each layer that it draws on)."""
+        self._frame_count += 1
+        self._frames.append((self._frame_count, attributes))
         try:
             yield
         finally:
-            self._groups.pop()
+            self._frames.pop()
 
     @contextmanager
     def clip(self, x, y, w, h, radius=0.0) -> Iterator[None]:
@@ -130,12 +160,33 @@ class SvgCanvas(Canvas):
         clip_path = self.drawing.clipPath(id=clip_id)
         clip_path.add(self._rect_element(x, y, w, h, radius))
         self.drawing.defs.add(clip_path)
-        group = self.drawing.g(clip_path=f"url(#{clip_id})")
-        yield from self._inside(group)
+        yield from self._inside({"clip_path": f"url(#{clip_id})"})
+
+
+def _font_faces(bold_values) -> str:
+    """@font-face rules carrying the embedded fonts (TrueType, base64), so that the SVG shows and
+    cuts its text in the PDF's font wherever it is opened."""
+    import base64
+
+    from reportlab.lib.utils import open_for_read
+    from reportlab.pdfbase import pdfmetrics
+
+    rules = []
+    for bold in sorted(bold_values):
+        register_fonts()
+        path = pdfmetrics.getFont(font_name(bold)).face.filename
+        with open_for_read(path) as handle:
+            data = base64.b64encode(handle.read()).decode("ascii")
+        rules.append(f"@font-face {{ font-family: '{FONT_FAMILY.split(',')[0]}'; font-weight: "
+                     f"{'bold' if bold else 'normal'}; src: url(data:font/ttf;base64,{data}) format('truetype'); }}")
+    return "\n".join(rules)
 
 
 def render_svg(component: Component) -> str:
-    """The SVG text of one component, `component.width` x `component.height` mm."""
-    canvas = SvgCanvas(component.width, component.height)
+    """The SVG text of one component, `component.width` x `component.height` mm, with its id,
+    its layers and the fonts of its text embedded."""
+    canvas = SvgCanvas(component.width, component.height, component.name)
     component.draw(canvas)
+    if canvas.fonts_used:
+        canvas.drawing.defs.add(canvas.drawing.style(_font_faces(canvas.fonts_used)))
     return canvas.drawing.tostring()

@@ -223,7 +223,8 @@ def draw_tile(canvas: Canvas, board: Component, tiles: list[Tile], tile: Tile, l
             canvas.line(left, y, left + tile.width, y, stroke=ink, width=MARK_WIDTH, dash=SEAM_DASH)
             canvas.text(left + tile.width / 2, top + overlap / 2 + 0.9, f"glue: {other.name} over this strip",
                         size=6, fill=ink, anchor="middle")
-    canvas.rect(left, top, tile.width, tile.height, stroke=ink, width=CUT_WIDTH)
+    with canvas.layer("cut"):
+        canvas.rect(left, top, tile.width, tile.height, stroke=ink, width=CUT_WIDTH)
 
 
 def _alignment_mark(canvas: Canvas, x: float, y: float, half: float, ink: str, paper_colour: str) -> None:

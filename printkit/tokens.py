@@ -70,10 +70,12 @@ def draw_token(canvas: Canvas, cx: float, cy: float, *, shape: Shape, size: floa
     cut = mark_ink(art.colour, ink)  # the cut line lies on the token's colour
     if shape == "disc":
         canvas.circle(cx, cy, half + bleed, fill=art.colour)
-        canvas.circle(cx, cy, half, stroke=cut, width=CUT_WIDTH)
+        with canvas.layer("cut"):
+            canvas.circle(cx, cy, half, stroke=cut, width=CUT_WIDTH)
     elif shape == "square":
         canvas.rect(cx - half - bleed, cy - half - bleed, size + 2 * bleed, size + 2 * bleed, fill=art.colour)
-        canvas.rect(cx - half, cy - half, size, size, stroke=cut, width=CUT_WIDTH)
+        with canvas.layer("cut"):
+            canvas.rect(cx - half, cy - half, size, size, stroke=cut, width=CUT_WIDTH)
     else:
         raise BoardlabError(f'unknown token shape "{shape}" (disc, square)')
     draw_symbol(canvas, art.symbol, cx, cy, size * SYMBOL_SHARE, fill=contrast_ink(art.colour))

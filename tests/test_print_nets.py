@@ -61,6 +61,12 @@ def read_net(canvas, edge):
     lines = [s for s in canvas.shapes if s.kind == "line"]
     folds = [tuple(s.points) for s in lines if s.style.get("dash")]
     cuts = [tuple(s.points) for s in lines if not s.style.get("dash")]
+    # the cut outline is one closed polygon (for cutting machines): its sides are the cut segments
+    outlines = [s for s in canvas.shapes if s.kind == "polygon" and s.style.get("stroke") and not s.style.get("fill")
+                and not s.style.get("dash")]
+    for outline in outlines:
+        corners = outline.points
+        cuts += [(a, b) for a, b in zip(corners, corners[1:] + corners[:1])]
     return faces, folds, cuts
 
 
@@ -203,7 +209,8 @@ def test_net_squares_measure_the_cube_edge(symbol_markers, tmp_path):
         fills = [s for s in canvas.shapes if s.kind == "rect" and s.style.get("fill")]
         assert len(fills) == 6 and all(abs(s.box[2] - edge) < TOLERANCE and abs(s.box[3] - edge) < TOLERANCE
                                        for s in fills)
-        assert max(x for s in canvas.shapes if s.kind == "line" for x, _ in s.points) <= net.width + TOLERANCE
+        assert max(x for s in canvas.shapes if s.kind in ("line", "polygon") and s.style.get("stroke")
+                   for x, _ in s.points) <= net.width + TOLERANCE
 
 
 def test_mirrored_cube_in_the_definition_gives_the_mirrored_net(symbol_markers, tmp_path):

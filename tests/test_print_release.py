@@ -452,3 +452,40 @@ def test_an_unknown_pod_preset_is_one_line_and_exit_2(tmp_path, capsys):
         main(["print", "links", "--pod", "nowhere", "--out", str(tmp_path / "out")])
     assert stop.value.code == 2 and len(capsys.readouterr().err.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+# --- SVG for editing and cutting ------------------------------------------------------------------------------
+
+def test_every_svg_has_its_id_four_inkscape_layers_closed_cut_paths_and_embedded_fonts():
+    import xml.etree.ElementTree as ET
+
+    from boardlab.printkit.output import render_print_files
+    svg_ns, ink_ns = "{http://www.w3.org/2000/svg}", "{http://www.inkscape.org/namespaces/inkscape}"
+    seen = 0
+    for game in ("blockd", "sixbysix", "links", "deblockle"):
+        rendered = render_print_files(print_module(game).print_files(load(game), PrintOptions("a4", "long", "duplex")))
+        for name, data in rendered.items():
+            if not name.endswith(".svg"):
+                continue
+            root = ET.fromstring(data)
+            stem = name[len("svg/"):-len(".svg")]
+            assert root.get("id") == stem
+            layers = {g.get(f"{ink_ns}label"): g for g in root if g.get(f"{ink_ns}groupmode") == "layer"}
+            assert sorted(layers) == ["art", "cut", "fold", "guides"], name
+            for element in layers["cut"].iter():
+                # cut paths are closed shapes: rectangles, circles, polygons; never loose lines
+                assert element.tag in (f"{svg_ns}g", f"{svg_ns}rect", f"{svg_ns}circle", f"{svg_ns}polygon"), \
+                    (name, element.tag)
+                assert not element.get("stroke-dasharray"), name
+            for element in layers["fold"].iter():
+                assert element.tag == f"{svg_ns}g" or element.get("stroke-dasharray"), name
+            if any(e.tag == f"{svg_ns}text" for e in root.iter()):
+                style = "".join(e.text or "" for e in root.iter(f"{svg_ns}style"))
+                assert "@font-face" in style and "base64," in style, name
+            seen += 1
+            if "-cube-" in stem:  # a cube net: one closed polygon cuts it out
+                assert len([e for e in layers["cut"].iter(f"{svg_ns}polygon")]) == 1, name
+            if stem in ("red-3", "back", "master-four"):  # a card face: trim on the cut layer, safe zone as guide
+                assert len(list(layers["cut"].iter(f"{svg_ns}rect"))) == 1
+                assert len(list(layers["guides"].iter(f"{svg_ns}rect"))) == 1
+    assert seen >= 50
