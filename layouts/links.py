@@ -57,6 +57,7 @@ class Rules:
     master_links: Literal["any", "match"]
     capturing_card: Literal["stays", "taken"]
     must_play: bool
+    idle_master: Literal["stays", "barred"]  # master N on a count below N - 1: stays uncounted | may not be laid
     capture_count: int = field(metadata=limits(min=2, max=20))  # the game card making this count captures
     lines: int = field(metadata=limits(min=1, max=4))  # lines that can start from the central card
     max_turns: int = field(metadata=limits(min=1, max=100000))

@@ -12,11 +12,13 @@ from boardlab.analysis.links.agents import AGENTS, GreedyAgent
 from boardlab.analysis.links.cards import WILD
 from boardlab.analysis.links.engine import Observation, make_game
 from boardlab.analysis.links.position import line_json, state_from_position
-from boardlab.analysis.links.table import PASS, Move
+from boardlab.analysis.links.table import PASS, Line, Move, can_play, legal_plays
 from boardlab.analysis.protocol import TERMINAL
 from boardlab.layouts import load
+from boardlab.layouts.errors import BoardlabError
 
 BASE, TAKEN, FREE, MATCH = "links", "links-capturing-card-taken", "links-free-play", "links-master-match"
+IDLE = "links-idle-master-barred"
 
 # Each scenario: rules, the mover's hand, the lines on the table, the move (card, line, end it
 # leaves open), then the lines and the mover's captured pile expected after it.
@@ -62,6 +64,12 @@ SCENARIOS = [
      [["G1-R1", "R1-R2"], ["R2-B2", "B2-B1", "B1-Y1"]], []),
     ("a game card starts a new line on a free side", BASE,
      ["B1-Y1"], [["G1-R1"]], ("B1-Y1", 1, "B1"), [["G1-R1"], ["Y1-B1"]], []),
+    ("TWO under 'barred' on a count of 1 captures one card", IDLE,
+     ["TWO"], [["G1-R1"]], ("TWO", 0, None), [["*TWO"]], ["G1-R1"]),
+    ("ONE under 'barred' still starts a line, capturing nothing", IDLE,
+     ["ONE"], [], ("ONE", 0, None), [["*ONE"]], []),
+    ("FOUR under 'barred' on a count of 3 captures three", IDLE,
+     ["FOUR"], [["G1-R1", "R1-B1", "B1-B2"]], ("FOUR", 0, None), [["*FOUR"]], ["G1-R1", "R1-B1", "B1-B2"]),
     ("a master under 'match' links by its ends like a game card", MATCH,
      ["ONE"], [["G1-R1"]], ("ONE", 0, "B1"), [["*ONE:B1"]], ["G1-R1"]),
 ]
@@ -94,6 +102,44 @@ def test_capture_scenarios(case):
     if not state.is_terminal():  # the lines read back from what the next player sees
         again = state.game.state_from_position(state.to_position())
         assert [l.key() for l in again.lines] == [l.key() for l in state.lines]
+
+
+# Where a master may go under each reading of `idle_master`: rules, hand, lines, the master,
+# the line slot (a free slot: a new line), whether that play is legal.
+IDLE_CASES = [
+    (BASE, ["TWO"], [["empty"]], "TWO", 0, True),
+    (IDLE, ["TWO"], [["empty"]], "TWO", 0, False),
+    (BASE, ["TWO"], [["G1-R1"]], "TWO", 1, True),
+    (IDLE, ["TWO"], [["G1-R1"]], "TWO", 1, False),
+    (IDLE, ["TWO"], [["G1-R1"]], "TWO", 0, True),
+    (BASE, ["THREE"], [["G1-R1"]], "THREE", 0, True),
+    (IDLE, ["THREE"], [["G1-R1"]], "THREE", 0, False),
+    (IDLE, ["THREE"], [["G1-R1", "R1-B1"]], "THREE", 0, True),
+    (IDLE, ["FOUR"], [["G1-R1", "R1-B1"]], "FOUR", 0, False),
+    (IDLE, ["ONE"], [["empty"]], "ONE", 0, True),
+]
+
+
+@pytest.mark.parametrize("rules,hand,lines,card,slot,legal", IDLE_CASES)
+def test_where_a_master_may_go_under_each_idle_master_reading(rules, hand, lines, card, slot, legal):
+    state = state_from_position(load(rules), position(hand, lines), random.Random(1))
+    kind = state.game.deck.kind_of(card)
+    assert any(m.kind == kind and m.line == slot for m in state.legal_moves()) == legal
+
+
+def test_a_hand_of_idle_masters_has_no_play_only_under_barred():
+    for rules, playable in ((BASE, True), (IDLE, False)):
+        game = make_game(load(rules), 2)
+        hand = [game.deck.kind_of("TWO"), game.deck.kind_of("FOUR")]
+        lines = [Line() for _ in range(game.rules.lines)]
+        assert can_play(game.deck, game.rules, lines, hand) == playable
+        assert bool(legal_plays(game.deck, game.rules, lines, hand, True)) == playable
+
+
+def test_an_idle_master_on_the_table_is_impossible_under_barred():
+    assert state_from_position(load(BASE), position(["R1-B2"], [["empty", "TWO"]]), random.Random(1))
+    with pytest.raises(BoardlabError, match='TWO cannot lie on a count of 0 \\(idle_master = "barred"\\)'):
+        state_from_position(load(IDLE), position(["R1-B2"], [["empty", "TWO"]]), random.Random(1))
 
 
 def test_a_master_under_match_does_not_link_to_other_ends():
@@ -138,6 +184,8 @@ def brute_force_moves(state):
                 end = WILD
             else:
                 continue
+            if k.value and game.rules.idle_master == "barred" and line.count < k.value - 1:
+                continue  # a master that would not capture here
             if k.ends is None:
                 moves.add(Move(kind, slot, WILD))
                 continue
@@ -163,7 +211,7 @@ def play_random_game(definition, players, seed, check):
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10**6), players=st.integers(2, 8), rules=st.sampled_from([BASE, TAKEN, FREE, MATCH]))
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 8), rules=st.sampled_from([BASE, TAKEN, FREE, MATCH, IDLE]))
 def test_cards_are_never_created_or_lost_and_moves_match_the_twin(seed, players, rules):
     definition = load(rules)
     full = sorted(make_game(definition, players).cards)

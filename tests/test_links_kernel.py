@@ -18,7 +18,8 @@ from boardlab.analysis.links.table import Move, captures
 from boardlab.cli import main
 from boardlab.layouts import load
 
-RULES = ["links", "links-capturing-card-taken", "links-free-play", "links-master-match"]
+RULES = ["links", "links-capturing-card-taken", "links-free-play", "links-master-match",
+         "links-idle-master-barred"]
 
 
 def view(game, s):
@@ -192,7 +193,7 @@ def reference_search(root, pool, iterations, key, exploration, policy, margin):
 
 
 @pytest.mark.parametrize("rules,policy", [("links", 1), ("links", 0), ("links-free-play", 3),
-                                          ("links-capturing-card-taken", 2)])
+                                          ("links-capturing-card-taken", 2), ("links-idle-master-barred", 1)])
 def test_kernel_search_equals_its_python_twin(rules, policy):
     game = make_game(load(rules), 3)
     rng = random.Random(policy)

@@ -41,7 +41,7 @@ class Tables:
                                 *(k.ends if k.ends is not None else (K.WILD, K.WILD)), k.value, k.master]
                                for k in deck.kinds], dtype=np.int64)
         self.rules = np.array([rules.capture_count, rules.capturing_card == "taken", rules.must_play,
-                               rules.max_turns], dtype=np.int64)
+                               rules.max_turns, rules.idle_master == "barred"], dtype=np.int64)
         self.offsets = K.layout(game.players, len(game.cards), rules.lines, len(deck.master_kinds))
         self.hand_size = deck.hand_size
 

@@ -20,20 +20,23 @@ Hidden information: agents get `observation(seat)`, an `Observation` holding onl
 seat sees (its hand, the table, every captured pile, hand sizes, the deck's size), never
 another hand or the deck order.
 
-Points the rules leave open, fixed here (defaults; the rule options are in the definition):
+Points the rules leave open (a rule option in the definition's `[rules]` where the reading
+changes play; otherwise fixed here):
 - A player with no play (an empty hand, or every line taken and nothing links) only draws;
   such turns count as turns "without a play".  With `must_play = false` a player who can play
   may pass (and draws), except on the game's first play, which must start a line.
 - A game card laid on a wild end (central side, empty card, wild master) may leave either of
-  its ends open: the player chooses (two moves).  A master under `master_links = "match"` is
+  its ends open: the player chooses (two moves), as anyone laying a card by hand would.  A master under `master_links = "match"` is
   laid like a game card.
-- Master N laid on a count below N - 1 stays in the line without capturing and without
-  counting (it is not a game card); the next capture of that line takes it with the run.
+- Master N laid on a count below N - 1 (an "idle" master), rule option `idle_master`:
+  `"stays"` (default) it stays in the line without capturing and without counting (it is not
+  a game card), and the next capture of that line takes it with the run; `"barred"` a master
+  may not be laid where it would not capture, so only a master of value 1 can start a line.
 - The count restarts after an empty card; the cards before it stay on the table for good.
 - With `capturing_card = "taken"` the line's open end after a capture is again the one of its
   restart point; a line emptied that way is a free side again.
 - Every free side of the central card is alike: a new line takes the lowest free slot.
-- Equal best scores share the win (a draw for the runner).  A game still running after
+- Equal best scores share the win, as the rules say (a draw for the runner).  A game still running after
   `rules.max_turns` turns ends unfinished.
 - The lead (for "lead changes") is the one seat with the most captured cards; a tie is no lead.
 
@@ -320,7 +323,7 @@ class LinksState(State):
     # -- turn order -----------------------------------------------------------------------
     def _moves_of(self, seat: int) -> list[Move]:
         game = self.game
-        return legal_plays(game.deck, self.lines, self.hands[seat], self.plays == 0, game.rules.must_play)
+        return legal_plays(game.deck, game.rules, self.lines, self.hands[seat], self.plays == 0)
 
     def _deal(self, outcome: Sequence[int]) -> None:
         if sorted(outcome) != list(self.game.cards):
@@ -352,7 +355,7 @@ class LinksState(State):
         n = game.players
         self._moves = None
         while True:
-            if not self.deck and not any(can_play(game.deck, self.lines, h) for h in self.hands):
+            if not self.deck and not any(can_play(game.deck, game.rules, self.lines, h) for h in self.hands):
                 self._finish()
                 return
             if self.turns >= game.rules.max_turns:

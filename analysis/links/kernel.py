@@ -36,7 +36,7 @@ COUNTERS = 12
 (O_PLAYERS, O_CARDS, O_LINES, O_MASTERS, O_HAND_LEN, O_HANDS, O_DECK, O_LINE_LEN, O_RUN, O_COUNT, O_LINE_KIND,
  O_LINE_END, O_CAPTURED, O_TALLY, O_SIZE) = range(15)
 # the rules vector
-R_CAPTURE, R_TAKEN, R_MUST_PLAY, R_MAX_TURNS = range(4)
+R_CAPTURE, R_TAKEN, R_MUST_PLAY, R_MAX_TURNS, R_IDLE_BARRED = range(5)
 # columns of the kinds table
 K_CAT, K_A, K_B, K_VALUE, K_MASTER = range(5)
 
@@ -103,6 +103,13 @@ def add_exposures(kinds, kind, end, slot, moves, m):
 
 
 @njit(cache=True)
+def allowed(s, o, kinds, rules, kind, slot):
+    """`table.allowed`: under idle_master = "barred", master N not on a count below N - 1."""
+    return not (rules[R_IDLE_BARRED] != 0 and kinds[kind, K_CAT] == MASTER_CARD
+                and s[o[O_COUNT] + slot] < kinds[kind, K_VALUE] - 1)
+
+
+@njit(cache=True)
 def legal_moves(s, o, kinds, rules, seat, moves):
     """Fill `moves` with the legal moves of `seat` (rows 0..m-1) and return m."""
     hand = o[O_HANDS] + seat * o[O_CARDS]
@@ -119,14 +126,16 @@ def legal_moves(s, o, kinds, rules, seat, moves):
         for i in range(size):
             kind = s[hand + i]
             if kind != previous:
-                m = add_exposures(kinds, kind, end, slot, moves, m)
+                if allowed(s, o, kinds, rules, kind, slot):
+                    m = add_exposures(kinds, kind, end, slot, moves, m)
                 previous = kind
     if free >= 0:
         previous = -2
         for i in range(size):
             kind = s[hand + i]
             if kind != previous:
-                m = add_exposures(kinds, kind, WILD, free, moves, m)
+                if allowed(s, o, kinds, rules, kind, free):
+                    m = add_exposures(kinds, kind, WILD, free, moves, m)
                 previous = kind
     if m == 1:
         return 0
@@ -139,18 +148,21 @@ def legal_moves(s, o, kinds, rules, seat, moves):
 
 
 @njit(cache=True)
-def can_play(s, o, kinds, seat):
+def can_play(s, o, kinds, rules, seat):
     size = s[o[O_HAND_LEN] + seat]
     if size == 0:
         return False
     hand = o[O_HANDS] + seat * o[O_CARDS]
+    barred = rules[R_IDLE_BARRED] != 0
     for slot in range(o[O_LINES]):
         end = line_end(s, o, slot)
-        if end == WILD:
+        if end == WILD and not barred:
             return True
         for i in range(size):
             kind = s[hand + i]
-            if kinds[kind, K_A] < 0 or kinds[kind, K_A] == end or kinds[kind, K_B] == end:
+            if barred and not allowed(s, o, kinds, rules, kind, slot):
+                continue
+            if end == WILD or kinds[kind, K_A] < 0 or kinds[kind, K_A] == end or kinds[kind, K_B] == end:
                 return True
     return False
 
@@ -199,7 +211,7 @@ def next_player(s, o, kinds, rules, seat):
         if s[DECK_POS] >= s[DECK_LEN]:
             anyone = False
             for other in range(n):
-                if can_play(s, o, kinds, other):
+                if can_play(s, o, kinds, rules, other):
                     anyone = True
                     break
             if not anyone:
@@ -210,7 +222,7 @@ def next_player(s, o, kinds, rules, seat):
             s[DONE] = 1
             return
         seat = (seat + 1) % n
-        if can_play(s, o, kinds, seat):
+        if can_play(s, o, kinds, rules, seat):
             s[MOVER] = seat
             return
         s[BLOCKED] += 1

@@ -99,6 +99,9 @@ def _line(game, data, slot: int) -> Line:
         k = deck.kinds[kind]
         if k.category == MASTER and line.count >= k.value - 1:
             raise BoardlabError(f"{where}: {deck.text(kind)} laid on a count of {line.count} would have captured")
+        if k.category == MASTER and rules.idle_master == "barred":
+            raise BoardlabError(f"{where}: {deck.text(kind)} cannot lie on a count of {line.count} "
+                                f"(idle_master = \"barred\")")
         if k.category not in (GAME, MASTER):
             raise BoardlabError(f"{where}.counted: the count restarts after an empty card")
         line.count += k.category == GAME
@@ -161,7 +164,7 @@ def parse_position(definition, data) -> Observation:
             raise BoardlabError(f"the cards add up to {total} (hands, deck, table, captured), but the deck "
                                 f"holds {len(game.cards)} with {players} players")
     plays = sum(len(line.cards) for line in lines) + sum(map(len, captured))
-    moves = legal_plays(deck, lines, hand, plays == 0, rules.must_play)
+    moves = legal_plays(deck, rules, lines, hand, plays == 0)
     return Observation(game, to_move, to_move, tuple(sorted(hand)), tuple(line.key() for line in lines),
                        tuple(tuple(p) for p in captured), tuple(hand_sizes), deck_size, 0, plays, tuple(moves))
 

@@ -88,12 +88,27 @@ def captures(deck: LinksDeck, rules, line: Line, kind: int) -> bool:
     return k.category == MASTER and line.count >= k.value - 1
 
 
-def legal_plays(deck: LinksDeck, lines: list[Line], hand, first_play: bool, must_play: bool) -> list[Move]:
+def allowed(deck: LinksDeck, rules, line: Line, kind: int) -> bool:
+    """Whether a card of `kind` may go on `line` at all (linking aside): under
+    `idle_master = "barred"` master N may not be laid on a count below N - 1.
+
+    >>> from boardlab.layouts import load
+    >>> deck = LinksDeck(load("links-idle-master-barred"))
+    >>> two = deck.kind_of("TWO")
+    >>> allowed(deck, load("links").rules, Line(), two), allowed(deck, load("links-idle-master-barred").rules, Line(), two)
+    (True, False)
+    """
+    k = deck.kinds[kind]
+    return not (k.category == MASTER and rules.idle_master == "barred" and line.count < k.value - 1)
+
+
+def legal_plays(deck: LinksDeck, rules, lines: list[Line], hand, first_play: bool) -> list[Move]:
     """Every move of a player holding `hand` (kinds), in a fixed order.
 
     Plays on existing lines in slot order, then a new line on the lowest free slot; kinds in
     ascending order, exposed ends ascending.  `PASS` comes first when the player may keep their
-    cards: `must_play` is off, they have a play, and they are not making the game's first play.
+    cards: `rules.must_play` is off, they have a play, and they are not making the game's first
+    play.  A card the rules bar from a line (`allowed`) has no move there.
     """
     kinds = sorted(set(hand))
     moves = []
@@ -105,21 +120,25 @@ def legal_plays(deck: LinksDeck, lines: list[Line], hand, first_play: bool, must
             continue
         end = line.end
         for kind in kinds:
-            for exposed in deck.exposures(kind, end):
-                moves.append(Move(kind, slot, exposed))
+            if allowed(deck, rules, line, kind):
+                for exposed in deck.exposures(kind, end):
+                    moves.append(Move(kind, slot, exposed))
     if free >= 0:
         for kind in kinds:
-            for exposed in deck.exposures(kind, WILD):
-                moves.append(Move(kind, free, exposed))
-    if moves and not must_play and not first_play:
+            if allowed(deck, rules, lines[free], kind):
+                for exposed in deck.exposures(kind, WILD):
+                    moves.append(Move(kind, free, exposed))
+    if moves and not rules.must_play and not first_play:
         moves.insert(0, PASS)
     return moves
 
 
-def can_play(deck: LinksDeck, lines: list[Line], hand) -> bool:
-    """Whether a hand has any play (without listing the plays)."""
+def can_play(deck: LinksDeck, rules, lines: list[Line], hand) -> bool:
+    """Whether a hand has any play (without listing the plays, except when masters may be barred)."""
     if not hand:
         return False
+    if rules.idle_master == "barred":
+        return bool(legal_plays(deck, rules, lines, hand, True))
     ends = set()
     for line in lines:
         if line.is_free:
