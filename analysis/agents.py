@@ -46,7 +46,10 @@ class AgentTable(dict):
     (True, 3, False, False)
     """
 
-    def __init__(self, fixed=(), families=None, numbers: str = "a whole number from 1"):
+    #: the largest N of a numbered name (an MCTS budget beyond it would run for days)
+    MAX_NUMBER = 1_000_000
+
+    def __init__(self, fixed=(), families=None, numbers: str = f"a whole number from 1 to {MAX_NUMBER:,}"):
         super().__init__(fixed)
         self.families = dict(families or {})
         self.numbers = numbers  # what N may be, for messages
@@ -56,7 +59,8 @@ class AgentTable(dict):
         if not isinstance(name, str):
             return None
         base, _, number = name.rpartition("-")
-        if base in self.families and number.isdigit() and int(number) > 0 and number[0] != "0":
+        if (base in self.families and number.isdigit() and number[0] != "0"
+                and 0 < int(number) <= self.MAX_NUMBER):
             return self.families[base](int(number))
         return None
 
@@ -73,7 +77,7 @@ class AgentTable(dict):
         """The names for a message: every fixed name, then each family as `BASE-N`.
 
         >>> AgentTable({"random": None, "deep": None}, families={"deep": None}).listing()
-        'random, deep, deep-N (N a whole number from 1)'
+        'random, deep, deep-N (N a whole number from 1 to 1,000,000)'
         """
         numbered = [f"{base}-N" for base in self.families]
         return ", ".join([*self, *numbered]) + (f" (N {self.numbers})" if numbered else "")
@@ -82,7 +86,7 @@ class AgentTable(dict):
         """Why `name` is not an agent of this table, in one line.
 
         >>> AgentTable({"random": None}, families={"deep": None}).unknown("deep-0")
-        "unknown agent 'deep-0': the N of deep-N is a whole number from 1"
+        "unknown agent 'deep-0': the N of deep-N is a whole number from 1 to 1,000,000"
         """
         base, _, number = str(name).rpartition("-")
         if base in self.families:

@@ -25,6 +25,15 @@ deal's advantage between the seats).
 The summary has one shape for every game: the common figures at the top level (seat and agent
 results are counted here and only here, by `seat_results`) and the game's own figures
 (`Game.summarize`) under one key, the game id.
+
+Where blocks are played is a `Backend`: `LocalBackend` (processes of this machine, the default)
+or the Dask backend of `boardlab.analysis.cluster` (`--cluster ADDRESS|local`).  A block's
+records depend only on its match and bounds, so the summary is the same whatever the backend
+and the number of workers.  `Backend.play(jobs, player)` takes every block of every
+configuration at once, as a list of (match, (start, stop)) jobs, and yields a `BlockResult`
+for each block as it finishes (in no fixed order): a sweep (a report, `compare`) submits all
+its configurations together and saves each block as it arrives.  `backend_for(cluster,
+workers)` picks the backend for a command's `--cluster` and `--workers`.
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ import random
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -45,6 +54,8 @@ from boardlab.analysis.stats import describe_lengths, wilson_interval
 CHANCE_STREAM = 0
 AGENT_STREAM = 1
 BLOCK = 64
+#: the most games one run may ask for (a larger count is refused: memory and time run out first)
+MAX_GAMES = 100_000_000
 
 AgentFactory = Callable[[Game], Any]
 
@@ -135,19 +146,96 @@ def play_block(match: Match, start: int, stop: int) -> list[GameRecord]:
     return [play_one(match, i) for i in range(start, stop)]
 
 
-_WORKER_MATCH: Match | None = None
+Job = tuple[Match, tuple[int, int]]  # one block of one configuration: (match, (start, stop))
+
+
+@dataclass(frozen=True)
+class BlockResult:
+    """A finished block: `job` is its position in the submitted job list."""
+
+    job: int
+    start: int
+    stop: int
+    records: list[GameRecord]
+    seconds: float
+
+
+def play_timed(match: Match, start: int, stop: int, player=None) -> tuple[list[GameRecord], float]:
+    """(records, seconds) of one block, played by `player` (default `play_block`)."""
+    started = time.perf_counter()
+    records = (player or play_block)(match, start, stop)
+    return records, time.perf_counter() - started
+
+
+class Backend:
+    """Where blocks are played (see the module docstring)."""
+
+    #: how the summary names it ("local" or "dask")
+    name = "backend"
+
+    def play(self, jobs: Sequence[Job], player=None) -> Iterator[BlockResult]:
+        """Play every job's block; yield each result as it finishes (in no fixed order).
+
+        `player(match, start, stop) -> records` plays one block (default `play_block`); it must
+        be a module-level function, so that workers can be given it.
+        """
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Let go of what the backend holds (workers, connections)."""
+
+
+class LocalBackend(Backend):
+    """Processes of this machine: `workers` of them (1: in this process)."""
+
+    name = "local"
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers
+
+    def play(self, jobs: Sequence[Job], player=None) -> Iterator[BlockResult]:
+        workers = max(1, min(self.workers or default_workers(), len(jobs) or 1))
+        if workers == 1:
+            for i, (match, (start, stop)) in enumerate(jobs):
+                records, seconds = play_timed(match, start, stop, player)
+                yield BlockResult(i, start, stop, records, seconds)
+            return
+        matches: list[Match] = []
+        where: dict[int, int] = {}
+        for match, _ in jobs:
+            if id(match) not in where:
+                where[id(match)] = len(matches)
+                matches.append(match)
+        tasks = [(where[id(match)], i, start, stop) for i, (match, (start, stop)) in enumerate(jobs)]
+        with local_pool(workers, initializer=_init_worker, initargs=(matches, player)) as pool:
+            yield from pool.imap_unordered(_worker_block, tasks)
+
+
+_WORKER_MATCHES: list[Match] = []
 _WORKER_PLAYER = None
 
 
-def _init_worker(match: Match, player=None) -> None:
-    global _WORKER_MATCH, _WORKER_PLAYER
-    _WORKER_MATCH, _WORKER_PLAYER = match, player or play_block
+def _init_worker(matches: list[Match], player=None) -> None:
+    global _WORKER_MATCHES, _WORKER_PLAYER
+    _WORKER_MATCHES, _WORKER_PLAYER = matches, player
 
 
-def _worker_timed_block(bounds: tuple[int, int]) -> tuple[tuple[int, int], list[GameRecord], float]:
-    started = time.perf_counter()
-    records = _WORKER_PLAYER(_WORKER_MATCH, *bounds)
-    return bounds, records, time.perf_counter() - started
+def _worker_block(task: tuple[int, int, int, int]) -> BlockResult:
+    match, job, start, stop = task
+    records, seconds = play_timed(_WORKER_MATCHES[match], start, stop, _WORKER_PLAYER)
+    return BlockResult(job, start, stop, records, seconds)
+
+
+def backend_for(cluster: str | None, workers: int | None = None, timeout: float | None = None) -> Backend:
+    """The backend of a command: local processes, or a Dask cluster (`cluster`: a scheduler
+    address, or "local" for a LocalCluster of `workers` processes on this machine).
+
+    :raises BoardlabError: when the cluster cannot be used (see `boardlab.analysis.cluster`).
+    """
+    if not cluster:
+        return LocalBackend(workers)
+    from boardlab.analysis.cluster import DaskBackend
+    return DaskBackend(cluster, workers=workers, timeout=timeout)
 
 
 class Progress:
@@ -213,52 +301,43 @@ def blocks_of(match: Match, games: int) -> list[tuple[int, int]]:
 
 def play_blocks(match: Match, blocks: Sequence[tuple[int, int]], workers: int | None = None,
                 on_block: Callable[[int, int, list[GameRecord], float], None] | None = None,
-                progress: "Progress | None" = None, player=None) -> list[GameRecord]:
-    """Play `blocks` of a match on local processes; returns their records (in no fixed order).
+                progress: "Progress | None" = None, player=None, backend: Backend | None = None) -> list[GameRecord]:
+    """Play `blocks` of a match (on `backend`, default local processes); returns their records
+    (in no fixed order).
 
     `player(match, start, stop) -> records` plays one block (default `play_block`); it must be
     a module-level function, so that worker processes can be given it.
     `on_block(start, stop, records, seconds)` is called in this process as each block finishes
     (the results store saves it there, so an interrupted run keeps every finished block).
     """
-    workers = max(1, min(workers or default_workers(), len(blocks) or 1))
+    backend = backend or LocalBackend(workers)
     records: list[GameRecord] = []
-
-    def finished(bounds, chunk, seconds):
-        records.extend(chunk)
+    for done in backend.play([(match, bounds) for bounds in blocks], player):
+        records.extend(done.records)
         if on_block is not None:
-            on_block(bounds[0], bounds[1], chunk, seconds)
+            on_block(done.start, done.stop, done.records, done.seconds)
         if progress:
-            progress.update(progress.done + len(chunk))
-
-    if workers == 1:
-        for bounds in blocks:
-            started = time.perf_counter()
-            chunk = (player or play_block)(match, *bounds)
-            finished(bounds, chunk, time.perf_counter() - started)
-    else:
-        with local_pool(workers, initializer=_init_worker, initargs=(match, player)) as pool:
-            for bounds, chunk, seconds in pool.imap_unordered(_worker_timed_block, blocks):
-                finished(bounds, chunk, seconds)
+            progress.update(progress.done + len(done.records))
     return records
 
 
 def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, workers: int | None = None,
         seat_rotation: bool = True, agent_names: Sequence[str] | None = None,
-        progress: bool = True) -> tuple[list[GameRecord], dict]:
-    """Play `games` games and return (records sorted by index, summary).
+        progress: bool = True, backend: Backend | None = None) -> tuple[list[GameRecord], dict]:
+    """Play `games` games (on `backend`, default `workers` local processes) and return
+    (records sorted by index, summary).
 
     `agents[i]` is a factory `factory(game) -> Agent` for agent i; there is one per seat.
 
     :raises ValueError: when the agent count differs from the player count or counts are negative.
     """
-    if games < 0:
-        raise ValueError("games must not be negative")
+    if not 0 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be between 0 and {MAX_GAMES:,}")
     match = make_match(game, agents, seed, seat_rotation, agent_names)
     blocks = blocks_of(match, games)
     bar = Progress(games) if progress else None
     started = time.perf_counter()
-    records = play_blocks(match, blocks, workers, progress=bar)
+    records = play_blocks(match, blocks, workers, progress=bar, backend=backend)
     if bar:
         bar.close()
     records.sort(key=lambda r: r.index)

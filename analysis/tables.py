@@ -16,6 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+#: the most random deals a table may ask for (a larger count is refused: time runs out first)
+MAX_DEALS = 10_000_000
+
+
 @dataclass(frozen=True)
 class TableOptions:
     players: int | None = None  # None: every allowed player count

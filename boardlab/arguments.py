@@ -17,6 +17,31 @@ def whole_number(text: str, least: int) -> int:
     return value
 
 
+def at_most(limit: int, least: int = 1):
+    """An argument type: a whole number from `least` to `limit` (a larger one is refused, not tried).
+
+    >>> at_most(10)("3")
+    3
+    """
+    def check(text: str) -> int:
+        value = whole_number(text, least)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"at most {limit:,}, got {value:,}")
+        return value
+    return check
+
+
+def add_cluster_arguments(p) -> None:
+    """`--cluster ADDRESS|local` (default: $BOARDLAB_CLUSTER, else local processes) and `--cluster-timeout`."""
+    import os
+
+    p.add_argument("--cluster", metavar="ADDRESS", default=os.environ.get("BOARDLAB_CLUSTER") or None,
+                   help="play the games on a Dask scheduler (tcp://HOST:8786), or 'local' for a Dask cluster "
+                        "of --workers processes here (default: $BOARDLAB_CLUSTER, else local processes)")
+    p.add_argument("--cluster-timeout", type=positive, default=10, metavar="S",
+                   help="seconds to wait for the scheduler and its workers before giving up (default: 10)")
+
+
 def positive(text: str) -> int:
     """A whole number >= 1.
 

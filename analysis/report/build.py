@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import subprocess
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from boardlab.analysis import engines
@@ -43,7 +44,8 @@ class ReportOptions:
     table_deals: int = 200  # deals for tables estimated over random deals
     workers: int | None = None
     progress: bool = True
-    agent: str | None = None  # the agent in every seat; None: the definition's `analysis.agent`, else random
+    agent: str | None = None
+    backend: Any = None  # a runner.Backend (e.g. a Dask cluster); None: `workers` local processes  # the agent in every seat; None: the definition's `analysis.agent`, else random
 
 
 def check_agent(game_id: str, name: str) -> str:
@@ -136,7 +138,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
                 alt_errors[(n, option, value)] = str(err)
                 continue
             jobs.append(Job(changed, n, (agent,) * n, alternative_games(n, options), options.seed))
-    outcomes = play_jobs(jobs, store, options.workers, options.progress)
+    outcomes = play_jobs(jobs, store, options.workers, options.progress, backend=options.backend)
     by_job = {id(o.job): o for o in outcomes}
     unit = engines.make_game(definition, counts[0]).length_unit
 

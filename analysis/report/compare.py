@@ -13,6 +13,7 @@ what was played.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from boardlab.analysis import engines
 from boardlab.analysis.report.document import format_cell
@@ -38,6 +39,7 @@ class CompareOptions:
     workers: int | None = None
     progress: bool = True
     agent: str = "random"  # in every seat
+    backend: Any = None  # a runner.Backend (e.g. a Dask cluster); None: `workers` local processes
 
 
 def compare(baseline, variants: list, store: ResultStore, options: CompareOptions) -> dict:
@@ -52,7 +54,7 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
         while True:
             base_out, var_out = play_jobs([Job(baseline, n, agents, games, options.seed),
                                            Job(variant, n, agents, games, options.seed)],
-                                          store, options.workers, options.progress)
+                                          store, options.workers, options.progress, backend=options.backend)
             base, var = headline_series(base_out.records, n), headline_series(var_out.records, n)
             test = sprt(var[SPRT_METRIC], base[SPRT_METRIC], options.delta, options.alpha, options.beta)
             if not options.until_decided or test["decision"] != "undecided" or games >= options.cap:

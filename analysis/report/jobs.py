@@ -2,8 +2,9 @@
 
 A `Job` is one configuration (definition, players, agent per seat, games, seed); `play_jobs`
 plans every job first (which of their blocks the store lacks), shows one progress bar over all
-the games still to play, plays the missing blocks job by job (each block saved as it
-finishes), then reads every job's records back from the store and summarises them.
+the games still to play, hands the missing blocks of every job to the runner's backend at once
+(`runner.Backend.play`: local processes, or a Dask cluster), saves each block as it finishes,
+then reads every job's records back from the store and summarises them.
 
 An *observed* job plays random self-play through the reference engine and keeps, per game,
 how many legal moves each decision offered (the decisions section); it is stored under its
@@ -77,18 +78,25 @@ def _prepare(job: Job, store: ResultStore):
 
 
 def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, progress: bool = True,
-              label: str = "games") -> list[Outcome]:
-    """Play what the store lacks of every job; return every job's outcome (in the jobs' order)."""
+              label: str = "games", backend: runner.Backend | None = None) -> list[Outcome]:
+    """Play what the store lacks of every job (on `backend`, default `workers` local processes);
+    return every job's outcome (in the jobs' order)."""
     prepared = [_prepare(job, store) for job in jobs]
     total = sum(b - a for *_, todo in prepared for a, b in todo)
     bar = runner.Progress(total, label) if progress and total else None
+    backend = backend or runner.LocalBackend(workers)
+    for observe in (False, True):  # every block of every job of one kind goes out together
+        work = [(match, bounds, config) for job, (_, match, config, todo) in zip(jobs, prepared)
+                if job.observe == observe for bounds in todo]
+        if not work:
+            continue
+        for done in backend.play([(match, bounds) for match, bounds, _ in work],
+                                 player=play_observed_block if observe else None):
+            store.put_block(work[done.job][2], done.start, done.stop, done.records, done.seconds)
+            if bar:
+                bar.update(bar.done + len(done.records))
     outcomes = []
     for job, (game, match, config, todo) in zip(jobs, prepared):
-        if todo:
-            runner.play_blocks(match, todo, workers, progress=bar,
-                               player=play_observed_block if job.observe else None,
-                               on_block=lambda a, b, records, seconds, config=config:
-                               store.put_block(config, a, b, records, seconds))
         records = store.records(config, job.games)
         seconds = round(store.seconds(config, job.games), 3)
         # an observed job's records hold only the decision counts: no game summary of them

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from boardlab.analysis.report.build import check_agent
 from boardlab.analysis.report.compare import CompareOptions, compare, compare_markdown
 from boardlab.analysis.report.options import model_agent
+from boardlab.analysis.runner import MAX_GAMES, backend_for
 from boardlab.analysis.store import ResultStore
-from boardlab.arguments import game_definition, non_negative, positive
+from boardlab.arguments import at_most, game_definition, non_negative, positive
 from boardlab.commands.report import add_store_arguments
 from boardlab.layouts import GAMES, BoardlabError
 
@@ -36,14 +38,14 @@ def register(subparsers) -> None:
                    help="variant files or names in layouts/variants/ (the game's own name: the baseline itself)")
     p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
     how = p.add_mutually_exclusive_group()
-    how.add_argument("--games", type=positive, metavar="N", help=f"games per side (default: {CompareOptions.games})")
+    how.add_argument("--games", type=at_most(MAX_GAMES), metavar="N", help=f"games per side (default: {CompareOptions.games})")
     how.add_argument("--until-decided", action="store_true",
                      help=f"play batches of {CompareOptions.batch} games until the SPRT decides "
                           f"(cap: {CompareOptions.cap} games)")
     p.add_argument("--delta", type=_share, default=CompareOptions.delta, metavar="D",
                    help=f"SPRT indifference region: a change in first-seat win rate smaller than D does not matter "
                         f"(default: {CompareOptions.delta})")
-    p.add_argument("--cap", type=positive, default=CompareOptions.cap, metavar="N",
+    p.add_argument("--cap", type=at_most(MAX_GAMES), default=CompareOptions.cap, metavar="N",
                    help=f"most games per side with --until-decided (default: {CompareOptions.cap})")
     p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
                                                 "else random)")
@@ -62,6 +64,10 @@ def run(args) -> int:
     options = CompareOptions(players=players, agent=agent, games=args.games or CompareOptions.games, seed=args.seed,
                              until_decided=args.until_decided, delta=args.delta, cap=args.cap, workers=args.workers)
     with ResultStore(args.store) as store:
-        result = compare(baseline, variants, store, options)
+        backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
+        try:
+            result = compare(baseline, variants, store, dataclasses.replace(options, backend=backend))
+        finally:
+            backend.close()
     print(json.dumps(result, indent=2) if args.json else compare_markdown(result), end="" if not args.json else "\n")
     return 0

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from pathlib import Path
 
 from boardlab.analysis.report.build import ReportOptions, build_report
 from boardlab.analysis.store import DEFAULT_STORE, ResultStore
-from boardlab.arguments import game_definition, non_negative, positive
+from boardlab.analysis.runner import MAX_GAMES, backend_for
+from boardlab.analysis.tables import MAX_DEALS
+from boardlab.arguments import add_cluster_arguments, at_most, game_definition, non_negative, positive
 from boardlab.layouts import GAMES
 
 
@@ -23,14 +26,14 @@ def register(subparsers) -> None:
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     add_store_arguments(p)
     p.add_argument("--players", type=positive, metavar="N", help="one player count (default: every allowed one)")
-    p.add_argument("--games", type=positive, metavar="N",
+    p.add_argument("--games", type=at_most(MAX_GAMES), metavar="N",
                    help="self-play games per player count; each rule alternative replays half (default: enough for a fair "
                         "seat's 95%% interval to be +/- 2 points: 2400 with 2 players ... 1080 with 8)")
-    p.add_argument("--skill-games", type=positive, default=ReportOptions.skill_games, metavar="N",
+    p.add_argument("--skill-games", type=at_most(MAX_GAMES), default=ReportOptions.skill_games, metavar="N",
                    help=f"games per skill pairing (default: {ReportOptions.skill_games})")
-    p.add_argument("--decision-games", type=positive, default=ReportOptions.decision_games, metavar="N",
+    p.add_argument("--decision-games", type=at_most(MAX_GAMES), default=ReportOptions.decision_games, metavar="N",
                    help=f"games played move by move for the decisions section (default: {ReportOptions.decision_games})")
-    p.add_argument("--deals", type=positive, default=ReportOptions.table_deals, metavar="N",
+    p.add_argument("--deals", type=at_most(MAX_DEALS), default=ReportOptions.table_deals, metavar="N",
                    help=f"random deals for tables estimated over deals (default: {ReportOptions.table_deals})")
     p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
                                                 "else random)")
@@ -44,6 +47,7 @@ def add_store_arguments(p) -> None:
     p.add_argument("--store", metavar="PATH", default=str(DEFAULT_STORE),
                    help=f"the SQLite results store (default: {DEFAULT_STORE})")
     p.add_argument("--workers", type=positive, metavar="W", help="worker processes (default: the number of cores)")
+    add_cluster_arguments(p)
 
 
 def run(args) -> int:
@@ -55,7 +59,11 @@ def run(args) -> int:
                             progress=True, agent=args.agent)
     started = time.perf_counter()
     with ResultStore(args.store) as store:
-        document = build_report(definition, store, options)
+        backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
+        try:
+            document = build_report(definition, store, dataclasses.replace(options, backend=backend))
+        finally:
+            backend.close()
     variant = getattr(definition, "variant", "baseline")
     name = args.game if variant == "baseline" else variant
     out = Path(args.out) if args.out else Path("reports" if variant == "baseline" else "build/reports")

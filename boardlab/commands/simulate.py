@@ -7,8 +7,8 @@ import json
 import textwrap
 
 from boardlab.analysis import engines
-from boardlab.analysis.runner import default_workers, run
-from boardlab.arguments import game_definition, non_negative, positive
+from boardlab.analysis.runner import MAX_GAMES, backend_for, default_workers, run
+from boardlab.arguments import add_cluster_arguments, at_most, game_definition, non_negative, positive
 from boardlab.layouts import BoardlabError, game_ids
 
 
@@ -33,13 +33,15 @@ def add_match_arguments(p, games: int = 1000) -> None:
     p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
     p.add_argument("--agents", metavar="A,B,...", default="random",
                    help="agent per seat, or one name for every seat (default: random)")
-    p.add_argument("--games", type=positive, default=games, metavar="N", help=f"games to play (default: {games})")
+    p.add_argument("--games", type=at_most(MAX_GAMES), default=games, metavar="N",
+                   help=f"games to play (default: {games}; at most {MAX_GAMES:,})")
     p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
     p.add_argument("--workers", type=positive, metavar="W",
                    help=f"worker processes (default: the number of cores, {default_workers()} here)")
     p.add_argument("--no-rotation", action="store_true",
                    help="play every deal once instead of once per rotation of the seats "
                         "(rotation: each agent, or with one agent each seat, meets every place of a deal)")
+    add_cluster_arguments(p)
 
 
 def load_match(args):
@@ -64,8 +66,12 @@ def load_match(args):
 
 def run_command(args) -> int:
     definition, game, factories, names = load_match(args)
-    records, summary = run(game, factories, args.games, args.seed, workers=args.workers,
-                           seat_rotation=not args.no_rotation, agent_names=names)
+    backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
+    try:
+        records, summary = run(game, factories, args.games, args.seed, workers=args.workers,
+                               seat_rotation=not args.no_rotation, agent_names=names, backend=backend)
+    finally:
+        backend.close()
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -1,0 +1,148 @@
+"""The Dask backend of the runner: blocks played by the workers of a Dask distributed scheduler.
+
+`DaskBackend("tcp://HOST:8786")` connects to a running scheduler (`dask scheduler`, with
+`dask worker tcp://HOST:8786` on each machine); `DaskBackend("local")` starts a LocalCluster of
+worker processes on this machine.  Needs the optional extra: ``pip install 'boardlab[cluster]'``.
+
+What a block computes depends only on its match and bounds (the seeds are derived per game), so
+the records, and the summary made of them, are the same as with the local backend whatever the
+number of workers.  Dask reschedules the blocks of a worker that dies; a scheduler that cannot
+be reached within `timeout` seconds, or that stops answering during a run, is one
+`BoardlabError`.  At connect time every worker must run the same boardlab code as this process
+(`code_fingerprint`), or the run is refused before anything is played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib
+import logging
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import boardlab
+from boardlab.analysis.runner import Backend, BlockResult, Job, play_timed
+from boardlab.layouts.errors import BoardlabError
+
+#: seconds to wait for the scheduler (and for a first worker) unless told otherwise
+TIMEOUT = 10.0
+
+
+def code_fingerprint() -> str:
+    """boardlab's version and a SHA-256 of its Python sources and definitions (what workers compare)."""
+    digest = hashlib.sha256(boardlab.__version__.encode())
+    for package in ("boardlab.analysis", "boardlab.layouts"):
+        root = Path(importlib.import_module(package).__file__).parent
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"{boardlab.__version__}+{digest.hexdigest()[:16]}"
+
+
+def _play_remote(match, start: int, stop: int, player):
+    return play_timed(match, start, stop, player)
+
+
+class DaskBackend(Backend):
+    """Blocks on a Dask cluster (see the module docstring).
+
+    :raises BoardlabError: when `distributed` is missing, the scheduler cannot be reached or no
+        worker joins within `timeout`, or a worker runs other boardlab code.
+    """
+
+    name = "dask"
+
+    def __init__(self, address: str, workers: int | None = None, timeout: float | None = None):
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise BoardlabError("--cluster needs Dask: pip install 'boardlab[cluster]'") from None
+        self.address, self.timeout = address, TIMEOUT if timeout is None else timeout
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)  # failures reach the user as one line
+        self.cluster = None
+        try:
+            if address == "local":
+                from boardlab.analysis.runner import default_workers
+                self.cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
+                                            processes=True, host="127.0.0.1", dashboard_address=None,
+                                            silence_logs=logging.CRITICAL)
+                self.client = Client(self.cluster, timeout=self.timeout)
+            else:
+                self.client = Client(address, timeout=self.timeout)
+        except (OSError, TimeoutError) as err:
+            self.close()
+            raise BoardlabError(f"cannot reach the Dask scheduler at {address} within {self.timeout:g} s "
+                                f"({str(err).splitlines()[0] if str(err) else type(err).__name__})") from None
+        try:
+            self.client.wait_for_workers(1, timeout=self.timeout)
+        except (OSError, TimeoutError):
+            self.close()
+            raise BoardlabError(f"no Dask worker joined the scheduler at {address} within {self.timeout:g} s "
+                                f"(start one with: dask worker {address})") from None
+        self.check_versions()
+
+    def check_versions(self) -> None:
+        """Refuse workers that run other boardlab code than this process.
+
+        :raises BoardlabError: naming the first such worker.
+        """
+        mine = code_fingerprint()
+        theirs = self.client.run(code_fingerprint)
+        for worker, fingerprint in sorted(theirs.items()):
+            if fingerprint != mine:
+                self.close()
+                raise BoardlabError(f"Dask worker {worker} runs boardlab {fingerprint}, this machine {mine}: "
+                                    f"install the same boardlab on every worker")
+
+    def play(self, jobs: Sequence[Job], player=None) -> Iterator[BlockResult]:
+        from distributed import wait
+
+        matches: dict[int, object] = {}
+        for match, _ in jobs:
+            if id(match) not in matches:  # each match travels to the cluster once
+                matches[id(match)] = self.client.scatter(match, broadcast=False, hash=False)
+        pending = {}
+        for i, (match, (start, stop)) in enumerate(jobs):
+            future = self.client.submit(_play_remote, matches[id(match)], start, stop, player, pure=False,
+                                        retries=2)
+            pending[future] = (i, start, stop)
+        from distributed.client import FuturesCancelledError
+        from distributed.comm import CommClosedError
+
+        try:
+            while pending:
+                try:
+                    done, _ = wait(list(pending), timeout=self.timeout, return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    self._check_alive()
+                    continue
+                for future in done:
+                    i, start, stop = pending.pop(future)
+                    if future.status == "cancelled":
+                        raise self._lost()
+                    if future.status == "error":
+                        raise future.exception()
+                    records, seconds = future.result()
+                    yield BlockResult(i, start, stop, records, seconds)
+        except (FuturesCancelledError, CommClosedError, asyncio.CancelledError):
+            raise self._lost() from None
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def _lost(self) -> BoardlabError:
+        return BoardlabError(f"lost the Dask scheduler at {self.address} (no answer within {self.timeout:g} s); "
+                             f"the blocks finished before are kept")
+
+    def _check_alive(self) -> None:
+        if self.client.status != "running":
+            raise self._lost()
+
+    def close(self) -> None:
+        for part in (getattr(self, "client", None), self.cluster):
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:  # closing a half-made connection: nothing more to do
+                    pass

@@ -1,0 +1,88 @@
+"""The Dask backend on a LocalCluster of two worker processes on the loopback address: the same
+records as the local backend, also when a worker is killed during the run; an unreachable
+scheduler and a worker running other code are one clear error.  One cluster serves the module
+(starting one costs seconds)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import time
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+import boardlab  # noqa: E402
+from boardlab.analysis import cluster, engines  # noqa: E402
+from boardlab.analysis.cluster import DaskBackend  # noqa: E402
+from boardlab.analysis.runner import make_match, play_block, run  # noqa: E402
+from boardlab.cli import main  # noqa: E402
+from boardlab.layouts import BoardlabError, load  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=logging.CRITICAL) as local:
+        yield local.scheduler_address
+
+
+def sixbysix_match(games_per_block: int = 8):
+    game = engines.make_game(load("sixbysix"), 3)
+    known = engines.agent_factories("sixbysix")
+    names = ("greedy", "random", "favourite")
+    return game, [known[n] for n in names], names
+
+
+def test_same_summary_as_the_local_backend(scheduler):
+    game, agents, names = sixbysix_match()
+    backend = DaskBackend(scheduler, timeout=20)
+    try:
+        records, summary = run(game, agents, 100, seed=3, agent_names=names, progress=False, backend=backend)
+    finally:
+        backend.close()
+    local_records, local_summary = run(game, agents, 100, seed=3, agent_names=names, progress=False, workers=1)
+    summary.pop("seconds"), local_summary.pop("seconds")
+    assert records == local_records and summary == local_summary
+
+
+def test_a_worker_killed_during_the_run_loses_nothing(scheduler):
+    """Many small blocks; after the first result one worker process is killed (its nanny starts
+    another); Dask plays its blocks again and every block's records are as the local backend's."""
+    game = engines.make_game(load("deblockle"), 2)
+    match = make_match(game, [engines.agent_factories("deblockle")["random"]] * 2, seed=5, agent_names=["random"] * 2)
+    jobs = [(match, (start, start + 2)) for start in range(0, 40, 2)]
+    backend = DaskBackend(scheduler, timeout=20)
+    try:
+        results = []
+        killed_at = None
+        for result in backend.play(jobs):
+            results.append(result)
+            if killed_at is None:
+                pids = backend.client.run(os.getpid)
+                os.kill(max(pids.values()), signal.SIGKILL)
+                killed_at = len(results)
+    finally:
+        backend.close()
+    assert killed_at == 1 and sorted(r.job for r in results) == list(range(len(jobs)))
+    for result in results:
+        assert result.records == play_block(match, result.start, result.stop)
+
+
+def test_workers_running_other_code_are_refused(scheduler, monkeypatch):
+    """This process claims another version; the workers (other processes) keep the real one."""
+    monkeypatch.setattr(boardlab, "__version__", "0.0.0")
+    assert cluster.code_fingerprint().startswith("0.0.0+")
+    with pytest.raises(BoardlabError, match=r"runs boardlab .*, this machine 0\.0\.0\+.*: install the same boardlab"):
+        DaskBackend(scheduler, timeout=20)
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2(capsys):
+    started = time.monotonic()
+    code = main(["simulate", "blockd", "--games", "10", "--cluster", "tcp://127.0.0.1:9", "--cluster-timeout", "2"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 2 s" in err
+    assert time.monotonic() - started < 15
