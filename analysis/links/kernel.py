@@ -19,6 +19,10 @@ lines in slot order, kinds ascending, exposed ends as `LinksDeck.exposures` give
 rows (kind, line, exposed) with a pass as (-1, -1, -1), so a uniform number in [0, moves)
 is a uniform legal move.  Random number t of a game with key k is `splitmix64(k + (t + 1) *
 golden)`.
+
+(Why one module of about 460 lines: every compiled function reads and writes the same flat
+position layout, whose offsets are the constants at the top; kept in one module, that layout
+is defined and documented in one place, beside the only code that depends on it.)
 """
 
 from __future__ import annotations
