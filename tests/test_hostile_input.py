@@ -236,12 +236,37 @@ def test_full_disk_on_standard_output():
     assert done.stderr == "boardlab tables: cannot write the output: No space left on device\n"
 
 
-def interrupt(argv, after: float, cwd=None):
-    """Start the command in its own process group, Ctrl-C the group after `after` seconds (as a
-    terminal does); return (exit status, stderr, seconds from the signal to the exit)."""
+IMPORTING = "importing"
+
+
+def wait_for_import(pid: int, library: str, limit: float = 10.0) -> None:
+    """Wait until process `pid` has loaded `library`'s compiled modules: it is then past Python's
+    own start-up (which no program can guard) and inside the command's imports, however loaded the
+    machine is.  Without /proc, wait a fixed 0.15 s."""
+    maps = f"/proc/{pid}/maps"
+    if not os.path.exists(maps):
+        time.sleep(0.15)
+        return
+    stop = time.monotonic() + limit
+    while time.monotonic() < stop:
+        try:
+            with open(maps) as mapped:
+                if library in mapped.read():
+                    return
+        except OSError:
+            return
+        time.sleep(0.002)
+
+
+def interrupt(argv, after, cwd=None):
+    """Start the command in its own process group, Ctrl-C the group after `after` seconds (or,
+    with IMPORTING, while it imports its libraries), as a terminal does; return (exit status, stderr, seconds from the signal to the exit)."""
     process = subprocess.Popen(COMMAND + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                start_new_session=True, cwd=cwd)
-    time.sleep(after)
+    if after == IMPORTING:
+        wait_for_import(process.pid, "numpy")
+    else:
+        time.sleep(after)
     sent = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)
     try:
@@ -257,7 +282,7 @@ def interrupt(argv, after: float, cwd=None):
     (["simulate", "blockd", "--games", "5000000", "--workers", "2"], 1.5),
     (["simulate", "sixbysix", "--games", "5000000", "--workers", "2", "--agents", "greedy"], 1.5),
     (["tables", "blockd", "--deals", "1000000", "--workers", "2"], 1.5),
-    (["simulate", "blockd", "--games", "5000000", "--workers", "2"], 0.15),  # while importing
+    (["simulate", "blockd", "--games", "5000000", "--workers", "2"], IMPORTING),
 ])
 def test_ctrl_c_is_one_line_and_status_130(argv, after):
     code, err, seconds = interrupt(argv, after)
