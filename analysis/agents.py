@@ -35,6 +35,23 @@ class RandomAgent(Agent):
         return state.random_move(rng)
 
 
+def pick_best(moves, score: Callable[[Hashable], object], rng: random.Random) -> Hashable:
+    """A move of highest `score(move)` (any comparable values), ties broken uniformly by `rng`.
+
+    >>> pick_best([1, 2, 3, 4], lambda m: m % 2, random.Random(1)) in (1, 3)
+    True
+    """
+    best: list = []
+    best_score = None
+    for move in moves:
+        value = score(move)
+        if best_score is None or value > best_score:
+            best, best_score = [move], value
+        elif value == best_score:
+            best.append(move)
+    return best[rng.randrange(len(best))]
+
+
 class AgentTable(dict):
     """Agent name -> factory(game), plus families of numbered names such as `mcts-500`.
 

@@ -32,7 +32,7 @@ import math
 import random
 from typing import Callable
 
-from boardlab.analysis.agents import Agent, AgentTable, RandomAgent
+from boardlab.analysis.agents import Agent, AgentTable, RandomAgent, pick_best
 from boardlab.analysis.mcts import MCTSAgent
 
 #: iterations per move of `mcts` (chosen so that it beats random and greedy clearly; see README)
@@ -77,15 +77,7 @@ class GreedyAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         seat = state.current_player()
-        best: list = []
-        best_score = -math.inf
-        for move in moves:
-            score = self.score(state, seat, move)
-            if score > best_score:
-                best, best_score = [move], score
-            elif score == best_score:
-                best.append(move)
-        return best[rng.randrange(len(best))]
+        return pick_best(moves, lambda move: self.score(state, seat, move), rng)
 
     @staticmethod
     def score(state, seat: int, move) -> float:

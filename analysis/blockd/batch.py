@@ -38,6 +38,7 @@ import numpy as np
 
 from boardlab.analysis.blockd import kernel
 from boardlab.analysis.runner import CHANCE_STREAM, GameRecord, derive_seed  # noqa: F401 (doctests compare with it)
+from boardlab.analysis.seeds import derive_seeds
 
 #: stream of the batch path's move choices (the runner uses 0 for deals and 1 for agents)
 BATCH_STREAM = 2
@@ -45,74 +46,6 @@ BATCH_STREAM = 2
 BATCH_BLOCK = 4096
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-# -- seeds ----------------------------------------------------------------------------------
-_INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
-_INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
-_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
-_POOL = 4
-
-
-def _words(value: int) -> list[int]:
-    """An int as little-endian 32-bit words (numpy's coercion of seeds and spawn keys)."""
-    out = []
-    while True:
-        out.append(value & 0xFFFFFFFF)
-        value >>= 32
-        if not value:
-            return out
-
-
-def derive_seeds(seed: int, stream: int, indices) -> np.ndarray:
-    """`derive_seed(seed, stream, i)` for every i of `indices` at once (uint64 array).
-
-    A vectorised copy of numpy's `SeedSequence(seed, spawn_key=(stream, i)).generate_state(2)`
-    (its hash mixing in uint32 arithmetic); indices must be below 2**32.
-
-    >>> int(derive_seeds(1, 0, [5])[0]) == derive_seed(1, 0, 5)
-    True
-
-    :raises ValueError: when an index is negative or not below 2**32.
-    """
-    last = np.asarray(indices, dtype=np.int64)
-    if last.size and (last.min() < 0 or last.max() >= 1 << 32):
-        raise ValueError("indices must be in 0 .. 2**32 - 1")
-    run = _words(seed)
-    run += [0] * (_POOL - len(run))
-    entropy = [np.full(last.shape, w, np.uint32) for w in run + _words(stream)] + [last.astype(np.uint32)]
-    u32 = np.uint32
-    shift = u32(16)
-    with np.errstate(over="ignore"):
-        hash_const = u32(_INIT_A)
-
-        def hashmix(value):
-            nonlocal hash_const
-            value = value ^ hash_const
-            hash_const = u32(hash_const * u32(_MULT_A))
-            value = value * hash_const
-            return value ^ (value >> shift)
-
-        def mix(x, y):
-            result = u32(_MIX_L) * x - u32(_MIX_R) * y
-            return result ^ (result >> shift)
-
-        pool = [hashmix(entropy[i]) for i in range(_POOL)]
-        for src in range(_POOL):
-            for dst in range(_POOL):
-                if src != dst:
-                    pool[dst] = mix(pool[dst], hashmix(pool[src]))
-        for src in range(_POOL, len(entropy)):
-            for dst in range(_POOL):
-                pool[dst] = mix(pool[dst], hashmix(entropy[src]))
-        hash_b = u32(_INIT_B)
-        words = []
-        for i in range(2):
-            value = pool[i] ^ hash_b
-            hash_b = u32(hash_b * u32(_MULT_B))
-            value = value * hash_b
-            words.append(value ^ (value >> shift))
-    return words[0].astype(np.uint64) << np.uint64(32) | words[1].astype(np.uint64)
 
 
 def uniforms(keys: np.ndarray, turns: np.ndarray) -> np.ndarray:

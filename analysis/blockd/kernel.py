@@ -43,6 +43,8 @@ import dataclasses
 import numpy as np
 from numba import njit
 
+from boardlab.analysis.splitmix import GOLDEN, splitmix, to_unit
+
 try:  # LLVM's count-trailing-zeros; a plain loop replaces it if a numba version lacks it
     from numba.cpython.unsafe.numbers import trailing_zeros
 except ImportError:  # pragma: no cover
@@ -85,9 +87,6 @@ FIELDS = 15
 # fields of the rule vector `rules`
 R_PLAYERS, R_PAWNS, R_FLIP, R_IMMEDIATE, R_RESTORE, R_MAX_TURNS, R_AT_ONCE = range(7)
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
 
 
 def unsupported(game) -> str | None:
@@ -218,22 +217,9 @@ def nth_bit(x, n):
 
 
 @njit(cache=True)
-def splitmix(z):
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def to_unit(z):
-    """A uint64 as a uniform float in [0, 1) (its top 53 bits)."""
-    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True)
 def draw(key, turn):
     """The uint64 draw of turn `turn` of the stream `key` (`batch.uniforms` before scaling)."""
-    return splitmix(key + np.uint64(turn + 1) * _GOLDEN)
+    return splitmix(key + np.uint64(turn + 1) * GOLDEN)
 
 
 # -- moves ----------------------------------------------------------------------------------

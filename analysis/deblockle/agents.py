@@ -30,7 +30,7 @@ import functools
 import math
 import random
 
-from boardlab.analysis.agents import Agent, AgentTable
+from boardlab.analysis.agents import Agent, AgentTable, pick_best
 from boardlab.analysis.mcts import MCTSAgent
 
 #: iterations per move of `mcts` (see README for its strength)
@@ -78,17 +78,6 @@ def race_estimate(state, scale: float = RACE_SCALE) -> tuple[float, float]:
     return (p, 1.0 - p) if mover == 0 else (1.0 - p, p)
 
 
-def _best(moves, score, rng: random.Random):
-    best, best_score = [], -math.inf
-    for move in moves:
-        value = score(move)
-        if value > best_score:
-            best, best_score = [move], value
-        elif value == best_score:
-            best.append(move)
-    return best[rng.randrange(len(best))]
-
-
 class GreedyAgent(Agent):
     """One ply and the opponent's best reply, valued by the turns-to-score table."""
 
@@ -99,7 +88,7 @@ class GreedyAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         seat = state.current_player()
-        return _best(moves, lambda m: self.score(state, seat, m), rng)
+        return pick_best(moves, lambda m: self.score(state, seat, m), rng)
 
     @staticmethod
     def score(state, seat: int, move) -> float:
@@ -131,7 +120,7 @@ class RushAgent(Agent):
         if len(moves) == 1 or (self.noise and rng.random() < self.noise):
             return moves[rng.randrange(len(moves))]
         seat = state.current_player()
-        return _best(moves, lambda m: move_gain(state, seat, m), rng)
+        return pick_best(moves, lambda m: move_gain(state, seat, m), rng)
 
 
 def promising_moves(state, margin: int = MARGIN) -> list:

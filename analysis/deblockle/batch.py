@@ -22,7 +22,7 @@ import random
 
 import numpy as np
 
-from boardlab.analysis.blockd.batch import derive_seeds
+from boardlab.analysis.seeds import derive_seeds
 from boardlab.analysis.deblockle import kernel
 from boardlab.analysis.runner import CHANCE_STREAM, GameRecord
 

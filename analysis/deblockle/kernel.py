@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardlab.analysis.splitmix import GOLDEN, splitmix
+
 # hop kinds (the definition's `faces.*.hop`)
 HOPS = ("score", "none", "orthogonal", "diagonal", "slide", "hoops")
 SCORE, NONE, ORTHOGONAL, DIAGONAL, SLIDE, HOOPS = range(6)
@@ -35,9 +37,6 @@ R_HOPS_STEPS, R_ENDS_TURN, R_NO_TOUCHING, R_MAX_TURNS, R_BLOCKS = range(5)
 #: room for the option rows of one position (one per block and tip direction)
 OPTION_ROOM = 64
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
 _ONE = np.int64(1)
 
 
@@ -72,13 +71,6 @@ def tables_of(game) -> KernelTables:
 
 
 @njit(cache=True)
-def splitmix(z):
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def bit_index(low):
     """The index of the single set bit of `low` (a popcount of the bits below it)."""
     x = np.uint64(low - 1)
@@ -91,7 +83,7 @@ def bit_index(low):
 @njit(cache=True)
 def draw_index(key, turn, n):
     """A uniform index in [0, n) from the draw of turn `turn` of the stream `key`."""
-    z = splitmix(key + np.uint64(turn + 1) * _GOLDEN)
+    z = splitmix(key + np.uint64(turn + 1) * GOLDEN)
     u = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
     return int(u * n)
 

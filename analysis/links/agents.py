@@ -30,7 +30,7 @@ from typing import Hashable
 
 import numpy as np
 
-from boardlab.analysis.agents import Agent, AgentTable
+from boardlab.analysis.agents import Agent, AgentTable, pick_best
 from boardlab.analysis.links.table import capture_size
 
 #: iterations per move of `mcts` (see the README for the strength it reaches)
@@ -77,17 +77,13 @@ class GreedyAgent(ObservingAgent):
             return moves[0]
         deck, rules = observation.game.deck, observation.game.rules
         lines = observation.table_lines()
-        best, best_key = [], None
-        for move in moves:
+
+        def key(move):
             if move.is_pass:
-                key = (0, 0, 0)
-            else:
-                key = (capture_size(deck, rules, lines[move.line], move.kind), not deck.kinds[move.kind].is_wild, 1)
-            if best_key is None or key > best_key:
-                best, best_key = [move], key
-            elif key == best_key:
-                best.append(move)
-        return best[rng.randrange(len(best))]
+                return (0, 0, 0)
+            return (capture_size(deck, rules, lines[move.line], move.kind), not deck.kinds[move.kind].is_wild, 1)
+
+        return pick_best(moves, key, rng)
 
 
 class DeterminisedMCTS(ObservingAgent):

@@ -17,7 +17,7 @@ import random
 
 import numpy as np
 
-from boardlab.analysis.blockd.batch import derive_seeds
+from boardlab.analysis.seeds import derive_seeds
 from boardlab.analysis.links import kernel as K
 from boardlab.analysis.links.cards import EMPTY, GAME
 from boardlab.analysis.links.engine import FIFTH, shuffled

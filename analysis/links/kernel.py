@@ -17,7 +17,7 @@ master value and master index (-1).
 Moves are listed exactly as `table.legal_plays` lists them (a pass first when allowed, then the
 lines in slot order, kinds ascending, exposed ends as `LinksDeck.exposures` gives them), as
 rows (kind, line, exposed) with a pass as (-1, -1, -1), so a uniform number in [0, moves)
-is a uniform legal move.  Random number t of a game with key k is `splitmix64(k + (t + 1) *
+is a uniform legal move.  Random number t of a game with key k is `splitmix(k + (t + 1) *
 golden)`.
 
 (Why one module of about 460 lines: every compiled function reads and writes the same flat
@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from boardlab.analysis.splitmix import GOLDEN, splitmix
 
 WILD = -1
 GAME_CARD, EMPTY_CARD, MASTER_CARD = 0, 1, 2
@@ -44,9 +46,6 @@ R_CAPTURE, R_TAKEN, R_MUST_PLAY, R_MAX_TURNS, R_IDLE_BARRED = range(5)
 # columns of the kinds table
 K_CAT, K_A, K_B, K_VALUE, K_MASTER = range(5)
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
 
 
 def layout(players: int, cards: int, lines: int, masters: int) -> np.ndarray:
@@ -61,19 +60,11 @@ def layout(players: int, cards: int, lines: int, masters: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def splitmix64(x):
-    z = x
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def uniform_below(s, o, key, n):
     """The game's next random number in [0, n) (advances the draw counter)."""
     t = np.uint64(s[DRAWS] + 1)
     s[DRAWS] += 1
-    return np.int64((splitmix64(key + t * _GOLDEN) >> np.uint64(11)) % np.uint64(n))
+    return np.int64((splitmix(key + t * GOLDEN) >> np.uint64(11)) % np.uint64(n))
 
 
 @njit(cache=True)
@@ -445,7 +436,7 @@ def search(root, o, kinds, rules, pool, iterations, key, exploration, policy, ma
     for it in range(iterations):
         s[:] = root
         s[DRAWS] = 0
-        stream = splitmix64(key + np.uint64(it + 1) * _GOLDEN)
+        stream = splitmix(key + np.uint64(it + 1) * GOLDEN)
         determinise(s, o, seat, pool, stream)
         if it < m:
             pick = it
