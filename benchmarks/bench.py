@@ -47,7 +47,7 @@ from boardlab.analysis.blockd.agents import DEFAULT_BUDGET  # noqa: E402
 from boardlab.analysis.blockd.batch import BATCH_BLOCK, BATCH_STREAM, deal_cards, derive_seeds  # noqa: E402
 from boardlab.analysis.blockd.kernel import play_deals  # noqa: E402
 from boardlab.analysis.mcts import MCTS  # noqa: E402
-from boardlab.analysis.runner import CHANCE_STREAM, Match, default_workers, play_one, run  # noqa: E402
+from boardlab.analysis.runner import CHANCE_STREAM, Match, default_workers, play_one, run, run_records  # noqa: E402
 from boardlab.layouts import load  # noqa: E402
 
 #: targets of issue 13, printed beside the figures (never asserted)
@@ -145,7 +145,7 @@ def sixbysix_rate(quick: bool) -> tuple[float, float]:
     rounds = []
 
     def work():
-        records, _ = run(game, agents, games, seed=1, workers=1, progress=False)
+        records, _ = run_records(game, agents, games, seed=1, workers=1, progress=False)
         rounds.append(sum(r.length + r.stats.get("other_lead", {}).get("rounds", 0) for r in records))
     seconds = timed(work, 2)
     return line("6x6 self-play, 6 players (both lead rules)", rounds[-1], seconds, "rounds/s")
@@ -168,8 +168,8 @@ def verdict(ok: bool) -> str:
 def duel(game, names: list[str], games: int, workers: int) -> str:
     table = engines.agent_factories(game.id)
     started = time.perf_counter()
-    _, summary = run(game, [table[n] for n in names], games, seed=1, workers=workers, agent_names=names,
-                     progress=False)
+    summary = run(game, [table[n] for n in names], games, seed=1, workers=workers, agent_names=names,
+                  progress=False)
     r = summary["win_rate_by_agent"][names[0]]
     lo, hi = r["ci95"]
     return (f"{names[0]} vs {names[1]}: {r['wins']}/{r['seats_played']} = {r['rate']:.1%} (95% CI {lo:.1%} .. "

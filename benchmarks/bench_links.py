@@ -28,7 +28,7 @@ from boardlab.analysis import engines  # noqa: E402
 from boardlab.analysis.links import kernel  # noqa: E402
 from boardlab.analysis.links.agents import AGENTS, DEFAULT_BUDGET  # noqa: E402
 from boardlab.analysis.links.batch import BATCH_BLOCK, BATCH_STREAM, block_deals, derive_seeds, tables_of  # noqa: E402
-from boardlab.analysis.runner import default_workers, make_match, play_one, run  # noqa: E402
+from boardlab.analysis.runner import default_workers, make_match, play_one, run, run_records  # noqa: E402
 from boardlab.analysis.stats import wilson_interval  # noqa: E402
 from boardlab.layouts import load  # noqa: E402
 
@@ -86,7 +86,7 @@ def mcts_rate(game, positions: int) -> float:
 def table(game, agent: str, opponent: str, games: int, workers: int) -> dict:
     """One `agent` against three `opponent`s, the agent in every seat of every deal."""
     names = [agent] + [opponent] * (game.players - 1)
-    records, summary = run(game, [AGENTS[n] for n in names], games, seed=1, workers=workers,
+    records, summary = run_records(game, [AGENTS[n] for n in names], games, seed=1, workers=workers,
                            agent_names=names, progress=False)
     alone = shared = beaten = pairs = 0
     for r in records:

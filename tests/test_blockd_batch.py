@@ -20,7 +20,7 @@ from boardlab.analysis.agents import COMMON_AGENTS, RandomAgent
 from boardlab.analysis.blockd import batch, kernel
 from boardlab.analysis.blockd.engine import make_game
 from boardlab.analysis.protocol import CHANCE
-from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run
+from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run_records
 from boardlab.layouts import load
 
 from blockd_definitions import option_definitions
@@ -79,8 +79,8 @@ def test_results_do_not_depend_on_blocks_or_workers():
     assert whole == pieces
     factories = [engines.agent_factories("blockd")["random"]] * 4
     games = 2 * batch.BATCH_BLOCK + 100  # three blocks, so two workers really share them
-    one = run(game, factories, games, seed=9, workers=1, progress=False)
-    two = run(game, factories, games, seed=9, workers=2, progress=False)
+    one = run_records(game, factories, games, seed=9, workers=1, progress=False)
+    two = run_records(game, factories, games, seed=9, workers=2, progress=False)
     assert len(one[0]) == games
     assert one[0] == two[0]
     strip = lambda s: {k: v for k, v in s.items() if k != "seconds"}
@@ -104,7 +104,7 @@ def test_batch_and_reference_agree_in_distribution(name):
     game = make_game(DEFINITIONS[name], 4)
     factories = [COMMON_AGENTS["random"]] * 4
     games = 2000
-    fast_records, fast = run(game, factories, games, seed=11, workers=1, progress=False)
+    fast_records, fast = run_records(game, factories, games, seed=11, workers=1, progress=False)
     slow_records = [__import__("boardlab.analysis.runner", fromlist=["play_one"]).play_one(
         match_of(game, seed=11), i) for i in range(games)]
     slow_wins = [sum(1 for r in slow_records if r.winners == (s,)) for s in range(4)]

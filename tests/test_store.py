@@ -25,7 +25,7 @@ def _without_seconds(summary: dict) -> dict:
 @pytest.mark.parametrize("game_id, players, games", [("blockd", 3, 150), ("sixbysix", 3, 70)])
 def test_stored_run_equals_plain_run_and_second_run_plays_nothing(tmp_path, game_id, players, games):
     game, agents, names = _match(game_id, players)
-    _, plain = runner.run(game, agents, games, 5, workers=1, agent_names=names, progress=False)
+    _, plain = runner.run_records(game, agents, games, 5, workers=1, agent_names=names, progress=False)
     with ResultStore(tmp_path / "r.sqlite") as store:
         records, stored = run_stored(store, game, agents, games, 5, names, workers=2)
         assert _without_seconds(stored) == _without_seconds(plain)
