@@ -33,12 +33,12 @@ Randomness, and what matches the reference path:
 from __future__ import annotations
 
 import gc
-import random
 from typing import Sequence
 
 import numpy as np
 
 from boardlab.analysis.blockd import kernel
+from boardlab.analysis.mersenne import first_draws
 from boardlab.analysis.runner import CHANCE_STREAM, GameRecord, derive_seed  # noqa: F401 (doctests compare with it)
 from boardlab.analysis.seeds import derive_seeds
 from boardlab.analysis.tally import SummaryTally
@@ -70,10 +70,11 @@ def uniforms(keys: np.ndarray, turns: np.ndarray) -> np.ndarray:
 def deal_cards(game, deal_seeds: Sequence[int]) -> np.ndarray:
     """The card id on every cell for each deal: `engine.deal` with `Random(seed)`, vectorised.
 
-    Each deal's key is the first 64-bit draw of `random.Random(seed)`, as in `engine.deal`;
-    the per-cell sort keys and the stable sort are done for every deal at once.
+    Each deal's key is the first 64-bit draw of `random.Random(seed)`, as in `engine.deal`
+    (computed for every seed at once by `mersenne.first_draws`); the per-cell sort keys and
+    the stable sort are done for every deal at once.
     """
-    keys = np.array([random.Random(int(s)).getrandbits(64) for s in deal_seeds], dtype=np.uint64)
+    keys = first_draws(deal_seeds)
     cells = np.arange(1, len(game.cards) + 1, dtype=np.uint64)
     with np.errstate(over="ignore"):
         z = keys[:, None] + cells[None, :] * _GOLDEN
@@ -117,7 +118,7 @@ def block_deals(game, match, indices: np.ndarray) -> tuple[np.ndarray, np.ndarra
     else:
         deal_of, rotation_of = indices, np.zeros_like(indices)
     deals, row_of_game = np.unique(deal_of, return_inverse=True)
-    card_ids = deal_cards(game, derive_seeds(match.seed, CHANCE_STREAM, deals).tolist())[row_of_game]
+    card_ids = deal_cards(game, derive_seeds(match.seed, CHANCE_STREAM, deals))[row_of_game]
     if match.rotate_deals:
         identity = tuple(range(len(game.cards)))
         relabel = np.array([game.rotate_deal(identity, r) for r in range(game.players)], dtype=card_ids.dtype)
