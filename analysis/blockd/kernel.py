@@ -262,7 +262,7 @@ def _context(st, pawns, bonus, rules, seat):
     return wall, others, restorable, landing
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def reach(masks, bits, first, stop, wall):
     """The destinations of walks first .. stop - 1 (unsigned) that enter no cell of `wall`.
 
