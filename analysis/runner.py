@@ -6,7 +6,8 @@ Every random choice flows from the one seed:
   fast path may draw its agents' moves from a stream of its own, documented in its module).
 Games are cut into blocks of `BLOCK` consecutive indices whatever the worker count (or of
 `Game.block_size(match)` when the game's batched fast path plays the match and wants larger
-blocks; `Game.play_block` plays a block when the game has a faster path), and the summary is computed from the records sorted by index, so `--workers 1` and
+blocks; `Game.play_block` plays a block when the game has a faster path), and the summary is
+made of counts that add up the same in any order (see below), so `--workers 1` and
 `--workers 8` give the same numbers.
 
 With `seat_rotation` every deal is played once per rotation (game g = deal g // n, rotation
