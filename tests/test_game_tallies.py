@@ -1,5 +1,5 @@
 """The streamed summaries of 6x6, Links and Deblockle (`Game.tally`) against their list-based
-twins (`Game.summarize`), and memory that stays flat in the number of games.
+twins (`Game.summarize`), and memory that stays flat in the number of games (every game).
 
 A tally must give exactly the figures (the same JSON, byte for byte) that the list-based
 `summarize` gives for the same records, however the games are split into blocks, in whatever
@@ -168,7 +168,7 @@ def leaves(value, path="tally", floats=None) -> tuple[int, dict]:
 
 
 #: (game, players, games N): the tally of N and of 10 N games is compared
-FLAT = [("sixbysix", 6, 64), ("links", 4, 64), ("deblockle", 2, 16)]
+FLAT = [("blockd", 4, 64), ("sixbysix", 6, 64), ("links", 4, 64), ("deblockle", 2, 16)]
 
 
 @pytest.mark.parametrize("game_id,players,games", FLAT)
