@@ -6,7 +6,8 @@ Every random choice flows from the one seed:
   fast path may draw its agents' moves from a stream of its own, documented in its module).
 Games are cut into blocks of `BLOCK` consecutive indices whatever the worker count (or of
 `Game.block_size(match)` when the game's batched fast path plays the match and wants larger
-blocks; `Game.play_block` plays a block when the game has a faster path), and the summary is computed from the records sorted by index, so `--workers 1` and
+blocks; `Game.play_block` plays a block when the game has a faster path), and the summary is
+made of counts that add up the same in any order (see below), so `--workers 1` and
 `--workers 8` give the same numbers.
 
 With `seat_rotation` every deal is played once per rotation (game g = deal g // n, rotation
@@ -316,25 +317,34 @@ def blocks_of(match: Match, games: int) -> list[tuple[int, int]]:
 
 
 def play_blocks(match: Match, blocks: Sequence[tuple[int, int]], workers: int | None = None,
-                on_block: Callable[[int, int, list[GameRecord], float], None] | None = None,
                 progress: "Progress | None" = None, player=None, backend: Backend | None = None) -> list[GameRecord]:
     """Play `blocks` of a match (on `backend`, default local processes); returns their records
-    (in no fixed order).
+    (in no fixed order).  `stream_blocks` plays them without keeping them.
 
     `player(match, start, stop) -> records` plays one block (default `play_block`); it must be
     a module-level function, so that worker processes can be given it.
-    `on_block(start, stop, records, seconds)` is called in this process as each block finishes
-    (the results store saves it there, so an interrupted run keeps every finished block).
+    """
+    records: list[GameRecord] = []
+    stream_blocks(match, blocks, lambda start, stop, output, seconds: records.extend(output), workers,
+                  progress, player, backend)
+    return records
+
+
+def stream_blocks(match: Match, blocks: Sequence[tuple[int, int]],
+                  on_block: Callable[[int, int, Any, float], None], workers: int | None = None,
+                  progress: "Progress | None" = None, player=None, backend: Backend | None = None) -> None:
+    """Play `blocks` of a match (on `backend`, default local processes) and hand each block to
+    `on_block(start, stop, output, seconds)` in this process as it finishes; nothing is kept here.
+
+    `output` is what `player(match, start, stop)` returned (default `play_block`: the records).
+    The results store saves each block there, so an interrupted run keeps every finished block
+    and memory holds one block at a time.
     """
     backend = backend or LocalBackend(workers)
-    records: list[GameRecord] = []
     for done in backend.play([(match, bounds) for bounds in blocks], player):
-        records.extend(done.output)
-        if on_block is not None:
-            on_block(done.start, done.stop, done.output, done.seconds)
+        on_block(done.start, done.stop, done.output, done.seconds)
         if progress:
             progress.update(progress.done + done.stop - done.start)
-    return records
 
 
 def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, workers: int | None = None,
