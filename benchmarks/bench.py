@@ -8,7 +8,7 @@ fairer comparison (both are printed; neither is asserted).
 1. the anchor: OpenSpiel's C++ `random_sim_test` on connect_four (random playouts per
    second), when the optional `open_spiel` package is installed (`pip install -e '.[bench]'`);
 2. Blockd random self-play, 4 players, default rules: through `runner.run` in one process as
-   `boardlab simulate --workers 1` runs it (deals, records and summary included), the
+   `boardlab simulate --workers 1` runs it (deals and the summary tally included), the
    compiled games alone, and the reference engine one game at a time;
 3. Blockd MCTS iterations per second (default budget, random rollouts) at 2 players;
 4. 6x6 self-play, 6 players: rounds per second as `boardlab simulate sixbysix --workers 1`
@@ -105,7 +105,7 @@ def blockd_self_play(quick: bool) -> tuple[float, float]:
     random_agent = [engines.agent_factories("blockd")["random"]] * 4
     games = 20_000 if quick else 100_000
     run(game, random_agent, BATCH_BLOCK, seed=1, workers=1, progress=False)  # warm-up: compiled code, tables
-    through = line("simulate --workers 1 (runner: deals, records)", games,
+    through = line("simulate --workers 1 (runner: deals, summary)", games,
                    timed(lambda: run(game, random_agent, games, seed=1, workers=1, progress=False), 3), "games/s")
     cores = default_workers()
     line(f"simulate --workers {cores}", games,
