@@ -4,12 +4,12 @@
 layout of the position vector `st`; numba compiles a function together with what it calls,
 so they stay together, and the Python entry points at the end are their only doors.)
 
-The functions of a turn are inlined into their callers (`inline="always"`): a call between
-compiled functions that passes arrays pays reference counting on each array, which cost about
-a third of the time of a game; inlined, numba prunes it (games about 40% faster, compilation a
-few seconds longer, once).  What inlining leaves (about two thirds of a game's time, found
-with `perf`) goes too: `play_games` hands the game loop views of its arrays that own no
-memory (`_unowned`), on which numba's reference counting does nothing.
+The functions of a turn are inlined into their callers (`inline="always"`), and the loops over
+turns and games (`play_on`, `play_games`) are compiled without numba's reference counting
+(`_nrt=False`): numba counts the references of every array it passes or copies with atomic
+increments and decrements, which `perf` showed to be about two thirds of a game's time even
+after inlining.  Those loops allocate nothing (the caller gives them their scratch arrays), so
+they need none of it; the arrays are their caller's and outlive the call.
 
 The reference engine (`engine.BlockdState`) stays the readable definition of the rules; this
 module plays the same rules in a handful of `numba.njit(cache=True)` functions over plain
@@ -48,8 +48,6 @@ import dataclasses
 
 import numpy as np
 from numba import njit
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 from boardlab.analysis.splitmix import GOLDEN, splitmix, to_unit
 
@@ -478,7 +476,7 @@ def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, 
     advance(st, pawns, marked, bonus, cls, rules, masks, bits, lo, hi, elim, seat, via)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, elim, key, weighting, history, via):
     """Random moves from a position with a mover until the game ends; `history[t]` gets
     (seat, restore, to) of turn t when `history` has rows; `via` is scratch of 64 int64."""
@@ -500,40 +498,14 @@ def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, eli
         restorable = st[RESTORABLE]
 
 
-@intrinsic
-def _unowned(typingctx, array):
-    """A view of `array` that does not hold a reference to its memory.
-
-    numba counts the references of every array it copies, with atomic increments and
-    decrements (even where it inlines); in the game loop they cost about two thirds of a
-    game's time.  On views without an owner those calls return at once.  Only for arrays that
-    the Python caller keeps alive for the whole compiled call (`play_games`' arguments).
-    """
-    def codegen(context, builder, signature, args):
-        [kind] = signature.args
-        source = context.make_array(kind)(context, builder, value=args[0])
-        view = context.make_array(kind)(context, builder)
-        populate_array(view, data=source.data, shape=source.shape, strides=source.strides,
-                       itemsize=source.itemsize, meminfo=None)
-        return view._getvalue()
-    return array(array), codegen
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_games(cls, suit, blind, starts, keys, rules, masks, bits, lo, hi, weighting, out, elim, histories, scratch):
     """Play one random game per row of `cls`/`suit`/`blind`/`starts` from its deal.
 
     `out[g]` receives the final position vector, `elim[g, k]` the k-th elimination (round,
     seat); game g's moves go to `histories[g]` when g < len(histories).  `scratch` is an int64
-    array of `64 + 3 * players` items.  Every array is the caller's (see `_unowned`).
+    array of `64 + 3 * players` items (this function allocates nothing: see the module docstring).
     """
-    _play_games(_unowned(cls), _unowned(suit), _unowned(blind), _unowned(starts), _unowned(keys), _unowned(rules),
-                _unowned(masks), _unowned(bits), _unowned(lo), _unowned(hi), weighting, _unowned(out),
-                _unowned(elim), _unowned(histories), _unowned(scratch))
-
-
-@njit(cache=True)
-def _play_games(cls, suit, blind, starts, keys, rules, masks, bits, lo, hi, weighting, out, elim, histories, scratch):
     n = rules[R_PLAYERS]
     via = scratch[:64]
     pawns = scratch[64:64 + n]
@@ -547,9 +519,10 @@ def _play_games(cls, suit, blind, starts, keys, rules, masks, bits, lo, hi, weig
         st[ROUND] = 1
         st[LAST] = -1
         st[WINNER] = -1
-        pawns[:] = starts[g]
-        marked[:] = 0
-        bonus[:] = 0
+        for s in range(n):
+            pawns[s] = starts[g, s]
+            marked[s] = 0
+            bonus[s] = 0
         advance(st, pawns, marked, bonus, cls[g], rules, masks, bits, lo, hi, elim[g], -1, via)
         history = histories[g] if g < histories.shape[0] else no_history
         play_on(st, pawns, marked, bonus, cls[g], suit[g], rules, masks, bits, lo, hi, elim[g], keys[g],
