@@ -23,7 +23,7 @@ every cell and the mask of blind cards.  The walk tables of the engine
 (`walks.walk_table`) are stacked per step-count class: `masks[c, cell, j]` (cells entered)
 and `dests[c, cell, j]` (destination) for j < `counts[c, cell]` (`graph_kernel` reads these),
 and laid flat for the games: walks `walk_lo[c, cell]` .. `walk_hi[c, cell] - 1` of
-`walk_masks` and `walk_bits` (the destination's bit).
+`walk_masks` and `walk_bits` (the destination's bit; padded with walks that reach nothing).
 
 Move generation is the engine's `moves_of`: a walk hitting no blocked cell gives a
 destination without a restore, a walk hitting exactly one restorable card gives a
@@ -68,6 +68,10 @@ MAX_CELLS = 62
 MOVES, DESTINATION = 0, 1
 #: an agent's `random_policy` -> the kernel's weighting
 WEIGHTINGS = {"moves": MOVES, "destination": DESTINATION}
+
+#: the walks of a cell are padded to a multiple of this many (walks that reach nothing), so that
+#: `reach` tests them all in the compiler's vector loop: a remainder would go one walk at a time
+WALK_STEP = 16
 
 # rule options as integers
 PASS, BLOCK, STACK = 0, 1, 2
@@ -164,6 +168,9 @@ class KernelTables:
                 self.walk_lo[c, cell] = len(flat_masks)
                 flat_masks.extend(mask for mask, _ in row)
                 flat_bits.extend(1 << destination for _, destination in row)
+                padding = -len(row) % WALK_STEP  # mask 0, bit 0: open, but adds no destination
+                flat_masks.extend([0] * padding)
+                flat_bits.extend([0] * padding)
                 self.walk_hi[c, cell] = len(flat_masks)
         self.walk_masks = np.array(flat_masks, dtype=narrow)
         self.walk_bits = np.array(flat_bits, dtype=narrow)
@@ -465,7 +472,9 @@ def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, 
     pawns[seat] = to
     still = False
     for s in range(rules[R_PLAYERS]):
-        still |= pawns[s] == left
+        if pawns[s] == left:  # (a loop that stops: not worth vector code for a few seats)
+            still = True
+            break
     if rules[R_AT_ONCE] or not still:
         st[DOWN] |= np.int64(1) << left
     earned = rules[R_RESTORE] != 0 and suit[to] == seat
