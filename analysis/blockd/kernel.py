@@ -49,6 +49,12 @@ import dataclasses
 import numpy as np
 from numba import njit
 
+try:  # `_nrt` is a private option of numba's CPU target: without it the loops count references again
+    from numba.core.cpu import CPUTargetOptions
+    NO_REFCOUNT = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+except ImportError:  # pragma: no cover - a numba whose internals moved
+    NO_REFCOUNT = {}
+
 from boardlab.analysis.splitmix import GOLDEN, splitmix, to_unit
 
 try:  # LLVM's count-trailing-zeros; a plain loop replaces it if a numba version lacks it
@@ -485,7 +491,7 @@ def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, 
     advance(st, pawns, marked, bonus, cls, rules, masks, bits, lo, hi, elim, seat, via)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNT)
 def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, elim, key, weighting, history, via):
     """Random moves from a position with a mover until the game ends; `history[t]` gets
     (seat, restore, to) of turn t when `history` has rows; `via` is scratch of 64 int64."""
@@ -507,7 +513,7 @@ def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, eli
         restorable = st[RESTORABLE]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **NO_REFCOUNT)
 def play_games(cls, suit, blind, starts, keys, rules, masks, bits, lo, hi, weighting, out, elim, histories, scratch):
     """Play one random game per row of `cls`/`suit`/`blind`/`starts` from its deal.
 
