@@ -109,19 +109,49 @@ class DeterminisedMCTS(ObservingAgent):
     def search(self, observation, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
         """(visits, summed rewards) of the observation's moves, in move order."""
         from boardlab.analysis.links import kernel
-        from boardlab.analysis.links.batch import pack, tables_of
+        from boardlab.analysis.links.batch import pack
 
         game = observation.game
-        t = tables_of(game)
         root = pack(game.determinise(observation, rng))  # the hidden part is dealt again every iteration
-        pool = np.array(observation.unseen(), dtype=np.int64)
-        m = len(observation.legal_moves())
+        return self._search(game, root, observation.unseen(), len(observation.legal_moves()), rng,
+                            kernel.HIDDEN_ALL)
+
+    def _search(self, game, root: np.ndarray, pool: list[int], m: int, rng: random.Random,
+                hidden: int) -> tuple[np.ndarray, np.ndarray]:
+        from boardlab.analysis.links import kernel
+        from boardlab.analysis.links.batch import tables_of
+
+        t = tables_of(game)
         visits, values = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.float64)
-        found = kernel.search(root, t.offsets, t.kinds, t.rules, pool, self.iterations,
+        found = kernel.search(root, t.offsets, t.kinds, t.rules, np.array(pool, dtype=np.int64), self.iterations,
                               np.uint64(rng.getrandbits(64)), self.exploration, self.policy, self.margin,
-                              visits, values)
+                              visits, values, hidden)
         assert found == m, "the kernel and the engine disagree on the legal moves"
         return visits, values
+
+
+class SeeingMCTS(DeterminisedMCTS):
+    """NOT an agent of the game (it reads the state, not the observation): the same flat search
+    allowed to see what a player cannot, as the benchmark's upper bound on the strength a search
+    of this kind can reach.  `sees = "hands"`: every other hand, the draw pile's order dealt
+    afresh every iteration; `sees = "all"`: every hand and the draw pile's order.
+    """
+
+    def __init__(self, iterations: int, sees: str, rollout: str = ROLLOUT, margin: float = MARGIN,
+                 exploration: float = EXPLORATION):
+        super().__init__(iterations, exploration, rollout, margin, name=f"sees-{sees}-{iterations}")
+        self.sees = sees
+
+    def choose(self, state, rng: random.Random) -> Hashable:
+        from boardlab.analysis.links import kernel
+        from boardlab.analysis.links.batch import pack
+
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        hidden = {"hands": kernel.HIDDEN_DECK, "all": kernel.HIDDEN_NONE}[self.sees]
+        visits, _ = self._search(state.game, pack(state), [], len(moves), rng, hidden)
+        return moves[int(np.argmax(visits))]
 
 
 def mcts_agent(iterations: int):
