@@ -36,10 +36,13 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import Any, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Sequence
 
 from boardlab.analysis.chance import Distribution
 from boardlab.layouts.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.analysis.tally import Tally
 
 CHANCE = -1
 TERMINAL = -2
@@ -218,12 +221,31 @@ class Game(ABC):
         return False
 
     def summarize(self, records: list) -> dict[str, Any]:
-        """The game's own figures over finished records; the runner files them under `self.id`.
+        """The game's own figures over records (sorted by index); the runner files them under `self.id`.
 
-        Seat wins, draws, lengths and agents are the runner's (`runner.summarize`); this adds
-        only what the game alone knows.  Empty: nothing to add.
+        Seat wins, draws, lengths and agents are the runner's (`tally.SummaryTally`); this adds
+        only what the game alone knows.  Empty: nothing to add.  A game that streams its
+        summary overrides `tally` instead (and may keep this as its list-based twin).
         """
         return {}
+
+    def tally(self, match) -> "Tally":
+        """A fresh `tally.Tally` of the game's own figures for games of `match`.
+
+        The default keeps the records and calls `summarize` at the end (memory grows with the
+        games); a game whose figures are counts and sums gives a tally of counts, so that
+        `simulate` streams.
+        """
+        from boardlab.analysis.tally import RecordsTally
+        return RecordsTally(self)
+
+    def tally_block(self, match, start: int, stop: int):
+        """The `tally.SummaryTally` of games start..stop-1 of `match` by a fast path that never
+        builds records, or None (the runner then tallies the records of `play_block`).
+
+        It must equal the tally of the records `play_block` gives for the same games.
+        """
+        return None
 
     def describe_summary(self, figures: dict[str, Any]) -> str:
         """Plain-text lines for `figures` (what `summarize` returned), for `boardlab simulate`."""

@@ -6,7 +6,8 @@ Every random choice flows from the one seed:
   fast path may draw its agents' moves from a stream of its own, documented in its module).
 Games are cut into blocks of `BLOCK` consecutive indices whatever the worker count (or of
 `Game.block_size(match)` when the game's batched fast path plays the match and wants larger
-blocks; `Game.play_block` plays a block when the game has a faster path), and the summary is computed from the records sorted by index, so `--workers 1` and
+blocks; `Game.play_block` plays a block when the game has a faster path), and the summary is
+made of counts that add up the same in any order (see below), so `--workers 1` and
 `--workers 8` give the same numbers.
 
 With `seat_rotation` every deal is played once per rotation (game g = deal g // n, rotation
@@ -23,8 +24,12 @@ treat them as independent, which errs wide for seat results (the group's games s
 deal's advantage between the seats).
 
 The summary has one shape for every game: the common figures at the top level (seat and agent
-results are counted here and only here, by `seat_results`) and the game's own figures
-(`Game.summarize`) under one key, the game id.
+results are counted in `tally.SummaryTally` and only there) and the game's own figures
+(`Game.tally`) under one key, the game id.  Summaries stream: `run` has every block summarised
+where it is played (`tally_block`: a `SummaryTally` of counts, never the records) and merges the
+tallies, so memory stays flat in the number of games; the counts merge in any order, so the
+summary is the same whatever order the blocks finish in.  `run_records` also keeps the records
+(tests, and the results store, which saves them).
 
 Where blocks are played is a `Backend`: `LocalBackend` (processes of this machine, the default)
 or the Dask backend of `boardlab.analysis.cluster` (`--cluster ADDRESS|local`).  A block's
@@ -49,7 +54,7 @@ import numpy as np
 
 from boardlab.analysis.pool import local_pool
 from boardlab.analysis.protocol import CHANCE, Game, State
-from boardlab.analysis.stats import describe_lengths, wilson_interval
+from boardlab.analysis.tally import SummaryTally, seat_figures
 
 CHANCE_STREAM = 0
 AGENT_STREAM = 1
@@ -146,25 +151,36 @@ def play_block(match: Match, start: int, stop: int) -> list[GameRecord]:
     return [play_one(match, i) for i in range(start, stop)]
 
 
+def tally_block(match: Match, start: int, stop: int) -> SummaryTally:
+    """The summary tally of games start..stop-1: by the game's own fast path straight to counts
+    (`Game.tally_block`) when it has one, else from the block's records."""
+    tally = match.game.tally_block(match, start, stop)
+    if tally is None:
+        tally = SummaryTally(match)
+        tally.add(play_block(match, start, stop))
+    return tally
+
+
 Job = tuple[Match, tuple[int, int]]  # one block of one configuration: (match, (start, stop))
 
 
 @dataclass(frozen=True)
 class BlockResult:
-    """A finished block: `job` is its position in the submitted job list."""
+    """A finished block: `job` is its position in the submitted job list; `output` is what the
+    block's player returned (its records for `play_block`, its `SummaryTally` for `tally_block`)."""
 
     job: int
     start: int
     stop: int
-    records: list[GameRecord]
+    output: Any
     seconds: float
 
 
-def play_timed(match: Match, start: int, stop: int, player=None) -> tuple[list[GameRecord], float]:
-    """(records, seconds) of one block, played by `player` (default `play_block`)."""
+def play_timed(match: Match, start: int, stop: int, player=None) -> tuple[Any, float]:
+    """(output, seconds) of one block, played by `player` (default `play_block`)."""
     started = time.perf_counter()
-    records = (player or play_block)(match, start, stop)
-    return records, time.perf_counter() - started
+    output = (player or play_block)(match, start, stop)
+    return output, time.perf_counter() - started
 
 
 class Backend:
@@ -176,8 +192,9 @@ class Backend:
     def play(self, jobs: Sequence[Job], player=None) -> Iterator[BlockResult]:
         """Play every job's block; yield each result as it finishes (in no fixed order).
 
-        `player(match, start, stop) -> records` plays one block (default `play_block`); it must
-        be a module-level function, so that workers can be given it.
+        `player(match, start, stop)` plays one block (default `play_block`, giving records;
+        `tally_block` gives a `SummaryTally`); it must be a module-level function, so that
+        workers can be given it.
         """
         raise NotImplementedError
 
@@ -197,8 +214,8 @@ class LocalBackend(Backend):
         workers = max(1, min(self.workers or default_workers(), len(jobs) or 1))
         if workers == 1:
             for i, (match, (start, stop)) in enumerate(jobs):
-                records, seconds = play_timed(match, start, stop, player)
-                yield BlockResult(i, start, stop, records, seconds)
+                output, seconds = play_timed(match, start, stop, player)
+                yield BlockResult(i, start, stop, output, seconds)
             return
         matches: list[Match] = []
         where: dict[int, int] = {}
@@ -222,8 +239,8 @@ def _init_worker(matches: list[Match], player=None) -> None:
 
 def _worker_block(task: tuple[int, int, int, int]) -> BlockResult:
     match, job, start, stop = task
-    records, seconds = play_timed(_WORKER_MATCHES[match], start, stop, _WORKER_PLAYER)
-    return BlockResult(job, start, stop, records, seconds)
+    output, seconds = play_timed(_WORKER_MATCHES[match], start, stop, _WORKER_PLAYER)
+    return BlockResult(job, start, stop, output, seconds)
 
 
 def backend_for(cluster: str | None, workers: int | None = None, timeout: float | None = None) -> Backend:
@@ -300,41 +317,64 @@ def blocks_of(match: Match, games: int) -> list[tuple[int, int]]:
 
 
 def play_blocks(match: Match, blocks: Sequence[tuple[int, int]], workers: int | None = None,
-                on_block: Callable[[int, int, list[GameRecord], float], None] | None = None,
                 progress: "Progress | None" = None, player=None, backend: Backend | None = None) -> list[GameRecord]:
     """Play `blocks` of a match (on `backend`, default local processes); returns their records
-    (in no fixed order).
+    (in no fixed order).  `stream_blocks` plays them without keeping them.
 
     `player(match, start, stop) -> records` plays one block (default `play_block`); it must be
     a module-level function, so that worker processes can be given it.
-    `on_block(start, stop, records, seconds)` is called in this process as each block finishes
-    (the results store saves it there, so an interrupted run keeps every finished block).
+    """
+    records: list[GameRecord] = []
+    stream_blocks(match, blocks, lambda start, stop, output, seconds: records.extend(output), workers,
+                  progress, player, backend)
+    return records
+
+
+def stream_blocks(match: Match, blocks: Sequence[tuple[int, int]],
+                  on_block: Callable[[int, int, Any, float], None], workers: int | None = None,
+                  progress: "Progress | None" = None, player=None, backend: Backend | None = None) -> None:
+    """Play `blocks` of a match (on `backend`, default local processes) and hand each block to
+    `on_block(start, stop, output, seconds)` in this process as it finishes; nothing is kept here.
+
+    `output` is what `player(match, start, stop)` returned (default `play_block`: the records).
+    The results store saves each block there, so an interrupted run keeps every finished block
+    and memory holds one block at a time.
     """
     backend = backend or LocalBackend(workers)
-    records: list[GameRecord] = []
     for done in backend.play([(match, bounds) for bounds in blocks], player):
-        records.extend(done.records)
-        if on_block is not None:
-            on_block(done.start, done.stop, done.records, done.seconds)
+        on_block(done.start, done.stop, done.output, done.seconds)
         if progress:
-            progress.update(progress.done + len(done.records))
-    return records
+            progress.update(progress.done + done.stop - done.start)
 
 
 def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, workers: int | None = None,
         seat_rotation: bool = True, agent_names: Sequence[str] | None = None,
-        progress: bool = True, backend: Backend | None = None) -> tuple[list[GameRecord], dict]:
-    """Play `games` games (on `backend`, default `workers` local processes) and return
-    (records sorted by index, summary).
+        progress: bool = True, backend: Backend | None = None) -> dict:
+    """Play `games` games (on `backend`, default `workers` local processes) and return their
+    summary, streamed: every block is summarised where it is played and no record is kept.
 
     `agents[i]` is a factory `factory(game) -> Agent` for agent i; there is one per seat.
 
     :raises ValueError: when the agent count differs from the player count or counts are negative.
     """
-    if not 0 <= games <= MAX_GAMES:
-        raise ValueError(f"games must be between 0 and {MAX_GAMES:,}")
-    match = make_match(game, agents, seed, seat_rotation, agent_names)
-    blocks = blocks_of(match, games)
+    match, blocks = _plan(game, agents, games, seed, seat_rotation, agent_names)
+    bar = Progress(games) if progress else None
+    started = time.perf_counter()
+    total = SummaryTally(match)
+    for done in (backend or LocalBackend(workers)).play([(match, bounds) for bounds in blocks], tally_block):
+        total.merge(done.output)
+        if bar:
+            bar.update(bar.done + done.stop - done.start)
+    if bar:
+        bar.close()
+    return total.result(game, match, time.perf_counter() - started)
+
+
+def run_records(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, workers: int | None = None,
+                seat_rotation: bool = True, agent_names: Sequence[str] | None = None,
+                progress: bool = True, backend: Backend | None = None) -> tuple[list[GameRecord], dict]:
+    """`run`, keeping every game's record: (records sorted by index, summary of them)."""
+    match, blocks = _plan(game, agents, games, seed, seat_rotation, agent_names)
     bar = Progress(games) if progress else None
     started = time.perf_counter()
     records = play_blocks(match, blocks, workers, progress=bar, backend=backend)
@@ -343,6 +383,13 @@ def run(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, worke
     records.sort(key=lambda r: r.index)
     seconds = time.perf_counter() - started
     return records, summarize(game, match, records, seconds)
+
+
+def _plan(game, agents, games, seed, seat_rotation, agent_names) -> tuple[Match, list[tuple[int, int]]]:
+    if not 0 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be between 0 and {MAX_GAMES:,}")
+    match = make_match(game, agents, seed, seat_rotation, agent_names)
+    return match, blocks_of(match, games)
 
 
 def seat_results(players: int, outcomes: Sequence[tuple[Sequence[int], bool]]) -> dict:
@@ -362,47 +409,12 @@ def seat_results(players: int, outcomes: Sequence[tuple[Sequence[int], bool]]) -
             wins[winners[0]] += 1
         else:
             draws += 1
-    total = len(outcomes)
-    return {"wins_by_seat": wins, "draws": draws, "unfinished": unfinished,
-            "win_rate_by_seat": [{"rate": w / total if total else 0.0, "ci95": list(wilson_interval(w, total))}
-                                 for w in wins]}
+    return seat_figures(wins, draws, unfinished, len(outcomes))
 
 
-def summarize(game: Game, match: Match, records: list[GameRecord], seconds: float) -> dict:
-    """The simulation summary (the JSON of `boardlab simulate`): common figures at the top
-    level, the game's own (`Game.summarize`) under the key `game.id`."""
-    n = game.players
-    total = len(records)
-    seats = seat_results(n, [(r.winners, r.unfinished) for r in records])
-    by_agent: dict[str, list[int]] = {}
-    if len(set(match.agent_names)) > 1:
-        for r in records:
-            for name in r.agents:
-                by_agent.setdefault(name, [0, 0])[1] += 1
-            if not r.unfinished and len(r.winners) == 1:
-                by_agent[r.agents[r.winners[0]]][0] += 1
-    finished = [r.length for r in records if not r.unfinished]
-    summary = {
-        "game": game.id,
-        "variant": game.variant,
-        "players": n,
-        "agents": list(match.agent_names),
-        "games": total,
-        "seed": match.seed,
-        "seat_rotation": ("deal turned for every seat" if match.rotate_deals else "agents rotated on every deal")
-                         if match.seat_rotation else "none",
-        "wins_by_seat": seats["wins_by_seat"],
-        "draws": seats["draws"],
-        "unfinished": seats["unfinished"],
-        "win_rate_by_seat": seats["win_rate_by_seat"],
-        "length": {"unit": game.length_unit, **describe_lengths(finished)},
-        "seconds": round(seconds, 3),
-    }
-    if by_agent:
-        summary["win_rate_by_agent"] = {
-            name: {"wins": k, "seats_played": m, "rate": k / m if m else 0.0, "ci95": list(wilson_interval(k, m))}
-            for name, (k, m) in by_agent.items()}
-    own = game.summarize(records)
-    if own:
-        summary[game.id] = own
-    return summary
+def summarize(game: Game, match: Match, records: Sequence[GameRecord], seconds: float) -> dict:
+    """The simulation summary of `records` (the JSON of `boardlab simulate`): common figures at
+    the top level, the game's own (`Game.tally`) under the key `game.id`."""
+    tally = SummaryTally(match)
+    tally.add(records)
+    return tally.result(game, match, seconds)

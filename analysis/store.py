@@ -317,10 +317,9 @@ def run_stored(store: ResultStore, game, agents, games: int, seed: int, agent_na
     match = runner.make_match(game, agents, seed, seat_rotation, agent_names)
     config = store.register(config_key(game, match.agent_names, seed, match.seat_rotation))
     todo = store.missing_blocks(config, runner.blocks_of(match, games))
-    if todo:
-        runner.play_blocks(match, todo, workers, progress=progress,
-                           on_block=lambda start, stop, records, seconds: store.put_block(config, start, stop,
-                                                                                          records, seconds))
+    if todo:  # each block is saved as it arrives and not kept: only the read-back records are
+        runner.stream_blocks(match, todo, lambda start, stop, records, seconds: store.put_block(
+            config, start, stop, records, seconds), workers, progress=progress)
     records = store.records(config, games)
     return records, runner.summarize(game, match, records, round(store.seconds(config, games), 3))
 

@@ -8,7 +8,7 @@ fairer comparison (both are printed; neither is asserted).
 1. the anchor: OpenSpiel's C++ `random_sim_test` on connect_four (random playouts per
    second), when the optional `open_spiel` package is installed (`pip install -e '.[bench]'`);
 2. Blockd random self-play, 4 players, default rules: through `runner.run` in one process as
-   `boardlab simulate --workers 1` runs it (deals, records and summary included), the
+   `boardlab simulate --workers 1` runs it (deals and the summary tally included), the
    compiled games alone, and the reference engine one game at a time;
 3. Blockd MCTS iterations per second (default budget, random rollouts) at 2 players;
 4. 6x6 self-play, 6 players: rounds per second as `boardlab simulate sixbysix --workers 1`
@@ -47,7 +47,7 @@ from boardlab.analysis.blockd.agents import DEFAULT_BUDGET  # noqa: E402
 from boardlab.analysis.blockd.batch import BATCH_BLOCK, BATCH_STREAM, deal_cards, derive_seeds  # noqa: E402
 from boardlab.analysis.blockd.kernel import play_deals  # noqa: E402
 from boardlab.analysis.mcts import MCTS  # noqa: E402
-from boardlab.analysis.runner import CHANCE_STREAM, Match, default_workers, play_one, run  # noqa: E402
+from boardlab.analysis.runner import CHANCE_STREAM, Match, default_workers, play_one, run, run_records  # noqa: E402
 from boardlab.layouts import load  # noqa: E402
 
 #: targets of issue 13, printed beside the figures (never asserted)
@@ -105,7 +105,7 @@ def blockd_self_play(quick: bool) -> tuple[float, float]:
     random_agent = [engines.agent_factories("blockd")["random"]] * 4
     games = 20_000 if quick else 100_000
     run(game, random_agent, BATCH_BLOCK, seed=1, workers=1, progress=False)  # warm-up: compiled code, tables
-    through = line("simulate --workers 1 (runner: deals, records)", games,
+    through = line("simulate --workers 1 (runner: deals, summary)", games,
                    timed(lambda: run(game, random_agent, games, seed=1, workers=1, progress=False), 3), "games/s")
     cores = default_workers()
     line(f"simulate --workers {cores}", games,
@@ -145,7 +145,7 @@ def sixbysix_rate(quick: bool) -> tuple[float, float]:
     rounds = []
 
     def work():
-        records, _ = run(game, agents, games, seed=1, workers=1, progress=False)
+        records, _ = run_records(game, agents, games, seed=1, workers=1, progress=False)
         rounds.append(sum(r.length + r.stats.get("other_lead", {}).get("rounds", 0) for r in records))
     seconds = timed(work, 2)
     return line("6x6 self-play, 6 players (both lead rules)", rounds[-1], seconds, "rounds/s")
@@ -168,8 +168,8 @@ def verdict(ok: bool) -> str:
 def duel(game, names: list[str], games: int, workers: int) -> str:
     table = engines.agent_factories(game.id)
     started = time.perf_counter()
-    _, summary = run(game, [table[n] for n in names], games, seed=1, workers=workers, agent_names=names,
-                     progress=False)
+    summary = run(game, [table[n] for n in names], games, seed=1, workers=workers, agent_names=names,
+                  progress=False)
     r = summary["win_rate_by_agent"][names[0]]
     lo, hi = r["ci95"]
     return (f"{names[0]} vs {names[1]}: {r['wins']}/{r['seats_played']} = {r['rate']:.1%} (95% CI {lo:.1%} .. "

@@ -35,7 +35,7 @@ import functools  # noqa: E402
 
 from boardlab.analysis.links.agents import AGENTS, DEFAULT_BUDGET, SeeingMCTS  # noqa: E402
 from boardlab.analysis.links.batch import BATCH_BLOCK, BATCH_STREAM, block_deals, derive_seeds, tables_of  # noqa: E402
-from boardlab.analysis.runner import default_workers, make_match, play_one, run  # noqa: E402
+from boardlab.analysis.runner import default_workers, make_match, play_one, run, run_records  # noqa: E402
 from boardlab.analysis.stats import wilson_interval  # noqa: E402
 from boardlab.layouts import load  # noqa: E402
 
@@ -104,8 +104,8 @@ def seeing(sees: str, opponent: str, game) -> SeeingMCTS:
 def table(game, agent: str, opponent: str, games: int, workers: int, factory=None) -> dict:
     """One `agent` against three `opponent`s, the agent in every seat of every deal."""
     names = [agent] + [opponent] * (game.players - 1)
-    records, summary = run(game, [factory or AGENTS[agent]] + [AGENTS[opponent]] * (game.players - 1), games,
-                           seed=1, workers=workers, agent_names=names, progress=False)
+    records, summary = run_records(game, [factory or AGENTS[agent]] + [AGENTS[opponent]] * (game.players - 1),
+                                   games, seed=1, workers=workers, agent_names=names, progress=False)
     alone = shared = beaten = pairs = 0
     for r in records:
         seat = r.agents.index(agent)

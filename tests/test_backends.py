@@ -30,7 +30,7 @@ def test_the_local_backend_plays_every_job_once():
     results = list(LocalBackend(2).play([(match, (0, 5)), (match, (5, 9))]))
     assert sorted((r.job, r.start, r.stop) for r in results) == [(0, 0, 5), (1, 5, 9)]
     for r in results:
-        assert r.records == play_block(match, r.start, r.stop)
+        assert r.output == play_block(match, r.start, r.stop)
 
 
 def test_a_sweep_hands_every_block_of_every_configuration_over_at_once(tmp_path):

@@ -12,7 +12,7 @@ from boardlab.analysis import engines
 from boardlab.analysis.agents import RandomAgent
 from boardlab.analysis.blockd.agents import AGENTS, DEFAULT_BUDGET, EXPLORATION, GreedyAgent
 from boardlab.analysis.blockd.engine import make_game
-from boardlab.analysis.runner import run
+from boardlab.analysis.runner import run_records
 from boardlab.cli import main
 from boardlab.layouts import load
 
@@ -64,7 +64,7 @@ def test_greedy_breaks_ties_with_its_rng():
 def test_greedy_beats_random():
     game = make_game(load("blockd"), 2)
     table = engines.agent_factories("blockd")
-    _, summary = run(game, [table["greedy"], table["random"]], 100, seed=3, workers=1,
+    _, summary = run_records(game, [table["greedy"], table["random"]], 100, seed=3, workers=1,
                      agent_names=["greedy", "random"], progress=False)
     assert summary["win_rate_by_agent"]["greedy"]["rate"] >= 0.75
 
@@ -167,7 +167,7 @@ def test_simulate_accepts_numbered_agents(capsys):
 def duel(opponent: str, games: int = 200):
     game = make_game(load("blockd"), 2)
     table = engines.agent_factories("blockd")
-    _, summary = run(game, [table["mcts"], table[opponent]], games, seed=1,
+    _, summary = run_records(game, [table["mcts"], table[opponent]], games, seed=1,
                      agent_names=["mcts", opponent], progress=False)
     return summary["win_rate_by_agent"]["mcts"]
 

@@ -3,7 +3,8 @@
 - seeds: the vectorised SeedSequence equals `derive_seed`;
 - the runner: same deals as the reference path, same records as the reference engine's
   replay, the same records whatever the worker count or block size, fallback to the
-  reference path for other agents and for boards or rules the kernel does not play.
+  reference path for other agents and for boards or rules the kernel does not play;
+- the summary tally made from the kernel's arrays equals the tally of the block's records.
 (The compiled games themselves are compared with the engine in test_blockd_kernel.py.)
 """
 
@@ -20,7 +21,8 @@ from boardlab.analysis.agents import COMMON_AGENTS, RandomAgent
 from boardlab.analysis.blockd import batch, kernel
 from boardlab.analysis.blockd.engine import make_game
 from boardlab.analysis.protocol import CHANCE
-from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run
+from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run_records
+from boardlab.analysis.tally import SummaryTally
 from boardlab.layouts import load
 
 from blockd_definitions import option_definitions
@@ -79,8 +81,8 @@ def test_results_do_not_depend_on_blocks_or_workers():
     assert whole == pieces
     factories = [engines.agent_factories("blockd")["random"]] * 4
     games = 2 * batch.BATCH_BLOCK + 100  # three blocks, so two workers really share them
-    one = run(game, factories, games, seed=9, workers=1, progress=False)
-    two = run(game, factories, games, seed=9, workers=2, progress=False)
+    one = run_records(game, factories, games, seed=9, workers=1, progress=False)
+    two = run_records(game, factories, games, seed=9, workers=2, progress=False)
     assert len(one[0]) == games
     assert one[0] == two[0]
     strip = lambda s: {k: v for k, v in s.items() if k != "seconds"}
@@ -104,7 +106,7 @@ def test_batch_and_reference_agree_in_distribution(name):
     game = make_game(DEFINITIONS[name], 4)
     factories = [COMMON_AGENTS["random"]] * 4
     games = 2000
-    fast_records, fast = run(game, factories, games, seed=11, workers=1, progress=False)
+    fast_records, fast = run_records(game, factories, games, seed=11, workers=1, progress=False)
     slow_records = [__import__("boardlab.analysis.runner", fromlist=["play_one"]).play_one(
         match_of(game, seed=11), i) for i in range(games)]
     slow_wins = [sum(1 for r in slow_records if r.winners == (s,)) for s in range(4)]
@@ -158,3 +160,32 @@ def test_block_deals_are_the_reference_paths_deals_turned_or_not(players):
         if rotate:  # every seat starts once on every start card of the deal
             starts = {tuple(card_ids[i].tolist()).index(game.start_card(0)) for i in range(players)}
             assert len(starts) == players
+
+
+@pytest.mark.parametrize("name", sorted(DEFINITIONS))
+def test_a_blocks_tally_from_arrays_equals_the_tally_of_its_records(name):
+    """`tally_block` (no record built) against `SummaryTally.add` of `play_block`'s records."""
+    definition = DEFINITIONS[name]
+    players = min(4, definition.game.max_players)
+    game = make_game(definition, players)
+    seen = 0
+    for rotation, rotate_deals in ((True, True), (True, False), (False, False)):
+        match = Match(game, (COMMON_AGENTS["random"],) * players, ("random",) * players, 3, rotation, rotate_deals)
+        from_records = SummaryTally(match)
+        from_records.add(batch.play_block(game, match, 5, 205))
+        pieces = [batch.tally_block(game, match, a, b) for a, b in ((5, 70), (70, 71), (71, 205))]
+        from_arrays = SummaryTally(match)
+        for piece in reversed(pieces):
+            from_arrays.merge(piece)
+        expected = from_records.result(game, match, 0.0)
+        assert from_arrays.result(game, match, 0.0) == expected
+        assert expected["games"] == 200
+        seen += sum(expected["blockd"]["eliminations_by_round"].values())
+    assert seen > 0
+
+
+def test_tally_block_declines_what_the_batch_path_does_not_play():
+    game = make_game(load("blockd"), 2)
+    greedy = engines.agent_factories("blockd")["greedy"]
+    match = match_of(game, agents=[COMMON_AGENTS["random"], greedy])
+    assert batch.tally_block(game, match, 0, 4) is None and game.tally_block(match, 0, 4) is None

@@ -17,7 +17,7 @@ distributed = pytest.importorskip("distributed")
 import boardlab  # noqa: E402
 from boardlab.analysis import cluster, engines  # noqa: E402
 from boardlab.analysis.cluster import DaskBackend  # noqa: E402
-from boardlab.analysis.runner import make_match, play_block, run  # noqa: E402
+from boardlab.analysis.runner import make_match, play_block, run_records  # noqa: E402
 from boardlab.cli import main  # noqa: E402
 from boardlab.layouts import BoardlabError, load  # noqa: E402
 
@@ -40,10 +40,10 @@ def test_same_summary_as_the_local_backend(scheduler):
     game, agents, names = sixbysix_match()
     backend = DaskBackend(scheduler, timeout=20)
     try:
-        records, summary = run(game, agents, 100, seed=3, agent_names=names, progress=False, backend=backend)
+        records, summary = run_records(game, agents, 100, seed=3, agent_names=names, progress=False, backend=backend)
     finally:
         backend.close()
-    local_records, local_summary = run(game, agents, 100, seed=3, agent_names=names, progress=False, workers=1)
+    local_records, local_summary = run_records(game, agents, 100, seed=3, agent_names=names, progress=False, workers=1)
     summary.pop("seconds"), local_summary.pop("seconds")
     assert records == local_records and summary == local_summary
 
@@ -68,7 +68,7 @@ def test_a_worker_killed_during_the_run_loses_nothing(scheduler):
         backend.close()
     assert killed_at == 1 and sorted(r.job for r in results) == list(range(len(jobs)))
     for result in results:
-        assert result.records == play_block(match, result.start, result.stop)
+        assert result.output == play_block(match, result.start, result.stop)
 
 
 def test_workers_running_other_code_are_refused(scheduler, monkeypatch):

@@ -25,7 +25,7 @@ import pytest
 from boardlab.analysis import engines
 from boardlab.analysis.agents import RandomAgent
 from boardlab.analysis.protocol import CHANCE, Game
-from boardlab.analysis.runner import make_match, play_blocks, run, summarize
+from boardlab.analysis.runner import make_match, play_blocks, run_records, summarize
 from boardlab.layouts import game_ids, load
 
 PLAYOUTS = 4
@@ -128,7 +128,7 @@ def test_same_records_whatever_the_workers_and_the_blocks(game_id, players):
     blocks = [(0, 8), (8, 16), (16, GAMES)]
     one = sorted(play_blocks(match, blocks, workers=1), key=lambda r: r.index)
     two = sorted(play_blocks(match, blocks, workers=2), key=lambda r: r.index)
-    records, summary = run(game, agents, GAMES, seed=11, workers=1, agent_names=names, progress=False)
+    records, summary = run_records(game, agents, GAMES, seed=11, workers=1, agent_names=names, progress=False)
     assert one == two == records and [r.index for r in records] == list(range(GAMES))
     assert summarize(game, match, two, summary["seconds"]) == summary
     assert json.dumps(summary)

@@ -12,7 +12,7 @@ from boardlab.analysis import engines
 from boardlab.analysis.deblockle.agents import (GreedyAgent, RushAgent, move_gain, promising_moves, race_estimate,
                                                 total_turns)
 from boardlab.analysis.deblockle.engine import SCORED, make_game
-from boardlab.analysis.runner import run
+from boardlab.analysis.runner import run_records
 from boardlab.layouts import load
 
 D = load("deblockle")
@@ -68,7 +68,7 @@ def test_race_estimate_favours_the_player_with_fewer_turns_left():
 def test_greedy_beats_random():
     game = make_game(D)
     table = engines.agent_factories("deblockle")
-    _, summary = run(game, [table["greedy"], table["random"]], 10, seed=3, workers=1,
+    _, summary = run_records(game, [table["greedy"], table["random"]], 10, seed=3, workers=1,
                      agent_names=["greedy", "random"], progress=False)
     assert summary["win_rate_by_agent"]["greedy"]["wins"] >= 9
 
@@ -78,7 +78,7 @@ def test_greedy_beats_random():
 def test_mcts_beats_random_and_greedy_over_200_games(opponent, least):
     game = make_game(D)
     table = engines.agent_factories("deblockle")
-    _, summary = run(game, [table["mcts"], table[opponent]], 200, seed=1, agent_names=["mcts", opponent],
+    _, summary = run_records(game, [table["mcts"], table[opponent]], 200, seed=1, agent_names=["mcts", opponent],
                      progress=False)
     r = summary["win_rate_by_agent"]["mcts"]
     assert r["seats_played"] == 200 and r["rate"] >= least, r

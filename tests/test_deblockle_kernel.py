@@ -16,7 +16,7 @@ from boardlab.analysis import engines
 from boardlab.analysis.deblockle import kernel
 from boardlab.analysis.deblockle.batch import play_block, setups
 from boardlab.analysis.deblockle.engine import Move, make_game
-from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run
+from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run_records
 
 NAMES = ("deblockle", "deblockle-no-touching", "deblockle-hopless-ends-turn", "deblockle-two-blocks", "board-5x6",
          "board-3x3")
@@ -73,9 +73,9 @@ def test_fast_path_setups_are_the_engines(setup):
 def test_runner_uses_the_fast_path_and_is_the_same_whatever_the_workers():
     game = make_game(short(definition_named("deblockle"), 200))
     factory = engines.agent_factories("deblockle")["random"]
-    one_records, one = run(game, [factory, factory], 300, seed=4, workers=1, agent_names=["random"] * 2,
+    one_records, one = run_records(game, [factory, factory], 300, seed=4, workers=1, agent_names=["random"] * 2,
                            progress=False)
-    two_records, two = run(game, [factory, factory], 300, seed=4, workers=2, agent_names=["random"] * 2,
+    two_records, two = run_records(game, [factory, factory], 300, seed=4, workers=2, agent_names=["random"] * 2,
                            progress=False)
     one.pop("seconds"), two.pop("seconds")
     assert one == two and one_records == two_records

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardlab.analysis.agents import AgentTable
-from boardlab.analysis.runner import MAX_GAMES, run
+from boardlab.analysis.runner import MAX_GAMES, run_records
 from boardlab.analysis.tables import MAX_DEALS
 from boardlab.cli import main
 
@@ -30,4 +30,4 @@ def test_absurd_counts_are_one_line_and_exit_2(argv, message, capsys):
 
 def test_the_runner_refuses_too_many_games_too():
     with pytest.raises(ValueError, match="games must be between 0 and"):
-        run(None, [], MAX_GAMES + 1, seed=1)
+        run_records(None, [], MAX_GAMES + 1, seed=1)

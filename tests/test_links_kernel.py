@@ -90,9 +90,9 @@ def test_kernel_games_replay_through_the_engine(rules):
 def test_batched_random_self_play_matches_reference_deals_and_workers(capsys):
     game = make_game(load("links"), 3)
     names = ["random"] * 3
-    records, summary = runner.run(game, [AGENTS["random"]] * 3, 300, 5, workers=1, agent_names=names,
+    records, summary = runner.run_records(game, [AGENTS["random"]] * 3, 300, 5, workers=1, agent_names=names,
                                   progress=False)
-    again, _ = runner.run(game, [AGENTS["random"]] * 3, 300, 5, workers=2, agent_names=names, progress=False)
+    again, _ = runner.run_records(game, [AGENTS["random"]] * 3, 300, 5, workers=2, agent_names=names, progress=False)
     assert records == again
     # game i is dealt as the reference engine deals it (runner.play_one's chance stream, turned)
     match = runner.make_match(game, [AGENTS["random"]] * 3, 5, agent_names=names)

@@ -13,7 +13,7 @@ import pytest
 
 from boardlab.analysis import engines
 from boardlab.analysis.links.agents import AGENTS
-from boardlab.analysis.runner import run
+from boardlab.analysis.runner import run_records
 from boardlab.analysis.stats import wilson_interval
 from boardlab.layouts import load
 
@@ -23,7 +23,7 @@ GAMES = 200
 def wins_alone(agent: str, opponent: str) -> int:
     game = engines.make_game(load("links"), 4)
     names = [agent] + [opponent] * 3
-    records, _ = run(game, [AGENTS[n] for n in names], GAMES, seed=7, agent_names=names, progress=False)
+    records, _ = run_records(game, [AGENTS[n] for n in names], GAMES, seed=7, agent_names=names, progress=False)
     return sum(r.winners == (r.agents.index(agent),) for r in records)
 
 

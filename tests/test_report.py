@@ -80,7 +80,10 @@ def test_an_unchanged_report_reruns_from_the_store_byte_identical(tmp_path, monk
     def no_play(*args, **kwargs):
         raise AssertionError("a rerun of an unchanged report played games")
 
-    monkeypatch.setattr(runner, "play_blocks", no_play)
+    # every game a report plays goes through a backend (local processes by default)
+    monkeypatch.setattr(runner.LocalBackend, "play", no_play)
+    with pytest.raises(AssertionError, match="played games"):  # the guard does catch a report that plays
+        _report(tmp_path, "blockd", "--players", "2", store="fresh.sqlite", out="fresh")
     started = time.perf_counter()
     assert _report(tmp_path, "blockd", "--players", "2") == 0
     assert time.perf_counter() - started < 20

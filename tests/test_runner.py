@@ -12,7 +12,7 @@ from scipy.stats import binomtest
 from boardlab.analysis.agents import RandomAgent
 from boardlab.analysis.chance import Distribution
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, State
-from boardlab.analysis.runner import BLOCK, CHANCE_STREAM, Match, Progress, derive_seed, run
+from boardlab.analysis.runner import BLOCK, CHANCE_STREAM, Match, Progress, derive_seed, run_records
 from boardlab.analysis.stats import wilson_interval
 
 
@@ -129,25 +129,25 @@ def strip_seconds(summary):
 def test_same_seed_same_numbers_whatever_the_worker_count():
     game = RaceGame(players=3)
     agents = [random_factory] * 3
-    rec1, s1 = run(game, agents, 300, seed=7, workers=1, progress=False)
-    rec2, s2 = run(game, agents, 300, seed=7, workers=2, progress=False)
-    rec3, s3 = run(game, agents, 300, seed=7, workers=1, progress=False)
+    rec1, s1 = run_records(game, agents, 300, seed=7, workers=1, progress=False)
+    rec2, s2 = run_records(game, agents, 300, seed=7, workers=2, progress=False)
+    rec3, s3 = run_records(game, agents, 300, seed=7, workers=1, progress=False)
     assert rec1 == rec2 == rec3
     assert strip_seconds(s1) == strip_seconds(s2) == strip_seconds(s3)
-    _, other = run(game, agents, 300, seed=8, workers=1, progress=False)
+    _, other = run_records(game, agents, 300, seed=8, workers=1, progress=False)
     assert strip_seconds(other) != strip_seconds(s1)
 
 
 def test_games_do_not_depend_on_how_many_are_played():
     game = RaceGame()
-    short, _ = run(game, [random_factory] * 2, BLOCK + 5, seed=3, workers=1, progress=False)
-    long, _ = run(game, [random_factory] * 2, 3 * BLOCK, seed=3, workers=2, progress=False)
+    short, _ = run_records(game, [random_factory] * 2, BLOCK + 5, seed=3, workers=1, progress=False)
+    long, _ = run_records(game, [random_factory] * 2, 3 * BLOCK, seed=3, workers=2, progress=False)
     assert short == long[:BLOCK + 5]
 
 
 def test_seat_rotation_replays_each_deal_with_agents_rotated():
     game = RaceGame()
-    records, summary = run(game, [random_factory, big_factory], 40, seed=1, workers=1,
+    records, summary = run_records(game, [random_factory, big_factory], 40, seed=1, workers=1,
                            agent_names=["random", "big"], progress=False)
     assert [r.deal for r in records[:4]] == [0, 0, 1, 1]
     assert records[0].agents == ("random", "big") and records[1].agents == ("big", "random")
@@ -159,7 +159,7 @@ def test_seat_rotation_replays_each_deal_with_agents_rotated():
 
 def test_summary_counts_and_intervals_are_honest():
     game = RaceGame()
-    records, s = run(game, [random_factory] * 2, 2000, seed=11, workers=2, progress=False)
+    records, s = run_records(game, [random_factory] * 2, 2000, seed=11, workers=2, progress=False)
     assert s["games"] == 2000 == sum(s["wins_by_seat"]) + s["draws"] + s["unfinished"]
     for wins, rate in zip(s["wins_by_seat"], s["win_rate_by_seat"]):
         assert rate["rate"] == wins / 2000
@@ -174,14 +174,14 @@ def test_summary_counts_and_intervals_are_honest():
 
 def test_capped_games_count_as_unfinished():
     game = RaceGame(target=30, cap=6)  # nobody can walk 30 in 3 turns
-    _, s = run(game, [random_factory] * 2, 10, seed=1, workers=1, progress=False)
+    _, s = run_records(game, [random_factory] * 2, 10, seed=1, workers=1, progress=False)
     assert s["unfinished"] == 10 and s["wins_by_seat"] == [0, 0]
     assert s["win_rate_by_seat"][0]["ci95"] == list(wilson_interval(0, 10))
 
 
 def test_wrong_agent_count_is_refused():
     with pytest.raises(ValueError):
-        run(RaceGame(), [random_factory], 10, seed=1)
+        run_records(RaceGame(), [random_factory], 10, seed=1)
 
 
 @pytest.mark.parametrize("k,n", [(0, 10), (5, 10), (10, 10), (37, 200), (1, 1), (499, 1000), (3, 2000)])
@@ -229,7 +229,7 @@ def test_sample_chance_follows_the_exact_weights():
 
 
 def test_one_agent_everywhere_and_no_deal_rotation_gives_every_game_its_own_deal():
-    records, summary = run(RaceGame(), [random_factory] * 2, 10, seed=1, workers=1, progress=False)
+    records, summary = run_records(RaceGame(), [random_factory] * 2, 10, seed=1, workers=1, progress=False)
     assert [r.deal for r in records] == list(range(10))
     assert summary["seat_rotation"] == "none"
 
@@ -277,7 +277,7 @@ class HeadStartState(RaceState):
 
 def test_one_agent_everywhere_turns_the_deal_so_every_seat_gets_the_head_start():
     game = TurnedRaceGame(players=3)
-    records, summary = run(game, [random_factory] * 3, 30, seed=2, workers=1, progress=False)
+    records, summary = run_records(game, [random_factory] * 3, 30, seed=2, workers=1, progress=False)
     assert summary["seat_rotation"] == "deal turned for every seat"
     assert [r.deal for r in records[:6]] == [0, 0, 0, 1, 1, 1]
     # replay the first deal by hand: each rotation moves the head start to another seat

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from boardlab.analysis import engines
 from boardlab.analysis.agents import COMMON_AGENTS
 from boardlab.analysis.protocol import CHANCE, TERMINAL
-from boardlab.analysis.runner import BLOCK, Match, play_one, run
+from boardlab.analysis.runner import BLOCK, Match, play_one, run_records
 from boardlab.analysis.sixbysix.dice import sum_probabilities
 from boardlab.analysis.sixbysix.engine import AGENTS, Move, SixBySixGame, play_fast
 from boardlab.analysis.sixbysix.markers import GREEDY, rotating_seat_win_probabilities, seat_win_probabilities
@@ -80,7 +80,7 @@ def test_refund_is_exactly_one_in_six_for_every_face(face):
 def test_seeded_refund_rate_agrees():
     """Random agents bet every face; each face comes back 1/6 of the time."""
     game = SixBySixGame(DEFINITION, 6, compare_lead=False)
-    records, _ = run(game, [COMMON_AGENTS["random"]] * 6, 12, seed=5, workers=1, seat_rotation=False, progress=False)
+    records, _ = run_records(game, [COMMON_AGENTS["random"]] * 6, 12, seed=5, workers=1, seat_rotation=False, progress=False)
     for i, face in enumerate(FACES):
         bets = sum(r.stats["bets_by_face"][i] for r in records)
         refunds = sum(r.stats["refunds_by_face"][i] for r in records)
@@ -282,7 +282,7 @@ def test_simulated_round_wins_agree_with_the_exact_table(lead):
     rounds = 18  # a multiple of 6: with a rotating lead every seat leads equally often
     assert rounds < DEFINITION.rules.chips  # so nobody can be eliminated
     game = SixBySixGame(with_rules(DEFINITION, max_rounds=rounds, lead=lead), 6, compare_lead=False)
-    records, _ = run(game, [AGENTS["greedy"]] * 6, 1500, seed=11, workers=1, seat_rotation=False, progress=False)
+    records, _ = run_records(game, [AGENTS["greedy"]] * 6, 1500, seed=11, workers=1, seat_rotation=False, progress=False)
     p, numbers = sum_probabilities(FACES, 6), sorted(DEFINITION.board.numbers)
     exact = (seat_win_probabilities if lead == "fixed" else rotating_seat_win_probabilities)(p, numbers, [GREEDY] * 6)
     played = rounds * len(records)
@@ -303,7 +303,7 @@ def test_fixed_lead_favours_the_starter_in_full_six_player_games(request):
     if "slow" not in (request.config.getoption("markexpr") or ""):
         pytest.skip("long statistical check: run by `make test-slow` (pytest -m slow)")
     game = SixBySixGame(DEFINITION, 6)
-    records, summary = run(game, [AGENTS["greedy"]] * 6, 400, seed=2, workers=1, seat_rotation=False, progress=False)
+    records, summary = run_records(game, [AGENTS["greedy"]] * 6, 400, seed=2, workers=1, seat_rotation=False, progress=False)
     fixed, rotate = summary["sixbysix"]["by_lead"]["fixed"], summary["sixbysix"]["by_lead"]["rotate"]
     finished = len(records) - fixed["unfinished"]
     assert two_proportion_test(fixed["wins_by_seat"][0], finished, fixed["wins_by_seat"][5], finished) < 0.001

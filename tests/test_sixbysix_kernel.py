@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardlab.analysis import engines
-from boardlab.analysis.runner import Match, play_one, run
+from boardlab.analysis.runner import Match, play_one, run_records
 from boardlab.analysis.sixbysix import kernel
 from boardlab.analysis.sixbysix.engine import SixBySixGame, play_fast
 from boardlab.layouts import load
@@ -68,12 +68,12 @@ def test_kernel_records_equal_the_engine_move_by_move():
 def test_simulate_uses_the_kernel_and_gives_the_reference_summary():
     game = SixBySixGame(with_rules(DEFINITION, chips=6), 6)
     factories = [engines.agent_factories("sixbysix")["random"]] * 6
-    fast, summary = run(game, factories, 40, seed=2, workers=1, progress=False)
+    fast, summary = run_records(game, factories, 40, seed=2, workers=1, progress=False)
     slow_game = SixBySixGame(with_rules(DEFINITION, chips=6), 6, compare_lead=False)
     match = Match(slow_game, tuple(factories), ("random",) * 6, 2, False)
     assert [(r.winners, r.length, r.stats["round_wins"]) for r in fast] == \
         [(r.winners, r.length, r.stats["round_wins"]) for r in (play_one(match, i) for i in range(40))]
-    two = run(game, factories, 40, seed=2, workers=2, progress=False)[1]
+    two = run_records(game, factories, 40, seed=2, workers=2, progress=False)[1]
     strip = lambda s: {k: v for k, v in s.items() if k != "seconds"}  # noqa: E731
     assert strip(two) == strip(summary)
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from boardlab.analysis.runner import run
+from boardlab.analysis.runner import run_records
 from boardlab.analysis.sixbysix.engine import AGENTS, SixBySixGame
 from boardlab.analysis.sixbysix.two_player import two_player_game
 from boardlab.analysis.stats import wilson_interval
@@ -45,7 +45,7 @@ def test_chain_agrees_with_self_play(lead):
     definition = with_rules(DEFINITION, chips=6, lead=lead)
     duel = two_player_game(definition, lead)
     game = SixBySixGame(definition, 2, compare_lead=False)
-    records, _ = run(game, [AGENTS["greedy"]] * 2, 3000, seed=21, workers=1, seat_rotation=False, progress=False)
+    records, _ = run_records(game, [AGENTS["greedy"]] * 2, 3000, seed=21, workers=1, seat_rotation=False, progress=False)
     assert not any(r.unfinished for r in records)
     wins = sum(r.winners == (0,) for r in records)
     lo, hi = wilson_interval(wins, len(records), confidence=0.999)

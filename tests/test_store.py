@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import sqlite3
+import weakref
 
 import pytest
 
@@ -25,7 +27,7 @@ def _without_seconds(summary: dict) -> dict:
 @pytest.mark.parametrize("game_id, players, games", [("blockd", 3, 150), ("sixbysix", 3, 70)])
 def test_stored_run_equals_plain_run_and_second_run_plays_nothing(tmp_path, game_id, players, games):
     game, agents, names = _match(game_id, players)
-    _, plain = runner.run(game, agents, games, 5, workers=1, agent_names=names, progress=False)
+    _, plain = runner.run_records(game, agents, games, 5, workers=1, agent_names=names, progress=False)
     with ResultStore(tmp_path / "r.sqlite") as store:
         records, stored = run_stored(store, game, agents, games, 5, names, workers=2)
         assert _without_seconds(stored) == _without_seconds(plain)
@@ -58,6 +60,24 @@ def test_interrupted_run_resumes_with_only_the_missing_blocks(tmp_path):
         assert games_to_play(store, game, agents, 300, 2, names) == 300 - sum(b - a for a, b in stored_blocks)
         _, resumed = run_stored(store, game, agents, 300, 2, names, workers=1)
     assert _without_seconds(resumed) == _without_seconds(whole)
+
+
+def test_a_stored_run_lets_go_of_each_block_once_it_is_saved(tmp_path):
+    game, agents, names = _match("sixbysix", 3)
+    store = ResultStore(tmp_path / "r.sqlite")
+    real_put, saved = store.put_block, []
+
+    def put_and_watch(config, start, stop, records, seconds):
+        gc.collect()
+        if saved:  # the block saved before this one: nobody holds its records any more
+            assert not any(ref() for ref in saved[-1]), f"block {start - 64}..{start} is still held"
+        real_put(config, start, stop, records, seconds)
+        saved.append([weakref.ref(r) for r in records])
+
+    store.put_block = put_and_watch
+    records, _ = run_stored(store, game, agents, 256, 3, names, workers=1)
+    assert len(saved) == 4 and [r.index for r in records] == list(range(256))  # read back from the store
+    store.close()
 
 
 def test_record_round_trip_and_keys():

@@ -1,11 +1,13 @@
-"""Random self-play of many Blockd games per call (the runner's fast path): seeds, deals, records.
+"""Random self-play of many Blockd games per call (the runner's fast path): seeds, deals, tallies.
 
-`play_block(game, match, start, stop)` plays games start..stop-1 when every agent is one of
+`tally_block(game, match, start, stop)` plays games start..stop-1 when every agent is one of
 the random agents (the same random policy in every seat) and the compiled kernel plays the
-definition's rules, and returns their `GameRecord`s; otherwise it returns None and the
-runner plays the games one by one through the reference engine (`engine.BlockdState`).
-The games themselves are played by `kernel.play_deals` (compiled with numba); this module
-gives it the deals and turns its arrays into records.
+definition's rules, and returns their summary tally, counted from the kernel's arrays without
+a record per game (what `simulate` uses); `play_block` plays the same games and returns their
+`GameRecord`s (for the results store and the reports, and the twin the tests hold the tally
+equal to).  Otherwise both return None and the runner plays the games one by one through the
+reference engine (`engine.BlockdState`).  The games themselves are played by
+`kernel.play_deals` (compiled with numba); this module gives it the deals.
 
 Randomness, and what matches the reference path:
 - deals are the reference path's deals: deal d is `engine.random_deal(game, Random(derive_seed(seed,
@@ -31,14 +33,15 @@ Randomness, and what matches the reference path:
 from __future__ import annotations
 
 import gc
-import random
 from typing import Sequence
 
 import numpy as np
 
 from boardlab.analysis.blockd import kernel
+from boardlab.analysis.mersenne import first_draws
 from boardlab.analysis.runner import CHANCE_STREAM, GameRecord, derive_seed  # noqa: F401 (doctests compare with it)
 from boardlab.analysis.seeds import derive_seeds
+from boardlab.analysis.tally import SummaryTally
 
 #: stream of the batch path's move choices (the runner uses 0 for deals and 1 for agents)
 BATCH_STREAM = 2
@@ -67,10 +70,11 @@ def uniforms(keys: np.ndarray, turns: np.ndarray) -> np.ndarray:
 def deal_cards(game, deal_seeds: Sequence[int]) -> np.ndarray:
     """The card id on every cell for each deal: `engine.deal` with `Random(seed)`, vectorised.
 
-    Each deal's key is the first 64-bit draw of `random.Random(seed)`, as in `engine.deal`;
-    the per-cell sort keys and the stable sort are done for every deal at once.
+    Each deal's key is the first 64-bit draw of `random.Random(seed)`, as in `engine.deal`
+    (computed for every seed at once by `mersenne.first_draws`); the per-cell sort keys and
+    the stable sort are done for every deal at once.
     """
-    keys = np.array([random.Random(int(s)).getrandbits(64) for s in deal_seeds], dtype=np.uint64)
+    keys = first_draws(deal_seeds)
     cells = np.arange(1, len(game.cards) + 1, dtype=np.uint64)
     with np.errstate(over="ignore"):
         z = keys[:, None] + cells[None, :] * _GOLDEN
@@ -114,7 +118,7 @@ def block_deals(game, match, indices: np.ndarray) -> tuple[np.ndarray, np.ndarra
     else:
         deal_of, rotation_of = indices, np.zeros_like(indices)
     deals, row_of_game = np.unique(deal_of, return_inverse=True)
-    card_ids = deal_cards(game, derive_seeds(match.seed, CHANCE_STREAM, deals).tolist())[row_of_game]
+    card_ids = deal_cards(game, derive_seeds(match.seed, CHANCE_STREAM, deals))[row_of_game]
     if match.rotate_deals:
         identity = tuple(range(len(game.cards)))
         relabel = np.array([game.rotate_deal(identity, r) for r in range(game.players)], dtype=card_ids.dtype)
@@ -137,11 +141,16 @@ def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
             gc.enable()
 
 
-def _play_block(game, match, start: int, stop: int) -> list[GameRecord]:
+def _played(game, match, start: int, stop: int):
+    """(indices, deal per game, rotation per game, `kernel.KernelResult`) of games start..stop-1."""
     indices = np.arange(start, stop)
     deal_of, rotation_of, card_ids = block_deals(game, match, indices)
     keys = derive_seeds(match.seed, BATCH_STREAM, indices)
-    result = kernel.play_deals(game, card_ids, keys, weighting_of(game, match))
+    return indices, deal_of, rotation_of, kernel.play_deals(game, card_ids, keys, weighting_of(game, match))
+
+
+def _play_block(game, match, start: int, stop: int) -> list[GameRecord]:
+    indices, deal_of, rotation_of, result = _played(game, match, start, stop)
     names: dict[int, tuple[str, ...]] = {}
     for index, rotation in zip(indices.tolist(), rotation_of.tolist()):
         if rotation not in names:
@@ -151,3 +160,19 @@ def _play_block(game, match, start: int, stop: int) -> list[GameRecord]:
     return [GameRecord(index, deal, rotation, names[rotation], *kernel.record_fields(st, gone))
             for index, deal, rotation, st, gone
             in zip(indices.tolist(), deal_of.tolist(), rotation_of.tolist(), out, elim)]
+
+
+def tally_block(game, match, start: int, stop: int) -> SummaryTally | None:
+    """The summary tally of games start..stop-1 of `match` from the kernel's arrays (no record
+    built), or None when the batch path does not apply.
+
+    Equal to the tally of `play_block`'s records of the same games (the tests hold them equal).
+    """
+    if unsupported(game, match) is not None:
+        return None
+    indices, _, _, result = _played(game, match, start, stop)
+    out = result.out
+    tally = SummaryTally(match)
+    tally.add_arrays(indices, out[:, kernel.WINNER], out[:, kernel.UNFINISHED] != 0, out[:, kernel.TURNS])
+    tally.own.add_arrays(out, result.elim)
+    return tally

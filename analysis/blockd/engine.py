@@ -45,11 +45,14 @@ Points the spec leaves open, fixed here:
 from __future__ import annotations
 
 import random
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from boardlab.analysis.blockd.walks import Grid, walk_table
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
 from boardlab.layouts.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.tally import BlockdTally
 
 #: agent name -> factory(game); filled by the agents module of the search work (part B)
 from boardlab.analysis.blockd.agents import AGENTS  # noqa: E402,F401  (the agents module fills it)
@@ -340,29 +343,21 @@ class BlockdGame(Game):
 
     def summarize(self, records: list) -> dict:
         """Eliminations by round, restore bonuses earned and used, tie-break and unfinished games
-        (filed under "blockd" in the summary)."""
-        by_round: dict[int, int] = {}
-        earned = used = tiebreak = unfinished = 0
-        for record in records:
-            stats = record.stats
-            for round_number, _seat in stats.get("eliminations", ()):
-                by_round[round_number] = by_round.get(round_number, 0) + 1
-            earned += stats.get("restores_earned", 0)
-            used += stats.get("restores_used", 0)
-            tiebreak += bool(stats.get("tiebreak"))
-            unfinished += bool(record.unfinished)
-        games = len(records)
-        finished = games - unfinished
-        return {
-            "eliminations_by_round": {str(r): by_round[r] for r in sorted(by_round)},
-            "restores_earned": earned,
-            "restores_used": used,
-            "restores_earned_per_game": round(earned / games, 6) if games else 0.0,
-            "restores_used_per_game": round(used / games, 6) if games else 0.0,
-            "decided_by_tiebreak": tiebreak,
-            "tiebreak_share": round(tiebreak / finished, 6) if finished else 0.0,
-            "unfinished": unfinished,
-        }
+        (filed under "blockd" in the summary), counted one record at a time."""
+        tally = self.tally(None)
+        tally.add(records)
+        return tally.result()
+
+    def tally(self, match) -> "BlockdTally":
+        """The counts of `summarize`, streamed (`blockd.tally.BlockdTally`)."""
+        from boardlab.analysis.blockd.tally import BlockdTally
+        return BlockdTally()
+
+    def tally_block(self, match, start: int, stop: int):
+        """The summary tally of games start..stop-1 straight from the compiled games' arrays
+        (`batch.tally_block`, no record built), or None when the batched path does not play them."""
+        from boardlab.analysis.blockd.batch import tally_block
+        return tally_block(self, match, start, stop)
 
     def describe_summary(self, figures: dict) -> str:
         """The Blockd lines of `boardlab simulate`'s plain-text output."""

@@ -1,13 +1,15 @@
 """Blockd's compiled fast path: whole random games on integer bitmasks, compiled with numba.
 
-(Why one module of about 650 lines: the compiled functions call one another and share the
+(Why one module of about 700 lines: the compiled functions call one another and share the
 layout of the position vector `st`; numba compiles a function together with what it calls,
 so they stay together, and the Python entry points at the end are their only doors.)
 
-The functions of a turn are inlined into their callers (`inline="always"`): a call between
-compiled functions that passes arrays pays reference counting on each array, which cost about
-a third of the time of a game; inlined, numba prunes it (games about 40% faster, compilation a
-few seconds longer, once).
+The functions of a turn are inlined into their callers (`inline="always"`), and the loops over
+turns and games (`play_on`, `play_games`) are compiled without numba's reference counting
+(`_nrt=False`): numba counts the references of every array it passes or copies with atomic
+increments and decrements, which `perf` showed to be about two thirds of a game's time even
+after inlining.  Those loops allocate nothing (the caller gives them their scratch arrays), so
+they need none of it; the arrays are their caller's and outlive the call.
 
 The reference engine (`engine.BlockdState`) stays the readable definition of the rules; this
 module plays the same rules in a handful of `numba.njit(cache=True)` functions over plain
@@ -19,11 +21,15 @@ A position is an int64 vector `st` (fields `DOWN` .. `DONE` below) and per-seat 
 `pawns`, `marked`, `bonus`; the deal is the step-count class and the suit of the card on
 every cell and the mask of blind cards.  The walk tables of the engine
 (`walks.walk_table`) are stacked per step-count class: `masks[c, cell, j]` (cells entered)
-and `dests[c, cell, j]` (destination) for j < `counts[c, cell]`.
+and `dests[c, cell, j]` (destination) for j < `counts[c, cell]` (`graph_kernel` reads these),
+and laid flat for the games: walks `walk_lo[c, cell]` .. `walk_hi[c, cell] - 1` of
+`walk_masks` and `walk_bits` (the destination's bit; padded with walks that reach nothing).
 
-Move generation is the engine's `moves_of`: one pass over the walks of the mover's cell; a
-walk hitting no blocked cell gives a destination without a restore, a walk hitting exactly
-one restorable card gives a destination after restoring it.  Moves are numbered as the
+Move generation is the engine's `moves_of`: a walk hitting no blocked cell gives a
+destination without a restore, a walk hitting exactly one restorable card gives a
+destination after restoring it.  `reach` tests every walk of the mover's cell without a
+branch (the compiler does 16 walks per vector instruction): once for the plain moves, once
+per restorable card with that card taken out of the wall.  Moves are numbered as the
 engine lists them (no restore first, then per restored card ascending, destinations
 ascending), so a uniform number in [0, moves) is a uniform legal move.
 
@@ -62,6 +68,10 @@ MAX_CELLS = 62
 MOVES, DESTINATION = 0, 1
 #: an agent's `random_policy` -> the kernel's weighting
 WEIGHTINGS = {"moves": MOVES, "destination": DESTINATION}
+
+#: the walks of a cell are padded to a multiple of this many (walks that reach nothing), so that
+#: `reach` tests them all in the compiler's vector loop: a remainder would go one walk at a time
+WALK_STEP = 16
 
 # rule options as integers
 PASS, BLOCK, STACK = 0, 1, 2
@@ -145,6 +155,25 @@ class KernelTables:
                 for j in range(len(row) - 1, -1, -1):
                     last = j == len(row) - 1 or row[j + 1][1] != row[j][1]
                     self.skips[c, cell, j] = j + 1 if last else self.skips[c, cell, j + 1]
+        # The same walks flat, for the compiled games: walks `walk_lo[c, cell]` .. `walk_hi[c, cell] - 1`
+        # of `walk_masks` (cells entered) and `walk_bits` (the destination's bit), in 32-bit
+        # integers when the board fits them, so that one vector instruction tests 16 walks.
+        narrow = np.int32 if cells <= 31 else np.int64
+        self.walk_lo = np.zeros((len(classes), cells), dtype=np.int64)
+        self.walk_hi = np.zeros((len(classes), cells), dtype=np.int64)
+        flat_masks: list[int] = []
+        flat_bits: list[int] = []
+        for c, per_class in enumerate(rows):
+            for cell, row in enumerate(per_class):
+                self.walk_lo[c, cell] = len(flat_masks)
+                flat_masks.extend(mask for mask, _ in row)
+                flat_bits.extend(1 << destination for _, destination in row)
+                padding = -len(row) % WALK_STEP  # mask 0, bit 0: open, but adds no destination
+                flat_masks.extend([0] * padding)
+                flat_bits.extend([0] * padding)
+                self.walk_hi[c, cell] = len(flat_masks)
+        self.walk_masks = np.array(flat_masks, dtype=narrow)
+        self.walk_bits = np.array(flat_bits, dtype=narrow)
         self.card_class = np.array(card_class, dtype=np.int64)
         self.card_suit = np.array(card_suit, dtype=np.int64)
         self.card_blind = np.array([card.is_blind for card in game.cards], dtype=bool)
@@ -238,38 +267,43 @@ def _context(st, pawns, bonus, rules, seat):
     return wall, others, restorable, landing
 
 
+@njit(cache=True)
+def reach(masks, bits, first, stop, wall):
+    """The destinations of walks first .. stop - 1 (unsigned) that enter no cell of `wall`.
+
+    Branch-free over the walks, so that the compiler tests many walks per vector instruction
+    (the unsigned index spares numba's negative-index check, which would stop it).
+    """
+    w = masks.dtype.type(wall)
+    out = bits.dtype.type(0)
+    none = bits.dtype.type(0)
+    j = first
+    while j < stop:
+        out |= bits[j] if masks[j] & w == 0 else none
+        j += np.uint64(1)
+    return np.int64(out)
+
+
 @njit(cache=True, inline="always")
-def moves(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat, via):
+def moves(st, pawns, bonus, cls, rules, masks, bits, lo, hi, seat, via):
     """The moves of `seat` as masks: returns `plain` (destinations without a restore) and
     fills `via[r]`, for every restorable card r, with the destinations after restoring r
-    (`plain` included), both after the landing rule."""
+    (`plain` included), both after the landing rule.
+
+    A walk reaches its destination after restoring card r when r is the only blocked cell it
+    enters, or it enters none: exactly the walks open once r is taken out of the wall, so
+    `via[r]` is `reach` with that wall.
+    """
     wall, others, restorable, landing = _context(st, pawns, bonus, rules, seat)
     cell = pawns[seat]
     c = cls[cell]
-    r = restorable
-    while r:
-        via[low_index(r)] = 0
-        r &= r - 1
-    plain = np.int64(0)
-    j = 0
-    end = counts[c, cell]
-    while j < end:  # one destination group at a time
-        bit = np.int64(1) << dests[c, cell, j]
-        if not bit & landing:
-            j = skips[c, cell, j]
-            continue
-        hit = masks[c, cell, j] & wall
-        if hit == 0:  # reached without a restore: the group's other walks add nothing
-            plain |= bit
-            j = skips[c, cell, j]
-            continue
-        if restorable != 0 and (hit & (hit - 1)) == 0 and (hit & restorable) != 0:
-            via[low_index(hit)] |= bit
-        j += 1
+    first = np.uint64(lo[c, cell])
+    stop = np.uint64(hi[c, cell])
+    plain = reach(masks, bits, first, stop, wall) & landing
     r = restorable
     while r:
         k = low_index(r)
-        via[k] = (via[k] | plain) & landing
+        via[k] = reach(masks, bits, first, stop, wall & ~(np.int64(1) << k)) & landing
         r &= r - 1
     return plain, restorable
 
@@ -340,11 +374,11 @@ def pick(plain, restorable, via, u1, u2, weighting):
 # -- turn order -----------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _leave(st, pawns, marked, bonus, rules, leaving, elim):
-    """The pawns of the seats flagged in `leaving` leave the board (engine `_leave`)."""
+    """The pawns of the seats in the mask `leaving` (bit s: seat s) leave the board (engine `_leave`)."""
     n = rules[R_PLAYERS]
     gone = np.int64(0)
     for s in range(n):
-        if leaving[s]:
+        if (leaving >> s) & 1:
             gone |= np.int64(1) << pawns[s]
             pawns[s] = -1
             marked[s] = 0
@@ -380,20 +414,20 @@ def _left(pawns, n):
 
 
 @njit(cache=True, inline="always")
-def advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, elim, after, via):
+def advance(st, pawns, marked, bonus, cls, rules, masks, bits, lo, hi, elim, after, via):
     """Find the next player who can move, resolving eliminations and the end (engine `_advance`);
     the mover's moves are left in `st[PLAIN]`, `st[RESTORABLE]` and `via`."""
     n = rules[R_PLAYERS]
-    leaving = marked  # replaced by a fresh array only when someone leaves (rare)
     seat = after
     while True:
         seat = _next_seat(pawns, marked, n, seat)
         if seat < 0:  # the round is over
-            any_marked = False
+            leaving = np.int64(0)
             for s in range(n):
-                any_marked |= marked[s] != 0
-            if any_marked:
-                _leave(st, pawns, marked, bonus, rules, marked.copy(), elim)
+                if marked[s]:
+                    leaving |= np.int64(1) << s
+            if leaving:
+                _leave(st, pawns, marked, bonus, rules, leaving, elim)
             count, last = _left(pawns, n)
             if count == 1:
                 st[WINNER] = last
@@ -406,15 +440,13 @@ def advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, e
                 return
             st[ROUND] += 1
             seat = _next_seat(pawns, marked, n, -1)
-        plain, restorable = moves(st, pawns, bonus, cls, rules, masks, dests, skips, counts, seat, via)
+        plain, restorable = moves(st, pawns, bonus, cls, rules, masks, bits, lo, hi, seat, via)
         if any_move(plain, restorable, via):
             st[PLAIN] = plain
             st[RESTORABLE] = restorable
             break
         if rules[R_IMMEDIATE]:
-            leaving = np.zeros(n, dtype=np.int64)
-            leaving[seat] = 1
-            _leave(st, pawns, marked, bonus, rules, leaving, elim)
+            _leave(st, pawns, marked, bonus, rules, np.int64(1) << seat, elim)
             count, last = _left(pawns, n)
             if count == 1:
                 st[WINNER] = last
@@ -430,7 +462,7 @@ def advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, e
 
 
 @njit(cache=True, inline="always")
-def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, restore, to, via):
+def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, elim, restore, to, via):
     """The mover plays (restore, to) and play passes on (engine `apply`); the move must be legal."""
     seat = st[MOVER]
     left = pawns[seat]
@@ -440,7 +472,9 @@ def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, 
     pawns[seat] = to
     still = False
     for s in range(rules[R_PLAYERS]):
-        still |= pawns[s] == left
+        if pawns[s] == left:  # (a loop that stops: not worth vector code for a few seats)
+            still = True
+            break
     if rules[R_AT_ONCE] or not still:
         st[DOWN] |= np.int64(1) << left
     earned = rules[R_RESTORE] != 0 and suit[to] == seat
@@ -448,16 +482,16 @@ def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, 
     st[EARNED] += earned
     st[TURNS] += 1
     st[LAST] = seat
-    advance(st, pawns, marked, bonus, cls, rules, masks, dests, skips, counts, elim, seat, via)
+    advance(st, pawns, marked, bonus, cls, rules, masks, bits, lo, hi, elim, seat, via)
 
 
-@njit(cache=True)
-def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, key, weighting, history, via):
+@njit(cache=True, _nrt=False)
+def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, elim, key, weighting, history, via):
     """Random moves from a position with a mover until the game ends; `history[t]` gets
     (seat, restore, to) of turn t when `history` has rows; `via` is scratch of 64 int64."""
     if st[DONE]:
         return
-    plain, restorable = moves(st, pawns, bonus, cls, rules, masks, dests, skips, counts, st[MOVER], via)
+    plain, restorable = moves(st, pawns, bonus, cls, rules, masks, bits, lo, hi, st[MOVER], via)
     while True:
         seat = st[MOVER]
         z = draw(key, st[TURNS])
@@ -466,26 +500,27 @@ def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, cou
             history[st[TURNS], 0] = seat
             history[st[TURNS], 1] = restore
             history[st[TURNS], 2] = to
-        apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, restore, to, via)
+        apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, elim, restore, to, via)
         if st[DONE]:
             return
         plain = st[PLAIN]
         restorable = st[RESTORABLE]
 
 
-@njit(cache=True)
-def play_games(cls, suit, blind, starts, keys, rules, masks, dests, skips, counts, weighting, out, elim, histories):
+@njit(cache=True, _nrt=False)
+def play_games(cls, suit, blind, starts, keys, rules, masks, bits, lo, hi, weighting, out, elim, histories, scratch):
     """Play one random game per row of `cls`/`suit`/`blind`/`starts` from its deal.
 
     `out[g]` receives the final position vector, `elim[g, k]` the k-th elimination (round,
-    seat); game g's moves go to `histories[g]` when g < len(histories).
+    seat); game g's moves go to `histories[g]` when g < len(histories).  `scratch` is an int64
+    array of `64 + 3 * players` items (this function allocates nothing: see the module docstring).
     """
     n = rules[R_PLAYERS]
-    empty = np.zeros((0, 3), dtype=np.int64)
-    via = np.zeros(64, dtype=np.int64)
-    pawns = np.zeros(n, dtype=np.int64)
-    marked = np.zeros(n, dtype=np.int64)
-    bonus = np.zeros(n, dtype=np.int64)
+    via = scratch[:64]
+    pawns = scratch[64:64 + n]
+    marked = scratch[64 + n:64 + 2 * n]
+    bonus = scratch[64 + 2 * n:64 + 3 * n]
+    no_history = histories[:0, 0]
     for g in range(cls.shape[0]):
         st = out[g]
         st[:] = 0
@@ -493,12 +528,13 @@ def play_games(cls, suit, blind, starts, keys, rules, masks, dests, skips, count
         st[ROUND] = 1
         st[LAST] = -1
         st[WINNER] = -1
-        pawns[:] = starts[g]
-        marked[:] = 0
-        bonus[:] = 0
-        advance(st, pawns, marked, bonus, cls[g], rules, masks, dests, skips, counts, elim[g], -1, via)
-        history = histories[g] if g < histories.shape[0] else empty
-        play_on(st, pawns, marked, bonus, cls[g], suit[g], rules, masks, dests, skips, counts, elim[g], keys[g],
+        for s in range(n):
+            pawns[s] = starts[g, s]
+            marked[s] = 0
+            bonus[s] = 0
+        advance(st, pawns, marked, bonus, cls[g], rules, masks, bits, lo, hi, elim[g], -1, via)
+        history = histories[g] if g < histories.shape[0] else no_history
+        play_on(st, pawns, marked, bonus, cls[g], suit[g], rules, masks, bits, lo, hi, elim[g], keys[g],
                 weighting, history, via)
 
 
@@ -560,12 +596,14 @@ def play_deals(game, card_ids, move_keys, weighting: int = MOVES, recorded: int 
     elim = np.zeros((count, game.players, 2), dtype=np.int64)
     histories = np.zeros((min(recorded, count), game.rules.max_turns, 3), dtype=np.int64)
     keys = np.asarray(move_keys, dtype=np.uint64)
-    play_games(cls, suit, blind, starts, keys, t.rules, t.masks, t.dests, t.skips, t.counts, weighting, out, elim, histories)
+    scratch = np.zeros(64 + 3 * game.players, dtype=np.int64)
+    play_games(cls, suit, blind, starts, keys, t.rules, t.walk_masks, t.walk_bits, t.walk_lo, t.walk_hi, weighting,
+               out, elim, histories, scratch)
     return KernelResult(out, elim, histories)
 
 
 @njit(cache=True)
-def playout(packed, cls, suit, rules, masks, dests, skips, counts, key, weighting):
+def playout(packed, cls, suit, rules, masks, bits, lo, hi, key, weighting):
     """The winner (-1: none, or unfinished) of random play from a packed position:
     the `FIELDS` position fields, then pawns, marked and bonus per seat."""
     n = rules[R_PLAYERS]
@@ -574,7 +612,7 @@ def playout(packed, cls, suit, rules, masks, dests, skips, counts, key, weightin
     marked = packed[FIELDS + n:FIELDS + 2 * n]
     bonus = packed[FIELDS + 2 * n:FIELDS + 3 * n]
     elim = np.zeros((n, 2), dtype=np.int64)
-    play_on(st, pawns, marked, bonus, cls, suit, rules, masks, dests, skips, counts, elim, key, weighting,
+    play_on(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, elim, key, weighting,
             np.zeros((0, 3), dtype=np.int64), np.zeros(64, dtype=np.int64))
     return st[WINNER] if not st[UNFINISHED] else -1
 
@@ -599,7 +637,7 @@ def playout_winner(state, key: int, weighting: int) -> int:
     t = tables_of(state.game)
     packed = np.array([state.down, deal.blind, state.mover, state.turns, state.round, state.last_mover, -1, 0,
                        0, 0, 0, 0, 0, 0, 0, *state.pawns, *state.marked, *state.restore], dtype=np.int64)
-    return int(playout(packed, arrays[0], arrays[1], t.rules, t.masks, t.dests, t.skips, t.counts,
+    return int(playout(packed, arrays[0], arrays[1], t.rules, t.walk_masks, t.walk_bits, t.walk_lo, t.walk_hi,
                        np.uint64(key), weighting))
 
 
@@ -629,8 +667,8 @@ class Position:
         """(plain, restorable, via) of `seat` (see `moves`)."""
         t = self.tables
         via = np.zeros(64, dtype=np.int64)
-        plain, restorable = moves(self.st, self.pawns, self.bonus, self.cls, t.rules, t.masks, t.dests, t.skips,
-                                  t.counts, seat, via)
+        plain, restorable = moves(self.st, self.pawns, self.bonus, self.cls, t.rules, t.walk_masks, t.walk_bits,
+                                  t.walk_lo, t.walk_hi, seat, via)
         return int(plain), int(restorable), via
 
     def has_move(self, seat: int) -> bool:
@@ -641,8 +679,8 @@ class Position:
         t = self.tables
         history = np.zeros((t.rules[R_MAX_TURNS] if record else 0, 3), dtype=np.int64)
         start = int(self.st[TURNS])
-        play_on(self.st, self.pawns, self.marked, self.bonus, self.cls, self.suit, t.rules, t.masks, t.dests,
-                t.skips, t.counts, self.elim, np.uint64(key), weighting, history, np.zeros(64, dtype=np.int64))
+        play_on(self.st, self.pawns, self.marked, self.bonus, self.cls, self.suit, t.rules, t.walk_masks,
+                t.walk_bits, t.walk_lo, t.walk_hi, self.elim, np.uint64(key), weighting, history, np.zeros(64, dtype=np.int64))
         return [tuple(row) for row in history[start:self.st[TURNS]].tolist()]
 
 

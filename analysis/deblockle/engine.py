@@ -93,9 +93,15 @@ class DeblockleGame(Game):
         return block_size(self, match)
 
     def summarize(self, records: list) -> dict:
-        """Ends, first-player share, blocked players and blocks scored (`summary.summarize`)."""
+        """Ends, first-player share, blocked players and blocks scored (`summary.summarize`): the
+        list-based twin of `tally`."""
         from boardlab.analysis.deblockle.summary import summarize
         return summarize(records, self.rules.blocks)
+
+    def tally(self, match):
+        """The figures of `summarize`, streamed (`summary.DeblockleTally`: counts, no records)."""
+        from boardlab.analysis.deblockle.summary import DeblockleTally
+        return DeblockleTally(self.rules.blocks)
 
     def describe_summary(self, figures: dict) -> str:
         """The Deblockle lines of `boardlab simulate`'s plain-text output."""

@@ -8,6 +8,10 @@
 - `scored`: blocks scored per seat, the mean game turn at which each player's k-th block
   scored, and how many blocks scored within each band of `BAND` turns.
 
+`DeblockleTally` (`DeblockleGame.tally`) streams them: integer counts and sums that merge in any
+order, so `simulate` keeps no record.  `summarize` computes the same figures from a list of
+records, the obvious way; it is the twin the tally is tested against.
+
 >>> from boardlab.analysis.runner import GameRecord
 >>> r = GameRecord(0, 0, 0, ("random", "random"), (0,), False, 12,
 ...                {"passes": [0, 2], "blocked_spells": [0, 1], "scored_turns": [[3, 12], [8]], "end": "scored"})
@@ -18,7 +22,10 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from boardlab.analysis.stats import wilson_interval
+from boardlab.analysis.tally import Tally
 
 #: width of the turn bands of `scored.by_turn`
 BAND = 10
@@ -72,6 +79,91 @@ def summarize(records, blocks: int) -> dict:
                                                       for t in kth[seat]] for seat in range(2)},
                    "by_turn": {f"{b * BAND + 1}-{(b + 1) * BAND}": bands[b] for b in sorted(bands)}},
     }
+
+
+#: how a game can end, in the order `ends` lists them
+ENDS = ("scored", "no_moves", "cap")
+
+
+class DeblockleTally(Tally):
+    """`summarize`, streamed (see the module docstring): integer counts and sums by seat, the
+    count and turn sum of every seat's k-th scored block, and a count per turn band."""
+
+    def __init__(self, blocks: int):
+        self.games = 0
+        self.ends = dict.fromkeys(ENDS, 0)
+        self.first = self.decided = 0
+        self.blocked_games = 0
+        self.blocked_by_seat = [0, 0]
+        self.passes = [0, 0]
+        self.most = 0
+        self.spells = [0, 0]
+        self.scored = [0, 0]
+        self.kth = [[[0, 0] for _ in range(blocks)] for _ in range(2)]  # seat, k -> [games, turn sum]
+        self.bands: dict[int, int] = {}
+
+    def add(self, records: Iterable) -> None:
+        for record in records:
+            stats = record.stats
+            self.games += 1
+            self.ends[stats["end"]] = self.ends.get(stats["end"], 0) + 1
+            if not record.unfinished and len(record.winners) == 1:
+                self.decided += 1
+                self.first += record.winners[0] == 0
+            game_passes = stats["passes"]
+            self.blocked_games += any(game_passes)
+            for seat in range(2):
+                self.blocked_by_seat[seat] += game_passes[seat] > 0
+                self.passes[seat] += game_passes[seat]
+                self.spells[seat] += stats["blocked_spells"][seat]
+                self.most = max(self.most, game_passes[seat])
+                turns = stats["scored_turns"][seat]
+                self.scored[seat] += len(turns)
+                for k, turn in enumerate(turns):
+                    self.kth[seat][k][0] += 1
+                    self.kth[seat][k][1] += turn
+                    band = (turn - 1) // BAND
+                    self.bands[band] = self.bands.get(band, 0) + 1
+
+    def merge(self, other: "DeblockleTally") -> None:
+        self.games += other.games
+        for end, k in other.ends.items():
+            self.ends[end] = self.ends.get(end, 0) + k
+        self.first += other.first
+        self.decided += other.decided
+        self.blocked_games += other.blocked_games
+        self.most = max(self.most, other.most)
+        for seat in range(2):
+            self.blocked_by_seat[seat] += other.blocked_by_seat[seat]
+            self.passes[seat] += other.passes[seat]
+            self.spells[seat] += other.spells[seat]
+            self.scored[seat] += other.scored[seat]
+            for mine, theirs in zip(self.kth[seat], other.kth[seat]):
+                mine[0] += theirs[0]
+                mine[1] += theirs[1]
+        for band, k in other.bands.items():
+            self.bands[band] = self.bands.get(band, 0) + k
+
+    def result(self) -> dict:
+        games, first, decided, blocked_games = self.games, self.first, self.decided, self.blocked_games
+        # an end outside ENDS (none is written today) is listed after them, by name, whatever the order of the games
+        ends = {**{end: self.ends[end] for end in ENDS}, **{end: self.ends[end] for end in sorted(self.ends)
+                                                              if end not in ENDS}}
+        return {
+            "ends": ends,
+            "first_player": {"wins": first, "decided": decided, "rate": round(first / decided if decided else 0.0, 6),
+                             "ci95": list(wilson_interval(first, decided))},
+            "blocked": {"games": blocked_games, "share": round(blocked_games / games, 6) if games else 0.0,
+                        "games_by_seat": list(self.blocked_by_seat), "passes_by_seat": list(self.passes),
+                        "spells_by_seat": list(self.spells),
+                        "mean_passes_when_blocked": round(sum(self.passes) / blocked_games, 6) if blocked_games else 0.0,
+                        "most_passes_in_a_game": self.most},
+            "scored": {"blocks_by_seat": list(self.scored),
+                       "per_game_by_seat": [round(s / games, 6) if games else 0.0 for s in self.scored],
+                       "kth_block_turn": {str(seat + 1): [{"games": k, "mean": round(total / k, 6) if k else 0.0}
+                                                          for k, total in self.kth[seat]] for seat in range(2)},
+                       "by_turn": {f"{b * BAND + 1}-{(b + 1) * BAND}": self.bands[b] for b in sorted(self.bands)}},
+        }
 
 
 def describe(figures: dict) -> str:

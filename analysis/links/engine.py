@@ -189,8 +189,14 @@ class LinksGame(Game):
         return move.is_pass
 
     def summarize(self, records: list) -> dict:
+        """Links' own figures from a list of records (`summary.summarize`), the twin of `tally`."""
         from boardlab.analysis.links.summary import summarize
         return summarize(self, records)
+
+    def tally(self, match):
+        """The figures of `summarize`, streamed (`summary.LinksTally`)."""
+        from boardlab.analysis.links.summary import LinksTally
+        return LinksTally(self)
 
     def describe_summary(self, figures: dict) -> str:
         from boardlab.analysis.links.summary import describe

@@ -92,9 +92,9 @@ def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, p
             continue
         for done in backend.play([(match, bounds) for match, bounds, _ in work],
                                  player=play_observed_block if observe else None):
-            store.put_block(work[done.job][2], done.start, done.stop, done.records, done.seconds)
+            store.put_block(work[done.job][2], done.start, done.stop, done.output, done.seconds)
             if bar:
-                bar.update(bar.done + len(done.records))
+                bar.update(bar.done + done.stop - done.start)
     outcomes = []
     for job, (game, match, config, todo) in zip(jobs, prepared):
         records = store.records(config, job.games)

@@ -1,6 +1,6 @@
 """The 6x6 rules engine (rules: layouts/rulebooks/sixbysix.en.md) with every rule option of the definition.
 
-(Why one module of about 540 lines: the state and `play_fast`, its plain-int twin that must draw
+(Why one module of about 550 lines: the state and `play_fast`, its plain-int twin that must draw
 the very random numbers the state and the agents draw, stay side by side; the simulation
 summary is in summary.py.)
 
@@ -154,9 +154,15 @@ class SixBySixGame(Game):
 
     def summarize(self, records: list) -> dict[str, Any]:
         """Chip economy, game length in rounds and minutes, refund rates, and both lead rules
-        (filed under "sixbysix" in the summary; `summary.summarize_records`)."""
+        (filed under "sixbysix" in the summary; `summary.summarize_records`): the list-based
+        twin of `tally`."""
         from boardlab.analysis.sixbysix.summary import summarize_records
         return summarize_records(self, records)
+
+    def tally(self, match):
+        """The figures of `summarize`, streamed (`summary.SixBySixTally`: counts, no records)."""
+        from boardlab.analysis.sixbysix.summary import SixBySixTally
+        return SixBySixTally(self)
 
     def describe_summary(self, figures: dict) -> str:
         """The game-specific part of the summary as text (printed by `boardlab simulate`)."""

@@ -1,13 +1,19 @@
-"""6x6's own simulation figures (`SixBySixGame.summarize`, filed under "sixbysix" in the summary)
-and their plain-text lines; the per-seat results of each lead rule come from the runner's
-`seat_results`."""
+"""6x6's own simulation figures (filed under "sixbysix" in the summary) and their plain-text lines.
+
+`SixBySixTally` (`SixBySixGame.tally`) streams them: integer counts, sums and histograms that
+merge in any order, so `simulate` keeps no record.  `summarize_records` computes the same figures
+from a list of records, the obvious way; it is the twin the tally is tested against.  The
+per-seat results of each lead rule come from the runner's `seat_results` (or `tally.seat_figures`
+of the tally's counts).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from boardlab.analysis.runner import seat_results
 from boardlab.analysis.stats import describe_lengths, two_proportion_test, wilson_interval
+from boardlab.analysis.tally import Histogram, Tally, seat_figures
 
 
 def summarize_records(game, records: list) -> dict[str, Any]:
@@ -55,6 +61,160 @@ def summarize_records(game, records: list) -> dict[str, Any]:
                                                         rotate["wins_by_seat"][0], len(records))
     out["by_lead"] = leads
     return out
+
+
+class LeadTally:
+    """Seat results of the games under one lead rule: wins by seat, draws, unfinished games, and
+    (for the other lead's replays) the finished games' rounds."""
+
+    __slots__ = ("wins", "draws", "unfinished", "rounds")
+
+    def __init__(self, players: int):
+        self.wins = [0] * players
+        self.draws = 0
+        self.unfinished = 0
+        self.rounds = Histogram()
+
+    def add(self, winners, unfinished: bool, rounds: int) -> None:
+        if unfinished:
+            self.unfinished += 1
+            return
+        self.rounds.counts[rounds] += 1
+        if len(winners) == 1:
+            self.wins[winners[0]] += 1
+        else:
+            self.draws += 1
+
+    def merge(self, other: "LeadTally") -> None:
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.draws += other.draws
+        self.unfinished += other.unfinished
+        self.rounds.merge(other.rounds)
+
+    def seats(self, games: int) -> dict:
+        return seat_figures(self.wins, self.draws, self.unfinished, games)
+
+
+class SixBySixTally(Tally):
+    """`summarize_records`, streamed (see the module docstring): integer counts and sums by
+    face, by checkpoint and by seat, histograms of rounds, and the seat results of both leads."""
+
+    def __init__(self, game):
+        n = game.players
+        self.players = n
+        self.faces = tuple(game.faces)
+        self.lead = game.lead
+        self.seconds_per_round = game.definition.analysis.seconds_per_round
+        self.box_minutes = game.definition.game.minutes
+        self.games = 0
+        self.rounds = 0
+        self.no_winner_rounds = 0
+        self.first_elimination = Histogram()
+        self.largest_bank_max: int | None = None
+        self.largest_bank_sum = 0
+        self.house_chips = 0
+        self.bets = [0] * len(self.faces)
+        self.refunds = [0] * len(self.faces)
+        #: checkpoint round (text) -> [chips of seat 0, ..., seat n-1, bank, players left], summed over games
+        self.checkpoints: dict[str, list[int]] = {}
+        self.by_lead = LeadTally(n)  # the lead rule the games were played under; its rounds are the game lengths
+        self.other_lead: str | None = None  # the other rule's name, once a replay under it is seen
+        self.other = LeadTally(n)
+        self.other_games = 0  # games that carry a replay under the other lead
+
+    def add(self, records: Iterable) -> None:
+        for r in records:
+            s = r.stats
+            self.games += 1
+            self.rounds += s["rounds"]
+            self.no_winner_rounds += s["no_winner_rounds"]
+            if s["first_elimination"] is not None:
+                self.first_elimination.counts[s["first_elimination"]] += 1
+            bank = s["largest_bank"]
+            self.largest_bank_max = bank if self.largest_bank_max is None else max(self.largest_bank_max, bank)
+            self.largest_bank_sum += bank
+            self.house_chips += s["house_chips"]
+            for i in range(len(self.faces)):
+                self.bets[i] += s["bets_by_face"][i]
+                self.refunds[i] += s["refunds_by_face"][i]
+            self._add_checkpoints(s["chips_over_time"])
+            self.by_lead.add(r.winners, r.unfinished, r.length)
+            if "other_lead" in s:
+                other = s["other_lead"]
+                self._set_other_lead(other["lead"])
+                self.other_games += 1
+                self.other.add(other["winners"], other["unfinished"], other["rounds"])
+
+    def _add_checkpoints(self, chips_over_time: dict) -> None:
+        if not self.checkpoints:
+            self.checkpoints = {c: [0] * (self.players + 2) for c in chips_over_time}
+        if list(chips_over_time) != list(self.checkpoints):
+            raise ValueError(f"6x6 records with different checkpoints: {list(chips_over_time)}, {list(self.checkpoints)}")
+        for checkpoint, held in chips_over_time.items():
+            sums = self.checkpoints[checkpoint]
+            for i, chips in enumerate(held):  # seats, then the bank
+                sums[i] += chips
+            sums[-1] += sum(c > 0 for c in held[:-1])
+
+    def _set_other_lead(self, lead: str) -> None:
+        if self.other_lead not in (None, lead):
+            raise ValueError(f"6x6 records replayed under two other leads: {self.other_lead}, {lead}")
+        self.other_lead = lead
+
+    def merge(self, other: "SixBySixTally") -> None:
+        self.games += other.games
+        self.rounds += other.rounds
+        self.no_winner_rounds += other.no_winner_rounds
+        self.first_elimination.merge(other.first_elimination)
+        if other.largest_bank_max is not None:
+            self.largest_bank_max = (other.largest_bank_max if self.largest_bank_max is None
+                                     else max(self.largest_bank_max, other.largest_bank_max))
+        self.largest_bank_sum += other.largest_bank_sum
+        self.house_chips += other.house_chips
+        self.bets = [a + b for a, b in zip(self.bets, other.bets)]
+        self.refunds = [a + b for a, b in zip(self.refunds, other.refunds)]
+        if other.checkpoints:
+            if not self.checkpoints:
+                self.checkpoints = {c: [0] * (self.players + 2) for c in other.checkpoints}
+            if list(other.checkpoints) != list(self.checkpoints):
+                raise ValueError("6x6 tallies with different checkpoints")
+            for checkpoint, sums in other.checkpoints.items():
+                self.checkpoints[checkpoint] = [a + b for a, b in zip(self.checkpoints[checkpoint], sums)]
+        self.by_lead.merge(other.by_lead)
+        if other.other_lead is not None:
+            self._set_other_lead(other.other_lead)
+        self.other.merge(other.other)
+        self.other_games += other.other_games
+
+    def result(self) -> dict[str, Any]:
+        n, games = self.players, self.games
+        minutes_per_round = self.seconds_per_round / 60
+        lengths = self.by_lead.rounds.describe()
+        out: dict[str, Any] = {
+            "rounds_to_first_elimination": self.first_elimination.describe(),
+            "rounds_to_end": lengths,
+            "no_winner_share": self.no_winner_rounds / self.rounds if self.rounds else 0.0,
+            "largest_bank": {"max": self.largest_bank_max if self.largest_bank_max is not None else 0,
+                             "mean": round(self.largest_bank_sum / games, 6) if games else 0.0},
+            "chips_to_house": self.house_chips,
+            "chips_over_time": {checkpoint: {"mean_chips_by_seat": [round(sums[seat] / games, 3) for seat in range(n)],
+                                             "mean_bank": round(sums[n] / games, 3),
+                                             "mean_players_left": round(sums[n + 1] / games, 3)}
+                                for checkpoint, sums in self.checkpoints.items()},
+            "refund_rate_by_face": {str(face): {"bets": b, "refunds": k, "rate": k / b if b else 0.0,
+                                                "ci95": list(wilson_interval(k, b))}
+                                    for face, b, k in zip(self.faces, self.bets, self.refunds)},
+            "table_minutes": {key: round(lengths[key] * minutes_per_round, 2) for key in ("mean", "median", "p90")},
+            "seconds_per_round": self.seconds_per_round,
+            "box_minutes": self.box_minutes,
+        }
+        leads = {self.lead: self.by_lead.seats(games)}
+        if games and self.other_games == games:
+            leads[self.other_lead] = {**self.other.seats(games), "length": self.other.rounds.describe()}
+            out["lead_seat1_p_value"] = two_proportion_test(leads["fixed"]["wins_by_seat"][0], games,
+                                                            leads["rotate"]["wins_by_seat"][0], games)
+        out["by_lead"] = leads
+        return out
 
 
 def describe(summary: dict) -> str:

@@ -68,7 +68,7 @@ def run_command(args) -> int:
     definition, game, factories, names = load_match(args)
     backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
     try:
-        records, summary = run(game, factories, args.games, args.seed, workers=args.workers,
+        summary = run(game, factories, args.games, args.seed, workers=args.workers,
                                seat_rotation=not args.no_rotation, agent_names=names, backend=backend)
     finally:
         backend.close()
