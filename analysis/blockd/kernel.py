@@ -28,8 +28,8 @@ and laid flat for the games: walks `walk_lo[c, cell]` .. `walk_hi[c, cell] - 1` 
 Move generation is the engine's `moves_of`: a walk hitting no blocked cell gives a
 destination without a restore, a walk hitting exactly one restorable card gives a
 destination after restoring it.  `reach` tests every walk of the mover's cell without a
-branch (the compiler does 16 walks per vector instruction): once for the plain moves, once
-per restorable card with that card taken out of the wall.  Moves are numbered as the
+branch (the compiler tests 8 walks per vector instruction on AVX-512): once for the plain
+moves, once per restorable card with that card taken out of the wall.  Moves are numbered as the
 engine lists them (no restore first, then per restored card ascending, destinations
 ascending), so a uniform number in [0, moves) is a uniform legal move.
 
@@ -157,7 +157,7 @@ class KernelTables:
                     self.skips[c, cell, j] = j + 1 if last else self.skips[c, cell, j + 1]
         # The same walks flat, for the compiled games: walks `walk_lo[c, cell]` .. `walk_hi[c, cell] - 1`
         # of `walk_masks` (cells entered) and `walk_bits` (the destination's bit), in 32-bit
-        # integers when the board fits them, so that one vector instruction tests 16 walks.
+        # integers when the board fits them (half the memory to read).
         narrow = np.int32 if cells <= 31 else np.int64
         self.walk_lo = np.zeros((len(classes), cells), dtype=np.int64)
         self.walk_hi = np.zeros((len(classes), cells), dtype=np.int64)
