@@ -8,9 +8,14 @@
    every deal played once with MCTS in each seat.  Printed: games MCTS won alone (with the
    Wilson 95% interval), wins shared in a tie, and the share of (game, opponent) pairs in which
    MCTS scored more than that opponent; then the same for the greedy agent in MCTS's place,
-   and the issue's targets (MCTS wins at least 90% against random, 60% against greedy).
+   and the issue's targets (MCTS wins at least 90% against random, 60% against greedy);
+4. with --ceiling: upper bounds for a search of this kind.  The same flat search
+   (`agents.SeeingMCTS`, not an agent of the game: it reads the state) shown the other hands
+   (the draw pile's order still dealt afresh every iteration), and shown every hand and the draw
+   pile's order (budget `SEEING_BUDGET`, win share only); its rollouts play the opponents as
+   they really play (random or greedy), so it also knows the opponents' policy.
 
-Usage: python benchmarks/bench_links.py [--quick] [--games N]   (--quick: a smoke test)
+Usage: python benchmarks/bench_links.py [--quick] [--games N] [--ceiling]   (--quick: a smoke test)
 """
 
 from __future__ import annotations
@@ -26,13 +31,19 @@ import time  # noqa: E402
 
 from boardlab.analysis import engines  # noqa: E402
 from boardlab.analysis.links import kernel  # noqa: E402
-from boardlab.analysis.links.agents import AGENTS, DEFAULT_BUDGET  # noqa: E402
+import functools  # noqa: E402
+
+from boardlab.analysis.links.agents import AGENTS, DEFAULT_BUDGET, SeeingMCTS  # noqa: E402
 from boardlab.analysis.links.batch import BATCH_BLOCK, BATCH_STREAM, block_deals, derive_seeds, tables_of  # noqa: E402
 from boardlab.analysis.runner import default_workers, make_match, play_one, run, run_records  # noqa: E402
 from boardlab.analysis.stats import wilson_interval  # noqa: E402
 from boardlab.layouts import load  # noqa: E402
 
 TARGETS = {"random": 0.90, "greedy": 0.60}
+#: iterations per move of the searches that see every hand and the deck order (--ceiling)
+SEEING_BUDGET = 4000
+#: the rollout policy that plays the opponents as they play (self greedy in both)
+TRUE_ROLLOUT = {"random": "self-greedy", "greedy": "greedy"}
 
 
 def self_play_rate(game, games: int, workers: int) -> tuple[float, float]:
@@ -83,11 +94,18 @@ def mcts_rate(game, positions: int) -> float:
     return searched * agent.iterations / (time.perf_counter() - started)
 
 
-def table(game, agent: str, opponent: str, games: int, workers: int) -> dict:
+def seeing(sees: str, opponent: str, game) -> SeeingMCTS:
+    """The upper-bound search (see the module docstring) against three `opponent`s."""
+    if sees == "all":
+        return SeeingMCTS(SEEING_BUDGET, "all", rollout=TRUE_ROLLOUT[opponent], margin=0.0)
+    return SeeingMCTS(DEFAULT_BUDGET, "hands", rollout=TRUE_ROLLOUT[opponent])
+
+
+def table(game, agent: str, opponent: str, games: int, workers: int, factory=None) -> dict:
     """One `agent` against three `opponent`s, the agent in every seat of every deal."""
     names = [agent] + [opponent] * (game.players - 1)
-    records, summary = run_records(game, [AGENTS[n] for n in names], games, seed=1, workers=workers,
-                           agent_names=names, progress=False)
+    records, summary = run_records(game, [factory or AGENTS[agent]] + [AGENTS[opponent]] * (game.players - 1),
+                                   games, seed=1, workers=workers, agent_names=names, progress=False)
     alone = shared = beaten = pairs = 0
     for r in records:
         seat = r.agents.index(agent)
@@ -113,6 +131,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few games: a smoke test, not figures")
     parser.add_argument("--games", type=int, default=200, help="games per agent table (default 200)")
+    parser.add_argument("--ceiling", action="store_true",
+                        help="also the upper bounds: the search shown the other hands, and every hand and the deck")
     args = parser.parse_args()
     quick = args.quick
     cores = default_workers()
@@ -146,6 +166,15 @@ def main() -> None:
             if agent == "mcts":
                 met = t["alone"] / t["games"] >= TARGETS[opponent]
                 print(f"    target: wins at least {TARGETS[opponent]:.0%} -> {'met' if met else 'NOT met'}")
+    if args.ceiling:
+        print(f"upper bounds, 4 players, {n} games per line (a search that reads what a player cannot see; "
+              "its rollouts play the opponents' real policy):")
+        for sees, label in (("hands", f"sees the other hands, budget {DEFAULT_BUDGET}"),
+                            ("all", f"sees every hand and the deck order, budget {SEEING_BUDGET}")):
+            for opponent in ("random", "greedy"):
+                started = time.perf_counter()
+                t = table(four, f"sees-{sees}", opponent, n, cores, functools.partial(seeing, sees, opponent))
+                print(describe(f"search that {label},", opponent, t, time.perf_counter() - started))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import pytest
 
 from boardlab.analysis import runner
 from boardlab.analysis.links import kernel as K
-from boardlab.analysis.links.agents import AGENTS
+from boardlab.analysis.links.agents import AGENTS, SeeingMCTS
 from boardlab.analysis.links.batch import block_deals, pack, record_of, tables_of
 from boardlab.analysis.links.engine import make_game
 from boardlab.analysis.links.table import Move, captures
@@ -149,25 +149,35 @@ def _greedy(state, moves, stream):
     return best
 
 
-def reference_search(root, pool, iterations, key, exploration, policy, margin):
-    """Determinised flat UCT written plainly on the engine, with the kernel's random numbers."""
+def _shuffled(cards, stream):
+    cards = list(cards)
+    for i in range(len(cards) - 1, 0, -1):
+        j = stream.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def reference_search(root, pool, iterations, key, exploration, policy, margin, hidden=K.HIDDEN_ALL):
+    """Determinised flat UCT written plainly on the engine, with the kernel's random numbers:
+    every iteration deals `pool` to the other hands and the deck (HIDDEN_ALL), shuffles the deck
+    alone (HIDDEN_DECK) or keeps the state as it is (HIDDEN_NONE)."""
     seat = root.current_player()
     first = root.legal_moves()
     visits, values = [0] * len(first), [0.0] * len(first)
     for it in range(iterations):
         state = root.clone()
         stream = _Stream(_splitmix64(key + (it + 1) * _GOLDEN))
-        cards = list(pool)
-        for i in range(len(cards) - 1, 0, -1):
-            j = stream.below(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-        at = 0
-        for other in range(state.players):
-            if other != seat:
-                size = len(state.hands[other])
-                state.hands[other] = sorted(cards[at:at + size])
-                at += size
-        state.deck = cards[at:][::-1]  # the engine draws from the end
+        if hidden == K.HIDDEN_ALL:
+            cards = _shuffled(pool, stream)
+            at = 0
+            for other in range(state.players):
+                if other != seat:
+                    size = len(state.hands[other])
+                    state.hands[other] = sorted(cards[at:at + size])
+                    at += size
+            state.deck = cards[at:][::-1]  # the engine draws from the end
+        elif hidden == K.HIDDEN_DECK:
+            state.deck = _shuffled(state.deck[::-1], stream)[::-1]  # in drawing order, as the kernel holds it
         if it < len(first):
             pick = it
         else:
@@ -212,3 +222,45 @@ def test_kernel_search_equals_its_python_twin(rules, policy):
     want_visits, want_values = reference_search(root, pool, 60, 12345, 0.7, policy, 0.5)
     assert found == m and visits.tolist() == want_visits
     assert values.tolist() == pytest.approx(want_values, abs=1e-9)
+
+
+@pytest.mark.parametrize("hidden", [K.HIDDEN_DECK, K.HIDDEN_NONE])
+def test_seeing_searches_equal_their_python_twin(hidden):
+    """The benchmark's upper bounds: the same search shown the other hands (and the deck order)."""
+    game = make_game(load("links"), 4)
+    rng = random.Random(hidden)
+    state = game.new_initial_state()
+    state.apply(state.sample_chance(rng))
+    for _ in range(9):
+        state.apply(state.legal_moves()[rng.randrange(len(state.legal_moves()))])
+    t = tables_of(game)
+    m = len(state.legal_moves())
+    visits, values = np.zeros(m, dtype=np.int64), np.zeros(m)
+    before = view(game, pack(state))
+    K.search(pack(state), t.offsets, t.kinds, t.rules, np.zeros(0, dtype=np.int64), 50, np.uint64(99), 0.7, 1, 0.5,
+             visits, values, hidden)
+    want_visits, want_values = reference_search(state, [], 50, 99, 0.7, 1, 0.5, hidden)
+    assert visits.tolist() == want_visits and values.tolist() == pytest.approx(want_values, abs=1e-9)
+    assert view(game, pack(state)) == before  # the root is not touched
+
+
+def test_an_agent_that_sees_everything_plays_the_state_not_the_observation():
+    """SeeingMCTS reads the true state: two states with one observation but other hidden cards
+    get different searches; the honest agent's search depends on the observation alone."""
+    game = make_game(load("links"), 4)
+    state = game.new_initial_state()
+    state.apply(state.sample_chance(random.Random(4)))
+    for _ in range(6):
+        state.apply(state.legal_moves()[0])
+    other = game.determinise(state.observation(), random.Random(5))
+    assert other.observation() == state.observation() and other.hands != state.hands
+    seeing = SeeingMCTS(200, "all")
+    honest = AGENTS["mcts-200"](game)
+    t = tables_of(game)
+    runs = {}
+    for name, s in (("state", state), ("other", other)):
+        runs[name] = (seeing._search(game, pack(s), [], len(s.legal_moves()), random.Random(1), K.HIDDEN_NONE)[1].tolist(),
+                      honest.search(s.observation(), random.Random(1))[1].tolist())
+    assert runs["state"][0] != runs["other"][0]
+    assert runs["state"][1] == runs["other"][1]
+    assert seeing.choose(state, random.Random(2)) in state.legal_moves()

@@ -397,6 +397,22 @@ def determinise(s, o, seat, pool, key):
 
 
 @njit(cache=True)
+def shuffle_deck(s, o, key):
+    """Shuffle the cards still in the draw pile (Fisher-Yates with the position's random
+    stream); the hands stay as they are."""
+    low = o[O_DECK] + s[DECK_POS]
+    for i in range(s[DECK_LEN] - s[DECK_POS] - 1, 0, -1):
+        j = uniform_below(s, o, key, i + 1)
+        s[low + i], s[low + j] = s[low + j], s[low + i]
+
+
+#: what `search` deals afresh every iteration: the other hands and the deck (an honest search),
+#: the deck order only (a search that sees the other hands), or nothing (a search that sees
+#: every hand and the deck order); the last two are the benchmark's upper bounds, not agents
+HIDDEN_ALL, HIDDEN_DECK, HIDDEN_NONE = range(3)
+
+
+@njit(cache=True)
 def result(s, o, seat, margin):
     """The searching seat's reward of a finished game in [0, 1]: its share of the win, blended
     (weight `margin`) with a logistic of its score minus the best other score."""
@@ -420,9 +436,11 @@ def result(s, o, seat, margin):
 
 
 @njit(cache=True)
-def search(root, o, kinds, rules, pool, iterations, key, exploration, policy, margin, visits, values):
+def search(root, o, kinds, rules, pool, iterations, key, exploration, policy, margin, visits, values,
+           hidden=HIDDEN_ALL):
     """Determinised flat UCT from `root` for its player to move: every iteration deals the
-    unseen cards `pool` afresh (`determinise`), picks a root move by UCB1 (untried moves first,
+    unseen cards `pool` afresh (`determinise`; with `hidden` = HIDDEN_DECK only the draw pile is
+    shuffled, with HIDDEN_NONE nothing is), picks a root move by UCB1 (untried moves first,
     in move order), plays to the end (rollout `policy`) and adds the reward (`result`).
     `visits[i]`, `values[i]` are filled for the root's moves i in move order."""
     s = np.empty_like(root)
@@ -437,7 +455,10 @@ def search(root, o, kinds, rules, pool, iterations, key, exploration, policy, ma
         s[:] = root
         s[DRAWS] = 0
         stream = splitmix(key + np.uint64(it + 1) * GOLDEN)
-        determinise(s, o, seat, pool, stream)
+        if hidden == HIDDEN_ALL:
+            determinise(s, o, seat, pool, stream)
+        elif hidden == HIDDEN_DECK:
+            shuffle_deck(s, o, stream)
         if it < m:
             pick = it
         else:
