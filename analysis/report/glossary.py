@@ -29,7 +29,8 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ("legal moves per decision", "How many different moves the player had each time they chose one, in "
                                  "random self-play; more means more to think about."),
     ("single choice", "Share of decisions that offered exactly one legal move (forced moves)."),
-    ("must pass", "Share of decisions whose only legal move was a pass."),
+    ("must pass", "Share of decisions whose only legal move was a pass (a turn the rules skip, the "
+                  "player having no move at all, is not a decision)."),
     ("skill", "Win rate of one agent playing against weaker agents in every other seat, seats rotated: "
               "far above the fair share means that skill decides the game; near it, luck does."),
     ("random, greedy, mcts-N", "Agents: random picks any legal move; greedy looks one move ahead by the "

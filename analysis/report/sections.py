@@ -122,10 +122,11 @@ def decisions(outcome, players: int) -> tuple[list, dict]:
     rows = [["legal moves per decision: mean", f"{described['mean']:.1f}"],
             ["legal moves per decision: median / 90th percentile", f"{described['median']:g} / {described['p90']:g}"],
             ["decisions with a single choice", f"{data['single_choice']['share']:.1%}"],
-            ["decisions where the player must pass", f"{data['must_pass']['share']:.1%}"]]
+            ["decisions whose only move is a pass", f"{data['must_pass']['share']:.1%}"]]
     return [table(f"Decisions, {players} players", [("measure", "text"), ("value", "text")], rows,
                   f"{turns:,} decisions of {len(outcome.records):,} random self-play games played move by move "
-                  f"by the reference engine.")], data
+                  f"by the reference engine. A turn the rules skip because the player has no move at all is not a "
+                  f"decision (a game's own figures count such turns where it has any).")], data
 
 
 def skill(outcomes, players: int) -> tuple[list, dict]:
