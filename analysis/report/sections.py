@@ -12,8 +12,24 @@ from boardlab.analysis.report.document import chart, table, text
 from boardlab.analysis.report.metrics import balance, first_player_advantage, paired_difference, share
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
-#: histogram bins of a length chart
+#: the most bins of a length chart
 LENGTH_BINS = 20
+
+
+def length_edges(lengths) -> np.ndarray:
+    """Bin edges for a histogram of whole-number lengths: bins of a whole width, starting at the
+    shortest, at most `LENGTH_BINS` of them, so that no bin is empty only because it holds no
+    whole number (as equal-width bins of a fractional width would be).
+
+    >>> length_edges([34, 41, 52]).tolist()  # 19 values: one bin each
+    [34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53]
+    >>> length_edges([10, 300]).tolist()[:3], len(length_edges([10, 300])) - 1
+    ([10, 25, 40], 20)
+    """
+    lo, hi = int(min(lengths)), int(max(lengths))
+    width = -(-(hi - lo + 1) // LENGTH_BINS)  # ceiling division
+    bins = -(-(hi - lo + 1) // width)
+    return lo + width * np.arange(bins + 1)
 
 
 def seat_series(records, seat: int) -> list[int]:
@@ -90,7 +106,7 @@ def length(outcome, definition, players: int, unit: str) -> tuple[list, dict]:
         data["seconds_per_unit"] = seconds
         rows.append(["table minutes", minutes["mean"], minutes["median"], minutes["p90"], minutes["max"]])
     data["stated_minutes"] = stated
-    counts, edges = np.histogram(finished, bins=LENGTH_BINS) if finished else (np.zeros(0), np.zeros(1))
+    counts, edges = np.histogram(finished, bins=length_edges(finished)) if finished else (np.zeros(0), np.zeros(1))
     data["histogram"] = {"edges": [round(float(e), 3) for e in edges], "counts": [int(c) for c in counts]}
     note = (f"Finished games only ({len(finished):,} of {len(outcome.records):,}). The definition states "
             f"{stated} minutes a game" + (f" and {seconds:g} s of table time per {unit.rstrip('s')}." if seconds
