@@ -3,6 +3,12 @@
 A `Card` is what the game module draws; `card_sheet_file` imposes the cards
 (printkit.imposition), draws each face clipped to its bleed box, and adds the cut marks and
 the footer (printkit.marks).  `deck_files` gives a game's deck as both files.
+
+The empty slots of a deck's last sheet hold spare blank cards, for a designer to write a new
+card on during a playtest: a front with the paper colour to the bleed, a frame on the safe
+zone and a small light "spare" label, and the deck's commonest back in the mirrored slot.
+Small pieces may take those slots instead (`PrintFile.taking`); the one-face-per-page file
+and the deck's card count know nothing of spares.
 """
 
 from __future__ import annotations
@@ -47,13 +53,61 @@ class SheetStyle:
     label: str  # e.g. "Blockd 1.0"
 
 
+#: the word on a spare blank, and how far (0 = ink, 1 = paper) its frame and label fade towards the paper
+SPARE_LABEL = "spare"
+SPARE_FRAME_TINT, SPARE_LABEL_TINT = 0.6, 0.5
+#: points of the spare label
+SPARE_LABEL_SIZE = 6.0
+
+
+def tint(ink: str, paper: str, amount: float) -> str:
+    """`ink` moved `amount` of the way towards `paper` ("#rrggbb").
+
+    >>> tint("#000000", "#ffffff", 0.5), tint("#204080", "#ffffff", 0.0)
+    ('#808080', '#204080')
+    """
+    a = [int(ink[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(paper[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
+
+
+def spare_front(geometry: CardGeometry, style: SheetStyle) -> Callable[[Canvas], None]:
+    """A spare blank front: paper to the bleed, the safe zone framed, "spare" small and light
+    at the foot of the safe zone."""
+    def draw(canvas: Canvas) -> None:
+        canvas.rect(*geometry.bleed_box, fill=style.paper)
+        canvas.rect(*geometry.safe_box, stroke=tint(style.ink, style.paper, SPARE_FRAME_TINT), width=0.4,
+                    radius=geometry.corner_radius)
+        canvas.text(geometry.width / 2, geometry.height - geometry.safe - 1.5, SPARE_LABEL, size=SPARE_LABEL_SIZE,
+                    fill=tint(style.ink, style.paper, SPARE_LABEL_TINT), anchor="middle")
+    return draw
+
+
+def common_back(cards: Sequence[Card]) -> Callable[[Canvas], None]:
+    """The back most cards share (the first card's on a tie): what a spare blank carries.
+
+    >>> one, other = (lambda c: None), (lambda c: None)
+    >>> cards = [Card("a", one, other, "x"), Card("b", one, one, "y"), Card("c", one, one, "y")]
+    >>> common_back(cards) is one
+    True
+    """
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card.back_name] = counts.get(card.back_name, 0) + 1
+    best = max(counts.values())
+    return next(card.back for card in cards if counts[card.back_name] == best)
+
+
 def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: CardGeometry,
-                    conventions: PrintConventions, options: PrintOptions, style: SheetStyle) -> PrintFile:
+                    conventions: PrintConventions, options: PrintOptions, style: SheetStyle,
+                    taken: frozenset[int] = frozenset()) -> PrintFile:
     """A PrintFile of card sheets (fronts and backs) plus one component per distinct face.
+    Spare blanks fill the last sheet's empty slots but for the grid positions in `taken`.
 
     :raises BoardlabError: as `plan_card_sheet`.
     """
-    sheet_layout, sheet_pages = impose_cards(len(cards), geometry, conventions, options)
+    sheet_layout, sheet_pages = impose_cards(len(cards), geometry, conventions, options, taken)
+    blank_front, blank_back = spare_front(geometry, style), common_back(cards) if cards else None
     date = footer_date()
     total = max(page.number for page in sheet_pages) if sheet_pages else 0
 
@@ -69,7 +123,9 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
             for slot in sheet_page.slots:
                 card = cards[slot.card]
                 _draw_face(canvas, slot, card.front if slot.side == "front" else card.back, geometry)
-            draw_cut_marks(canvas, cut_marks(sheet_layout, sheet_page.slots, conventions, geometry.bleed,
+            for slot in sheet_page.spares:
+                _draw_face(canvas, slot, blank_front if slot.side == "front" else blank_back, geometry)
+            draw_cut_marks(canvas, cut_marks(sheet_layout, sheet_page.printed, conventions, geometry.bleed,
                                                 geometry.corner_radius),
                            style.ink, style.paper)
             side = {"front": "fronts", "back": f"backs ({options.duplex}-edge flip)",
@@ -77,16 +133,17 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
             text = footer_text(style.label, name, f"sheet {sheet_page.number}/{total}", side, date=date)
             draw_sheet_footer(canvas, sheet_layout, conventions, text, style.ink)
             if sheet_layout.gutterfold:
-                draw_fold_marks(canvas, sheet_layout, sheet_page.slots, conventions, style.ink)
+                draw_fold_marks(canvas, sheet_layout, sheet_page.printed, conventions, style.ink)
         return draw
 
     pages = tuple(Page(sheet_layout.page_width, sheet_layout.page_height, page_drawer(p)) for p in sheet_pages)
     # empty slots of a duplex front page may take small pieces (nothing is printed behind them);
     # they keep clear of the neighbours' bleed
     b = geometry.bleed
-    free = tuple(FreeArea(name, index, (x + b, y + b, w - 2 * b, h - 2 * b))
+    per_page = sheet_layout.cards_per_page
+    free = tuple(FreeArea(name, index, (x + b, y + b, w - 2 * b, h - 2 * b), slot)
                  for index, sheet_page in enumerate(sheet_pages) if sheet_page.kind == "front"
-                 for x, y, w, h in sheet_page.free)
+                 for slot, (x, y, w, h) in enumerate(sheet_page.free, start=per_page - len(sheet_page.free)))
     components: dict[str, Component] = {}
     for card in cards:
         components.setdefault(card.name, Component(card.name, geometry.width + 2 * geometry.bleed,
@@ -101,7 +158,12 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
         how, duplex = f"print both sides, flip on the {options.duplex} edge", options.duplex
     subject = (f"{title}: print-and-play sheets, {sheet_layout.cards_per_page} cards a sheet; print at 100 % "
                f"(no scaling) on {options.paper}, {how}")
-    return PrintFile(name, title, pages, tuple(components.values()), free, duplex, subject)
+
+    def taking(slots: frozenset[tuple[int, int]]) -> tuple[Page, ...]:
+        # only the last sheet has empty slots
+        return card_sheet_file(name, title, cards, geometry, conventions, options, style,
+                               taken | {slot for _, slot in slots}).pages
+    return PrintFile(name, title, pages, tuple(components.values()), free, duplex, subject, taking)
 
 
 def _component_drawer(face: Callable[[Canvas], None], geometry: CardGeometry):

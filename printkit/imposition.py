@@ -12,6 +12,10 @@ table; nothing here is a game's number.  The rules:
   overlaps a neighbour's cut box.
 * **Orientation**: cards stand as the definition gives them, or lie on their side (turned a
   quarter) when that puts more cards on a sheet.
+* **Spare blanks**: the empty slots of a deck's last sheet take spare blank cards (a front and,
+  in the mirrored slot, a back), so that the paper a designer prints anyway yields cards to
+  write on; slots that small pieces take (`taken`) stay empty.  Spares count as printed
+  neighbours for the bleed, and their slots get cut marks like any other.
 * **Backs**: `duplex` puts a back page after every front page: long-edge flip mirrors the
   columns (x -> W - x), short-edge flip mirrors the rows (y -> H - y).  `gutterfold` puts the
   backs beside the fronts, mirrored across a fold line in the middle of the sheet.  A back is
@@ -118,7 +122,15 @@ class SheetPage:
     kind: Literal["front", "back", "gutterfold"]
     number: int  # 1-based sheet number
     slots: tuple[Slot, ...]
-    free: tuple[Box, ...] = ()  # cut boxes of the grid left empty on this page (fronts only)
+    free: tuple[Box, ...] = ()  # cut boxes of the grid left empty by real cards on this page (fronts only)
+    #: spare blank faces in empty slots (card -1), fronts and backs as the page shows them;
+    #: `slots` holds the real cards only
+    spares: tuple[Slot, ...] = ()
+
+    @property
+    def printed(self) -> tuple[Slot, ...]:
+        """Every face on the page: real cards, then spare blanks (what cut marks are made for)."""
+        return self.slots + self.spares
 
 
 def _axis_fit(printable: float, card: float, bleed: float, band: float, *, pairs: bool = False):
@@ -238,11 +250,13 @@ def _slots(sheet_layout: SheetLayout, placed: list[tuple[int, str, int, int, int
 
 
 def impose_cards(card_count: int, geometry: CardGeometry, conventions: PrintConventions,
-                 options: PrintOptions) -> tuple[SheetLayout, tuple[SheetPage, ...]]:
+                 options: PrintOptions, taken: frozenset[int] = frozenset()) -> tuple[SheetLayout, tuple[SheetPage, ...]]:
     """Place `card_count` cards (fronts and backs) on sheets; geometry only, nothing drawn.
 
     Fronts fill each sheet row by row, left to right.  With duplex a back page follows every
     front page; with gutterfold each page holds fronts on the left half and backs on the right.
+    The empty slots of the last sheet hold spare blanks (card -1, in `SheetPage.spares`), but
+    for the grid positions (0 = top-left, row by row) in `taken`, which small pieces use.
 
     :raises BoardlabError: as `plan_card_sheet`.
 
@@ -251,6 +265,9 @@ def impose_cards(card_count: int, geometry: CardGeometry, conventions: PrintConv
     >>> sheet_layout, pages = impose_cards(25, poker, print_conventions(), PrintOptions("a4", "long", "duplex"))
     >>> [(p.kind, len(p.slots)) for p in pages]
     [('front', 9), ('back', 9), ('front', 9), ('back', 9), ('front', 7), ('back', 7)]
+    >>> [len(p.spares) for p in pages], len(impose_cards(25, poker, print_conventions(),
+    ...     PrintOptions("a4", "long", "duplex"), taken=frozenset({8}))[1][-1].spares)
+    ([0, 0, 0, 0, 2, 2], 1)
     """
     sheet_layout = plan_card_sheet(geometry, conventions, options.paper, options.backs)
     per_page = sheet_layout.cards_per_page
@@ -260,22 +277,29 @@ def impose_cards(card_count: int, geometry: CardGeometry, conventions: PrintConv
     pages: list[SheetPage] = []
     for sheet_index, first in enumerate(range(0, card_count, per_page)):
         cards = range(first, min(first + per_page, card_count))
-        fronts, backs = [], []
-        for position, card in enumerate(cards):
+        fronts, backs, spare_fronts, spare_backs = [], [], [], []
+        positions = [(card, position) for position, card in enumerate(cards)]
+        positions += [(-1, position) for position in range(len(cards), per_page) if position not in taken]
+        for card, position in positions:
             row, column = divmod(position, front_columns)
-            fronts.append((card, "front", column, row, front_turn))
+            front_list, back_list = (fronts, backs) if card >= 0 else (spare_fronts, spare_backs)
+            front_list.append((card, "front", column, row, front_turn))
             if sheet_layout.gutterfold:
-                backs.append((card, "back", columns - 1 - column, row, 180 - front_turn))
+                back_list.append((card, "back", columns - 1 - column, row, 180 - front_turn))
             elif options.duplex == "long":
-                backs.append((card, "back", columns - 1 - column, row, -front_turn))
+                back_list.append((card, "back", columns - 1 - column, row, -front_turn))
             else:
-                backs.append((card, "back", column, rows - 1 - row, 180 - front_turn))
+                back_list.append((card, "back", column, rows - 1 - row, 180 - front_turn))
         free = tuple(_cut_box(sheet_layout, position % front_columns, position // front_columns)
                      for position in range(len(cards), per_page))
         if sheet_layout.gutterfold:
-            pages.append(SheetPage("gutterfold", sheet_index + 1, _slots(sheet_layout, fronts + backs, geometry.bleed),
-                                   free))
+            placed = fronts + backs + spare_fronts + spare_backs
+            slots = _slots(sheet_layout, placed, geometry.bleed)
+            pages.append(SheetPage("gutterfold", sheet_index + 1, slots[:len(fronts) + len(backs)], free,
+                                   slots[len(fronts) + len(backs):]))
         else:
-            pages.append(SheetPage("front", sheet_index + 1, _slots(sheet_layout, fronts, geometry.bleed), free))
-            pages.append(SheetPage("back", sheet_index + 1, _slots(sheet_layout, backs, geometry.bleed)))
+            front_slots = _slots(sheet_layout, fronts + spare_fronts, geometry.bleed)
+            back_slots = _slots(sheet_layout, backs + spare_backs, geometry.bleed)
+            pages.append(SheetPage("front", sheet_index + 1, front_slots[:len(fronts)], free, front_slots[len(fronts):]))
+            pages.append(SheetPage("back", sheet_index + 1, back_slots[:len(backs)], (), back_slots[len(backs):]))
     return sheet_layout, tuple(pages)

@@ -159,6 +159,13 @@ def flow_into(sections: Sequence[Section], free: Sequence[FreeArea], paper: tupl
     >>> sorted(extra), len(pages)
     ([('cards', 4)], 1)
     """
+    extra, pages, _ = _flow(sections, free, paper, conventions, gap)
+    return extra, pages
+
+
+def _flow(sections: Sequence[Section], free: Sequence[FreeArea], paper: tuple[float, float],
+          conventions: PrintConventions, gap: float):
+    """`flow_into`, plus the free areas that received at least one item."""
     page_w, page_h = paper
     targets: list[list] = []  # per page used: [(file, page) or None for a new page, placements]
     regions: list[list] = []  # [box, top, target]: where items may still go, in the order tried
@@ -168,6 +175,7 @@ def flow_into(sections: Sequence[Section], free: Sequence[FreeArea], paper: tupl
             target = [(area.file, area.page), []]
             targets.append(target)
         regions.append([area.box, 0.0, target])
+    area_regions = list(zip(free, regions))  # the regions the free areas start as (later inserts lie inside them)
     for section in sections:
         done, index = 0, 0
         while done < section.count:
@@ -204,7 +212,8 @@ def flow_into(sections: Sequence[Section], free: Sequence[FreeArea], paper: tupl
 
     extra = {key: drawer(tuple(placed)) for key, placed in targets if key is not None and placed}
     pages = [Page(page_w, page_h, drawer(tuple(placed))) for key, placed in targets if key is None]
-    return extra, pages
+    used = [area for area, region in area_regions if region[1] > 0]
+    return extra, pages, used
 
 
 def flow_pages(sections: Sequence[Section], paper: tuple[float, float], conventions: PrintConventions,
@@ -230,16 +239,20 @@ def share_free_space(files: Sequence[PrintFile], sections: Sequence[Section], pa
     :raises BoardlabError: when an item is larger than the printable area.
     """
     free = [area for f in files for area in f.free]
-    extra, pages = flow_into(sections, free, paper, conventions, gap)
-    return [with_drawing(f, {page: draw for (name, page), draw in extra.items() if name == f.name}) for f in files], pages
+    extra, pages, used = _flow(sections, free, paper, conventions, gap)
+    return [with_drawing(f, {page: draw for (name, page), draw in extra.items() if name == f.name},
+                         frozenset((a.page, a.slot) for a in used if a.file == f.name and a.slot is not None))
+            for f in files], pages
 
 
-def with_drawing(print_file: PrintFile, extra: dict[int, Callable[[Canvas], None]]) -> PrintFile:
+def with_drawing(print_file: PrintFile, extra: dict[int, Callable[[Canvas], None]],
+                 taken: frozenset[tuple[int, int]] = frozenset()) -> PrintFile:
     """`print_file` with `extra[i]` drawn on page i after what it already shows; the free room
-    used is no longer offered."""
+    used is no longer offered.  The card slots in `taken` {(page index, slot)}, which the extra
+    drawing uses, lose their spare blanks (`PrintFile.taking`)."""
     if not extra:
         return print_file
-    pages = list(print_file.pages)
+    pages = list(print_file.taking(taken) if taken and print_file.taking else print_file.pages)
     for index, draw in extra.items():
         page = pages[index]
 

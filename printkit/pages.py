@@ -64,11 +64,14 @@ class Component:
 @dataclass(frozen=True)
 class FreeArea:
     """Room left on a page that small pieces of the same game may use: the name of the file, the
-    page's index in it and the box (x, y, width, height) in mm on that page."""
+    page's index in it and the box (x, y, width, height) in mm on that page.  An empty card slot
+    also gives its grid position (`slot`): a spare blank card is printed there unless a piece
+    takes it (`PrintFile.taking`)."""
 
     file: str
     page: int
     box: Box
+    slot: int | None = None
 
 
 @dataclass(frozen=True)
@@ -82,3 +85,6 @@ class PrintFile:
     free: tuple[FreeArea, ...] = ()  # room small pieces may use (printkit.packing.share_free_space)
     duplex: Literal["long", "short"] | None = None  # how its back pages flip; None: print one side only
     subject: str = ""  # what the file is for and how to print it (the PDF's Subject)
+    #: for a card sheet file: its pages redrawn with the free slots {(page index, slot)} left
+    #: empty, which small pieces take, instead of holding spare blanks
+    taking: Callable[[frozenset[tuple[int, int]]], tuple[Page, ...]] | None = None
