@@ -127,7 +127,7 @@ def test_every_slot_has_the_preset_size_sits_inside_and_keeps_its_bleed_to_itsel
     margin = CONVENTIONS.sheet.margin
     printable = (margin, margin, paper_w - 2 * margin, paper_h - 2 * margin)
     for page in pages:
-        for slot in page.slots:
+        for slot in page.printed:  # the cards and the spare blanks of the last sheet
             size = sorted(slot.cut_box[2:])
             assert size == pytest.approx(sorted((geometry.width, geometry.height)), abs=0.1)
             assert slot.rotation in ((90, 270) if sheet_layout.turned else (0, 180))
@@ -135,18 +135,18 @@ def test_every_slot_has_the_preset_size_sits_inside_and_keeps_its_bleed_to_itsel
             assert inside(slot.cut_box, slot.bleed_box)
             assert inside(slot.bleed_box, (0, 0, paper_w, paper_h))
             # the bleed reaches `bleed` beyond the cut on every side it owns, never less than zero
-            for other in page.slots:
+            for other in page.printed:
                 if other is not slot:
                     assert overlap(slot.bleed_box, other.cut_box) < 1e-9
-        marks = cut_marks(sheet_layout, page.slots, CONVENTIONS, geometry.bleed, geometry.corner_radius)
+        marks = cut_marks(sheet_layout, page.printed, CONVENTIONS, geometry.bleed, geometry.corner_radius)
         for mark in marks:
             length = math.hypot(mark.x2 - mark.x1, mark.y2 - mark.y1)
             assert MINIMUM_MARK - 1e-9 <= length <= CONVENTIONS.sheet.cut_mark_length + 1e-9
             for x, y in ((mark.x1, mark.y1), (mark.x2, mark.y2)):
                 assert inside((x, y, 0, 0), printable)
             middle = ((mark.x1 + mark.x2) / 2, (mark.y1 + mark.y2) / 2)
-            within = [slot for slot in page.slots if strictly_inside(middle, slot.cut_box)]
-            within_edge = [slot for slot in page.slots if inside((*middle, 0, 0), slot.cut_box)]
+            within = [slot for slot in page.printed if strictly_inside(middle, slot.cut_box)]
+            within_edge = [slot for slot in page.printed if inside((*middle, 0, 0), slot.cut_box)]
             if mark.inward:  # only where the rows fill the sheet, on a front's cut line, cut away with the corner
                 assert page.kind == "front" and within_edge and not within
                 assert length <= max(geometry.corner_radius, MINIMUM_MARK) + 1e-9
@@ -208,6 +208,87 @@ def test_gutterfold_puts_each_back_beside_its_front_mirrored_across_the_fold_and
             assert (backs[card].rotation + front.rotation) % 360 == 180
 
 
+def mirrored(box, options, sheet_layout, paper_w, paper_h):
+    """Where the back of a face in `box` lands: the flip of the paper, or the fold of a gutterfold sheet."""
+    x, y, w, h = box
+    if options.backs == "gutterfold":
+        middle = sheet_layout.columns // 2
+        fold = (sheet_layout.column_x[middle - 1] + sheet_layout.slot_width + sheet_layout.column_x[middle]) / 2
+        return (2 * fold - x - w, y, w, h)
+    return (paper_w - x - w, y, w, h) if options.duplex == "long" else (x, paper_h - y - h, w, h)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: f"{o.paper}-{o.duplex}-{o.backs}")
+def test_the_last_sheets_empty_slots_hold_spare_blanks_with_backs_in_the_mirrored_slots(options):
+    geometry = geometry_of("poker")
+    per_page = plan_card_sheet(geometry, CONVENTIONS, options.paper, options.backs).cards_per_page
+    paper_w, paper_h = CONVENTIONS.papers[options.paper]
+    sheet_layout, pages = impose_cards(2 * per_page + 1, geometry, CONVENTIONS, options)  # one lone card on sheet 3
+    sheets = [pages[i:i + 2] for i in range(0, len(pages), 2)] if options.backs == "duplex" else [[p] for p in pages]
+    assert len(sheets) == 3
+    assert all(not page.spares for sheet in sheets[:2] for page in sheet)
+    last = [slot for page in sheets[-1] for slot in page.printed]
+    real_fronts = [s for s in last if s.side == "front" and s.card >= 0]
+    spare_fronts = [s for s in last if s.side == "front" and s.card < 0]
+    spare_backs = [s for s in last if s.side == "back" and s.card < 0]
+    assert [s.card for s in real_fronts] == [2 * per_page]
+    assert len(spare_fronts) == len(spare_backs) == per_page - 1
+
+    def rounded(box):
+        return tuple(round(v, 6) for v in box)
+    # the fronts, real and spare, take every slot of the grid once, in filling order
+    every_slot = sorted(rounded(s.cut_box) for s in real_fronts + spare_fronts)
+    grid = [(x, y, sheet_layout.slot_width, sheet_layout.slot_height) for x in sheet_layout.column_x
+            for y in sheet_layout.row_y]
+    if options.backs == "gutterfold":
+        grid = [box for box in grid if box[0] < sheet_layout.column_x[sheet_layout.columns // 2]]
+    assert every_slot == sorted(rounded(box) for box in grid)
+    backs = sorted(rounded(s.cut_box) for s in spare_backs)
+    assert backs == sorted(rounded(mirrored(s.cut_box, options, sheet_layout, paper_w, paper_h)) for s in spare_fronts)
+    # turned like the real cards' faces on the same side
+    real_back = next(s for s in last if s.side == "back" and s.card >= 0)
+    assert {s.rotation for s in spare_fronts} == {real_fronts[0].rotation}
+    assert {s.rotation for s in spare_backs} == {real_back.rotation}
+    # a deck filling its sheets exactly gets no spare, and taken slots stay empty
+    _, full = impose_cards(2 * per_page, geometry, CONVENTIONS, options)
+    assert all(not page.spares and not page.free for page in full)
+    _, some = impose_cards(per_page + 1, geometry, CONVENTIONS, options, taken=frozenset({1, per_page - 1}))
+    assert sum(len(page.spares) for page in some) == 2 * (per_page - 3)
+
+
+def poker_deck_with_pieces(count: int, pieces: int):
+    """A poker deck of `count` cards on A4 (9 a sheet) whose empty slots offer room to `pieces`
+    20 mm squares, as a game with small pieces does."""
+    from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file
+    from boardlab.printkit.packing import Section, grid_positions, share_free_space
+
+    def face(label):
+        return lambda canvas: canvas.text(1, 1, label)
+    cards = [Card(f"c{i}", face(f"card {i}"), face("back")) for i in range(count)]
+    deck = card_sheet_file("deck", "Deck", cards, geometry_of("poker"), CONVENTIONS,
+                           PrintOptions("a4", "long", "duplex"), SheetStyle("#000000", "#ffffff", "Test 1"))
+    if not pieces:
+        return deck
+    square = Section(pieces, 20, lambda w, h: grid_positions(w, h, 20, 20, 0),
+                     lambda canvas, k, x, y: canvas.text(x, y, "piece"))
+    [deck], extra = share_free_space([deck], [square], (210, 297), CONVENTIONS, gap=2)
+    assert not extra
+    return deck
+
+
+@pytest.mark.parametrize("pieces, spares", [(0, 2), (1, 1), (9, 0)])
+def test_small_pieces_keep_the_empty_slots_they_take_and_spares_fill_the_others(pieces, spares):
+    # 7 cards on a sheet of 9: slots 8 and 9 are empty; eight 20 mm squares fit one slot
+    deck = poker_deck_with_pieces(7, pieces)
+    front, back = RecordingCanvas(210, 297), RecordingCanvas(210, 297)
+    deck.pages[0].draw(front)
+    deck.pages[1].draw(back)
+    assert texts(front).count("spare") == spares
+    assert texts(front).count("piece") == pieces
+    assert texts(back).count("back") == 7 + spares  # a spare carries the deck's back behind it
+    assert sum(1 for name, *_ in front.calls if name == "clip") == 7 + spares
+
+
 # --- the decks: counts, content, bytes -----------------------------------------------------------------------
 
 def blockd_count(d) -> int:
@@ -241,6 +322,7 @@ def test_blockd_has_a_pawn_standee_per_suit_in_the_empty_slots_of_the_last_card_
         shown = texts(canvas)
         labels = [t for t in shown if t in {d.colours[s].label for s in d.cards.suits}]
         assert labels[-8:] == [d.colours[s].label for s in d.cards.suits for _ in range(2)]
+        assert "spare" not in shown  # the pawns take both empty slots: no spare blank there
     # without duplex the slots beside the fronts are folded onto: the pawns get their own sheet
     _cover, _deck, pawns, _single = blockd_print.print_files(d, PrintOptions("a4", "long", "gutterfold"))
     assert [c.name for c in pawns.components] == [f"pawn-{suit}" for suit in d.cards.suits]
@@ -276,7 +358,12 @@ def test_links_pdf_holds_the_whole_deck():
     _cover, deck, _single = links_print.print_files(d, PrintOptions("a4", "long", "duplex"))
     reader = open_pdf(render_pdf(deck))
     assert len(reader.pages) == 2 * math.ceil(size / 9)
-    assert sum(len(page_geometry(reader, i).clips) for i in range(0, len(reader.pages), 2)) == size
+    # every slot of every sheet is printed: the 46 cards, then 8 spare blanks on the last sheet
+    assert [len(page_geometry(reader, i).clips) for i in range(len(reader.pages))] == [9] * 12
+    canvas = RecordingCanvas(210, 297)
+    for page in deck.pages:
+        page.draw(canvas)
+    assert texts(canvas).count("spare") == 6 * 9 - size
 
 
 def measured_card_sizes(reader, bleed):
@@ -566,10 +653,12 @@ def test_any_card_size_either_fits_cleanly_or_is_refused(width, height, bleed, p
     fronts = sorted(s.card for p in pages for s in p.slots if s.side == "front")
     backs = sorted(s.card for p in pages for s in p.slots if s.side == "back")
     assert fronts == backs == list(range(count))
+    spares = sum(len(p.spares) for p in pages)
+    assert spares == 2 * (-count % expected)  # a front and a back for every empty slot of the last sheet
     for page in pages:
-        for slot in page.slots:
+        for slot in page.printed:
             assert sorted(slot.cut_box[2:]) == pytest.approx(sorted((width, height)), abs=1e-6)
             assert inside(slot.cut_box, printable) and inside(slot.bleed_box, (0, 0, paper_w, paper_h))
-            assert all(overlap(slot.bleed_box, o.cut_box) < 1e-9 for o in page.slots if o is not slot)
-        for mark in cut_marks(sheet_layout, page.slots, CONVENTIONS, bleed):
+            assert all(overlap(slot.bleed_box, o.cut_box) < 1e-9 for o in page.printed if o is not slot)
+        for mark in cut_marks(sheet_layout, page.printed, CONVENTIONS, bleed):
             assert inside((mark.x1, mark.y1, 0, 0), printable) and inside((mark.x2, mark.y2, 0, 0), printable)
