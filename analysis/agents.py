@@ -7,6 +7,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Callable, Hashable
 
@@ -50,6 +51,38 @@ def pick_best(moves, score: Callable[[Hashable], object], rng: random.Random) ->
         elif value == best_score:
             best.append(move)
     return best[rng.randrange(len(best))]
+
+
+class OnePlyAgent(Agent):
+    """Looks one move ahead: plays a move of highest `score` (ties at random; a lone move at once).
+
+    A move that ends the game scores +inf when the mover is among the winners, -inf when it is
+    not, 0 when the game stops unfinished; any other move scores the game's own
+    `value(after, seat)` of the position it leads to.
+    """
+
+    def choose(self, state, rng: random.Random) -> Hashable:
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        seat = state.current_player()
+        return pick_best(moves, lambda move: self.score(state, seat, move), rng)
+
+    @classmethod
+    def score(cls, state, seat: int, move) -> float:
+        """The one-ply value of `move` for `seat` (see the class docstring)."""
+        after = state.clone()
+        after.apply(move)
+        if after.is_terminal():
+            if after.is_unfinished():
+                return 0.0
+            return math.inf if seat in after.winners() else -math.inf
+        return cls.value(after, seat)
+
+    @staticmethod
+    def value(after, seat: int) -> float:
+        """What the position `after` a move that did not end the game is worth to `seat`."""
+        raise NotImplementedError
 
 
 class AgentTable(dict):

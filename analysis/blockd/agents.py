@@ -28,11 +28,10 @@ not in the definition.
 from __future__ import annotations
 
 import functools
-import math
 import random
 from typing import Callable
 
-from boardlab.analysis.agents import Agent, AgentTable, RandomAgent, pick_best
+from boardlab.analysis.agents import Agent, AgentTable, OnePlyAgent, RandomAgent
 from boardlab.analysis.mcts import MCTSAgent
 
 #: iterations per move of `mcts` (chosen so that it beats random and greedy clearly; see README)
@@ -67,28 +66,14 @@ class DestinationRandomAgent(Agent):
         return restores[rng.randrange(len(restores))]
 
 
-class GreedyAgent(Agent):
+class GreedyAgent(OnePlyAgent):
     """One ply: maximise own mobility minus the opponents' summed mobility after the move."""
 
     name = "greedy"
 
-    def choose(self, state, rng: random.Random):
-        moves = state.legal_moves()
-        if len(moves) == 1:
-            return moves[0]
-        seat = state.current_player()
-        return pick_best(moves, lambda move: self.score(state, seat, move), rng)
-
     @staticmethod
-    def score(state, seat: int, move) -> float:
-        """The greedy value of `move` for `seat`: +inf for a move that wins, -inf for one that loses."""
-        after = state.clone()
-        after.apply(move)
-        if after.is_terminal():
-            if after.is_unfinished():
-                return 0.0
-            return math.inf if seat in after.winners() else -math.inf
-        mobility = [after.mobility(s) for s in range(state.players)]
+    def value(after, seat: int) -> float:
+        mobility = [after.mobility(s) for s in range(after.players)]
         return mobility[seat] - (sum(mobility) - mobility[seat])
 
 

@@ -30,7 +30,7 @@ import functools
 import math
 import random
 
-from boardlab.analysis.agents import Agent, AgentTable, pick_best
+from boardlab.analysis.agents import Agent, AgentTable, OnePlyAgent, pick_best
 from boardlab.analysis.mcts import MCTSAgent
 
 #: iterations per move of `mcts` (see README for its strength)
@@ -78,27 +78,14 @@ def race_estimate(state, scale: float = RACE_SCALE) -> tuple[float, float]:
     return (p, 1.0 - p) if mover == 0 else (1.0 - p, p)
 
 
-class GreedyAgent(Agent):
+class GreedyAgent(OnePlyAgent):
     """One ply and the opponent's best reply, valued by the turns-to-score table."""
 
     name = "greedy"
 
-    def choose(self, state, rng: random.Random):
-        moves = state.legal_moves()
-        if len(moves) == 1:
-            return moves[0]
-        seat = state.current_player()
-        return pick_best(moves, lambda m: self.score(state, seat, m), rng)
-
     @staticmethod
-    def score(state, seat: int, move) -> float:
-        """Opponent's total after their best reply minus own total after `move` (+inf: it wins)."""
-        after = state.clone()
-        after.apply(move)
-        if after.is_terminal():
-            if after.is_unfinished():
-                return 0.0
-            return math.inf if seat in after.winners() else -math.inf
+    def value(after, seat: int) -> float:
+        """Opponent's total after their best reply minus own total."""
         other = 1 - seat
         theirs = total_turns(after, other)
         if after.current_player() == other:
