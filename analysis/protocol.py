@@ -157,6 +157,51 @@ class State(ABC):
         raise NotImplementedError(f"{type(self).__name__} has no JSON position form")
 
 
+class TurnState(State):
+    """The bookkeeping of a game played turn by turn, which Blockd, Links and Deblockle share.
+
+    A subclass keeps `mover` (a seat, `CHANCE` or `TERMINAL`), `won` (the winning seats once
+    the game is over), `unfinished` (stopped at the turn cap), `turns` (the game's length, in
+    the unit its engine's docstring names) and `_moves` (the mover's moves, None until asked
+    for; reset it whenever the position changes), and gives `moves_of(seat)`.
+    """
+
+    mover: int
+    won: tuple[int, ...]
+    unfinished: bool
+    turns: int
+    _moves: list | None
+
+    def moves_of(self, seat: int) -> list:
+        """The legal moves of `seat` in this position, in the engine's order."""
+        raise NotImplementedError
+
+    def current_player(self) -> int:
+        return self.mover
+
+    def legal_moves(self) -> list:
+        """The mover's moves (`moves_of`), computed once per position."""
+        if self.mover < 0:
+            return []
+        if self._moves is None:
+            self._moves = self.moves_of(self.mover)
+        return self._moves
+
+    def check_move(self, move: Hashable) -> None:
+        """:raises IllegalMoveError: when the game is over or `move` is not a legal move here."""
+        if self.mover == TERMINAL or move not in self.legal_moves():
+            raise IllegalMoveError(f"illegal move {move!r} in this position")
+
+    def winners(self) -> tuple[int, ...]:
+        return self.won
+
+    def is_unfinished(self) -> bool:
+        return self.unfinished
+
+    def length(self) -> int:
+        return self.turns
+
+
 def _gcd(a: int, b: int) -> int:
     while b:
         a, b = b, a % b

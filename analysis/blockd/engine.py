@@ -48,7 +48,7 @@ import random
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from boardlab.analysis.blockd.walks import Grid, walk_table
-from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, TurnState
 from boardlab.layouts.errors import BoardlabError
 
 if TYPE_CHECKING:
@@ -380,7 +380,7 @@ class BlockdGame(Game):
 from boardlab.analysis.blockd import kernel  # noqa: E402  (the kernel reads nothing of this module)
 
 
-class BlockdState(State):
+class BlockdState(TurnState):
     """One Blockd position (see the module docstring for the discipline and open points)."""
 
     def __init__(self, game: BlockdGame):
@@ -392,7 +392,7 @@ class BlockdState(State):
         self.marked = [False] * n  # end_of_round: found without a move, leaves at the round's end
         self.restore = [False] * n  # earned the restore bonus for the seat's next turn
         self.mover = CHANCE
-        self.turns = 0
+        self.turns = 0  # the length: turns played (moves made)
         self.round = 1
         self.last_mover = -1
         self.won: tuple[int, ...] = ()
@@ -408,9 +408,6 @@ class BlockdState(State):
     def players(self) -> int:
         return self.game.players
 
-    def current_player(self) -> int:
-        return self.mover
-
     def clone(self) -> "BlockdState":
         other = object.__new__(BlockdState)
         other.__dict__.update(self.__dict__)
@@ -423,14 +420,6 @@ class BlockdState(State):
     def sample_chance(self, rng: random.Random) -> tuple[int, ...]:
         return random_deal(self.game, rng)
 
-    def legal_moves(self) -> list[Move]:
-        """Every (restore, destination) of the mover, sorted by (restore, destination)."""
-        if self.mover < 0:
-            return []
-        if self._moves is None:
-            self._moves = self.moves_of(self.mover)
-        return self._moves
-
     def apply(self, move) -> None:
         """Deal (at the chance node) or play `move` in place.
 
@@ -439,8 +428,7 @@ class BlockdState(State):
         if self.mover == CHANCE:
             self._deal(move)
             return
-        if self.mover == TERMINAL or move not in self.legal_moves():
-            raise IllegalMoveError(f"illegal move {move!r} in this position")
+        self.check_move(move)
         self._play(move.to, move.restore)
 
     def _play(self, to: int, restore: int) -> None:
@@ -459,16 +447,6 @@ class BlockdState(State):
         self.turns += 1
         self.last_mover = seat
         self._advance(seat)
-
-    def winners(self) -> tuple[int, ...]:
-        return self.won
-
-    def is_unfinished(self) -> bool:
-        return self.unfinished
-
-    def length(self) -> int:
-        """Turns played (moves made)."""
-        return self.turns
 
     def stats(self) -> dict:
         return {"eliminations": [list(e) for e in self.eliminations], "restores_earned": self.restores_earned,
@@ -530,7 +508,8 @@ class BlockdState(State):
         return reach, restorable, {r: (reach | via.get(1 << r, 0)) & landing for r in cells_of(restorable)}
 
     def moves_of(self, seat: int) -> list[Move]:
-        """The moves `seat` would have if it were to move now (restore bonus as earned)."""
+        """The moves `seat` would have if it were to move now (restore bonus as earned), sorted by
+        (restore, destination)."""
         if self.pawns[seat] < 0:
             return []
         plain, _, via = self._move_masks(seat)

@@ -51,7 +51,7 @@ from functools import cached_property
 
 from boardlab.analysis.deblockle.board import SCORED, BoardGeometry, Move  # noqa: F401 (Move, SCORED: engine API)
 from boardlab.analysis.deblockle.cube import Cube
-from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, TurnState
 
 
 class DeblockleGame(Game):
@@ -208,7 +208,7 @@ def _cells(mask: int):
 _NEVER = 10 ** 9  # turns-to-score of a state from which a block can never score
 
 
-class DeblockleState(State):
+class DeblockleState(TurnState):
     """One Deblockle position (see the module docstring for the discipline and open points)."""
 
     def __init__(self, game: DeblockleGame):
@@ -220,7 +220,7 @@ class DeblockleState(State):
         self.masks = [0, 0]  # cells holding each seat's blocks
         self.left = [0, 0]  # blocks on the board per seat
         self.mover = CHANCE
-        self.turns = 0
+        self.turns = 0  # the length: moves played (passes are not counted)
         self.won: tuple[int, ...] = ()
         self.unfinished = False
         self.end = ""  # how the game ended: "scored", "no_moves" or "cap"
@@ -233,9 +233,6 @@ class DeblockleState(State):
     @property
     def players(self) -> int:
         return 2
-
-    def current_player(self) -> int:
-        return self.mover
 
     def clone(self) -> "DeblockleState":
         other = object.__new__(DeblockleState)
@@ -252,14 +249,6 @@ class DeblockleState(State):
     def sample_chance(self, rng: random.Random) -> tuple[int, ...]:
         return self.game.deal(rng)
 
-    def legal_moves(self) -> list[Move]:
-        """The mover's moves, sorted by (from cell, tip direction N E S W, to cell)."""
-        if self.mover < 0:
-            return []
-        if self._moves is None:
-            self._moves = self.moves_of(self.mover)
-        return self._moves
-
     def to_position(self) -> dict:
         """The position in its JSON form (only between turns)."""
         from boardlab.analysis.deblockle.position import position_of
@@ -273,8 +262,7 @@ class DeblockleState(State):
         if self.mover == CHANCE:
             self._setup(move)
             return
-        if self.mover == TERMINAL or move not in self.legal_moves():
-            raise IllegalMoveError(f"illegal move {move!r} in this position")
+        self.check_move(move)
         seat = self.mover
         self._play(seat, move)
         self.turns += 1
@@ -284,16 +272,6 @@ class DeblockleState(State):
             self._finish((seat,), "scored")
             return
         self._advance(1 - seat)
-
-    def winners(self) -> tuple[int, ...]:
-        return self.won
-
-    def is_unfinished(self) -> bool:
-        return self.unfinished
-
-    def length(self) -> int:
-        """Moves played (passes are not counted)."""
-        return self.turns
 
     def stats(self) -> dict:
         return {"passes": self.passes[:], "blocked_spells": self.blocked_spells[:],
@@ -305,7 +283,8 @@ class DeblockleState(State):
         return [(c, self.orientation[c]) for c in _cells(self.masks[seat])]
 
     def moves_of(self, seat: int) -> list[Move]:
-        """The moves `seat` would have if it were to move now."""
+        """The moves `seat` would have if it were to move now, sorted by (from cell, tip direction
+        N E S W, to cell)."""
         game = self.game
         moves = []
         for cell, orientation in self.blocks(seat):

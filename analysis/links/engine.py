@@ -57,7 +57,7 @@ from typing import Sequence
 
 from boardlab.analysis.links.cards import LinksDeck
 from boardlab.analysis.links.table import PASS, Line, Move, can_play, lay, legal_plays
-from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, TurnState
 
 FIFTH = "fifth"
 
@@ -213,7 +213,7 @@ class LinksGame(Game):
         return block_size(self, match)
 
 
-class LinksState(State):
+class LinksState(TurnState):
     """One Links position (see the module docstring)."""
 
     def __init__(self, game: LinksGame):
@@ -224,7 +224,7 @@ class LinksState(State):
         self.lines = [Line() for _ in range(game.rules.lines)]
         self.captured: list[list[int]] = [[] for _ in range(n)]
         self.mover = CHANCE
-        self.turns = 0
+        self.turns = 0  # the length: turns taken (with or without a play)
         self.plays = 0  # cards laid so far
         self.unfinished = False
         self.won: tuple[int, ...] = ()
@@ -236,9 +236,6 @@ class LinksState(State):
     @property
     def players(self) -> int:
         return self.game.players
-
-    def current_player(self) -> int:
-        return self.mover
 
     def clone(self) -> "LinksState":
         other = object.__new__(LinksState)
@@ -255,13 +252,6 @@ class LinksState(State):
         """A shuffle of the deck: hands seat by seat, then the draw pile in drawing order."""
         return shuffled(self.game, rng)
 
-    def legal_moves(self) -> list[Move]:
-        if self.mover < 0:
-            return []
-        if self._moves is None:
-            self._moves = self._moves_of(self.mover)
-        return self._moves
-
     def apply(self, move) -> None:
         """Deal (at the chance node) or play `move` and draw, in place.
 
@@ -270,8 +260,7 @@ class LinksState(State):
         if self.mover == CHANCE:
             self._deal(move)
             return
-        if self.mover == TERMINAL or move not in self.legal_moves():
-            raise IllegalMoveError(f"illegal move {move!r} in this position")
+        self.check_move(move)
         seat = self.mover
         if move.is_pass:
             self.counters["passes"] += 1
@@ -285,16 +274,6 @@ class LinksState(State):
                 tally[0] += 1
                 tally[1] += len(taken)
         self._end_turn(seat)
-
-    def winners(self) -> tuple[int, ...]:
-        return self.won
-
-    def is_unfinished(self) -> bool:
-        return self.unfinished
-
-    def length(self) -> int:
-        """Turns taken (with or without a play)."""
-        return self.turns
 
     def scores(self) -> list[int]:
         """Cards captured minus cards in hand, per seat."""
@@ -327,7 +306,8 @@ class LinksState(State):
         return out
 
     # -- turn order -----------------------------------------------------------------------
-    def _moves_of(self, seat: int) -> list[Move]:
+    def moves_of(self, seat: int) -> list[Move]:
+        """The moves `seat` would have if it were to move now (`table.legal_plays`)."""
         game = self.game
         return legal_plays(game.deck, game.rules, self.lines, self.hands[seat], self.plays == 0)
 
@@ -369,7 +349,7 @@ class LinksState(State):
                 self._finish()
                 return
             seat = (seat + 1) % n
-            moves = self._moves_of(seat)
+            moves = self.moves_of(seat)
             if moves:
                 self.mover, self._moves = seat, moves
                 return
