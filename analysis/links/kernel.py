@@ -105,6 +105,20 @@ def allowed(s, o, kinds, rules, kind, slot):
 
 
 @njit(cache=True)
+def add_line_plays(s, o, kinds, rules, hand, size, slot, end, moves, m):
+    """Add from row m the plays of each kind of the hand (sorted, so alike cards are next to each
+    other) on line `slot` whose open end is `end`; return the new m."""
+    previous = -2
+    for i in range(size):
+        kind = s[hand + i]
+        if kind != previous:
+            if allowed(s, o, kinds, rules, kind, slot):
+                m = add_exposures(kinds, kind, end, slot, moves, m)
+            previous = kind
+    return m
+
+
+@njit(cache=True)
 def legal_moves(s, o, kinds, rules, seat, moves):
     """Fill `moves` with the legal moves of `seat` (rows 0..m-1) and return m."""
     hand = o[O_HANDS] + seat * o[O_CARDS]
@@ -116,22 +130,9 @@ def legal_moves(s, o, kinds, rules, seat, moves):
             if free < 0:
                 free = slot
             continue
-        end = line_end(s, o, slot)
-        previous = -2
-        for i in range(size):
-            kind = s[hand + i]
-            if kind != previous:
-                if allowed(s, o, kinds, rules, kind, slot):
-                    m = add_exposures(kinds, kind, end, slot, moves, m)
-                previous = kind
+        m = add_line_plays(s, o, kinds, rules, hand, size, slot, line_end(s, o, slot), moves, m)
     if free >= 0:
-        previous = -2
-        for i in range(size):
-            kind = s[hand + i]
-            if kind != previous:
-                if allowed(s, o, kinds, rules, kind, free):
-                    m = add_exposures(kinds, kind, WILD, free, moves, m)
-                previous = kind
+        m = add_line_plays(s, o, kinds, rules, hand, size, free, WILD, moves, m)
     if m == 1:
         return 0
     if rules[R_MUST_PLAY] == 0 and s[PLAYS] > 0:
