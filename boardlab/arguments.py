@@ -31,6 +31,17 @@ def at_most(limit: int, least: int = 1):
     return check
 
 
+def add_seed_argument(p) -> None:
+    """`--seed S`: the one seed every random choice of the command flows from (default 1)."""
+    p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
+
+
+def add_agent_argument(p) -> None:
+    """`--agent A`: one agent for every seat, else the definition's `analysis.agent`, else random."""
+    p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
+                                                "else random)")
+
+
 def add_cluster_arguments(p) -> None:
     """`--cluster ADDRESS|local` (default: $BOARDLAB_CLUSTER, else local processes) and `--cluster-timeout`."""
     import os

@@ -10,9 +10,9 @@ from boardlab.analysis.report.compare import CompareOptions, compare, compare_ma
 from boardlab.analysis.report.options import model_agent
 from boardlab.analysis.runner import MAX_GAMES, backend_for
 from boardlab.analysis.store import ResultStore
-from boardlab.arguments import at_most, game_definition, non_negative, positive
+from boardlab.arguments import add_agent_argument, add_seed_argument, at_most, game_definition, positive
 from boardlab.commands.report import add_store_arguments
-from boardlab.layouts import GAMES, BoardlabError
+from boardlab.layouts import game_ids
 
 
 def _share(text: str) -> float:
@@ -33,7 +33,7 @@ def register(subparsers) -> None:
                     "and print every headline metric with baseline, variant, difference, 95%% interval and "
                     "verdict. --until-decided plays in batches until a sequential test (SPRT) on the first-seat "
                     "win rate decides or the cap is reached.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
     p.add_argument("variants", metavar="VARIANT", nargs="+",
                    help="variant files or names in layouts/variants/ (the game's own name: the baseline itself)")
     p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
@@ -47,9 +47,8 @@ def register(subparsers) -> None:
                         f"(default: {CompareOptions.delta})")
     p.add_argument("--cap", type=at_most(MAX_GAMES), default=CompareOptions.cap, metavar="N",
                    help=f"most games per side with --until-decided (default: {CompareOptions.cap})")
-    p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
-                                                "else random)")
-    p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
+    add_agent_argument(p)
+    add_seed_argument(p)
     add_store_arguments(p)
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.set_defaults(run=run)

@@ -11,8 +11,9 @@ from boardlab.analysis.report.build import ReportOptions, build_report
 from boardlab.analysis.store import DEFAULT_STORE, ResultStore
 from boardlab.analysis.runner import MAX_GAMES, backend_for
 from boardlab.analysis.tables import MAX_DEALS
-from boardlab.arguments import add_cluster_arguments, at_most, game_definition, non_negative, positive
-from boardlab.layouts import GAMES
+from boardlab.arguments import (add_agent_argument, add_cluster_arguments, add_seed_argument, at_most, game_definition,
+                                positive)
+from boardlab.layouts import game_ids
 
 
 def register(subparsers) -> None:
@@ -22,7 +23,7 @@ def register(subparsers) -> None:
                     "skill, open-rule sensitivity, exact tables, findings) and write GAME.md, GAME.pdf, "
                     "GAME.json and GAME/*.svg. Every game played goes into the results store, so a rerun "
                     "or an interrupted run plays only what is missing.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     add_store_arguments(p)
     p.add_argument("--players", type=positive, metavar="N", help="one player count (default: every allowed one)")
@@ -35,9 +36,8 @@ def register(subparsers) -> None:
                    help=f"games played move by move for the decisions section (default: {ReportOptions.decision_games})")
     p.add_argument("--deals", type=at_most(MAX_DEALS), default=ReportOptions.table_deals, metavar="N",
                    help=f"random deals for tables estimated over deals (default: {ReportOptions.table_deals})")
-    p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
-                                                "else random)")
-    p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
+    add_agent_argument(p)
+    add_seed_argument(p)
     p.add_argument("--out", metavar="DIR", help="output folder (default: reports/ for the game's own definition, "
                                                 "build/reports/ for a variant)")
     p.set_defaults(run=run)

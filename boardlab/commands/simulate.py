@@ -8,7 +8,7 @@ import textwrap
 
 from boardlab.analysis import engines
 from boardlab.analysis.runner import MAX_GAMES, backend_for, default_workers, run
-from boardlab.arguments import add_cluster_arguments, at_most, game_definition, non_negative, positive
+from boardlab.arguments import add_cluster_arguments, add_seed_argument, at_most, game_definition, positive
 from boardlab.layouts import BoardlabError, game_ids
 
 
@@ -35,7 +35,7 @@ def add_match_arguments(p, games: int = 1000) -> None:
                    help="agent per seat, or one name for every seat (default: random)")
     p.add_argument("--games", type=at_most(MAX_GAMES), default=games, metavar="N",
                    help=f"games to play (default: {games}; at most {MAX_GAMES:,})")
-    p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
+    add_seed_argument(p)
     p.add_argument("--workers", type=positive, metavar="W",
                    help=f"worker processes (default: the number of cores, {default_workers()} here)")
     p.add_argument("--no-rotation", action="store_true",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from boardlab.analysis.tables import MAX_DEALS, TableOptions, to_csv, to_markdown
-from boardlab.arguments import at_most, game_definition, non_negative, positive
+from boardlab.arguments import add_seed_argument, at_most, game_definition, positive
 from boardlab.layouts import game_ids, game_part
 
 
@@ -19,7 +19,7 @@ def register(subparsers) -> None:
     p.add_argument("--format", choices=("md", "json", "csv"), default="md", help="output format (default: md)")
     p.add_argument("--deals", type=at_most(MAX_DEALS), default=1000, metavar="N",
                    help=f"random deals for estimated tables (default: 1000; at most {MAX_DEALS:,})")
-    p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
+    add_seed_argument(p)
     p.add_argument("--workers", type=positive, metavar="W", help="worker processes (default: the number of cores)")
     p.set_defaults(run=run)
 
