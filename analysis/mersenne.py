@@ -1,6 +1,12 @@
-"""`random.Random(seed).getrandbits(64)` for many seeds at once, compiled: CPython's Mersenne Twister.
+"""CPython's Mersenne Twister (`random.Random`), compiled: one generator at a time, and the
+first draw of many seeds at once.
 
-A deal's key is the first 64-bit draw of `random.Random(seed)` (`blockd.engine.random_deal`);
+One generator (`seed_state`, `next_uint32`, `randrange`): the 6x6 kernel draws exactly what
+`random.Random(seed).randrange(n)` draws, in the same order.  A state is 625 uint32
+(`STATE_WORDS`): the 624 words and the index of the next one.  `twister_matches_python`
+checks, once per process, that these draws are the running Python's.
+
+Many seeds (`first_draws`): a deal's key is the first 64-bit draw of `random.Random(seed)` (`blockd.engine.random_deal`);
 seeding a Python generator per deal costs more than playing the game, so `first_draws` does
 the same arithmetic for thousands of seeds together, one seed per vector lane:
 
@@ -20,6 +26,9 @@ True
 
 from __future__ import annotations
 
+import functools
+import random
+
 import numpy as np
 from numba import njit
 
@@ -36,6 +45,96 @@ def _init_genrand(seed: int) -> np.ndarray:
 
 
 _BASE = _init_genrand(19650218)
+_BASE32 = _BASE.astype(np.uint32)
+#: the uint32 words of one generator's state: the 624 words and the index of the next one
+STATE_WORDS = _N + 1
+_MATRIX_A, _UPPER, _LOWER = np.uint32(0x9908B0DF), np.uint32(0x80000000), np.uint32(0x7FFFFFFF)
+
+
+# -- one generator ---------------------------------------------------------------------------
+@njit(cache=True)
+def seed_state(mt, seed):
+    """`random.Random(seed)` for a seed below 2**64 into `mt` (`STATE_WORDS` uint32):
+    `init_by_array` over the seed's 32-bit words, least significant first."""
+    low = np.uint32(seed & np.uint64(0xFFFFFFFF))
+    high = np.uint32(seed >> np.uint64(32))
+    keylen = 2 if high else 1
+    mt[:_N] = _BASE32
+    i, j = 1, 0
+    for _ in range(max(_N, keylen)):
+        prev = mt[i - 1]
+        key = low if j == 0 else high
+        mt[i] = np.uint32((mt[i] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1664525))) + key + np.uint32(j))
+        i += 1
+        j += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+        if j >= keylen:
+            j = 0
+    for _ in range(_N - 1):
+        prev = mt[i - 1]
+        mt[i] = np.uint32((mt[i] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1566083941))) - np.uint32(i))
+        i += 1
+        if i >= _N:
+            mt[0] = mt[_N - 1]
+            i = 1
+    mt[0] = np.uint32(0x80000000)
+    mt[_N] = _N
+
+
+@njit(cache=True)
+def _twist(mt):
+    for kk in range(_N):
+        y = (mt[kk] & _UPPER) | (mt[(kk + 1) % _N] & _LOWER)
+        value = mt[(kk + _M) % _N] ^ (y >> np.uint32(1))
+        if y & np.uint32(1):
+            value ^= _MATRIX_A
+        mt[kk] = value
+    mt[_N] = 0
+
+
+@njit(cache=True)
+def next_uint32(mt):
+    """The generator's next 32-bit output (`getrandbits(32)`)."""
+    if mt[_N] >= _N:
+        _twist(mt)
+    y = mt[mt[_N]]
+    mt[_N] += 1
+    y ^= y >> np.uint32(11)
+    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
+    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
+    y ^= y >> np.uint32(18)
+    return y
+
+
+@njit(cache=True)
+def randrange(mt, n):
+    """`random.Random.randrange(n)` for 0 < n < 2**32: rejection over `getrandbits(n.bit_length())`."""
+    k = 0
+    while (n >> k) > 0:
+        k += 1
+    while True:
+        r = np.int64(next_uint32(mt) >> np.uint32(32 - k)) if k else np.int64(0)
+        if r < n:
+            return r
+
+
+@functools.lru_cache(maxsize=1)
+def twister_matches_python() -> bool:
+    """Whether `seed_state` and `randrange` draw what the running Python's `random` draws."""
+    mt = np.zeros(STATE_WORDS, dtype=np.uint32)
+    for seed in (0, 1, 12345, 2**32 - 1, 2**32, 2**64 - 1):
+        rng = random.Random(seed)
+        seed_state(mt, np.uint64(seed))
+        for n in (1, 2, 3, 6, 7, 36, 2**31, 1000):
+            for _ in range(3):
+                if randrange(mt, n) != rng.randrange(n):
+                    return False
+    return True
+
+
+# -- the first draw of many seeds ------------------------------------------------------------
 #: seeds per pass: the state of this many generators (624 words each) stays in the cache
 _LANES = 64
 

@@ -1,4 +1,5 @@
-"""`mersenne.first_draws` against its slow twin, CPython's own `random.Random(seed).getrandbits(64)`."""
+"""The compiled Mersenne Twister against its slow twin, CPython's own `random.Random`: one generator's
+`randrange` draws, and `first_draws` (`random.Random(seed).getrandbits(64)`) for many seeds."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardlab.analysis.mersenne import first_draws
+from boardlab.analysis.mersenne import STATE_WORDS, first_draws, randrange, seed_state, twister_matches_python
 
 
 def cpython(seeds) -> list[int]:
@@ -36,3 +37,16 @@ def test_first_draws_refuse_seeds_out_of_range():
         with pytest.raises(ValueError):
             first_draws(bad)
     assert first_draws([]).shape == (0,)
+
+
+def test_the_twister_draws_what_python_draws():
+    mt = np.zeros(STATE_WORDS, dtype=np.uint32)
+    rng = random.Random(4)
+    for _ in range(40):
+        seed = rng.choice([0, 1, 2**32 - 1, 2**32, 2**64 - 1, rng.getrandbits(64), rng.getrandbits(20)])
+        reference = random.Random(seed)
+        seed_state(mt, np.uint64(seed))
+        for _ in range(700):  # past one twist of the 624 words
+            n = rng.choice([1, 2, 3, 6, 7, 35, 36, 210, 2**31 + 5])
+            assert randrange(mt, n) == reference.randrange(n)
+    assert twister_matches_python()

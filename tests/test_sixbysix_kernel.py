@@ -1,15 +1,12 @@
 """6x6's compiled kernel against its twins: `play_fast` and the engine move by move (`play_one`).
 
-The kernel draws exactly the numbers Python's `random.Random` draws (its own copy of the
-Mersenne Twister), so its records must equal the references' record for record, whatever the
+The kernel draws exactly the numbers Python's `random.Random` draws (the compiled Mersenne
+Twister of `analysis/mersenne.py`, tested in tests/test_mersenne.py), so its records must equal the references' record for record, whatever the
 rule options, player count, agents or seat rotation.
 """
 
 from __future__ import annotations
 
-import random
-
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,19 +19,6 @@ from boardlab.layouts import load
 from sixbysix_helpers import with_rules
 
 DEFINITION = load("sixbysix")
-
-
-def test_the_twister_draws_what_python_draws():
-    mt = np.zeros(625, dtype=np.uint32)
-    rng = random.Random(4)
-    for _ in range(40):
-        seed = rng.choice([0, 1, 2**32 - 1, 2**32, 2**64 - 1, rng.getrandbits(64), rng.getrandbits(20)])
-        reference = random.Random(seed)
-        kernel.seed_state(mt, np.uint64(seed))
-        for _ in range(700):  # past one twist of the 624 words
-            n = rng.choice([1, 2, 3, 6, 7, 35, 36, 210, 2**31 + 5])
-            assert kernel.randrange(mt, n) == reference.randrange(n)
-    assert kernel.twister_matches_python()
 
 
 @settings(max_examples=30, deadline=None)

@@ -2,9 +2,8 @@
 
 `engine.play_fast` (a tight Python loop) and the engine itself (`runner.play_one` over
 `SixBySixState`) stay the references; this kernel plays the same games *record for record*:
-it draws exactly the random numbers they draw, in the same order, because it carries its own
-copy of CPython's Mersenne Twister (`random.Random`: MT19937, seeded from the integer's 32-bit
-words by `init_by_array`, `randrange(n)` by rejection over `getrandbits(n.bit_length())`).
+it draws exactly the random numbers they draw, in the same order, because it runs a compiled
+copy of CPython's Mersenne Twister (`boardlab.analysis.mersenne`: `seed_state`, `randrange`).
 The tests compare the records of the three on many seeds and rule options; `unsupported`
 also checks, once per process, that this copy draws what the running Python's `random` draws,
 and otherwise the callers keep to `play_fast`.
@@ -18,100 +17,19 @@ numbers per player count, `chips`, `max_rounds`) and any die (a face drawn by in
 
 from __future__ import annotations
 
-import functools
-import random
-
 import numpy as np
 from numba import njit
 
 from boardlab.analysis.agents import RandomAgent
+from boardlab.analysis.mersenne import STATE_WORDS, randrange, seed_state, twister_matches_python
 from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed
 from boardlab.analysis.sixbysix.engine import CHECKPOINTS, MarkerAgent, chips_over_time
 from boardlab.analysis.sixbysix.faces import best_face
-
-_N, _M = 624, 397
-_MATRIX_A, _UPPER, _LOWER = np.uint32(0x9908B0DF), np.uint32(0x80000000), np.uint32(0x7FFFFFFF)
 
 # per-game outputs: fields of `out[g]`
 (ROUNDS, UNFINISHED, WINNERS, FIRST_ELIMINATION, N_ELIM, NO_WINNER, LARGEST, HOUSE, BANK,
  N_SNAPSHOTS) = range(10)
 FIELDS = 10
-
-
-# -- CPython's Mersenne Twister -------------------------------------------------------------
-@njit(cache=True)
-def _init_genrand(mt, s):
-    mt[0] = np.uint32(s)
-    for i in range(1, _N):
-        prev = mt[i - 1]
-        mt[i] = np.uint32(np.uint32(1812433253) * (prev ^ (prev >> np.uint32(30))) + np.uint32(i))
-
-
-@njit(cache=True)
-def seed_state(mt, seed):
-    """`random.Random(seed)` for a seed below 2**64: init_by_array over its 32-bit words.
-    `mt` has 625 uint32: the 624 words and the index of the next one."""
-    low = np.uint32(seed & np.uint64(0xFFFFFFFF))
-    high = np.uint32(seed >> np.uint64(32))
-    keylen = 2 if high else 1
-    _init_genrand(mt, 19650218)
-    i, j = 1, 0
-    for _ in range(max(_N, keylen)):
-        prev = mt[i - 1]
-        key = low if j == 0 else high
-        mt[i] = np.uint32((mt[i] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1664525))) + key + np.uint32(j))
-        i += 1
-        j += 1
-        if i >= _N:
-            mt[0] = mt[_N - 1]
-            i = 1
-        if j >= keylen:
-            j = 0
-    for _ in range(_N - 1):
-        prev = mt[i - 1]
-        mt[i] = np.uint32((mt[i] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1566083941))) - np.uint32(i))
-        i += 1
-        if i >= _N:
-            mt[0] = mt[_N - 1]
-            i = 1
-    mt[0] = np.uint32(0x80000000)
-    mt[_N] = _N
-
-
-@njit(cache=True)
-def _twist(mt):
-    for kk in range(_N):
-        y = (mt[kk] & _UPPER) | (mt[(kk + 1) % _N] & _LOWER)
-        value = mt[(kk + _M) % _N] ^ (y >> np.uint32(1))
-        if y & np.uint32(1):
-            value ^= _MATRIX_A
-        mt[kk] = value
-    mt[_N] = 0
-
-
-@njit(cache=True)
-def next_uint32(mt):
-    if mt[_N] >= _N:
-        _twist(mt)
-    y = mt[mt[_N]]
-    mt[_N] += 1
-    y ^= y >> np.uint32(11)
-    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
-    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
-    y ^= y >> np.uint32(18)
-    return y
-
-
-@njit(cache=True)
-def randrange(mt, n):
-    """`random.Random.randrange(n)` for 0 < n < 2**32."""
-    k = 0
-    while (n >> k) > 0:
-        k += 1
-    while True:
-        r = np.int64(next_uint32(mt) >> np.uint32(32 - k)) if k else np.int64(0)
-        if r < n:
-            return r
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -127,8 +45,8 @@ def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, be
     """
     n, start_chips, max_rounds, fixed, house = rules[0], rules[1], rules[2], rules[3], rules[4]
     face_count = faces.shape[0]
-    chance = np.zeros(_N + 1, dtype=np.uint32)
-    draws = np.zeros((n, _N + 1), dtype=np.uint32)
+    chance = np.zeros(STATE_WORDS, dtype=np.uint32)
+    draws = np.zeros((n, STATE_WORDS), dtype=np.uint32)
     chips = np.zeros(n, dtype=np.int64)
     active = np.zeros(n, dtype=np.int64)
     bets = np.zeros(n, dtype=np.int64)
@@ -248,20 +166,6 @@ def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, be
 
 
 # -- Python entry points --------------------------------------------------------------------
-@functools.lru_cache(maxsize=1)
-def twister_matches_python() -> bool:
-    """Whether this module's Mersenne Twister draws what the running Python's `random` draws."""
-    mt = np.zeros(_N + 1, dtype=np.uint32)
-    for seed in (0, 1, 12345, 2**32 - 1, 2**32, 2**64 - 1):
-        rng = random.Random(seed)
-        seed_state(mt, np.uint64(seed))
-        for n in (1, 2, 3, 6, 7, 36, 2**31, 1000):
-            for _ in range(3):
-                if randrange(mt, n) != rng.randrange(n):
-                    return False
-    return True
-
-
 def _tables(game, choosers) -> tuple:
     """The per-game arrays of `play_games` for a seat order of choosers (None: random)."""
     n = game.players
