@@ -399,6 +399,20 @@ class MarkerAgent(Agent):
         return Move(best_face(self.game.faces, active, number), number)
 
 
+def marker_choosers(agents) -> list[Chooser | None] | None:
+    """Per agent, its marker chooser (None for the common random agent), or None when an agent
+    is of another kind (the fast paths play only these two kinds)."""
+    choosers: list[Chooser | None] = []
+    for agent in agents:
+        if type(agent) is MarkerAgent:
+            choosers.append(agent.chooser)
+        elif type(agent) is RandomAgent:
+            choosers.append(None)
+        else:
+            return None
+    return choosers
+
+
 def play_range(match: Match, start: int, stop: int) -> list[GameRecord]:
     """Games start..stop-1 of a match: by the compiled kernel when it plays every agent (the same
     records as `play_fast`), else one by one with `play_game`."""
@@ -428,14 +442,9 @@ def play_fast(match: Match, index: int) -> GameRecord | None:
     deal, rotation, order_of_agents = match.seating(index)
     n = game.players
     agents = [match.agents[a](game) for a in order_of_agents]
-    choosers: list[Chooser | None] = []
-    for agent in agents:
-        if type(agent) is MarkerAgent:
-            choosers.append(agent.chooser)
-        elif type(agent) is RandomAgent:
-            choosers.append(None)
-        else:
-            return None
+    choosers = marker_choosers(agents)
+    if choosers is None:
+        return None
     chance = random.Random(derive_seed(match.seed, CHANCE_STREAM, deal)).randrange
     draws = [random.Random(derive_seed(match.seed, AGENT_STREAM, index, s)).randrange for s in range(n)]
     faces = game.faces

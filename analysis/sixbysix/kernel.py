@@ -20,10 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardlab.analysis.agents import RandomAgent
 from boardlab.analysis.mersenne import STATE_WORDS, randrange, seed_state, twister_matches_python
 from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed
-from boardlab.analysis.sixbysix.engine import CHECKPOINTS, MarkerAgent, chips_over_time
+from boardlab.analysis.sixbysix.engine import CHECKPOINTS, chips_over_time, marker_choosers
 from boardlab.analysis.sixbysix.faces import best_face
 
 # per-game outputs: fields of `out[g]`
@@ -199,16 +198,8 @@ def _tables(game, choosers) -> tuple:
 def choosers_of(match) -> list | None:
     """Per agent of the match, its marker chooser (None for the random agent), or None when an
     agent is of another kind or this kernel's twister does not match Python's."""
-    choosers = []
-    for factory in match.agents:
-        agent = factory(match.game)
-        if type(agent) is MarkerAgent:
-            choosers.append(agent.chooser)
-        elif type(agent) is RandomAgent:
-            choosers.append(None)
-        else:
-            return None
-    return choosers if twister_matches_python() else None
+    choosers = marker_choosers([factory(match.game) for factory in match.agents])
+    return choosers if choosers is not None and twister_matches_python() else None
 
 
 def play_records(match, indices, choosers) -> list:
