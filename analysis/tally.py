@@ -76,10 +76,6 @@ class Histogram:
     def merge(self, other: "Histogram") -> None:
         self.counts.update(other.counts)
 
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
-
     def sum(self) -> int:
         return sum(value * k for value, k in self.counts.items())
 
@@ -143,6 +139,50 @@ def seat_figures(wins: list[int], draws: int, unfinished: int, total: int) -> di
                                  for w in wins]}
 
 
+class SeatTally:
+    """Seat results, counted: wins by seat, draws (several winners or none), unfinished games,
+    and a histogram of the finished games' lengths."""
+
+    __slots__ = ("wins", "draws", "unfinished", "lengths")
+
+    def __init__(self, players: int):
+        self.wins = [0] * players
+        self.draws = 0
+        self.unfinished = 0
+        self.lengths = Histogram()
+
+    def add(self, winners, unfinished: bool, length: int) -> None:
+        """Add one game."""
+        if unfinished:
+            self.unfinished += 1
+            return
+        self.lengths.counts[length] += 1
+        if len(winners) == 1:
+            self.wins[winners[0]] += 1
+        else:
+            self.draws += 1
+
+    def add_arrays(self, winner: np.ndarray, unfinished: np.ndarray, lengths: np.ndarray) -> None:
+        """Add games given as arrays: `winner` the single winner's seat or -1 (a draw, or
+        unfinished), `unfinished` a boolean per game, `lengths` per game."""
+        finished = ~unfinished
+        self.unfinished += int(unfinished.sum())
+        self.lengths.add_array(np.asarray(lengths)[finished])
+        self.draws += int((finished & (winner < 0)).sum())
+        for seat, k in enumerate(np.bincount(winner[finished & (winner >= 0)], minlength=len(self.wins)).tolist()):
+            self.wins[seat] += k
+
+    def merge(self, other: "SeatTally") -> None:
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.draws += other.draws
+        self.unfinished += other.unfinished
+        self.lengths.merge(other.lengths)
+
+    def figures(self, games: int) -> dict:
+        """`seat_figures` of these counts over `games` games."""
+        return seat_figures(self.wins, self.draws, self.unfinished, games)
+
+
 class SummaryTally:
     """A whole simulation summary, streamed: the common figures (seats, agents, length) and the
     game's own `Tally` (`Game.tally`).  `runner.summarize` is this over a list of records.
@@ -159,10 +199,7 @@ class SummaryTally:
         #: agents change seats with the rotation (seat s of game i plays agent (s + i % n) % n)
         self.rotating_agents = bool(match.seat_rotation and not match.rotate_deals)
         self.games = 0
-        self.wins = [0] * n
-        self.draws = 0
-        self.unfinished = 0
-        self.lengths = Histogram()  # finished games only
+        self.seats = SeatTally(n)
         self.agent_wins = [0] * n  # by agent index (the position in `names`)
         self.own: Tally = match.game.tally(match)
 
@@ -172,16 +209,10 @@ class SummaryTally:
         n = self.players
         for r in records:
             self.games += 1
-            if r.unfinished:
-                self.unfinished += 1
-                continue
-            self.lengths.counts[r.length] += 1
-            if len(r.winners) == 1:
+            self.seats.add(r.winners, r.unfinished, r.length)
+            if not r.unfinished and len(r.winners) == 1:
                 seat = r.winners[0]
-                self.wins[seat] += 1
                 self.agent_wins[(seat + r.index % n) % n if self.rotating_agents else seat] += 1
-            else:
-                self.draws += 1
         self.own.add(records)
 
     def add_arrays(self, indices: np.ndarray, winner: np.ndarray, unfinished: np.ndarray,
@@ -192,15 +223,10 @@ class SummaryTally:
         n = self.players
         unfinished = np.asarray(unfinished, dtype=bool)
         winner = np.asarray(winner, dtype=np.int64)
-        finished = ~unfinished
         self.games += len(indices)
-        self.unfinished += int(unfinished.sum())
-        self.lengths.add_array(np.asarray(lengths)[finished])
-        single = finished & (winner >= 0)
-        self.draws += int((finished & (winner < 0)).sum())
+        self.seats.add_arrays(winner, unfinished, lengths)
+        single = ~unfinished & (winner >= 0)
         seats = winner[single]
-        for seat, k in enumerate(np.bincount(seats, minlength=n).tolist()):
-            self.wins[seat] += k
         agents = (seats + np.asarray(indices)[single] % n) % n if self.rotating_agents else seats
         for agent, k in enumerate(np.bincount(agents, minlength=n).tolist()):
             self.agent_wins[agent] += k
@@ -208,10 +234,7 @@ class SummaryTally:
     def merge(self, other: "SummaryTally") -> None:
         """Add everything the tally of other games holds."""
         self.games += other.games
-        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
-        self.draws += other.draws
-        self.unfinished += other.unfinished
-        self.lengths.merge(other.lengths)
+        self.seats.merge(other.seats)
         self.agent_wins = [a + b for a, b in zip(self.agent_wins, other.agent_wins)]
         self.own.merge(other.own)
 
@@ -219,7 +242,7 @@ class SummaryTally:
         """The summary (the JSON of `boardlab simulate`): common figures at the top level, the
         game's own under the key `game.id`."""
         total = self.games
-        seats = seat_figures(self.wins, self.draws, self.unfinished, total)
+        seats = self.seats.figures(total)
         summary = {
             "game": game.id,
             "variant": game.variant,
@@ -233,7 +256,7 @@ class SummaryTally:
             "draws": seats["draws"],
             "unfinished": seats["unfinished"],
             "win_rate_by_seat": seats["win_rate_by_seat"],
-            "length": {"unit": game.length_unit, **self.lengths.describe()},
+            "length": {"unit": game.length_unit, **self.seats.lengths.describe()},
             "seconds": round(seconds, 3),
         }
         if len(set(self.names)) > 1:

@@ -3,8 +3,8 @@
 `SixBySixTally` (`SixBySixGame.tally`) streams them: integer counts, sums and histograms that
 merge in any order, so `simulate` keeps no record.  `summarize_records` computes the same figures
 from a list of records, the obvious way; it is the twin the tally is tested against.  The
-per-seat results of each lead rule come from the runner's `seat_results` (or `tally.seat_figures`
-of the tally's counts).
+per-seat results of each lead rule come from the runner's `seat_results` (in the tally, one
+`tally.SeatTally` per lead rule).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from boardlab.analysis.runner import seat_results
 from boardlab.analysis.stats import describe_lengths, two_proportion_test, wilson_interval
-from boardlab.analysis.tally import Histogram, Tally, seat_figures
+from boardlab.analysis.tally import Histogram, SeatTally, Tally
 
 
 def summarize_records(game, records: list) -> dict[str, Any]:
@@ -63,38 +63,6 @@ def summarize_records(game, records: list) -> dict[str, Any]:
     return out
 
 
-class LeadTally:
-    """Seat results of the games under one lead rule: wins by seat, draws, unfinished games, and
-    (for the other lead's replays) the finished games' rounds."""
-
-    __slots__ = ("wins", "draws", "unfinished", "rounds")
-
-    def __init__(self, players: int):
-        self.wins = [0] * players
-        self.draws = 0
-        self.unfinished = 0
-        self.rounds = Histogram()
-
-    def add(self, winners, unfinished: bool, rounds: int) -> None:
-        if unfinished:
-            self.unfinished += 1
-            return
-        self.rounds.counts[rounds] += 1
-        if len(winners) == 1:
-            self.wins[winners[0]] += 1
-        else:
-            self.draws += 1
-
-    def merge(self, other: "LeadTally") -> None:
-        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
-        self.draws += other.draws
-        self.unfinished += other.unfinished
-        self.rounds.merge(other.rounds)
-
-    def seats(self, games: int) -> dict:
-        return seat_figures(self.wins, self.draws, self.unfinished, games)
-
-
 class SixBySixTally(Tally):
     """`summarize_records`, streamed (see the module docstring): integer counts and sums by
     face, by checkpoint and by seat, histograms of rounds, and the seat results of both leads."""
@@ -117,9 +85,9 @@ class SixBySixTally(Tally):
         self.refunds = [0] * len(self.faces)
         #: checkpoint round (text) -> [chips of seat 0, ..., seat n-1, bank, players left], summed over games
         self.checkpoints: dict[str, list[int]] = {}
-        self.by_lead = LeadTally(n)  # the lead rule the games were played under; its rounds are the game lengths
+        self.by_lead = SeatTally(n)  # the lead rule the games were played under (lengths in rounds)
         self.other_lead: str | None = None  # the other rule's name, once a replay under it is seen
-        self.other = LeadTally(n)
+        self.other = SeatTally(n)
         self.other_games = 0  # games that carry a replay under the other lead
 
     def add(self, records: Iterable) -> None:
@@ -189,7 +157,7 @@ class SixBySixTally(Tally):
     def result(self) -> dict[str, Any]:
         n, games = self.players, self.games
         minutes_per_round = self.seconds_per_round / 60
-        lengths = self.by_lead.rounds.describe()
+        lengths = self.by_lead.lengths.describe()
         out: dict[str, Any] = {
             "rounds_to_first_elimination": self.first_elimination.describe(),
             "rounds_to_end": lengths,
@@ -208,9 +176,9 @@ class SixBySixTally(Tally):
             "seconds_per_round": self.seconds_per_round,
             "box_minutes": self.box_minutes,
         }
-        leads = {self.lead: self.by_lead.seats(games)}
+        leads = {self.lead: self.by_lead.figures(games)}
         if games and self.other_games == games:
-            leads[self.other_lead] = {**self.other.seats(games), "length": self.other.rounds.describe()}
+            leads[self.other_lead] = {**self.other.figures(games), "length": self.other.lengths.describe()}
             out["lead_seat1_p_value"] = two_proportion_test(leads["fixed"]["wins_by_seat"][0], games,
                                                             leads["rotate"]["wins_by_seat"][0], games)
         out["by_lead"] = leads
