@@ -26,6 +26,7 @@ COMMANDS = (
     "moves",
     "print",
     "rulebook",
+    "play",
 )
 
 
