@@ -258,11 +258,23 @@ def wait_for_import(pid: int, library: str, limit: float = 10.0) -> None:
         time.sleep(0.002)
 
 
+def as_a_terminal_starts_it() -> None:
+    """In the child before exec: Ctrl-C and Ctrl-\\ back to their default actions.
+
+    A shell without job control starts a background command (`make test &`, a CI runner's
+    step) with SIGINT and SIGQUIT ignored, the command's children inherit that, and Python keeps
+    an inherited SIG_IGN: the command would rightly ignore the Ctrl-C this test sends.  A
+    terminal's foreground job has them at their defaults, which is the case under test.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def interrupt(argv, after, cwd=None):
     """Start the command in its own process group, Ctrl-C the group after `after` seconds (or,
     with IMPORTING, while it imports its libraries), as a terminal does; return (exit status, stderr, seconds from the signal to the exit)."""
     process = subprocess.Popen(COMMAND + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, cwd=cwd)
+                               start_new_session=True, cwd=cwd, preexec_fn=as_a_terminal_starts_it)
     if after == IMPORTING:
         wait_for_import(process.pid, "numpy")
     else:
@@ -304,7 +316,7 @@ def test_ctrl_c_during_print_leaves_files_wholly_old_or_new(tmp_path):
     for after in (0.6, 0.9, 1.2):
         process = subprocess.Popen(COMMAND + ["print", "blockd", "--out", str(out)], env=new_env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)
+                                   start_new_session=True, preexec_fn=as_a_terminal_starts_it)
         time.sleep(after)
         os.killpg(process.pid, signal.SIGINT)
         _, err = process.communicate(timeout=20)
