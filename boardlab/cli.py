@@ -29,6 +29,7 @@ COMMANDS = (
     "print",
     "rulebook",
     "play",
+    "export",
 )
 
 

@@ -42,22 +42,40 @@ def face_images(print_file: PrintFile, folder: str) -> dict[str, bytes]:
     """Every page of a one-face-per-page file as a PNG at DPI, named `folder/PAGE-NAME.png`;
     faces shown on several pages (a common back) give one image.
     """
-    import pypdfium2  # only this command needs it
-
     images: dict[str, bytes] = {}
+    names = [f"{folder}/{page.name or f'page-{index + 1:03d}'}.png" for index, page in enumerate(print_file.pages)]
+    for name, png in zip(names, page_images(print_file, DPI, skip=lambda index: names[index] in names[:index])):
+        if png is not None:
+            images[name] = png
+    return images
+
+
+def page_images(print_file: PrintFile, dpi: int, transparent: bool = False, skip=None) -> list[bytes | None]:
+    """Every page of `print_file` rasterised by PDFium as a PNG at `dpi`: its size in mm rounded
+    to whole pixels (a 69.85 x 95.25 mm poker face with 1/8 inch bleed at 300 dpi: 825 x 1125),
+    the page painted white first, or left transparent.  `skip(index)` True leaves a page out (None).
+    """
+    import pypdfium2  # only the commands that write images need it
+
+    out: list[bytes | None] = []
     document = pypdfium2.PdfDocument(render_pdf(print_file))
     try:
         for index, page in enumerate(print_file.pages):
-            name = f"{folder}/{page.name or f'page-{index + 1:03d}'}.png"
-            if name in images:
+            if skip is not None and skip(index):
+                out.append(None)
                 continue
-            # whole pixels for the whole face (a 69.85 mm poker face with 1/8 inch bleed: 825 pixels);
             # a hair under the exact scale, so that rounding up never adds a column
-            pixels = round(page.width / 25.4 * DPI)
-            bitmap = document[index].render(scale=pixels / (page.width * POINTS_PER_MM) * (1 - 1e-9))
+            pixels = round(page.width / 25.4 * dpi)
+            bitmap = document[index].render(scale=pixels / (page.width * POINTS_PER_MM) * (1 - 1e-9),
+                                            fill_color=(255, 255, 255, 0) if transparent else (255, 255, 255, 255))
+            image = bitmap.to_pil()
+            # the page size is stored to a few decimals: a sliver of a row past the last whole one goes
+            rows = round(page.height / 25.4 * dpi)
+            if image.size != (pixels, rows):
+                image = image.crop((0, 0, min(pixels, image.width), min(rows, image.height)))
             buffer = io.BytesIO()
-            bitmap.to_pil().save(buffer, format="PNG", dpi=(DPI, DPI))
-            images[name] = buffer.getvalue()
+            image.save(buffer, format="PNG", dpi=(dpi, dpi))
+            out.append(buffer.getvalue())
     finally:
         document.close()
-    return images
+    return out

@@ -45,9 +45,10 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def default_out(definition) -> Path:
+def default_out(definition, base: Path = DEFAULT_OUT) -> Path:
     """build/print/GAME for the game's own definition; for a variant build/print/VARIANT, with the
-    game id in front when the variant's name does not start with it (the baseline files stay).
+    game id in front when the variant's name does not start with it (the baseline files stay);
+    `base` instead of build/print for other outputs.
 
     >>> from boardlab.layouts import load
     >>> str(default_out(load("blockd"))), str(default_out(load("blockd-pawns-stack")))
@@ -55,8 +56,8 @@ def default_out(definition) -> Path:
     """
     game, variant = definition.game.id, definition.variant
     if variant == "baseline":
-        return DEFAULT_OUT / game
-    return DEFAULT_OUT / (variant if variant.startswith(f"{game}-") else f"{game}-{variant}")
+        return base / game
+    return base / (variant if variant.startswith(f"{game}-") else f"{game}-{variant}")
 
 
 def run(args) -> int:

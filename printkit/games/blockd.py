@@ -169,3 +169,15 @@ def table_art(definition, game):
     from boardlab.printkit.games.blockd_table import BlockdTable
 
     return BlockdTable(definition, game)
+
+
+def tts_box(definition):
+    """Blockd on Tabletop Simulator's table (printkit.tts): the deck and a pawn per suit."""
+    from boardlab.printkit.table import token_component
+    from boardlab.printkit.tts import TtsBox, TtsDeck, TtsPiece
+
+    geometry = card_geometry(definition.print, print_conventions())
+    ink = ink_and_paper(definition)[0]
+    pawns = [TtsPiece(token_component(f"pawn-{suit}", geometry.width * 0.45, definition.colours[suit].hex,
+                                      definition.colours[suit].symbol, ink)) for suit in definition.cards.suits]
+    return TtsBox(decks=[TtsDeck("cards", blockd_cards(definition), geometry.width, geometry.height)], tokens=pawns)

@@ -181,3 +181,18 @@ def table_art(definition, game):
     from boardlab.printkit.games.deblockle_table import DeblockleTable
 
     return DeblockleTable(definition, game)
+
+
+def tts_box(definition):
+    """Deblockle on Tabletop Simulator's table (printkit.tts): the board and each player's
+    blocks, cubes with the definition's face on each side."""
+    from boardlab.printkit.games.deblockle_table import face_component
+    from boardlab.printkit.tts import SIDES, TtsBlock, TtsBox, TtsPiece
+
+    board = Component(f"{definition.game.id}-board", *board_size(definition), lambda c: draw_board(c, definition))
+    blocks = []
+    for player in definition.players:
+        faces = {side: face_component(definition, player.colour, getattr(definition.cube, side)) for side in SIDES}
+        blocks.append(TtsBlock(f"{definition.game.id}-block-{player.colour}", faces, definition.print.cube_edge,
+                               count=definition.rules.blocks))
+    return TtsBox(boards=[TtsPiece(board)], blocks=blocks)

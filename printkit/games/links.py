@@ -205,3 +205,11 @@ def table_art(definition, game):
     from boardlab.printkit.games.links_table import LinksTable
 
     return LinksTable(definition, game)
+
+
+def tts_box(definition):
+    """Links on Tabletop Simulator's table (printkit.tts): the whole deck, copies included."""
+    from boardlab.printkit.tts import TtsBox, TtsDeck
+
+    geometry = card_geometry(definition.print, print_conventions())
+    return TtsBox(decks=[TtsDeck("cards", links_cards(definition), geometry.width, geometry.height)])

@@ -194,3 +194,36 @@ def table_art(definition, game):
     from boardlab.printkit.games.sixbysix_table import SixBySixTable
 
     return SixBySixTable(definition, game)
+
+
+def tts_box(definition):
+    """6x6 on Tabletop Simulator's table (printkit.tts): the board, the player cards (each with
+    its own back), a marker and the chips per colour, and the dice: standard six-sided dice in
+    the seat colours when the die is the ordinary 1-6, else blocks showing the die's faces."""
+    from boardlab.printkit.table import token_component
+    from boardlab.printkit.tts import SIDES, TtsBlock, TtsBox, TtsDeck, TtsDice, TtsPiece
+
+    game, settings = definition.game.id, definition.print
+    ink, paper = ink_and_paper(definition)
+    seats = definition.components.seats
+    width, height = card_size(definition)
+    cards = [Card(f"{game}-card-{seat}", lambda canvas, seat=seat: draw_card_front(canvas, definition, seat),
+                  lambda canvas, seat=seat: draw_card_back(canvas, definition, seat), f"{game}-card-{seat}-back")
+             for seat in seats]
+    markers, chips = [], []
+    for seat in seats:
+        colour = definition.colours[seat]
+        markers.append(TtsPiece(token_component(f"{game}-marker-{seat}", settings.board_square * 0.7, colour.hex,
+                                                colour.symbol, ink), stand_up=True))
+        chips.append(TtsPiece(token_component(f"{game}-chip-{seat}", settings.chip, colour.hex, colour.symbol, ink),
+                              count=definition.components.chips_per_colour, shape="circle"))
+    faces = tuple(definition.dice.faces)
+    if faces == tuple(range(1, 7)):
+        dice, blocks = [TtsDice("die", [definition.colours[seat].hex for seat in seats])], []
+    else:  # a die of its own: a block per seat showing its faces
+        edge = settings.board_square * 0.6
+        sides = {side: Component(f"{game}-die-{k}", edge, edge, lambda c, v=faces[k % len(faces)]: (
+            draw_die_face(c, edge / 2, edge / 2, edge * 0.95, v, face=paper, ink=ink))) for k, side in enumerate(SIDES)}
+        dice, blocks = [], [TtsBlock(f"{game}-die", sides, edge, count=len(seats))]
+    return TtsBox(decks=[TtsDeck("player-cards", cards, width, height)], boards=[TtsPiece(board_component(definition))],
+                  tiles=chips, tokens=markers, blocks=blocks, dice=dice)

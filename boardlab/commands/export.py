@@ -1,0 +1,61 @@
+"""`boardlab export tts GAME`: the game's components as a Tabletop Simulator saved object."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from boardlab.arguments import game_definition
+from boardlab.layouts import BoardlabError, game_ids, game_part
+
+#: where files go without --out; GAME (or the variant's name) is appended
+DEFAULT_OUT = Path("build") / "tts"
+
+
+def games_with_export() -> list[str]:
+    return [g for g in game_ids("print") if hasattr(game_part(g, "print"), "tts_box")]
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("export", help="export a game for a virtual tabletop (Tabletop Simulator)",
+                              description="Write a game's components for a virtual tabletop.")
+    formats = p.add_subparsers(dest="format", metavar="FORMAT", parser_class=type(p))
+    tts = formats.add_parser(
+        "tts", help="Tabletop Simulator saved object",
+        description="Write a Tabletop Simulator saved object: GAME.json (a bag with the decks, board, tiles, "
+                    "tokens, blocks and dice) and its images (deck sheets of at most 10 x 7 cards with the hidden "
+                    "card slot, backs, boards, pieces), drawn as the print files are and rasterised by PDFium. "
+                    "Copy the folder's files into TTS's Saves/Saved Objects folder to load it.")
+    tts.add_argument("game", metavar="GAME", help=f"one of {', '.join(games_with_export())}")
+    tts.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    tts.add_argument("--out", metavar="DIR", type=Path,
+                     help="output folder (default: build/tts/GAME; with --variant build/tts/VARIANT, as print does)")
+    tts.add_argument("--relative", action="store_true",
+                     help="name the images by file name alone (to replace with their addresses once uploaded) "
+                          "instead of file:/// paths")
+    tts.set_defaults(run=run)
+    p.set_defaults(run=lambda args: _no_format())
+
+
+def _no_format() -> int:
+    raise BoardlabError("give a format: tts (see boardlab export --help)")
+
+
+def run(args) -> int:
+    from boardlab.commands.print import default_out
+    from boardlab.printkit.output import write_rendered
+    from boardlab.printkit.tts import DPI, file_urls, render
+
+    definition = game_definition(args.game, args.variant)
+    module = game_part(args.game, "print")
+    if not hasattr(module, "tts_box"):
+        raise BoardlabError(f"{args.game}: its print module offers no Tabletop Simulator export "
+                            f"(games with one: {', '.join(games_with_export())})")
+    out_dir = args.out if args.out is not None else default_out(definition, DEFAULT_OUT)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BoardlabError(f"{out_dir} exists and is not a folder")
+    files = render(definition.game.id, definition.game.name, module.tts_box(definition),
+                   file_urls(out_dir, args.relative))
+    write_rendered(files, out_dir)
+    images = sum(1 for name in files if name.endswith(".png"))
+    print(f"{definition.game.name}: {definition.game.id}.json and {images} PNG ({DPI} dpi) in {out_dir}")
+    return 0
