@@ -11,6 +11,8 @@ import pytest
 
 from deblockle_reference import definition_named
 
+from boardlab.analysis import engines
+from boardlab.analysis.deblockle.batch import play_block
 from boardlab.analysis.deblockle.agents import CompiledGreedyAgent, CompiledMCTSAgent, GreedyAgent, python_mcts
 from boardlab.analysis.deblockle.engine import make_game
 from boardlab.analysis.runner import make_match, play_one
@@ -68,3 +70,17 @@ def test_compiled_agents_play_the_python_agents_games():
     slow = make_match(game, [lambda g: python_mcts(30), lambda g: GreedyAgent()], 5, agent_names=["mcts-30", "greedy"])
     for index in range(4):
         assert play_one(fast, index) == play_one(slow, index)
+
+
+@pytest.mark.parametrize("name", ("deblockle", "deblockle-no-touching", "deblockle-two-blocks"))
+def test_compiled_games_are_the_runners_games(name):
+    """The runner's fast path for random, greedy and MCTS seats (`batch.play_block`) gives the
+    records `runner.play_one` gives through the reference engine, agent by agent."""
+    definition = definition_named(name)
+    game = make_game(dataclasses.replace(definition, rules=dataclasses.replace(definition.rules, max_turns=90)))
+    factories = engines.agent_factories(game.id)
+    for names in (["greedy", "random"], ["mcts-20", "greedy"], ["mcts-12", "mcts-6"], ["greedy", "greedy"]):
+        match = make_match(game, [factories[n] for n in names], 3, agent_names=names)
+        fast = play_block(game, match, 2, 6)
+        assert fast is not None and len(fast) == 4
+        assert fast == [play_one(match, i) for i in range(2, 6)]

@@ -32,7 +32,7 @@ from numba import njit
 
 from boardlab.analysis.deblockle import kernel
 from boardlab.analysis.deblockle.kernel import LEFT0, MOVER, OPTION_ROOM, UNFINISHED, WINNER, generate, play_move
-from boardlab.analysis.mersenne import randrange
+from boardlab.analysis.mersenne import STATE_WORDS, randrange, seed_state
 
 _ONE = np.int64(1)
 
@@ -359,3 +359,73 @@ def mcts_move(state, rng, tables: SearchTables, iterations: int, exploration: fl
                                scale)
     give_back(rng, mt)
     return Move(int(frm), int(tip), int(to))
+
+
+# -- whole games ------------------------------------------------------------------------------
+#: what a seat plays in `play_agent_games`
+RANDOM, GREEDY, MCTS = range(3)
+
+
+@njit(cache=True)
+def play_agent_games(orientations, seeds, kinds, budgets, neighbour, diagonal, around, tips, hop, star_mask, target,
+                     rules, starts, tts, room, exploration, plies, margin, scale, out, scored):
+    """Games as `runner.play_one` plays them with these agents: row g of `orientations` is the
+    setup (as `kernel.play_games` takes it), seat s of game g plays `kinds[g, s]` (RANDOM: the
+    common random agent, `randrange` over the moves; GREEDY; MCTS with `budgets[g, s]`
+    iterations) drawing from `random.Random(seeds[g, s])`.  `out[g]` and `scored[g]` as
+    `kernel.play_games` fills them."""
+    cells = neighbour.shape[0]
+    orient = np.full(cells, -1, dtype=np.int64)
+    masks = np.zeros(2, dtype=np.int64)
+    opt = np.zeros((OPTION_ROOM, 4), dtype=np.int64)
+    mts = np.zeros((2, STATE_WORDS), dtype=np.uint32)
+    blocks = starts.shape[1]
+    for g in range(orientations.shape[0]):
+        st = out[g]
+        st[:] = 0
+        st[WINNER] = -1
+        orient[:] = -1
+        masks[:] = 0
+        for seat in range(2):
+            seed_state(mts[seat], seeds[g, seat])
+            for i in range(blocks):
+                cell = starts[seat, i]
+                orient[cell] = orientations[g, seat * blocks + i]
+                masks[seat] |= _ONE << cell
+            st[LEFT0 + seat] = blocks
+        rows, n = kernel.advance(st, 0, masks, orient, neighbour, diagonal, around, tips, hop, star_mask, target,
+                                 rules, opt)
+        while st[MOVER] >= 0:
+            seat = st[MOVER]
+            mt = mts[seat]
+            kind = kinds[g, seat]
+            if kind == RANDOM:
+                frm, tip, to = kernel.pick(opt, rows, randrange(mt, n))
+            elif kind == GREEDY:
+                frm, tip, to = kernel.pick(opt, rows, greedy_choice(st, masks, orient, neighbour, diagonal, around,
+                                                                    tips, hop, star_mask, target, rules, tts, mt,
+                                                                    room))
+            elif n == 1:
+                frm, tip, to = kernel.pick(opt, rows, 0)
+            else:
+                frm, tip, to = mcts_choice(st, masks, orient, neighbour, diagonal, around, tips, hop, star_mask,
+                                           target, rules, tts, mt, room, budgets[g, seat], exploration, plies,
+                                           margin, scale)
+            rows, n = play_move(st, masks, orient, frm, tip, to, neighbour, diagonal, around, tips, hop, star_mask,
+                                target, rules, opt)
+            if to < 0:
+                scored[g, seat, st[kernel.SCORED0 + seat] - 1] = st[kernel.TURNS]
+
+
+def play_agents(game, orientations, seeds, kinds, budgets, tables: SearchTables, exploration: float, plies: int,
+                margin: int, scale: float) -> kernel.KernelResult:
+    """`play_agent_games` of one game per row of `orientations` (arrays as it takes them)."""
+    t = tables.kernel
+    count = len(orientations)
+    out = np.zeros((count, kernel.FIELDS), dtype=np.int64)
+    scored = np.zeros((count, 2, max(1, game.rules.blocks)), dtype=np.int64)
+    play_agent_games(np.asarray(orientations, dtype=np.int64).reshape(count, -1), np.asarray(seeds, dtype=np.uint64),
+                     np.asarray(kinds, dtype=np.int64), np.asarray(budgets, dtype=np.int64), t.neighbour, t.diagonal,
+                     t.around, t.tips, t.hop, t.star_mask, t.target, t.rules, t.starts, tables.tts, tables.room,
+                     exploration, plies, margin, scale, out, scored)
+    return kernel.KernelResult(out, scored, np.zeros((0, 1, 3), dtype=np.int64))
