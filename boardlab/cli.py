@@ -22,6 +22,7 @@ COMMANDS = (
     "simulate",
     "compare",
     "report",
+    "skill",
     "tables",
     "moves",
     "print",
