@@ -38,6 +38,11 @@ def markdown(document: dict, game: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def blocks_markdown(blocks: list[dict], game: str) -> str:
+    """Some blocks of a document as Markdown (a command's summary on the terminal)."""
+    return "\n".join(line for block in blocks for line in _block(block, game) + [""])
+
+
 def _block(block: dict, game: str) -> list[str]:
     kind = block["kind"]
     if kind == "text":
