@@ -24,6 +24,8 @@ the runner, the commands and the tests ask for them directly and never look for 
                               and `State.to_position` writes it (perft files, `boardlab moves`)
 `Game.chance_listed`          every chance node lists its outcomes (`State.chance_outcomes`)
 `Game.skill_ladder`           the agents of the skill trace, weakest first (`analysis/skill.py`)
+`Game.restrictions`           the optional elements a player chooses to use, as move filters
+                              (`analysis/restricted.py`); `Game.restricted_agent` the agent barred
 ============================  ===============================================================
 
 Further capabilities (integer move codes and a compiled rollout are planned) are added the
@@ -278,6 +280,28 @@ class Game(ABC):
             ladder.append(f"mcts-{budget}")
             budget *= 2
         return ladder
+
+    def restrictions(self) -> tuple:
+        """The optional elements a player chooses to use, each a `restricted.Restriction` (a move
+        filter); a game declares them as data beside its engine.  None by default."""
+        return ()
+
+    def restriction(self, name: str):
+        """The declared element `name`.
+
+        :raises BoardlabError: when the game declares no such element.
+        """
+        for restriction in self.restrictions():
+            if restriction.name == name:
+                return restriction
+        known = ", ".join(r.name for r in self.restrictions()) or "none"
+        raise BoardlabError(f"{self.id} has no element '{name}' to bar (elements: {known})")
+
+    def restricted_agent(self) -> str:
+        """The agent restricted play bars from each element: greedy when the engine has it, else random."""
+        from boardlab.analysis import engines
+
+        return "greedy" if "greedy" in engines.agent_factories(self.id) else "random"
 
     def is_pass(self, move: Hashable) -> bool:
         """True when `move` is a pass (the mover does nothing); reports count turns whose only move is one."""

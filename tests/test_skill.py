@@ -81,6 +81,8 @@ def test_skill_command_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_
     assert [p["agent"] for p in first["pairings"]] == levels[1:]
     assert all(p["games"] == first["games_per_level"] for p in first["pairings"])
     assert (tmp_path / f"{first['game']}-{first['players']}p.svg").read_text().startswith("<?xml")
+    game = engines.make_game(load(first["game"]), first["players"])
+    assert [e["element"] for e in first["restricted"]["elements"]] == [r.name for r in game.restrictions()]
     # a rerun plays nothing: every game comes back from the store
     from boardlab.analysis import runner
 
@@ -94,6 +96,7 @@ def test_skill_command_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_
     other.mkdir()
     fresh = run_skill(other, capsys, "--workers", "2")  # played again from an empty store, on 2 workers
     assert fresh.pop("seconds") > 0 and first.pop("seconds") > 0
+    assert fresh["restricted"].pop("seconds") > 0 and first["restricted"].pop("seconds") > 0
     assert fresh == first
 
 

@@ -129,10 +129,11 @@ class CompiledGreedyAgent(GreedyAgent):
     draws for every position and seed; the Python agent where the kernel cannot play the board."""
 
     def choose(self, state, rng: random.Random):
+        from boardlab.analysis.deblockle.engine import DeblockleState
         from boardlab.analysis.deblockle.search import greedy_move, search_tables
 
-        tables = search_tables(state.game, NEVER)
-        if tables is None:
+        tables = search_tables(state.game, NEVER) if type(state) is DeblockleState else None
+        if tables is None:  # a board the kernel cannot play, or a view of a state (restricted play)
             return super().choose(state, rng)
         return greedy_move(state, rng, tables)
 
@@ -155,13 +156,14 @@ class CompiledMCTSAgent(Agent):
         self.name = name
 
     def choose(self, state, rng: random.Random):
+        from boardlab.analysis.deblockle.engine import DeblockleState
         from boardlab.analysis.deblockle.search import mcts_move, search_tables
 
         moves = state.legal_moves()
         if len(moves) == 1:  # nothing to think about (the Python agent draws nothing either)
             return moves[0]
-        tables = search_tables(state.game, NEVER)
-        if tables is None:
+        tables = search_tables(state.game, NEVER) if type(state) is DeblockleState else None
+        if tables is None:  # a board the kernel cannot play, or a view of a state (restricted play)
             return python_mcts(self.iterations, self.name).choose(state, rng)
         return mcts_move(state, rng, tables, self.iterations, EXPLORATION, ROLLOUT_PLIES, MARGIN, RACE_SCALE)
 

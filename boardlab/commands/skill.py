@@ -27,8 +27,9 @@ def register(subparsers) -> None:
             "more players: the level in one seat, the level below in the others, seats rotating). Print each "
             "level's share of the decided games with its 95% interval, Bradley-Terry ratings on the Elo scale "
             "with 95% intervals from all games, and the depth (levels significantly better than the one "
-            "below); write the chart of rating against budget as SVG. Games go into the results store, so a "
-            "rerun plays only what is missing.", 79))
+            "below); write the chart of rating against budget as SVG. Then restricted play: the full agent against "
+            "the same agent barred from each optional element the game declares. Games go into the results "
+            "store, so a rerun plays only what is missing.", 79))
     p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's fewest)")
@@ -40,12 +41,15 @@ def register(subparsers) -> None:
     add_store_arguments(p)
     p.add_argument("--out", metavar="DIR", default="build/skill",
                    help="folder of the chart GAME-Np.svg (default: build/skill)")
+    p.add_argument("--no-restricted", action="store_true",
+                   help="leave out restricted play (the full agent against the same agent barred from each of "
+                        "the game's optional elements, --games games each)")
     p.add_argument("--json", action="store_true", help="print the trace as JSON")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from boardlab.analysis import skill
+    from boardlab.analysis import restricted, skill
     from boardlab.analysis.runner import backend_for
     from boardlab.analysis.store import ResultStore
     from boardlab.printkit.charts import chart_drawing, svg_text
@@ -59,6 +63,9 @@ def run(args) -> int:
         try:
             result = skill.trace(definition, players, args.games, args.max_budget, args.seed, store, backend,
                                  progress=not args.json)
+            if not args.no_restricted:
+                result["restricted"] = restricted.effects(definition, players, args.games, args.seed, store, backend,
+                                                          progress=not args.json)
         finally:
             backend.close()
     name = args.game if definition.variant == "baseline" else definition.variant
@@ -69,5 +76,8 @@ def run(args) -> int:
         print(f"chart: {written[0]}", file=sys.stderr)
     else:
         print(skill.describe(result))
+        if "restricted" in result:
+            print()
+            print(restricted.describe(result["restricted"]))
         print(f"chart: {written[0]}")
     return 0
