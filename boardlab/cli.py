@@ -29,6 +29,7 @@ COMMANDS = (
     "moves",
     "print",
     "rulebook",
+    "play",
 )
 
 
