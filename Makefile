@@ -61,6 +61,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/bench_links.py
 	$(BIN)/python benchmarks/bench_deblockle.py
+	$(BIN)/python benchmarks/bench_sweep.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis
