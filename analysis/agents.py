@@ -7,11 +7,16 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from typing import Callable, Hashable
 
 from boardlab.analysis.protocol import State
+
+
+#: what separates an agent's name from the element it is barred from (`restricted.py`)
+WITHOUT = "-without-"
 
 
 class Agent:
@@ -105,9 +110,16 @@ class AgentTable(dict):
         self.numbers = numbers  # what N may be, for messages
 
     def resolve(self, name):
-        """The factory of a numbered name, or None."""
+        """The factory of a numbered name or of `BASE-without-ELEMENT` (BASE barred from the
+        game's element, `restricted.py`), or None."""
         if not isinstance(name, str):
             return None
+        if WITHOUT in name:
+            base, _, element = name.partition(WITHOUT)
+            if not element or base not in self:
+                return None
+            from boardlab.analysis.restricted import barred_factory
+            return functools.partial(barred_factory, self[base], element)
         base, _, number = name.rpartition("-")
         if (base in self.families and number.isdigit() and number[0] != "0"
                 and 0 < int(number) <= self.MAX_NUMBER):

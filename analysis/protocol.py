@@ -23,6 +23,9 @@ the runner, the commands and the tests ask for them directly and never look for 
 `Game.reads_positions`        `Game.state_from_position` reads the JSON form of a position
                               and `State.to_position` writes it (perft files, `boardlab moves`)
 `Game.chance_listed`          every chance node lists its outcomes (`State.chance_outcomes`)
+`Game.skill_ladder`           the agents of the skill trace, weakest first (`analysis/skill.py`)
+`Game.restrictions`           the optional elements a player chooses to use, as move filters
+                              (`analysis/restricted.py`); `Game.restricted_agent` the agent barred
 ============================  ===============================================================
 
 Further capabilities (integer move codes and a compiled rollout are planned) are added the
@@ -46,6 +49,8 @@ if TYPE_CHECKING:
 
 CHANCE = -1
 TERMINAL = -2
+#: the smallest MCTS budget of the default skill ladder (`Game.skill_ladder`)
+LADDER_START = 16
 
 
 class IllegalMoveError(ValueError):
@@ -260,6 +265,43 @@ class Game(ABC):
         """The runner's block size for `match` when `play_block` wants larger blocks (None: the
         runner's default).  Never a function of the worker count."""
         return None
+
+    def skill_ladder(self, max_budget: int) -> list[str]:
+        """The agent names of the skill trace, weakest first, each to be played against the one
+        before it: by default random, greedy when the engine has it, then its MCTS with budgets
+        doubling from `LADDER_START` up to `max_budget` when the engine has one (`mcts-N`).  A game
+        overrides it to put its own agents on the ladder."""
+        from boardlab.analysis import engines
+
+        known = engines.agent_factories(self.id)
+        ladder = ["random"] + (["greedy"] if "greedy" in known else [])
+        budget = LADDER_START
+        while budget <= max_budget and f"mcts-{budget}" in known:
+            ladder.append(f"mcts-{budget}")
+            budget *= 2
+        return ladder
+
+    def restrictions(self) -> tuple:
+        """The optional elements a player chooses to use, each a `restricted.Restriction` (a move
+        filter); a game declares them as data beside its engine.  None by default."""
+        return ()
+
+    def restriction(self, name: str):
+        """The declared element `name`.
+
+        :raises BoardlabError: when the game declares no such element.
+        """
+        for restriction in self.restrictions():
+            if restriction.name == name:
+                return restriction
+        known = ", ".join(r.name for r in self.restrictions()) or "none"
+        raise BoardlabError(f"{self.id} has no element '{name}' to bar (elements: {known})")
+
+    def restricted_agent(self) -> str:
+        """The agent restricted play bars from each element: greedy when the engine has it, else random."""
+        from boardlab.analysis import engines
+
+        return "greedy" if "greedy" in engines.agent_factories(self.id) else "random"
 
     def is_pass(self, move: Hashable) -> bool:
         """True when `move` is a pass (the mover does nothing); reports count turns whose only move is one."""

@@ -52,3 +52,22 @@ def two_proportion_test(k1: int, n1: int, k2: int, n2: int) -> float:
         return 1.0
     z = (k1 / n1 - k2 / n2) / se
     return 2 * (1 - NormalDist().cdf(abs(z)))
+
+
+def benjamini_hochberg(p_values, rate: float = 0.05) -> list[bool]:
+    """Which of `p_values` are discoveries with the false-discovery rate held at `rate`
+    (Benjamini-Hochberg: the k smallest, for the largest k with p_(k) <= k rate / m).
+
+    >>> benjamini_hochberg([0.01, 0.04, 0.03, 0.5])
+    [True, False, False, False]
+    >>> benjamini_hochberg([0.01, 0.02, 0.03, 0.5])
+    [True, True, True, False]
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    largest = 0
+    for rank, i in enumerate(order, start=1):
+        if p_values[i] <= rank * rate / m:
+            largest = rank
+    keep = set(order[:largest])
+    return [i in keep for i in range(m)]

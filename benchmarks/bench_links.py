@@ -3,7 +3,10 @@
 1. random self-play, 4 players, default rules: games per second as `boardlab simulate` runs it
    (compiled path: deals, records and summary included) in one process and with every core,
    the compiled games alone, and the reference engine one game at a time;
-2. MCTS iterations per second (default budget) from 4-player positions;
+2. MCTS iterations per second (default budget) from 4-player positions, and the compiled search
+   (`kernel.search`) against its plain Python twin on the reference engine
+   (`tests/test_links_kernel.py::reference_search`, which the tests hold it equal to) on the
+   same positions;
 3. MCTS (default budget) against three random and against three greedy players: 4 players,
    every deal played once with MCTS in each seat.  Printed: games MCTS won alone (with the
    Wilson 95% interval), wins shared in a tie, and the share of (game, opponent) pairs in which
@@ -27,7 +30,11 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import random  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
 
 from boardlab.analysis import engines  # noqa: E402
 from boardlab.analysis.links import kernel  # noqa: E402
@@ -94,6 +101,37 @@ def mcts_rate(game, positions: int) -> float:
     return searched * agent.iterations / (time.perf_counter() - started)
 
 
+def twin_rates(game, positions: int, iterations: int) -> tuple[float, float]:
+    """Iterations per second of `kernel.search` and of its Python twin, on the same positions."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from test_links_kernel import reference_search
+
+    from boardlab.analysis.links.batch import pack
+
+    t = tables_of(game)
+    rng = random.Random(2)
+    roots = []
+    for _ in range(positions):
+        state = game.new_initial_state()
+        state.apply(state.sample_chance(rng))
+        for _ in range(rng.randrange(8)):
+            state.apply(state.legal_moves()[0])
+        seen = state.observation()
+        roots.append((game.determinise(seen, rng), seen.unseen()))
+    seconds = [0.0, 0.0]
+    for root, pool in roots:
+        m = len(root.legal_moves())
+        visits, values = np.zeros(m, dtype=np.int64), np.zeros(m)
+        started = time.perf_counter()
+        kernel.search(pack(root), t.offsets, t.kinds, t.rules, np.array(pool, dtype=np.int64), iterations,
+                      np.uint64(7), 0.7, 1, 0.5, visits, values)
+        seconds[0] += time.perf_counter() - started
+        started = time.perf_counter()
+        reference_search(root, pool, iterations, 7, 0.7, 1, 0.5)
+        seconds[1] += time.perf_counter() - started
+    return positions * iterations / seconds[0], positions * iterations / seconds[1]
+
+
 def seeing(sees: str, opponent: str, game) -> SeeingMCTS:
     """The upper-bound search (see the module docstring) against three `opponent`s."""
     if sees == "all":
@@ -155,6 +193,9 @@ def main() -> None:
 
     rate = mcts_rate(four, 3 if quick else 30)
     print(f"MCTS, budget {DEFAULT_BUDGET}, greedy rollouts, 4 players: {rate:,.0f} iterations/s (1 process)")
+
+    fast, slow = twin_rates(four, 2 if quick else 5, 200)
+    print(f"  the compiled search {fast:,.0f} iterations/s, its Python twin {slow:,.0f}: {fast / slow:,.0f}x faster")
 
     n = 16 if quick else args.games
     print(f"agent strength, 4 players, {n} games per line (each deal once with the agent in every seat):")

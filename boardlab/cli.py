@@ -24,6 +24,7 @@ COMMANDS = (
     "sweep",
     "tune",
     "report",
+    "skill",
     "tables",
     "moves",
     "print",

@@ -5,6 +5,7 @@
 
 - whiskers: per category, the value as a dot and its 95% interval as a whisker, with the
   reference (a fair share) as a dashed line - a reportlab LinePlot, one series per whisker;
+  shares from 0 (the default), or with `scale: "rating"` plain numbers over their own range;
 - histogram: counts per bin (a VerticalBarChart), with the stated length as a marked line;
 - bars: one value per category (a VerticalBarChart);
 - grid: a heat map of values on a board (rectangles shaded by value, labels in the cells);
@@ -17,6 +18,8 @@ True
 """
 
 from __future__ import annotations
+
+import math
 
 from reportlab.graphics import renderSVG
 from reportlab.graphics.charts.barcharts import VerticalBarChart
@@ -90,15 +93,21 @@ def _whiskers(block: dict) -> Drawing:
     if block.get("reference") is not None:
         ref = plot.lines[n + 1]
         ref.strokeColor, ref.strokeWidth, ref.strokeDashArray = MUTED, 1, [3, 2]
-    top = max(block["high"] + [block.get("reference") or 0])
     plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = 0.5, n + 0.5
     plot.xValueAxis.valueSteps = list(range(1, n + 1))
     plot.xValueAxis.labelTextFormat = lambda v: block["categories"][int(round(v)) - 1] if 1 <= round(v) <= n else ""
     plot.xValueAxis.labels.fontName = plot.yValueAxis.labels.fontName = FONT
     plot.xValueAxis.labels.fontSize = plot.yValueAxis.labels.fontSize = 8
-    plot.yValueAxis.valueMin = 0
-    plot.yValueAxis.valueMax = _nice_top(top)
-    plot.yValueAxis.labelTextFormat = lambda v: f"{v * 100:.0f}%"
+    if block.get("scale") == "rating":
+        step = 100 * max(1, math.ceil((max(block["high"]) - min(block["low"])) / 800))
+        plot.yValueAxis.valueMin = step * math.floor(min(block["low"]) / step)
+        plot.yValueAxis.valueMax = step * math.ceil(max(block["high"]) / step)
+        plot.yValueAxis.valueStep = step
+        plot.yValueAxis.labelTextFormat = lambda v: f"{v:.0f}"
+    else:
+        plot.yValueAxis.valueMin = 0
+        plot.yValueAxis.valueMax = _nice_top(max(block["high"] + [block.get("reference") or 0]))
+        plot.yValueAxis.labelTextFormat = lambda v: f"{v * 100:.0f}%"
     plot.yValueAxis.visibleGrid, plot.yValueAxis.gridStrokeColor = True, colors.HexColor("#e0e0e0")
     drawing.add(plot)
     _axis_label(drawing, block.get("axis", "") + ("; dashed: fair share" if block.get("reference") else ""),

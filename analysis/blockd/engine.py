@@ -341,6 +341,11 @@ class BlockdGame(Game):
         from boardlab.analysis.blockd.batch import block_size
         return block_size(self, match)
 
+    def restrictions(self) -> tuple:
+        """The optional elements (`restrictions.py`); the restore bonus only where the rules have it."""
+        from boardlab.analysis.blockd.restrictions import RESTRICTIONS
+        return tuple(r for r in RESTRICTIONS if r.name != "restore" or self.rules.restore_bonus)
+
     def summarize(self, records: list) -> dict:
         """Eliminations by round, restore bonuses earned and used, tie-break and unfinished games
         (filed under "blockd" in the summary), counted one record at a time."""

@@ -16,11 +16,14 @@ Names, as `boardlab simulate --agents` takes them (the common `random` agent com
   - a rollout is `ROLLOUT_PLIES` moves of `RushAgent` (each side takes its best gain),
     then `race_estimate` turns the two totals into a chance to win.
 
+Both run on the compiled path (`search.py`: the same moves and draws as the Python agents
+`GreedyAgent` and `python_mcts`, which stay their readable twins and are tested against them).
+
 A search budget is a property of the agent, not a fact of the game, so it lives here.
 
 >>> sorted(AGENTS)
 ['greedy', 'mcts']
->>> 'mcts-50' in AGENTS, AGENTS['mcts-50'](None).search.iterations
+>>> 'mcts-50' in AGENTS, AGENTS['mcts-50'](None).iterations
 (True, 50)
 """
 
@@ -121,19 +124,62 @@ def promising_moves(state, margin: int = MARGIN) -> list:
     return [m for m, g in zip(moves, gains) if g >= best - margin]
 
 
-def mcts_agent(iterations: int):
-    """A factory(game) of an MCTS agent with this budget and rush rollouts."""
-    return functools.partial(_make_mcts, iterations)
+class CompiledGreedyAgent(GreedyAgent):
+    """`GreedyAgent` on the compiled path (`search.greedy_choice`): the same move and the same
+    draws for every position and seed; the Python agent where the kernel cannot play the board."""
+
+    def choose(self, state, rng: random.Random):
+        from boardlab.analysis.deblockle.engine import DeblockleState
+        from boardlab.analysis.deblockle.search import greedy_move, search_tables
+
+        tables = search_tables(state.game, NEVER) if type(state) is DeblockleState else None
+        if tables is None:  # a board the kernel cannot play, or a view of a state (restricted play)
+            return super().choose(state, rng)
+        return greedy_move(state, rng, tables)
 
 
-def _make_mcts(iterations: int, game) -> MCTSAgent:
-    budget = "" if iterations == DEFAULT_BUDGET else f"-{iterations}"
-    return MCTSAgent(iterations, RushAgent(noise=0.0), EXPLORATION, name=f"mcts{budget}",
+def python_mcts(iterations: int, name: str = "mcts") -> MCTSAgent:
+    """The Python MCTS agent of this budget: the generic search over the engine with rush rollouts,
+    the race estimate and the promising moves (the readable twin of `CompiledMCTSAgent`)."""
+    return MCTSAgent(iterations, RushAgent(noise=0.0), EXPLORATION, name=name,
                      rollout_plies=ROLLOUT_PLIES, evaluate=race_estimate, candidates=promising_moves)
 
 
-def _greedy(game) -> GreedyAgent:
-    return GreedyAgent()
+class CompiledMCTSAgent(Agent):
+    """`python_mcts(iterations)` on the compiled path (`search.mcts_choice`): the same move and the
+    same draws for every position and seed; the Python search where the kernel cannot play the board."""
+
+    def __init__(self, iterations: int, name: str = "mcts"):
+        if iterations < 1:
+            raise ValueError(f"an MCTS budget needs at least 1 iteration, got {iterations}")
+        self.iterations = iterations
+        self.name = name
+
+    def choose(self, state, rng: random.Random):
+        from boardlab.analysis.deblockle.engine import DeblockleState
+        from boardlab.analysis.deblockle.search import mcts_move, search_tables
+
+        moves = state.legal_moves()
+        if len(moves) == 1:  # nothing to think about (the Python agent draws nothing either)
+            return moves[0]
+        tables = search_tables(state.game, NEVER) if type(state) is DeblockleState else None
+        if tables is None:  # a board the kernel cannot play, or a view of a state (restricted play)
+            return python_mcts(self.iterations, self.name).choose(state, rng)
+        return mcts_move(state, rng, tables, self.iterations, EXPLORATION, ROLLOUT_PLIES, MARGIN, RACE_SCALE)
+
+
+def mcts_agent(iterations: int):
+    """A factory(game) of the (compiled) MCTS agent with this budget."""
+    return functools.partial(_make_mcts, iterations)
+
+
+def _make_mcts(iterations: int, game) -> CompiledMCTSAgent:
+    budget = "" if iterations == DEFAULT_BUDGET else f"-{iterations}"
+    return CompiledMCTSAgent(iterations, name=f"mcts{budget}")
+
+
+def _greedy(game) -> CompiledGreedyAgent:
+    return CompiledGreedyAgent()
 
 
 #: Deblockle's own agents (engine.AGENTS); `mcts-N` resolves for any N >= 1

@@ -1,8 +1,10 @@
 """Random Deblockle self-play by the compiled kernel: the runner's fast path.
 
 `play_block(game, match, start, stop)` plays games start..stop-1 when every seat plays the
-common random agent (uniform over the legal moves) and returns their `GameRecord`s;
-otherwise it returns None and the runner plays the games through the reference engine.
+common random agent (uniform over the legal moves) and returns their `GameRecord`s; when the
+agents are random, greedy and MCTS (any mix) it plays them by `search.play_agent_games`, which
+gives the records of the reference path itself; otherwise it returns None and the runner plays
+the games through the reference engine.
 
 Randomness, and what matches the reference path:
 - the setup of game i is the reference path's: `game.deal(Random(derive_seed(seed,
@@ -24,7 +26,7 @@ import numpy as np
 
 from boardlab.analysis.seeds import derive_seeds
 from boardlab.analysis.deblockle import kernel
-from boardlab.analysis.runner import CHANCE_STREAM, GameRecord
+from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed
 
 #: stream of the kernel's move choices (the runner uses 0 for setups and 1 for agents)
 BATCH_STREAM = 2
@@ -60,14 +62,58 @@ def setups(game, seed: int, indices) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(len(rows), -1)
 
 
-def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
-    """Records of games start..stop-1 of `match`, or None when the kernel does not apply."""
-    if unsupported(game, match) is not None:
+def compiled_seats(game, match) -> list[tuple[int, int]] | None:
+    """(kind, budget) of `search.play_agent_games` for each of the match's agents, or None when
+    one of them is not an agent the compiled games play (random, greedy, MCTS) or the kernel
+    cannot play the board."""
+    from boardlab.analysis.agents import RandomAgent
+    from boardlab.analysis.deblockle import search
+    from boardlab.analysis.deblockle.agents import NEVER, CompiledGreedyAgent, CompiledMCTSAgent
+
+    if search.search_tables(game, NEVER) is None:
         return None
+    seats = []
+    for factory in match.agents:
+        agent = factory(game)
+        if isinstance(agent, CompiledMCTSAgent):
+            seats.append((search.MCTS, agent.iterations))
+        elif isinstance(agent, CompiledGreedyAgent):
+            seats.append((search.GREEDY, 0))
+        elif type(agent) is RandomAgent:
+            seats.append((search.RANDOM, 0))
+        else:
+            return None
+    return seats
+
+
+def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
+    """Records of games start..stop-1 of `match`, or None when no compiled path plays its agents.
+
+    Every seat random: the random self-play kernel (its own move stream, see the module
+    docstring).  Otherwise, every agent random, greedy or MCTS: `search.play_agent_games`, the
+    records `runner.play_one` gives (the same setups and the same agent draws).
+    """
     indices = np.arange(start, stop)
     seating = [match.seating(i) for i in indices.tolist()]  # (deal, rotation, agent per seat) as play_one has them
+    if unsupported(game, match) is None:
+        orientations = setups(game, match.seed, [deal for deal, _, _ in seating])
+        result = kernel.play_setups(game, orientations, derive_seeds(match.seed, BATCH_STREAM, indices))
+        return _records(match, indices, seating, result)
+    seats = compiled_seats(game, match)
+    if seats is None:
+        return None
+    from boardlab.analysis.deblockle import agents, search
+
     orientations = setups(game, match.seed, [deal for deal, _, _ in seating])
-    result = kernel.play_setups(game, orientations, derive_seeds(match.seed, BATCH_STREAM, indices))
+    seeds = [[derive_seed(match.seed, AGENT_STREAM, i, s) for s in range(game.players)] for i in indices.tolist()]
+    kinds = [[seats[a][0] for a in order] for _, _, order in seating]
+    budgets = [[seats[a][1] for a in order] for _, _, order in seating]
+    result = search.play_agents(game, orientations, seeds, kinds, budgets, search.search_tables(game, agents.NEVER),
+                                agents.EXPLORATION, agents.ROLLOUT_PLIES, agents.MARGIN, agents.RACE_SCALE)
+    return _records(match, indices, seating, result)
+
+
+def _records(match, indices, seating, result) -> list[GameRecord]:
     paused = gc.isenabled()  # thousands of small acyclic records: the cyclic GC would walk them for nothing
     gc.disable()
     try:

@@ -92,6 +92,11 @@ class DeblockleGame(Game):
         from boardlab.analysis.deblockle.batch import block_size
         return block_size(self, match)
 
+    def restrictions(self) -> tuple:
+        """The optional elements (`restrictions.py`)."""
+        from boardlab.analysis.deblockle.restrictions import RESTRICTIONS
+        return RESTRICTIONS
+
     def summarize(self, records: list) -> dict:
         """Ends, first-player share, blocked players and blocks scored (`summary.summarize`): the
         list-based twin of `tally`."""

@@ -249,6 +249,32 @@ def advance(st, seat, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_ti
 
 
 @njit(cache=True)
+def play_move(st, masks, orient, frm, tip, to, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask,
+              target, rules, opt):
+    """The mover plays (from, tip, to) (to = -1: scores the block), then play advances (engine
+    `apply`).  Returns (option rows, moves) of the next mover (the rows in `opt`); a game that
+    ends leaves the mover -2."""
+    seat = st[MOVER]
+    o = orient[frm]
+    orient[frm] = -1
+    masks[seat] &= ~(_ONE << frm)
+    st[TURNS] += 1
+    if to < 0:
+        st[LEFT0 + seat] -= 1
+        st[SCORED0 + seat] += 1
+        if st[LEFT0 + seat] == 0:
+            st[WINNER] = seat
+            st[END] = 1
+            st[MOVER] = -2
+            return 0, 0
+    else:
+        orient[to] = tb_tips[o, tip]
+        masks[seat] |= _ONE << to
+    return advance(st, 1 - seat, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask,
+                   target, rules, opt)
+
+
+@njit(cache=True)
 def play_games(orientations, keys, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask, target, rules,
                starts, out, scored, histories):
     """Play one random game per row of `orientations` (the setup: orientation per block, seat 0's
@@ -283,24 +309,10 @@ def play_games(orientations, keys, tb_neighbour, tb_diagonal, tb_around, tb_tips
                 histories[g, st[TURNS], 0] = frm
                 histories[g, st[TURNS], 1] = tip
                 histories[g, st[TURNS], 2] = to
-            o = orient[frm]
-            orient[frm] = -1
-            masks[seat] &= ~(_ONE << frm)
-            st[TURNS] += 1
+            rows, n = play_move(st, masks, orient, frm, tip, to, tb_neighbour, tb_diagonal, tb_around, tb_tips,
+                                tb_hop, star_mask, target, rules, opt)
             if to < 0:
-                st[LEFT0 + seat] -= 1
-                scored[g, seat, st[SCORED0 + seat]] = st[TURNS]
-                st[SCORED0 + seat] += 1
-                if st[LEFT0 + seat] == 0:
-                    st[WINNER] = seat
-                    st[END] = 1
-                    st[MOVER] = -2
-                    break
-            else:
-                orient[to] = tb_tips[o, tip]
-                masks[seat] |= _ONE << to
-            rows, n = advance(st, 1 - seat, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop,
-                              star_mask, target, rules, opt)
+                scored[g, seat, st[SCORED0 + seat] - 1] = st[TURNS]
 
 
 class KernelResult:

@@ -184,6 +184,11 @@ class LinksGame(Game):
             raise BoardlabError(f"the position is for {state.players} players, this game has {self.players}")
         return state
 
+    def restrictions(self) -> tuple:
+        """The optional elements (`restrictions.py`)."""
+        from boardlab.analysis.links.restrictions import RESTRICTIONS
+        return RESTRICTIONS
+
     def is_pass(self, move) -> bool:
         """A pass is a move of its own (`Move.is_pass`): reports count the turns whose only move it is."""
         return move.is_pass

@@ -1,0 +1,304 @@
+"""The skill trace: a ladder of agents, each played against the one below, and their ratings.
+
+The ladder is the game's (`protocol.Game.skill_ladder`: by default random, greedy when the game
+has it, then MCTS with budgets doubling from `protocol.LADDER_START` up to the largest budget).
+Level i is played against level i - 1 for `games` games: with two players one seat each,
+with more the level under test in one seat and the level below in all the others, the seats
+rotating so that every deal is played with the tested level in every seat (`runner`'s seat
+rotation).  Its fair share is 1 / players.
+
+What is counted (`Pairing`): a game is *decided* when it finished with one winner; the tested
+level's share is its wins over the decided games, with a Wilson 95% interval, and its gain is
+significant when a one-sided binomial test against the fair share gives p < `ALPHA`.  Games
+won jointly, drawn or stopped at the cap are counted beside and take no part in the share.
+The ladder stops early once two consecutive budget doublings show no significant gain.
+
+Ratings (`ratings`): one strength per level from every decided game of the ladder, by maximum
+likelihood of the Luce choice model (Bradley-Terry for two players): in a game of the tested
+level A against n - 1 copies of B, A wins with probability pi_A / (pi_A + (n - 1) pi_B).  Each
+pairing also counts one virtual game split evenly (half a win to each side), so a level that
+won every game still gets a finite rating.  Ratings are on the Elo scale (400 log10 pi, so 400
+points are odds of 10 to 1 between two players), random at 0; their 95% intervals are Wald
+intervals from the observed information (the inverse Hessian of the log-likelihood), so the
+uncertainty of every step below a level adds to its own.  The depth is the number of levels
+significantly better than the one below after Benjamini-Hochberg control of the false-discovery
+rate over the ladder's tests (`stats.benjamini_hochberg`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from boardlab.analysis.stats import benjamini_hochberg, wilson_interval
+
+#: significance level of a gain (one-sided), and the false-discovery rate of the depth
+ALPHA = 0.05
+#: Elo points per natural-log unit of strength
+ELO = 400 / math.log(10)
+#: the virtual game of every pairing: this many wins added to each side
+PRIOR_WINS = 0.5
+
+
+@dataclass
+class Pairing:
+    """A level against the one below: the counts of its games."""
+
+    agent: str
+    below: str
+    players: int
+    games: int = 0
+    wins: int = 0  # decided games the tested level won
+    losses: int = 0  # decided games a copy of the level below won
+    shared: int = 0  # games won jointly by several seats
+    drawn: int = 0  # finished games without a winner
+    unfinished: int = 0  # games stopped at the cap
+    p_value: float = 1.0
+    significant: bool = False
+
+    @property
+    def decided(self) -> int:
+        return self.wins + self.losses
+
+    @property
+    def fair(self) -> float:
+        return 1 / self.players
+
+    def add(self, records) -> "Pairing":
+        """Count `records` (runner.GameRecord of this pairing) and test the gain."""
+        for r in records:
+            self.games += 1
+            if r.unfinished:
+                self.unfinished += 1
+            elif len(r.winners) == 0:
+                self.drawn += 1
+            elif len(r.winners) > 1:
+                self.shared += 1
+            elif r.agents[r.winners[0]] == self.agent:
+                self.wins += 1
+            else:
+                self.losses += 1
+        self.p_value = gain_p_value(self.wins, self.decided, self.fair)
+        self.significant = self.p_value < ALPHA
+        return self
+
+    def as_dict(self) -> dict:
+        lo, hi = wilson_interval(self.wins, self.decided)
+        return {"agent": self.agent, "below": self.below, "games": self.games, "decided": self.decided,
+                "wins": self.wins, "share": round(self.wins / self.decided, 6) if self.decided else None,
+                "ci95": [round(lo, 6), round(hi, 6)], "fair_share": round(self.fair, 6),
+                "p_value": round(self.p_value, 6), "significant": self.significant, "shared": self.shared,
+                "drawn": self.drawn, "unfinished": self.unfinished}
+
+
+def gain_p_value(wins: int, decided: int, fair: float, alternative: str = "greater") -> float:
+    """Binomial p-value of `wins` of `decided` against a true share of `fair`: one-sided (a gain)
+    by default, "two-sided" for a difference either way; 1 when nothing was decided.
+
+    >>> round(gain_p_value(60, 100, 0.5), 4), round(gain_p_value(60, 100, 0.5, "two-sided"), 4)
+    (0.0284, 0.0569)
+    """
+    if decided == 0:
+        return 1.0
+    from scipy.stats import binomtest
+    return float(binomtest(wins, decided, fair, alternative=alternative).pvalue)
+
+
+@dataclass
+class Ratings:
+    """Elo-scale ratings of the levels (random, the first, at 0) and their 95% intervals."""
+
+    levels: list[str]
+    elo: list[float]
+    low: list[float]
+    high: list[float]
+    converged: bool = True
+
+
+def ratings(levels: list[str], pairings: list[Pairing]) -> Ratings:
+    """The Luce / Bradley-Terry fit of every pairing's decided games (see the module docstring).
+
+    Pairing k is between `levels[k + 1]` and `levels[k]` with `pairings[k].players` seats.
+    For two players and one pairing the fit is exact: the rating is 400 log10 of the odds
+    (wins + 1/2) / (losses + 1/2).
+
+    >>> fit = ratings(["a", "b"], [Pairing("b", "a", 2, wins=89, losses=9)])
+    >>> round(fit.elo[1], 9) == round(400 * math.log10(89.5 / 9.5), 9)
+    True
+    """
+    from scipy.optimize import minimize
+
+    k = len(levels)
+    index = {name: i for i, name in enumerate(levels)}
+    rows = [(index[p.agent], index[p.below], math.log(p.players - 1), p.wins + PRIOR_WINS, p.losses + PRIOR_WINS)
+            for p in pairings]
+
+    def full(free):
+        return np.concatenate([[0.0], free])
+
+    def negative_log_likelihood(free):
+        theta = full(free)
+        value, grad = 0.0, np.zeros(k)
+        for a, b, offset, won, lost in rows:
+            x = theta[a] - theta[b] - offset  # log-odds that the tested level wins a game
+            q = 1 / (1 + math.exp(-x))
+            value -= won * _log_sigmoid(x) + lost * _log_sigmoid(-x)
+            g = won - (won + lost) * q  # d log-likelihood / d theta[a]
+            grad[a] -= g
+            grad[b] += g
+        return value, grad[1:]
+
+    def information(free):  # the Hessian of the negative log-likelihood (all levels)
+        theta = full(free)
+        hessian = np.zeros((k, k))
+        for a, b, offset, won, lost in rows:
+            q = 1 / (1 + math.exp(-(theta[a] - theta[b] - offset)))
+            w = (won + lost) * q * (1 - q)
+            hessian[a, a] += w
+            hessian[b, b] += w
+            hessian[a, b] -= w
+            hessian[b, a] -= w
+        return hessian
+
+    result = minimize(negative_log_likelihood, np.zeros(k - 1), jac=True, method="BFGS",
+                      options={"gtol": 1e-9, "maxiter": 1000})
+    free = result.x
+    for _ in range(20):  # Newton's steps from BFGS's answer: the likelihood is concave, so they polish it
+        step = np.linalg.solve(information(free)[1:, 1:], negative_log_likelihood(free)[1])
+        free = free - step
+        if float(np.abs(step).max()) < 1e-13:
+            break
+    theta = full(free)
+    hessian = information(free)
+    covariance = np.linalg.inv(hessian[1:, 1:])
+    se = np.concatenate([[0.0], np.sqrt(np.diag(covariance))])
+    z = 1.959963984540054
+    elo = [float(ELO * t) for t in theta]
+    half = [float(ELO * z * s) for s in se]
+    converged = float(np.abs(negative_log_likelihood(free)[1]).max()) < 1e-8
+    return Ratings(list(levels), elo, [e - h for e, h in zip(elo, half)], [e + h for e, h in zip(elo, half)],
+                   converged)
+
+
+def _log_sigmoid(x: float) -> float:
+    return -math.log1p(math.exp(-x)) if x > 0 else x - math.log1p(math.exp(x))
+
+
+def depth(pairings: list[Pairing]) -> int:
+    """How many levels are significantly better than the one below, the ladder's tests under
+    Benjamini-Hochberg false-discovery control at `ALPHA`.
+
+    >>> depth([Pairing("b", "a", 2, p_value=0.001), Pairing("c", "b", 2, p_value=0.04),
+    ...        Pairing("d", "c", 2, p_value=0.5)])
+    1
+    """
+    if not pairings:
+        return 0
+    return sum(benjamini_hochberg([p.p_value for p in pairings], ALPHA))
+
+
+def stalled(pairings: list[Pairing]) -> bool:
+    """True when the last two budget doublings showed no significant gain (the ladder stops);
+    only steps between two budgets count (a first MCTS level weaker than greedy is no stall).
+
+    >>> stalled([Pairing("mcts-2", "a", 2, significant=True), Pairing("mcts-4", "mcts-2", 2),
+    ...          Pairing("mcts-8", "mcts-4", 2)])
+    True
+    >>> stalled([Pairing("greedy", "random", 2), Pairing("mcts-4", "greedy", 2)])
+    False
+    """
+    doublings = [p for p in pairings if budget_of(p.agent) is not None and budget_of(p.below) is not None]
+    return len(doublings) >= 2 and doublings[-1] is pairings[-1] and not any(p.significant for p in doublings[-2:])
+
+
+def budget_of(agent: str) -> int | None:
+    """The budget N of an agent named BASE-N, else None (random, greedy).
+
+    >>> budget_of("mcts-256"), budget_of("greedy")
+    (256, None)
+    """
+    _, _, number = agent.rpartition("-")
+    return int(number) if number.isdigit() else None
+
+
+def rounded_games(games: int, players: int) -> int:
+    """`games` rounded up to whole rotations of the seats (every deal with the tested level in every seat).
+
+    >>> rounded_games(400, 3), rounded_games(400, 2)
+    (402, 400)
+    """
+    return -(-games // players) * players
+
+
+def trace(definition, players: int, games: int, max_budget: int, seed: int, store, backend=None,
+          progress: bool = False) -> dict:
+    """The skill trace of a definition at a player count, its games through the results store
+    (missing blocks only) on `backend` (see the module docstring); a dict for JSON."""
+    from boardlab.analysis import engines
+    from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
+
+    game = engines.make_game(definition, players)
+    ladder = game.skill_ladder(max_budget)
+    games = rounded_games(games, players)
+    pairings: list[Pairing] = []
+    outcomes = []
+    stopped = "the ladder's top"
+    for below, agent in zip(ladder, ladder[1:]):
+        job = Job(definition, players, (agent,) + (below,) * (players - 1), games, seed)
+        outcome = play_jobs([job], store, progress=progress, label=f"games of {agent} against {below}",
+                            backend=backend)[0]
+        outcomes.append(outcome)
+        pairings.append(Pairing(agent, below, players).add(outcome.records))
+        if stalled(pairings) and agent != ladder[-1]:
+            stopped = "two consecutive budget doublings without a significant gain"
+            break
+    levels = [ladder[0]] + [p.agent for p in pairings]
+    fit = ratings(levels, pairings)
+    return {"game": game.id, "variant": game.variant, "players": players, "seed": seed,
+            "games_per_level": games, "max_budget": max_budget, "fair_share": round(1 / players, 6),
+            "levels": [{"agent": name, "budget": budget_of(name), "rating": round(e, 1), "ci95": [round(lo, 1),
+                                                                                               round(hi, 1)]}
+                       for name, e, lo, hi in zip(fit.levels, fit.elo, fit.low, fit.high)],
+            "pairings": [p.as_dict() for p in pairings], "depth": depth(pairings), "stopped": stopped,
+            "fit_converged": fit.converged, "seconds": stored_seconds(outcomes)}
+
+
+def rating_chart(result: dict) -> dict:
+    """The report chart block of rating against budget (levels in ladder order)."""
+    from boardlab.analysis.report.document import chart
+
+    levels = result["levels"]
+    return chart("whiskers", f"skill-{result['players']}-players",
+                 f"Rating against budget, {result['players']} players (Elo, random = 0)",
+                 categories=[str(v["budget"]) if v["budget"] else v["agent"] for v in levels],
+                 values=[v["rating"] for v in levels], low=[v["ci95"][0] for v in levels],
+                 high=[v["ci95"][1] for v in levels], reference=None, scale="rating",
+                 axis="MCTS budget (iterations per move); whiskers: 95% intervals")
+
+
+def describe(result: dict) -> str:
+    """The plain-text ladder of `boardlab skill`."""
+    players = result["players"]
+    lines = [f"{result['game']} ({result['variant']}), {players} players: skill ladder, "
+             f"{result['games_per_level']:,} games per level, seed {result['seed']}"
+             + ("" if players == 2 else f"; the level under test in one seat, the level below in the other "
+                                         f"{players - 1}, seats rotating"),
+             f"fair share {result['fair_share']:.1%}; a share counts decided games (one winner)",
+             "",
+             f"{'level':<14} {'rating':>7} {'95% interval':>16}   {'against':<12} {'share':>7} {'95% interval':>16}"
+             f" {'decided':>8} {'p':>8}"]
+    pairs = {p["agent"]: p for p in result["pairings"]}
+    for level in result["levels"]:
+        row = f"{level['agent']:<14} {level['rating']:7.0f} {level['ci95'][0]:7.0f} .. {level['ci95'][1]:5.0f}"
+        p = pairs.get(level["agent"])
+        if p is not None:
+            share = f"{p['share']:.1%}" if p["share"] is not None else "-"
+            row += (f"   {p['below']:<12} {share:>7} {p['ci95'][0]:7.1%} .. {p['ci95'][1]:6.1%} {p['decided']:8,}"
+                    f" {p['p_value']:8.4f}{' *' if p['significant'] else ''}")
+        lines.append(row)
+    lines += ["", f"depth: {result['depth']} distinguishable level{'s' if result['depth'] != 1 else ''} (levels "
+              f"significantly better than the one below, false-discovery rate {ALPHA:.0%}); * p < {ALPHA}",
+              f"stopped at: {result['stopped']}; {result['seconds']:,.1f} s of compute recorded in the store"]
+    return "\n".join(lines)

@@ -1,0 +1,83 @@
+"""`boardlab skill GAME`: the skill trace (a ladder of agents, ratings, depth, a chart)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+from boardlab.analysis.agents import AgentTable
+from boardlab.analysis.runner import MAX_GAMES
+from boardlab.arguments import add_seed_argument, at_most, game_definition, positive
+from boardlab.commands.report import add_store_arguments
+from boardlab.layouts import game_ids
+
+#: defaults: games per level (a 50% share's 95% interval is then about +/- 5 points) and the top budget
+GAMES = 400
+MAX_BUDGET = 4096
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "skill", help="the skill trace: agents of growing strength, each against the one below, rated",
+        description=textwrap.fill(
+            "Play a ladder of agents (random, greedy, then MCTS with budgets doubling up to --max-budget, or "
+            "until two consecutive levels gain nothing significant), each level against the one below (with "
+            "more players: the level in one seat, the level below in the others, seats rotating). Print each "
+            "level's share of the decided games with its 95% interval, Bradley-Terry ratings on the Elo scale "
+            "with 95% intervals from all games, and the depth (levels significantly better than the one "
+            "below); write the chart of rating against budget as SVG. Then restricted play: the full agent against "
+            "the same agent barred from each optional element the game declares. Games go into the results "
+            "store, so a rerun plays only what is missing.", 79))
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
+    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's fewest)")
+    p.add_argument("--games", type=at_most(MAX_GAMES), default=GAMES, metavar="N",
+                   help=f"games per level, rounded up to whole rotations of the seats (default: {GAMES})")
+    p.add_argument("--max-budget", type=at_most(AgentTable.MAX_NUMBER), default=MAX_BUDGET, metavar="B",
+                   help=f"the largest MCTS budget of the ladder (default: {MAX_BUDGET})")
+    add_seed_argument(p)
+    add_store_arguments(p)
+    p.add_argument("--out", metavar="DIR", default="build/skill",
+                   help="folder of the chart GAME-Np.svg (default: build/skill)")
+    p.add_argument("--no-restricted", action="store_true",
+                   help="leave out restricted play (the full agent against the same agent barred from each of "
+                        "the game's optional elements, --games games each)")
+    p.add_argument("--json", action="store_true", help="print the trace as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from boardlab.analysis import restricted, skill
+    from boardlab.analysis.runner import backend_for
+    from boardlab.analysis.store import ResultStore
+    from boardlab.printkit.charts import chart_drawing, svg_text
+    from boardlab.printkit.output import write_rendered
+
+    definition = game_definition(args.game, args.variant)
+    players = args.players if args.players is not None else definition.game.min_players
+    definition.game.check_players(players)
+    with ResultStore(args.store) as store:
+        backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
+        try:
+            result = skill.trace(definition, players, args.games, args.max_budget, args.seed, store, backend,
+                                 progress=not args.json)
+            if not args.no_restricted:
+                result["restricted"] = restricted.effects(definition, players, args.games, args.seed, store, backend,
+                                                          progress=not args.json)
+        finally:
+            backend.close()
+    name = args.game if definition.variant == "baseline" else definition.variant
+    chart = f"{name}-{players}p.svg"
+    written = write_rendered({chart: svg_text(chart_drawing(skill.rating_chart(result))).encode()}, Path(args.out))
+    if args.json:
+        print(json.dumps(result, indent=1))
+        print(f"chart: {written[0]}", file=sys.stderr)
+    else:
+        print(skill.describe(result))
+        if "restricted" in result:
+            print()
+            print(restricted.describe(result["restricted"]))
+        print(f"chart: {written[0]}")
+    return 0

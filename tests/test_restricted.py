@@ -1,0 +1,162 @@
+"""Restricted play: a barred agent never plays a barred move while it has another, barring an
+element that cannot be used changes nothing (exactly the same moves and games), barring the only
+winning move loses, and every game's declared elements come out of `boardlab skill`."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from boardlab.analysis import engines
+from boardlab.analysis.agents import OnePlyAgent
+from boardlab.analysis.restricted import BarredAgent, Restriction, effects
+from boardlab.analysis.runner import make_match, play_one
+from boardlab.analysis.store import ResultStore
+from boardlab.layouts import BoardlabError, game_ids, load
+from boardlab.layouts.registry import register_game
+
+
+def games_with_elements():
+    for game_id in game_ids("engine"):
+        game = engines.make_game(load(game_id), 2 if load(game_id).game.min_players <= 2 else None)
+        if game.restrictions():
+            yield game_id, game
+
+
+def positions(game, count: int, seed: int):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(30)):
+            if state.is_terminal():
+                break
+            if state.current_player() < 0:
+                state.apply(state.sample_chance(rng))
+            else:
+                state.apply(state.random_move(rng))
+        if not state.is_terminal() and state.current_player() >= 0:
+            found.append(state)
+    return found
+
+
+def test_every_game_with_an_engine_declares_elements_with_names_of_its_own():
+    declared = dict(games_with_elements())
+    assert len(declared) >= 3
+    for game_id, game in declared.items():
+        names = [r.name for r in game.restrictions()]
+        assert len(set(names)) == len(names)
+        assert game.restriction(names[0]).name == names[0]
+        with pytest.raises(BoardlabError, match="no element"):
+            game.restriction("no-such-element")
+
+
+def test_a_barred_agent_plays_no_barred_move_while_it_has_another_and_else_as_the_full_agent():
+    for game_id, game in games_with_elements():
+        full = engines.agent_factories(game_id)[game.restricted_agent()]
+        for restriction in game.restrictions():
+            barred = BarredAgent(full(game), restriction)
+            for state in positions(game, 15, 3):
+                moves = state.legal_moves()
+                allowed = [m for m in moves if not restriction.bars(state, m)]
+                a, b = random.Random(9), random.Random(9)
+                move = barred.choose(state, a)
+                if allowed and len(allowed) < len(moves):
+                    assert move in allowed
+                else:  # nothing barred, or nothing else: exactly the full agent's move and draws
+                    assert move == full(game).choose(state, b) and a.getstate() == b.getstate()
+
+
+def test_every_declared_element_is_a_choice_some_position_offers():
+    for game_id, game in games_with_elements():
+        for restriction in game.restrictions():
+            assert any(restriction.bars(state, m) for state in positions(game, 60, 5) for m in state.legal_moves()), \
+                f"{game_id}: {restriction.name} is never usable in random play"
+
+
+def play_from(state, agents, seed):
+    rng = [random.Random(seed), random.Random(seed + 1)]
+    moves = []
+    while not state.is_terminal():
+        move = agents[state.current_player()].choose(state, rng[state.current_player()])
+        moves.append(move)
+        state.apply(move)
+    return moves, state.winners()
+
+
+def test_barring_an_element_a_tiny_position_cannot_use_changes_nothing():
+    """Deblockle with one block each: the block to tip is always the closest one, so the barred
+    greedy agent plays exactly the full agent's game, move for move."""
+    game = engines.make_game(load("deblockle"), 2)
+    tiny = {"game": "deblockle", "to_move": 1, "blocks": [{"owner": 1, "at": "d4", "top": "X", "north": "Stop"},
+                                                           {"owner": 2, "at": "c2", "top": "Stop", "north": "Cross"}]}
+    greedy = engines.agent_factories("deblockle")["greedy"]
+    farther = game.restriction("farther-block")
+    for seed in range(4):
+        full = play_from(game.state_from_position(tiny), [greedy(game), greedy(game)], seed)
+        barred = play_from(game.state_from_position(tiny), [BarredAgent(greedy(game), farther), greedy(game)], seed)
+        assert barred == full and len(full[0]) > 2
+
+
+def test_barring_the_restore_bonus_where_the_rules_leave_it_out_changes_nothing():
+    """Blockd without the restore bonus: greedy barred from restoring plays exactly greedy's games."""
+    from boardlab.analysis.blockd.restrictions import RESTRICTIONS
+
+    definition = load("blockd")
+    definition = dataclasses.replace(definition, rules=dataclasses.replace(definition.rules, restore_bonus=False))
+    game = engines.make_game(definition, 2)
+    assert "restore" not in [r.name for r in game.restrictions()]  # not offered where the rules leave it out
+    restore = next(r for r in RESTRICTIONS if r.name == "restore")
+    greedy = engines.agent_factories("blockd")["greedy"]
+    one = make_match(game, [greedy, greedy], 4, agent_names=["a", "b"])
+    two = make_match(game, [greedy, lambda g: BarredAgent(greedy(g), restore)], 4, agent_names=["a", "b"])
+    for i in range(4):
+        assert play_one(one, i) == play_one(two, i)
+
+
+class _Taker(OnePlyAgent):
+    """One ply on Pile: wins at once when it can; every other move is worth the same."""
+
+    @staticmethod
+    def value(after, seat):
+        return 0.0
+
+
+def _pile(tmp_path):
+    from toygame.registration import GAME
+
+    register_game(GAME)
+    return engines.make_game(load("toygame"), 2)
+
+
+def test_barring_the_only_winning_move_loses(tmp_path):
+    """Pile with 3 counters and at most 3 taken: taking all 3 is the only win; barred from it, the
+    mover leaves 1 or 2 and the one-ply opponent takes them: it loses every game, the full agent
+    wins every game."""
+    game = _pile(tmp_path)
+    take_all = Restriction("take-all", "taking the whole pile", lambda state, move: move == state.pile)
+    for seed in range(20):
+        for barred, winner in ((True, 1), (False, 0)):
+            state = game.new_initial_state()
+            state.pile, state.mover = 3, 0
+            movers = [BarredAgent(_Taker(), take_all) if barred else _Taker(), _Taker()]
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply(movers[state.current_player()].choose(state, rng))
+            assert state.winners() == (winner,)
+
+
+def test_effects_through_the_store_on_any_worker_count(tmp_path):
+    game_id, game = next(games_with_elements())
+    with ResultStore(tmp_path / "a.sqlite") as store:
+        first = effects(game.definition, 2, 6, 1, store)
+    assert [e["element"] for e in first["elements"]] == [r.name for r in game.restrictions()]
+    assert all(e["games"] == 6 for e in first["elements"])
+    from boardlab.analysis.runner import LocalBackend
+
+    with ResultStore(tmp_path / "b.sqlite") as store:
+        again = effects(game.definition, 2, 6, 1, store, backend=LocalBackend(2))
+    first.pop("seconds"), again.pop("seconds")
+    assert again == first

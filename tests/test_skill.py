@@ -1,0 +1,111 @@
+"""The skill trace: the Bradley-Terry (Luce) fit against cases computed by hand, the counting of a
+pairing's games, the default ladder of every game, and `boardlab skill` end to end (seeded,
+resumable through the store, the same whatever the worker count, bad input refused)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from boardlab.analysis import engines, skill
+from boardlab.analysis.runner import GameRecord
+from boardlab.analysis.skill import ELO, Pairing, ratings
+from boardlab.cli import main
+from boardlab.layouts import game_ids, load
+
+Z = 1.959963984540054
+
+
+def test_two_player_chain_is_the_log_odds_of_each_step():
+    """Levels a < b < c, 2 players: each step's rating is 400 log10 of its odds (with half a win
+    added to each side), and its variance adds the variance of the step below (1 / (N p (1 - p)))."""
+    steps = [(70, 28), (55, 40)]
+    fit = ratings(["a", "b", "c"], [Pairing("b", "a", 2, wins=70, losses=28), Pairing("c", "b", 2, wins=55, losses=40)])
+    want, variance = [0.0], [0.0]
+    for wins, losses in steps:
+        n = wins + losses + 1
+        p = (wins + 0.5) / n
+        want.append(want[-1] + 400 * math.log10((wins + 0.5) / (losses + 0.5)))
+        variance.append(variance[-1] + 1 / (n * p * (1 - p)))
+    assert fit.elo == pytest.approx(want, abs=1e-6)
+    half = [Z * ELO * math.sqrt(v) for v in variance]
+    assert fit.low == pytest.approx([w - h for w, h in zip(want, half)], abs=1e-6)
+    assert fit.high == pytest.approx([w + h for w, h in zip(want, half)], abs=1e-6)
+
+
+def test_several_players_compare_one_seat_with_the_others_together():
+    """4 players, one tested seat against 3 of the level below: the tested level wins with
+    probability pi_A / (pi_A + 3 pi_B), so its odds over one opponent are 3 (w + 1/2) / (l + 1/2)."""
+    fit = ratings(["a", "b"], [Pairing("b", "a", 4, wins=40, losses=60)])
+    assert fit.elo[1] == pytest.approx(400 * math.log10(3 * 40.5 / 60.5), abs=1e-6)
+    n, p = 101, 40.5 / 101  # the information of one logistic step with the offset log 3
+    assert fit.high[1] - fit.elo[1] == pytest.approx(Z * ELO / math.sqrt(n * p * (1 - p)), abs=1e-6)
+
+
+def test_a_pairing_counts_decided_games_only():
+    def record(winners, unfinished=False, agents=("x", "y")):
+        return GameRecord(0, 0, 0, agents, winners, unfinished, 10)
+
+    pairing = Pairing("x", "y", 2).add([record((0,)), record((1,)), record((1,), agents=("y", "x")), record(()),
+                                       record((0, 1)), record((), True), record((0,), agents=("y", "x"))])
+    assert (pairing.games, pairing.wins, pairing.losses, pairing.drawn, pairing.shared, pairing.unfinished) == \
+        (7, 2, 2, 1, 1, 1)
+    assert pairing.p_value == pytest.approx(11 / 16)  # P(X >= 2) for X ~ Binomial(4, 1/2)
+    assert not pairing.significant
+
+
+def test_every_games_default_ladder_starts_random_and_doubles_its_budgets():
+    for game_id in game_ids("engine"):
+        game = engines.make_game(load(game_id))
+        known = engines.agent_factories(game_id)
+        ladder = game.skill_ladder(64)
+        assert ladder[0] == "random" and len(set(ladder)) == len(ladder)
+        assert ("greedy" in ladder) == ("greedy" in known)
+        budgets = [skill.budget_of(name) for name in ladder if name.startswith("mcts-")]
+        assert budgets == ([16, 32, 64] if "mcts-16" in known else [])
+
+
+def run_skill(tmp_path, capsys, *extra):
+    code = main(["skill", game_ids("engine")[0], "--games", "6", "--max-budget", "16", "--store",
+                 str(tmp_path / "s.sqlite"), "--out", str(tmp_path), "--json", *extra])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_skill_command_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_path, capsys, monkeypatch):
+    first = run_skill(tmp_path, capsys, "--workers", "1")
+    levels = [level["agent"] for level in first["levels"]]
+    assert levels[0] == "random" and first["levels"][0]["rating"] == 0
+    assert [p["agent"] for p in first["pairings"]] == levels[1:]
+    assert all(p["games"] == first["games_per_level"] for p in first["pairings"])
+    assert (tmp_path / f"{first['game']}-{first['players']}p.svg").read_text().startswith("<?xml")
+    game = engines.make_game(load(first["game"]), first["players"])
+    assert [e["element"] for e in first["restricted"]["elements"]] == [r.name for r in game.restrictions()]
+    # a rerun plays nothing: every game comes back from the store
+    from boardlab.analysis import runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a rerun played games")
+
+    monkeypatch.setattr(runner.LocalBackend, "play", refuse)
+    assert run_skill(tmp_path, capsys, "--workers", "2") == first
+    monkeypatch.undo()
+    other = tmp_path / "other"
+    other.mkdir()
+    fresh = run_skill(other, capsys, "--workers", "2")  # played again from an empty store, on 2 workers
+    assert fresh.pop("seconds") > 0 and first.pop("seconds") > 0
+    assert fresh["restricted"].pop("seconds") > 0 and first["restricted"].pop("seconds") > 0
+    assert fresh == first
+
+
+@pytest.mark.parametrize("args,message", [(["--players", "99"], "players"), (["--max-budget", "0"], "at least 1"),
+                                          (["--games", "x"], "whole number")])
+def test_skill_refuses_bad_input_in_one_line(tmp_path, capsys, args, message):
+    try:
+        code = main(["skill", game_ids("engine")[0], "--store", str(tmp_path / "s.sqlite"), *args])
+    except SystemExit as stop:  # argparse's own refusals
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
