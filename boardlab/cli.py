@@ -21,6 +21,8 @@ COMMANDS = (
     "check",
     "simulate",
     "compare",
+    "sweep",
+    "tune",
     "report",
     "tables",
     "moves",

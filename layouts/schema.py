@@ -287,3 +287,46 @@ def describe(value: Any) -> str:
     if isinstance(value, (list, dict)):
         return f"got {kind}"
     return f"got {kind} {show(value)}"
+
+
+def key_field(cls: type, path: tuple[str, ...]) -> tuple[Any, dict] | None:
+    """(type, limits metadata) of the field that key path `path` names in dataclass `cls`, or None
+    when no field of the schema has that path (a table's own keys, such as a colour's name, are
+    not fields: None too).
+
+    >>> from boardlab.layouts.sixbysix import Definition
+    >>> key_field(Definition, ("rules", "chips"))
+    (<class 'int'>, {'min': 1, 'max': 500, 'doc': ''})
+    >>> key_field(Definition, ("rules", "chip")) is None
+    True
+    """
+    tp: Any = cls
+    meta: dict = {}
+    for part in path:
+        if not (dataclasses.is_dataclass(tp) and isinstance(tp, type)):
+            return None
+        fields = {f.name: f for f in dataclasses.fields(tp) if f.init and not f.metadata.get("loaded")}
+        if part not in fields:
+            return None
+        tp, meta = typing.get_type_hints(tp)[part], dict(fields[part].metadata)
+    return tp, meta
+
+
+def key_names(cls: type, prefix: tuple[str, ...] = ()) -> list[str]:
+    """Every dotted key path of the plain (non-table) fields of dataclass `cls`, in schema order.
+
+    >>> from boardlab.layouts.sixbysix import Definition
+    >>> [k for k in key_names(Definition) if k.startswith("rules.")]
+    ['rules.chips', 'rules.unclaimed_bank', 'rules.lead', 'rules.covering', 'rules.max_rounds']
+    """
+    out = []
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        if not f.init or f.metadata.get("loaded"):
+            continue
+        tp = hints[f.name]
+        if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+            out += key_names(tp, prefix + (f.name,))
+        else:
+            out.append(dotted(prefix + (f.name,)))
+    return out

@@ -7,7 +7,9 @@
   reference (a fair share) as a dashed line - a reportlab LinePlot, one series per whisker;
 - histogram: counts per bin (a VerticalBarChart), with the stated length as a marked line;
 - bars: one value per category (a VerticalBarChart);
-- grid: a heat map of values on a board (rectangles shaded by value, labels in the cells).
+- grid: a heat map of values on a board (rectangles shaded by value, labels in the cells);
+- lines: a metric against the values of a varied key, one line per series with its 95% band
+  shaded round it, and a dashed reference line (a fair value, a stated time) where given.
 
 >>> block = {"chart": "bars", "title": "t", "categories": ["a", "b"], "values": [0.2, 0.8], "axis": "p"}
 >>> svg_text(chart_drawing(block)).startswith("<?xml")
@@ -19,7 +21,7 @@ from __future__ import annotations
 from reportlab.graphics import renderSVG
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, Line, Rect, String
+from reportlab.graphics.shapes import Drawing, Line, PolyLine, Polygon, Rect, String
 from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
 
@@ -28,6 +30,10 @@ FONT = "Helvetica"
 INK = colors.HexColor("#222222")
 ACCENT = colors.HexColor("#2b5797")
 MUTED = colors.HexColor("#9e9e9e")
+#: the lines of a lines chart, in order (told apart in greyscale by their dash patterns too)
+SERIES = (ACCENT, colors.HexColor("#c0392b"), colors.HexColor("#2e7d32"), colors.HexColor("#6a1b9a"),
+          colors.HexColor("#ef6c00"), colors.HexColor("#00838f"))
+DASHES = (None, [4, 2], [1, 2], [6, 2, 1, 2], [2, 2], [8, 3])
 
 
 def chart_drawing(block: dict) -> Drawing:
@@ -44,6 +50,8 @@ def chart_drawing(block: dict) -> Drawing:
         return _bars(block)
     if kind == "grid":
         return _grid(block)
+    if kind == "lines":
+        return _lines(block)
     raise ValueError(f"unknown chart kind {kind!r}")
 
 
@@ -174,3 +182,118 @@ def _grid(block: dict) -> Drawing:
                                textAnchor="middle"))
     _axis_label(drawing, f"{block.get('axis', '')}: light {low} .. dark {high}", WIDTH / 2, 6)
     return drawing
+
+
+def value_label(value: float, fmt: str) -> str:
+    """An axis label of a value in a table format: pct as percent, pp as signed points, else a number.
+
+    >>> value_label(0.25, "pct"), value_label(-0.05, "pp"), value_label(12.5, "f1")
+    ('25%', '-5 pts', '12.5')
+    """
+    digits = 0 if abs(value * 100 - round(value * 100)) < 1e-9 else 1
+    if fmt == "pct":
+        return f"{value * 100:.{digits}f}%"
+    if fmt == "pp":
+        return f"{value * 100:+.{digits}f} pts" if value else "0 pts"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:g}" if value == round(value, 1) else f"{value:.2f}"
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values covering low..high (about `count` of them).
+
+    >>> nice_ticks(0, 1)
+    [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    >>> nice_ticks(13, 47)
+    [10.0, 20.0, 30.0, 40.0, 50.0]
+    """
+    import math
+
+    if high <= low:
+        high = low + (abs(low) or 1) * 0.1
+    raw = (high - low) / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.floor(low / step + 1e-9) * step
+    ticks = []
+    value = first
+    while value < high + step * 0.999:
+        ticks.append(float(round(value, 10)))
+        value += step
+    return ticks
+
+
+def _lines(block: dict) -> Drawing:
+    """Series of values (with low/high bands) against x positions; None values leave a gap."""
+    series = block["series"]
+    labels = block["x_labels"]
+    xs = block.get("x_values") or list(range(1, len(labels) + 1))
+    legend_rows = (len(series) + 2) // 3 if len(series) > 1 else 0
+    drawing = _frame(block["title"], HEIGHT + 12 * legend_rows)
+    x0, y0 = 55.0, 38.0
+    width, height = WIDTH - x0 - 20, HEIGHT - 75
+    present = [v for s in series for key in ("values", "low", "high") for v in s[key] if v is not None]
+    if block.get("reference") is not None:
+        present.append(block["reference"])
+    ticks = nice_ticks(min(present), max(present)) if present else [0.0, 1.0]
+    lo_y, hi_y = ticks[0], ticks[-1]
+    lo_x, hi_x = min(xs), max(xs)
+    pad = (hi_x - lo_x) * 0.04 or 0.5
+    lo_x, hi_x = lo_x - pad, hi_x + pad
+
+    def px(x: float) -> float:
+        return x0 + width * (x - lo_x) / (hi_x - lo_x)
+
+    def py(y: float) -> float:
+        return y0 + height * (y - lo_y) / ((hi_y - lo_y) or 1)
+
+    fmt = block.get("format", "f1")
+    for t in ticks:
+        drawing.add(Line(x0, py(t), x0 + width, py(t), strokeColor=colors.HexColor("#e0e0e0"), strokeWidth=0.5))
+        drawing.add(String(x0 - 4, py(t) - 2.5, value_label(t, fmt), fontName=FONT, fontSize=7, fillColor=INK,
+                           textAnchor="end"))
+    every = max(1, len(labels) // 12)
+    for i, (x, label) in enumerate(zip(xs, labels)):
+        drawing.add(Line(px(x), y0, px(x), y0 - 3, strokeColor=INK, strokeWidth=0.5))
+        if i % every == 0:
+            drawing.add(String(px(x), y0 - 11, label, fontName=FONT, fontSize=7, fillColor=INK, textAnchor="middle"))
+    drawing.add(Line(x0, y0, x0 + width, y0, strokeColor=INK, strokeWidth=0.6))
+    drawing.add(Line(x0, y0, x0, y0 + height, strokeColor=INK, strokeWidth=0.6))
+    if block.get("reference") is not None:
+        r = py(block["reference"])
+        drawing.add(Line(x0, r, x0 + width, r, strokeColor=MUTED, strokeWidth=1, strokeDashArray=[3, 2]))
+    for k, s in enumerate(series):
+        colour, dash = SERIES[k % len(SERIES)], DASHES[k % len(DASHES)]
+        for run in _runs(xs, s):
+            if len(run) > 1:
+                band = [c for x, _, _, hi in run for c in (px(x), py(hi))] + \
+                       [c for x, _, lo, _ in reversed(run) for c in (px(x), py(lo))]
+                drawing.add(Polygon(band, fillColor=colour, fillOpacity=0.15, strokeColor=None, strokeWidth=0))
+                drawing.add(PolyLine([c for x, v, _, _ in run for c in (px(x), py(v))], strokeColor=colour,
+                                     strokeWidth=1.4, strokeDashArray=dash))
+            for x, v, lo, hi in run:
+                if len(run) == 1:  # a lone point: its interval as a whisker
+                    drawing.add(Line(px(x), py(lo), px(x), py(hi), strokeColor=colour, strokeWidth=1.2))
+                drawing.add(Rect(px(x) - 1.8, py(v) - 1.8, 3.6, 3.6, fillColor=colour, strokeColor=None))
+        if legend_rows:
+            row, column = divmod(k, 3)
+            lx, ly = x0 + column * width / 3, HEIGHT + 12 * legend_rows - 24 - 12 * row
+            drawing.add(Line(lx, ly + 3, lx + 14, ly + 3, strokeColor=colour, strokeWidth=1.4, strokeDashArray=dash))
+            drawing.add(String(lx + 18, ly, s["label"], fontName=FONT, fontSize=7, fillColor=INK))
+    axis = block.get("axis", "")
+    if block.get("reference") is not None:
+        axis += f"; dashed: {block.get('reference_label', 'reference')}"
+    _axis_label(drawing, f"{block.get('x_axis', '')}  |  {axis}; shaded: 95% interval", WIDTH / 2, 6)
+    return drawing
+
+
+def _runs(xs, s) -> list[list[tuple[float, float, float, float]]]:
+    """The stretches of consecutive points that have a value (None: a refused point, a gap)."""
+    runs: list[list[tuple[float, float, float, float]]] = [[]]
+    for x, v, lo, hi in zip(xs, s["values"], s["low"], s["high"]):
+        if v is None or lo is None or hi is None:
+            runs.append([])
+        else:
+            runs[-1].append((x, v, lo, hi))
+    return [r for r in runs if r]

@@ -47,6 +47,11 @@ def _section(section: dict, game: str) -> list[str]:
     return lines
 
 
+def blocks_markdown(blocks: list[dict], game: str) -> str:
+    """Some blocks of a document as Markdown (a command's summary on the terminal)."""
+    return "\n".join(line for block in blocks for line in _block(block, game) + [""])
+
+
 def _block(block: dict, game: str) -> list[str]:
     kind = block["kind"]
     if kind == "text":

@@ -1,0 +1,156 @@
+"""The sweep report: every metric against the varied values, as charts with bands and tables.
+
+`sweep_document(result)` turns the result of `analysis.sweep.sweep` into a report document
+(see `document`), written like a balance report (Markdown with SVG charts, PDF, JSON).  Per
+player count: for every metric a chart of the metric against the first varied key's values with
+its 95% interval shaded round it, a line per value of the other varied keys; then one table of
+every point with every metric and its interval; refused points are listed with the reason.
+"""
+
+from __future__ import annotations
+
+from boardlab.analysis.report.document import chart, format_cell, section, table, text
+
+#: how each metric is shown: (value format, interval format)
+SHOWN = {"balance": ("f3", "f3"), "first_player_advantage": ("pp", "pp"), "minutes": ("f1", "f1"),
+         "length": ("f1", "f1"), "draws": ("pct", "pct"), "capped": ("pct", "pct")}
+
+
+def metric_title(metric: str, unit: str) -> str:
+    """How the report names a metric.
+
+    >>> metric_title("length", "rounds"), metric_title("first_player_advantage", "turns")
+    ('length of a finished game (rounds)', 'first-player advantage')
+    """
+    return {"balance": "seat balance (decided games)", "first_player_advantage": "first-player advantage",
+            "minutes": "table minutes (finished games)", "length": f"length of a finished game ({unit})",
+            "draws": "draws", "capped": "stopped at the cap"}.get(metric, f"{metric.replace('_', ' ')} (mean per game)")
+
+
+def interval_text(m: dict, fmt: str) -> str:
+    """A metric's value and 95% interval as one cell.
+
+    >>> interval_text({"value": 0.5, "ci95": [0.4, 0.6]}, "pct")
+    '50.0% (40.0% .. 60.0%)'
+    """
+    if m.get("value") is None:
+        return "-"
+    value_fmt = {"f3": "f3", "pp": "pp", "pct": "pct"}.get(fmt, "f1")
+    lo, hi = m["ci95"]
+    return f"{format_cell(m['value'], value_fmt)} ({format_cell(lo, value_fmt)} .. {format_cell(hi, value_fmt)})"
+
+
+def _series(points: list[dict], axes: list[dict], metric: str) -> tuple[list, list[dict]]:
+    """x labels (the first key's values) and one series per combination of the other keys' values."""
+    first = axes[0]
+    others = axes[1:]
+    by_rest: dict[tuple, dict] = {}
+    for p in points:
+        rest = tuple((a["key"], p["values"][a["key"]]) for a in others)
+        by_rest.setdefault(rest, {})[_key(p["values"][first["key"]])] = p
+    series = []
+    for rest, found in by_rest.items():
+        label = ", ".join(f"{k} = {_text(v)}" for k, v in rest) or first["key"]
+        row: dict = {"label": label, "values": [], "low": [], "high": []}
+        for value in first["values"]:
+            m = found.get(_key(value), {}).get("metrics", {}).get(metric)
+            ok = m is not None and m.get("value") is not None
+            row["values"].append(m["value"] if ok else None)
+            row["low"].append(m["ci95"][0] if ok else None)
+            row["high"].append(m["ci95"][1] if ok else None)
+        series.append(row)
+    return [_text(v) for v in first["values"]], series
+
+
+def _key(value) -> tuple:
+    return (type(value).__name__, value)
+
+
+def _text(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def metrics_of(points: list[dict]) -> list[str]:
+    """The metrics the played points have, headline ones first (in `SHOWN` order), then the game's own."""
+    found: list[str] = []
+    for p in points:
+        for m in p.get("metrics", {}):
+            if m not in found:
+                found.append(m)
+    return [m for m in SHOWN if m in found] + [m for m in found if m not in SHOWN]
+
+
+def _reference(metric: str, result: dict) -> tuple[float | None, str]:
+    if metric == "minutes":
+        return result["stated_minutes"], f"stated {result['stated_minutes']} min"
+    if metric == "first_player_advantage":
+        return 0.0, "no advantage"
+    return None, ""
+
+
+def sweep_document(result: dict) -> dict:
+    """The report document of a sweep (its JSON is the document; `data` holds every point)."""
+    axes = result["axes"]
+    keys = ", ".join(a["key"] for a in axes)
+    unit = result["length_unit"]
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in axes[0]["values"])
+    head = [["definition", result["source"] or result["game"]],
+            ["varied", "; ".join(f"{a['key']} = {', '.join(_text(v) for v in a['values'])} (written: "
+                                 f"{_text(result['written'][a['key']])})" for a in axes)],
+            ["players", ", ".join(str(b["players"]) for b in result["by_players"])],
+            ["games per point", f"{result['games']:,}, {result['agent']} in every seat"],
+            ["seed", f"{result['seed']}: every point plays the same games (the same deals and dice), so neighbouring "
+                     f"points differ by the rule, not by luck"]]
+    sections = []
+    for block in result["by_players"]:
+        n, points = block["players"], block["points"]
+        played = [p for p in points if "metrics" in p]
+        blocks = []
+        metrics = metrics_of(played)
+        for metric in metrics:
+            labels, series = _series(points, axes, metric)
+            fmt = SHOWN.get(metric, ("f1", "f1"))[0]
+            reference, reference_label = _reference(metric, result)
+            blocks.append(chart("lines", f"{metric}-{n}", f"{metric_title(metric, unit)}, {n} players",
+                                x_labels=labels,
+                                x_values=[float(v) for v in axes[0]["values"]] if numeric else None,
+                                series=series, format=fmt, x_axis=axes[0]["key"],
+                                axis=metric_title(metric, unit), reference=reference,
+                                reference_label=reference_label))
+        headline = [m for m in metrics if m in SHOWN]
+        own = [m for m in metrics if m not in SHOWN]
+        for title, shown, note in (
+                (f"Every point, {n} players", headline,
+                 f"{result['games']:,} games a point on seed {result['seed']}; in brackets the 95% interval. Seats "
+                 "count on decided games (a shared win counts as its share), lengths and minutes on finished games, "
+                 "draws and capped games as shares of all games."),
+                (f"The game's own figures, {n} players", own,
+                 "Means per game over all games of the point, as the engine counts them; in brackets the 95% "
+                 "interval.")):
+            if not shown:
+                continue
+            columns = [(a["key"], "text") for a in axes] + [(metric_title(m, unit), "text") for m in shown]
+            rows = [[_text(p["values"][a["key"]]) for a in axes] +
+                    [interval_text(p["metrics"][m], SHOWN.get(m, ("f1",))[0]) if m in p["metrics"] else "-"
+                     for m in shown] for p in played]
+            blocks.append(table(title, columns, rows, note))
+        refused = [p for p in points if "refused" in p]
+        if refused:
+            blocks.append(text("Refused (the definition's checks or the engine do not allow it, so not played): " +
+                               "; ".join(f"{', '.join(f'{k} = {_text(v)}' for k, v in p['values'].items())}: "
+                                         f"{p['refused']}" for p in refused) + "."))
+        sections.append(section(f"{n} players", blocks))
+    glossary = [["seat balance", "1 minus the gap between the seats with the highest and the lowest share of the "
+                                 "decided games (games with a winner; a shared win counts as its share). Its interval "
+                                 "is a bootstrap over the decided games."],
+                ["first-player advantage", "Seat 1's share of the decided games minus the fair share 1/players, with "
+                                           "its Wilson 95% interval."],
+                ["table minutes", "Mean length of the finished games times the definition's pace "
+                                  "(seconds per turn or round), against the playing time it states (dashed)."],
+                ["draws", "Games that ended with a shared win or with no winner, as a share of all games."],
+                ["stopped at the cap", "Games stopped at the definition's turn or round cap, as a share of all games."],
+                ["95% interval", "Wilson score interval for shares; mean plus or minus 1.96 standard errors for means."],
+                ["common random numbers", "Every point plays games 0..N-1 of the same seed: the same deals and dice, "
+                                          "so the differences between points come from the rule, not from luck."]]
+    return {"title": f"{result['name']}: sweep of {keys}", "head": head, "sections": sections,
+            "glossary": glossary, "data": result}

@@ -1,0 +1,254 @@
+"""The tuner: which values of some rule keys meet every one of a designer's goals.
+
+A goal is a metric of `analysis.sweep.point_metrics` (a headline metric or a game's own figure)
+against a target (`parse_goal`): `minutes<=30`, `balance>=0.95`, `draws<=5%`, or
+`first_player_advantage~0` (the target lies within the metric's 95% interval).  Against its
+interval a goal is *met* (the whole interval on the right side; for `~`, the target inside it),
+*missed* (the whole interval on the wrong side; for `~`, the target outside) or *unsure*.
+
+The search is a race on common seeds (`tune`): every candidate (a point of the grid) plays a
+first batch of games; a candidate that misses a goal is dropped; a candidate still unsure of a
+goal plays twice as many games (the same seed, so its first games are reused from the results
+store), until every goal is settled or it reaches the most games a candidate may play.  The
+best candidates that nothing dropped are then played again on fresh seeds (the confirmation
+run: seed + 1, so the race's luck cannot carry over); the values that meet every goal there are
+the answer.  When none does, the answer says so and names, for each goal, the candidate that
+came closest.  A confirmation run is a plain run of that variant on its seed: `boardlab
+compare` of the same variant on the same seed plays exactly the same games.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from boardlab.analysis.sweep import Axis, Point, grid, play_points, value_text
+from boardlab.layouts.errors import BoardlabError
+
+GOAL = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(<=|>=|<|>|~|=)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(%?)\s*$")
+#: metrics whose value is a share (a target may be written as a percentage)
+SHARES = ("balance", "first_player_advantage", "draws", "capped")
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A metric against a target: `op` is "<=", ">=" or "~" (the target within the interval)."""
+
+    metric: str
+    op: str
+    target: float
+    text: str
+
+    def status(self, m: dict) -> str:
+        """"met", "missed" or "unsure" of a metric {"value", "ci95"}; a metric with no value is missed.
+
+        >>> g = parse_goal("minutes<=30")
+        >>> g.status({"value": 20, "ci95": [18, 22]}), g.status({"value": 31, "ci95": [29, 33]})
+        ('met', 'unsure')
+        >>> parse_goal("first_player_advantage~0").status({"value": 0.05, "ci95": [0.01, 0.09]})
+        'missed'
+        """
+        if m is None or m.get("value") is None:
+            return "missed"
+        lo, hi = m["ci95"]
+        if self.op == "~":
+            return "met" if lo <= self.target <= hi else "missed"
+        if self.op == "<=":
+            return "met" if hi <= self.target else "missed" if lo > self.target else "unsure"
+        return "met" if lo >= self.target else "missed" if hi < self.target else "unsure"
+
+    def shortfall(self, m: dict | None) -> float:
+        """How far the metric's value is from meeting the goal (0 or less: its value meets it)."""
+        if m is None or m.get("value") is None:
+            return float("inf")
+        v = m["value"]
+        if self.op == "~":
+            return abs(v - self.target)
+        return v - self.target if self.op == "<=" else self.target - v
+
+
+def parse_goal(text: str) -> Goal:
+    """A goal `METRIC<=X`, `METRIC>=X` (< and > read the same), `METRIC~X`; X may end in % for a share.
+
+    >>> parse_goal("draws<=5%")
+    Goal(metric='draws', op='<=', target=0.05, text='draws<=5%')
+
+    :raises BoardlabError: when the text is not a goal.
+    """
+    m = GOAL.match(text)
+    if not m:
+        raise BoardlabError(f"--goal '{text}': write METRIC<=X, METRIC>=X or METRIC~X, e.g. minutes<=30")
+    metric, op, number, percent = m.groups()
+    if op == "=":
+        raise BoardlabError(f"--goal '{text}': a metric is never exactly a number; write {metric}~{number}{percent} "
+                            f"(the number within its 95% interval)")
+    target = float(number) / (100 if percent else 1)
+    if percent and metric not in SHARES:
+        raise BoardlabError(f"--goal '{text}': {metric} is not a share; give it without %")
+    return Goal(metric, {"<": "<=", ">": ">="}.get(op, op), target, text.strip())
+
+
+def check_goals(goals: Sequence[Goal], known: Sequence[str]) -> None:
+    """:raises BoardlabError: for a goal on an unknown metric, or goals no value could meet together."""
+    for g in goals:
+        if g.metric not in known:
+            raise BoardlabError(f"--goal '{g.text}': no metric '{g.metric}' (metrics: {', '.join(known)})")
+    for metric in dict.fromkeys(g.metric for g in goals):
+        mine = [g for g in goals if g.metric == metric]
+        low = max((g.target for g in mine if g.op in (">=", "~")), default=float("-inf"))
+        high = min((g.target for g in mine if g.op in ("<=", "~")), default=float("inf"))
+        near = {g.target for g in mine if g.op == "~"}
+        if low > high or len(near) > 1:
+            raise BoardlabError(f"contradictory goals: {' and '.join(g.text for g in mine)} cannot all hold")
+
+
+@dataclass(frozen=True)
+class TuneOptions:
+    players: int
+    agent: str
+    first_games: int = 200  # games every candidate plays first
+    games: int = 1600  # the most games a candidate plays in the race; the confirmation run plays this many
+    finalists: int = 3  # candidates confirmed on fresh seeds
+    seed: int = 1
+    workers: int | None = None
+    progress: bool = True
+    backend: Any = None
+
+
+@dataclass
+class Candidate:
+    point: Point
+    statuses: dict[str, str] = field(default_factory=dict)
+    dropped_at: int | None = None  # games played when a goal was missed
+
+    def settled(self) -> bool:
+        return all(s != "unsure" for s in self.statuses.values())
+
+    def met(self) -> bool:
+        return all(s == "met" for s in self.statuses.values())
+
+
+def _judge(point: Point, goals: Sequence[Goal]) -> dict[str, str]:
+    return {g.text: g.status(point.metrics.get(g.metric)) for g in goals}
+
+
+def _say(text: str, progress: bool) -> None:
+    if progress and sys.stderr.isatty():
+        print(text, file=sys.stderr)
+
+
+def _changes(point: Point, written: dict[str, Any], axes: Sequence[Axis]) -> float:
+    """How far a point's values are from the written ones: per key, steps along its list of values."""
+    total = 0.0
+    for a in axes:
+        v, w = point.values[a.name], written[a.name]
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and isinstance(w, (int, float)):
+            span = (max(a.values) - min(a.values)) or 1
+            total += abs(v - w) / span * (len(a.values) - 1)
+        else:
+            total += 0 if v == w else 1
+    return total
+
+
+def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], store, options: TuneOptions) -> dict:
+    """The race and the confirmation run (see the module docstring); the result is JSON-ready."""
+    from boardlab.analysis.sweep import _get, point_json
+
+    n = options.players
+    points = grid(base, axes, n)
+    candidates = [Candidate(p) for p in points if p.definition is not None]
+    written = {a.name: _get(definition, a.key) for a in axes}
+    rounds = []
+    games = min(options.first_games, options.games)
+    racing = list(candidates)
+    while racing:
+        play_points([c.point for c in racing], n, options.agent, games, options.seed, store, options.workers,
+                    options.progress, options.backend)
+        for c in racing:
+            c.statuses = _judge(c.point, goals)
+            if "missed" in c.statuses.values():
+                c.dropped_at = games
+        dropped = [c for c in racing if c.dropped_at is not None]
+        unsure = [c for c in racing if c.dropped_at is None and not c.settled()]
+        rounds.append({"games": games, "candidates": len(racing), "dropped": len(dropped),
+                       "settled": len(racing) - len(dropped) - len(unsure), "unsure": len(unsure)})
+        _say(f"race: {len(racing)} candidates at {games:,} games; {len(dropped)} dropped, {len(unsure)} still unsure",
+             options.progress)
+        if games >= options.games:
+            break
+        racing = unsure
+        games = min(games * 2, options.games)
+    alive = [c for c in candidates if c.dropped_at is None]
+    alive.sort(key=lambda c: (sum(s != "met" for s in c.statuses.values()), _changes(c.point, written, axes),
+                              sum(max(g.shortfall(c.point.metrics.get(g.metric)), 0) for g in goals)))
+    finalists = alive[:options.finalists]
+    confirm_seed = options.seed + 1
+    confirmed = [Point(dict(c.point.values), c.point.definition) for c in finalists]
+    if confirmed:
+        _say(f"confirmation: {len(confirmed)} candidates, {options.games:,} games each on seed {confirm_seed}",
+             options.progress)
+        play_points(confirmed, n, options.agent, options.games, confirm_seed, store, options.workers,
+                    options.progress, options.backend)
+    confirmation = []
+    for p in confirmed:
+        statuses = _judge(p, goals)
+        confirmation.append({**point_json(p), "variant": p.definition.variant, "goals": statuses,
+                             "meets_every_goal": all(s == "met" for s in statuses.values())})
+    meeting = [c for c in confirmation if c["meets_every_goal"]]
+    pool = [(c["values"], c["metrics"], "confirmation") for c in confirmation] + \
+           [(c.point.values, c.point.metrics, "race") for c in candidates]
+    closest = {}
+    for g in goals:
+        best = min(pool, key=lambda item: g.shortfall(item[1].get(g.metric)))
+        closest[g.text] = {"values": best[0], "metric": best[1].get(g.metric), "from": best[2],
+                           "status": g.status(best[1].get(g.metric))}
+    return {"game": definition.game.id, "name": definition.game.name,
+            "base": getattr(definition, "variant", "baseline"), "players": n, "agent": options.agent,
+            "axes": [{"key": a.name, "values": list(a.values)} for a in axes], "written": written,
+            "goals": [g.text for g in goals], "seed": options.seed, "confirmation_seed": confirm_seed,
+            "first_games": min(options.first_games, options.games), "games": options.games, "rounds": rounds,
+            "refused": [{"values": p.values, "refused": p.refused} for p in points if p.refused],
+            "race": [{"values": c.point.values, "games": c.point.games, "goals": c.statuses,
+                      "dropped": c.dropped_at is not None} for c in candidates],
+            "confirmation": confirmation, "meeting": [c["values"] for c in meeting], "closest": closest}
+
+
+def tune_text(result: dict) -> str:
+    """What the tuner found, in plain words: the values meeting every goal with each metric's
+    interval, or that none does and which came closest on each goal."""
+    from boardlab.analysis.report.sweep_report import SHOWN, interval_text
+
+    def said(values: dict) -> str:
+        return ", ".join(f"{k} = {value_text(v)}" for k, v in values.items())
+
+    goals = result["goals"]
+    metrics = list(dict.fromkeys(re.split(r"<=|>=|<|>|~", g)[0].strip() for g in goals))
+    race = result["race"]
+    lines = [f"{result['name']}, {result['players']} players, {result['agent']} in every seat: "
+             f"goals {'; '.join(goals)}",
+             f"searched {len(race)} candidates ({' x '.join(str(len(a['values'])) for a in result['axes'])} values of "
+             f"{', '.join(a['key'] for a in result['axes'])})" +
+             (f", {len(result['refused'])} refused by the definition's checks" if result["refused"] else "") +
+             f"; race on seed {result['seed']} from {result['first_games']:,} to at most {result['games']:,} games a "
+             f"candidate: {sum(r['dropped'] for r in result['rounds'])} dropped",
+             f"confirmation: {len(result['confirmation'])} candidates, {result['games']:,} games each on fresh seed "
+             f"{result['confirmation_seed']}", ""]
+    meeting = [c for c in result["confirmation"] if c["meets_every_goal"]]
+    if meeting:
+        lines.append("Meets every goal in the confirmation run:")
+        for c in meeting:
+            lines.append(f"  {said(c['values'])}")
+            for m in metrics:
+                lines.append(f"      {m}: {interval_text(c['metrics'][m], SHOWN.get(m, ('f1',))[0])}")
+    else:
+        lines.append("No value in range meets every goal" + (" in the confirmation run." if result["confirmation"]
+                                                             else " (every candidate missed one in the race)."))
+        lines.append("Closest on each goal:")
+        for g, best in result["closest"].items():
+            m = g.split("<")[0].split(">")[0].split("~")[0].strip()
+            lines.append(f"  {g}: {said(best['values'])}: {m} "
+                         f"{interval_text(best['metric'], SHOWN.get(m, ('f1',))[0]) if best['metric'] else '-'} "
+                         f"({best['status']}, {best['from']})")
+    return "\n".join(lines) + "\n"

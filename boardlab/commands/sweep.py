@@ -1,0 +1,126 @@
+"""`boardlab sweep GAME --vary KEY=VALUES ...`: every headline metric against rule values, on the same seeds."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import time
+from pathlib import Path
+
+from boardlab.arguments import add_agent_argument, add_seed_argument, at_most, game_definition
+from boardlab.commands.report import add_store_arguments
+from boardlab.layouts import BoardlabError, game_ids
+
+#: games per point unless --games says otherwise
+DEFAULT_GAMES = 1000
+#: where sweep reports go unless --out says otherwise
+DEFAULT_OUT = Path("build") / "sweeps"
+MAX_GAMES = 100_000_000
+
+
+def add_players_argument(p, allow_all: bool) -> None:
+    p.add_argument("--players", metavar="N|all" if allow_all else "N",
+                   help="number of players" + (", or 'all' for every allowed count" if allow_all else "")
+                        + " (default: the game's maximum)")
+
+
+def player_counts(text: str | None, info, allow_all: bool = True) -> tuple[int, ...]:
+    """The player counts of --players: one count, or every allowed one for 'all'.
+
+    :raises BoardlabError: for a count the game does not allow or a word that is not a count.
+    """
+    if text is None:
+        return (info.max_players,)
+    if allow_all and text.strip().lower() == "all":
+        return tuple(range(info.min_players, info.max_players + 1))
+    try:
+        n = int(text)
+    except ValueError:
+        raise BoardlabError(f"--players: '{text}' is not a whole number" + (" or 'all'" if allow_all else "")) from None
+    return (info.check_players(n),)
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "sweep", help="every headline metric against the values of one or more rule keys (charts, tables)",
+        description="Play the definition at every value of the varied keys (several --vary make a grid), every "
+                    "point on the same seeds, and write a sweep report (Markdown with SVG charts, PDF, JSON): each "
+                    "headline metric against the values with its 95%% band. Every point goes through the results "
+                    "store, so a rerun or an interrupted sweep plays only what is missing.")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
+    p.add_argument("--vary", action="append", required=True, metavar="KEY=VALUES",
+                   help="a key of the definition and its values: a list (3,4,5 or house,carry or true,false) or a "
+                        "whole-number range (10..40, or 10..40:5 for every fifth); repeat for a grid")
+    add_players_argument(p, allow_all=True)
+    p.add_argument("--games", type=at_most(MAX_GAMES), default=DEFAULT_GAMES, metavar="N",
+                   help=f"games per point and player count (default: {DEFAULT_GAMES:,})")
+    p.add_argument("--variant", metavar="V", help="sweep a variant file (or the name of one in layouts/variants/)")
+    add_agent_argument(p)
+    add_seed_argument(p)
+    add_store_arguments(p)
+    p.add_argument("--out", metavar="DIR", help=f"output folder (default: {DEFAULT_OUT})")
+    p.add_argument("--json", action="store_true", help="print the sweep's result as JSON")
+    p.set_defaults(run=run)
+
+
+def prepare(args, flag: str, texts: list[str]):
+    """(base name, definition, axes, agent) of a sweep or tune; every check before anything is played.
+
+    :raises BoardlabError: for bad input (one line).
+    """
+    from boardlab.analysis.report.build import check_agent
+    from boardlab.analysis.report.options import model_agent
+    from boardlab.analysis.sweep import check_axes, parse_axis
+
+    base = args.variant or args.game
+    definition = game_definition(args.game, args.variant)
+    from boardlab.layouts.registry import game_entry
+
+    if not game_entry(args.game).has("engine"):
+        raise BoardlabError(f"{args.game} has no rules engine to play it")
+    axes = [parse_axis(base, definition, t, flag) for t in texts]
+    check_axes(axes)
+    agent = check_agent(args.game, args.agent or model_agent(definition))
+    return base, definition, axes, agent
+
+
+def run(args) -> int:
+    from boardlab.analysis.report.document import slug
+    from boardlab.analysis.report.sweep_report import sweep_document
+    from boardlab.analysis.runner import backend_for
+    from boardlab.analysis.store import ResultStore
+    from boardlab.analysis.sweep import SweepOptions, sweep
+    from boardlab.printkit.reports import write_report
+
+    base, definition, axes, agent = prepare(args, "--vary", args.vary)
+    players = player_counts(args.players, definition.game)
+    options = SweepOptions(players=players, agent=agent, games=args.games, seed=args.seed, workers=args.workers,
+                           progress=True)
+    started = time.perf_counter()
+    with ResultStore(args.store) as store:
+        backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
+        try:
+            result = sweep(base, definition, axes, store, dataclasses.replace(options, backend=backend))
+        finally:
+            backend.close()
+    variant = getattr(definition, "variant", "baseline")
+    name = slug(f"{args.game if variant == 'baseline' else variant}-{'-'.join(a.name for a in axes)}")
+    out = Path(args.out) if args.out else DEFAULT_OUT
+    document = sweep_document(result)
+    written = write_report(document, name, out)
+    print(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
+          f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(summary_text(document), end="")
+    return 0
+
+
+def summary_text(document: dict) -> str:
+    """The sweep's tables and notes (every point, every metric) as Markdown, for the terminal."""
+    from boardlab.printkit.report_markdown import blocks_markdown
+
+    return "".join(f"## {section['title']}\n\n" + blocks_markdown(
+        [b for b in section["blocks"] if b["kind"] != "chart"], "") for section in document["sections"]).rstrip() + "\n"

@@ -1,0 +1,64 @@
+"""`boardlab tune GAME --goal EXPR ... --over KEY=VALUES ...`: the rule values that meet every goal."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from boardlab.arguments import add_agent_argument, add_seed_argument, at_most
+from boardlab.commands.report import add_store_arguments
+from boardlab.commands.sweep import MAX_GAMES, add_players_argument, player_counts, prepare
+from boardlab.layouts import game_ids
+
+
+def register(subparsers) -> None:
+    from boardlab.analysis.tune import TuneOptions
+
+    p = subparsers.add_parser(
+        "tune", help="search rule values for those that meet every goal (a race on common seeds, then a confirmation)",
+        description="Race every combination of the --over values on the same seeds: each plays a first batch of "
+                    "games, those whose 95%% intervals already miss a goal are dropped, those still unsure play "
+                    "twice as many, until every goal is settled; the best are then confirmed on fresh seeds. "
+                    "Prints the values meeting every goal with each metric's interval, or says that none does "
+                    "and which came closest on each goal.")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
+    p.add_argument("--goal", action="append", required=True, metavar="EXPR",
+                   help="METRIC<=X, METRIC>=X or METRIC~X (X within the 95%% interval); metrics: balance, "
+                        "first_player_advantage, minutes, length, draws, capped (shares may be written as 5%%) "
+                        "or a game's own figure; repeat for several goals")
+    p.add_argument("--over", action="append", required=True, metavar="KEY=VALUES",
+                   help="a key and the values to search (as sweep's --vary); repeat for a grid")
+    add_players_argument(p, allow_all=False)
+    p.add_argument("--variant", metavar="V", help="tune a variant file (or the name of one in layouts/variants/)")
+    p.add_argument("--games", type=at_most(MAX_GAMES, least=10), default=TuneOptions.games, metavar="N",
+                   help=f"the most games a candidate plays in the race, and the games of the confirmation run "
+                        f"(default: {TuneOptions.games:,}; the race starts at {TuneOptions.first_games})")
+    p.add_argument("--finalists", type=at_most(100), default=TuneOptions.finalists, metavar="K",
+                   help=f"candidates confirmed on fresh seeds (default: {TuneOptions.finalists})")
+    add_agent_argument(p)
+    add_seed_argument(p)
+    add_store_arguments(p)
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from boardlab.analysis.runner import backend_for
+    from boardlab.analysis.store import ResultStore
+    from boardlab.analysis.sweep import known_metrics
+    from boardlab.analysis.tune import TuneOptions, check_goals, parse_goal, tune, tune_text
+
+    base, definition, axes, agent = prepare(args, "--over", args.over)
+    players, = player_counts(args.players, definition.game, allow_all=False)
+    goals = [parse_goal(g) for g in args.goal]
+    check_goals(goals, known_metrics(definition, players, agent, [g.metric for g in goals]))
+    options = TuneOptions(players=players, agent=agent, games=args.games, finalists=args.finalists, seed=args.seed,
+                          workers=args.workers, progress=True)
+    with ResultStore(args.store) as store:
+        backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
+        try:
+            result = tune(base, definition, axes, goals, store, dataclasses.replace(options, backend=backend))
+        finally:
+            backend.close()
+    print(json.dumps(result, indent=2) if args.json else tune_text(result), end="\n" if args.json else "")
+    return 0

@@ -1,0 +1,238 @@
+"""`boardlab sweep` and `boardlab tune`: values, grids, common seeds, the store, goals and the race.
+
+The synthetic space is Pile (tests/toygame): with `take_max = 1` every turn takes one counter, so
+a game lasts exactly as many turns as the pile holds; the exact length distribution of any
+point is computed here by brute force over the die and every legal move (random play picks
+each legal move with equal probability), independently of the engine and the runner.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+
+from boardlab.analysis.report.compare import CompareOptions, compare
+from boardlab.analysis.runner import LocalBackend
+from boardlab.analysis.store import ResultStore
+from boardlab.analysis.sweep import SweepOptions, parse_axis, parse_values, sweep
+from boardlab.analysis.tune import TuneOptions, check_goals, parse_goal, tune, tune_text
+from boardlab.cli import main
+from boardlab.layouts import BoardlabError, load, register_game, registry
+from boardlab.layouts.loader import load_with
+
+
+@pytest.fixture
+def pile(tmp_path):
+    """Pile registered, and a variant of it whose die always shows 1 (a pile of start + 1)."""
+    from toygame.registration import GAME
+
+    register_game(GAME)
+    variant = tmp_path / "pile-one.toml"
+    variant.write_text('extends = "toygame"\n\n[rules]\ndie_faces = [1]\n')
+    yield str(variant)
+    registry.unregister_game(GAME.id)
+
+
+class NothingToPlay(LocalBackend):
+    def play(self, jobs, player=None):
+        raise AssertionError(f"asked to play {len(jobs)} blocks")
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@lru_cache(maxsize=None)
+def length_distribution(pile: int, take_max: int) -> dict[int, Fraction]:
+    """Exact distribution of the number of turns random play takes to empty `pile` counters."""
+    if pile == 0:
+        return {0: Fraction(1)}
+    moves = range(1, min(take_max, pile) + 1)
+    out: dict[int, Fraction] = {}
+    for take in moves:
+        for turns, p in length_distribution(pile - take, take_max).items():
+            out[turns + 1] = out.get(turns + 1, Fraction(0)) + p / len(moves)
+    return out
+
+
+# -- values -----------------------------------------------------------------------------------
+
+def test_values_are_lists_or_ranges_read_as_the_keys_type():
+    assert parse_values("10..40:5", int, "k") == (10, 15, 20, 25, 30, 35, 40)
+    assert parse_values("10..12", int, "k") == (10, 11, 12)
+    assert parse_values("3,4,5", int, "k") == (3, 4, 5)
+    assert parse_values("true,false", bool, "k") == (True, False)
+    assert parse_values("1.5,2", float, "k") == (1.5, 2)
+    for text, why in (("40..10", "holds no values"), ("1..5:0", "step"), ("3,x", "not a whole number"),
+                      ("3,3", "listed twice"), ("maybe", "not true or false")):
+        with pytest.raises(BoardlabError, match=why):
+            parse_values(text, bool if text == "maybe" else int, "k")
+
+
+def test_an_axis_is_checked_by_the_definitions_own_schema():
+    d = load("sixbysix")
+    axis = parse_axis("sixbysix", d, "rules.unclaimed_bank=house,carry")
+    assert axis.values == ("house", "carry")
+    for text, why in (("rules.chips=0,5", "must be at least 1"), ("rules.chip=3", "did you mean rules.chips"),
+                      ("print.chip=10,12", "change how the game looks"), ("rules.lead=left", "unknown value"),
+                      ("board.layout=1", "only a single number"), ("rules.chips", "KEY=VALUES"),
+                      ("rules.covering=1..2", "a range")):
+        with pytest.raises(BoardlabError, match=why):
+            parse_axis("sixbysix", d, text)
+
+
+def test_a_variant_built_from_key_changes_equals_the_variant_file(tmp_path):
+    (tmp_path / "v.toml").write_text('extends = "sixbysix"\n\n[rules]\nchips = 12\nunclaimed_bank = "house"\n')
+    from_file = load(tmp_path / "v.toml")
+    built = load_with("sixbysix", {("rules", "chips"): 12, ("rules", "unclaimed_bank"): "house"})
+    assert built.rules == from_file.rules and built.game == from_file.game
+    assert built.variant == "baseline with rules.chips = 12, rules.unclaimed_bank = house"
+
+
+# -- sweeps -----------------------------------------------------------------------------------
+
+def test_a_key_that_changes_nothing_gives_identical_points(pile, tmp_path):
+    """Pile never reaches 200 turns (a pile of at most 16): the cap changes no game."""
+    d = load("toygame")
+    axes = [parse_axis("toygame", d, "rules.max_turns=200,300,400")]
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        result = sweep("toygame", d, axes, store, SweepOptions(players=(2,), agent="random", games=150, workers=1,
+                                                               progress=False))
+    points = result["by_players"][0]["points"]
+    assert [p["values"]["rules.max_turns"] for p in points] == [200, 300, 400]
+    assert points[0]["metrics"] == points[1]["metrics"] == points[2]["metrics"]
+    assert points[0]["metrics"]["capped"]["value"] == 0 and points[0]["metrics"]["draws"]["value"] == 0
+
+
+def test_a_sweep_plays_every_point_on_the_same_seeds_and_resumes_from_the_store(pile, tmp_path):
+    """take_max = 1: every game of start s lasts exactly s + 1 turns and seat 1 wins when that is odd."""
+    d = load(pile)
+    axes = [parse_axis(pile, d, "rules.start=2..5"), parse_axis(pile, d, "rules.take_max=1,2")]
+    store_path = tmp_path / "r.sqlite"
+    options = SweepOptions(players=(2,), agent="random", games=100, workers=1, progress=False)
+    with ResultStore(store_path) as store:
+        first = sweep(pile, d, axes, store, options)
+    with ResultStore(store_path) as store:  # a rerun finds every game in the store: nothing to play
+        again = sweep(pile, d, axes, store, dataclasses.replace(options, backend=NothingToPlay()))
+    assert first == again
+    points = first["by_players"][0]["points"]
+    assert [tuple(p["values"].values()) for p in points] == [(s, t) for s in range(2, 6) for t in (1, 2)]
+    for p in points:
+        start, take_max = p["values"]["rules.start"], p["values"]["rules.take_max"]
+        exact = length_distribution(start + 1, take_max)
+        mean = sum(k * q for k, q in exact.items())
+        m = p["metrics"]
+        if take_max == 1:
+            assert m["length"] == {"value": start + 1, "ci95": [start + 1, start + 1], "n": 100}
+            assert m["first_player_advantage"]["value"] == (0.5 if (start + 1) % 2 else -0.5)
+        else:
+            lo, hi = m["length"]["ci95"]
+            assert lo <= mean <= hi or abs(m["length"]["value"] - float(mean)) < 0.5
+        assert m["start"]["value"] == start + 1  # the game's own figure: the pile after the die
+
+
+def test_sweep_command_writes_the_report_and_reports_a_refused_point(tmp_path, capsys):
+    """6x6's check() refuses a favourite number that is not on the board; the other point is played."""
+    code, out, err = run(["sweep", "sixbysix", "--vary", "analysis.favourite_number=7,40", "--players", "2",
+                          "--games", "12", "--agent", "random", "--workers", "1", "--store", str(tmp_path / "r.sqlite"),
+                          "--out", str(tmp_path / "out"), "--json"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    points = result["by_players"][0]["points"]
+    assert points[0]["values"] == {"analysis.favourite_number": 7} and points[0]["games"] == 12
+    assert points[1]["refused"] == "analysis.favourite_number: 40 is not on the board"
+    name = tmp_path / "out" / "sixbysix-analysis-favourite-number"
+    assert json.loads(name.with_suffix(".json").read_text())["data"] == result
+    assert (name / "minutes-2.svg").read_text().startswith("<?xml")
+    assert name.with_suffix(".pdf").read_bytes().startswith(b"%PDF")
+    assert "40 is not on the board" in name.with_suffix(".md").read_text()
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["sweep", "sixbysix", "--vary", "rules.chipz=3"], "did you mean rules.chips"),
+    (["sweep", "sixbysix", "--vary", "rules.chips=0..3"], "must be at least 1"),
+    (["sweep", "sixbysix", "--vary", "rules.chips=40..10"], "holds no values"),
+    (["sweep", "sixbysix", "--vary", "print.chip=12"], "change how the game looks"),
+    (["sweep", "sixbysix", "--vary", "rules.chips=3", "--vary", "rules.chips=4"], "varied twice"),
+    (["sweep", "sixbysix", "--vary", "rules.chips=3", "--players", "9"], "2 to 6 players"),
+    (["sweep", "blockd", "--vary", "board.rows=1,5"], "board.rows=1: must be at least 2"),
+    (["tune", "sixbysix", "--goal", "speed<=3", "--over", "rules.chips=3,4"], "no metric 'speed'"),
+    (["tune", "sixbysix", "--goal", "minutes<=30", "--goal", "minutes>=40", "--over", "rules.chips=3,4"],
+     "contradictory goals"),
+    (["tune", "sixbysix", "--goal", "minutes=30", "--over", "rules.chips=3,4"], "never exactly"),
+    (["tune", "sixbysix", "--goal", "minutes<=", "--over", "rules.chips=3,4"], "write METRIC<=X"),
+])
+def test_bad_input_is_one_line_exit_2_and_nothing_played(argv, said, tmp_path, capsys):
+    store = tmp_path / "r.sqlite"
+    code, out, err = run(argv + ["--store", str(store), "--out", str(tmp_path / "out")] if argv[0] == "sweep"
+                         else argv + ["--store", str(store)], capsys)
+    assert code == 2 and said in err and len(err.strip().splitlines()) == 1 and out == ""
+    assert not store.exists() and not (tmp_path / "out").exists()
+
+
+# -- goals and the tuner ----------------------------------------------------------------------
+
+def test_goals_read_and_judge_against_the_interval():
+    g = parse_goal("draws<=5%")
+    assert (g.metric, g.op, g.target) == ("draws", "<=", 0.05)
+    assert [g.status({"value": v, "ci95": ci}) for v, ci in ((0.01, [0.0, 0.04]), (0.05, [0.03, 0.07]),
+                                                            (0.09, [0.06, 0.12]))] == ["met", "unsure", "missed"]
+    near = parse_goal("first_player_advantage~0")
+    assert near.status({"value": 0.01, "ci95": [-0.02, 0.04]}) == "met"
+    assert near.status({"value": 0.05, "ci95": [0.01, 0.09]}) == "missed"
+    check_goals([parse_goal("length<=5"), parse_goal("length>=5")], ["length"])  # one value meets both
+    with pytest.raises(BoardlabError, match="contradictory"):
+        check_goals([parse_goal("first_player_advantage~0"), parse_goal("first_player_advantage>=0.1")],
+                    ["first_player_advantage"])
+
+
+def test_tune_finds_the_known_best_point_of_a_tiny_space(pile, tmp_path):
+    """Only a point whose every game lasts exactly 5 turns meets length<=5 and length>=5 with a
+    95% interval; the exact distributions say which: a pile of 5 taken one by one."""
+    exact = {(s, t): length_distribution(s + 1, t) for s in range(0, 8) for t in (1, 2, 3)}
+    known = [{"rules.start": s, "rules.take_max": t} for (s, t), dist in exact.items() if dist == {5: 1}]
+    assert known == [{"rules.start": 4, "rules.take_max": 1}]
+    d = load(pile)
+    axes = [parse_axis(pile, d, "rules.start=0..7"), parse_axis(pile, d, "rules.take_max=1..3")]
+    goals = [parse_goal("length<=5"), parse_goal("length>=5")]
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        result = tune(pile, d, axes, goals, store, TuneOptions(players=2, agent="random", first_games=40, games=160,
+                                                               workers=1, progress=False))
+        assert result["meeting"] == known
+        best = next(c for c in result["confirmation"] if c["meets_every_goal"])
+        assert best["metrics"]["length"]["ci95"] == [5, 5] and best["games"] == 160
+        # the confirmation run is a plain run of the variant on its seed: compare plays the same games
+        variant = load_with(pile, {("rules", "start"): 4, ("rules", "take_max"): 1})
+        assert variant.variant == best["variant"]
+        compared = compare(d, [variant], store, CompareOptions(players=2, games=160, seed=result["confirmation_seed"],
+                                                               agent="random", workers=1, progress=False))
+    metrics = compared["comparisons"][0]["metrics"]
+    assert metrics["mean length"]["variant"] == best["metrics"]["length"]["value"] == 5
+    assert metrics["draw share"]["variant"] == best["metrics"]["draws"]["value"] == 0
+    assert metrics["unfinished share"]["variant"] == best["metrics"]["capped"]["value"] == 0
+    # no draws nor capped games: seat 1's share of all games is its share of the decided ones; an odd
+    # pile of 5 taken one by one: seat 1 takes the last counter of every game
+    assert metrics["seat 1 win rate"]["variant"] == best["metrics"]["first_player_advantage"]["value"] + 0.5 == 1
+    assert "Meets every goal in the confirmation run:\n  rules.start = 4, rules.take_max = 1" in tune_text(result)
+
+
+def test_a_tune_whose_goal_no_value_meets_says_so_and_names_the_closest(pile, tmp_path, capsys):
+    """Every game lasts at least one turn; the shortest point is a pile of 1 (start 0)."""
+    code, out, err = run(["tune", "toygame", "--variant", pile, "--goal", "length<=0.5", "--over", "rules.start=0..3",
+                          "--players", "2", "--games", "40", "--workers", "1", "--store", str(tmp_path / "r.sqlite"),
+                          "--json"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["meeting"] == [] and result["confirmation"] == []
+    assert result["closest"]["length<=0.5"]["values"] == {"rules.start": 0}
+    assert result["closest"]["length<=0.5"]["metric"]["value"] == 1
+    code, out, err = run(["tune", "toygame", "--variant", pile, "--goal", "length<=0.5", "--over", "rules.start=0..3",
+                          "--players", "2", "--games", "40", "--workers", "1", "--store", str(tmp_path / "r.sqlite")],
+                         capsys)
+    assert "No value in range meets every goal" in out and "length<=0.5: rules.start = 0: length 1.0" in out
