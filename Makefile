@@ -9,21 +9,32 @@ BOARDLAB := $(BIN)/boardlab
 # the games come from the registry (layouts/registry.py and the `boardlab.games` entry points)
 GAMES   = $$($(BOARDLAB) list --ids)
 
-.PHONY: all test test-slow check print rulebooks reports bench clean
+.PHONY: all test test-slow check print rulebooks reports bench clean browser
 
 all: check print rulebooks reports
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[test,cluster,play]'
 	@touch $(STAMP)
 
 check: $(STAMP)
 	$(BOARDLAB) check layouts/*.toml layouts/variants/*.toml
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -m "not slow"
+
+# the browser tests' headless chromium (Debian's package): installed when missing, as root with apt-get;
+# otherwise those tests skip, and this says why in one line
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing chromium for the browser tests (apt-get)"; \
+	    { DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; }; } || \
+	      echo "chromium could not be installed: the browser tests will skip"; \
+	  else echo "no chromium and no root apt-get to install it: the browser tests will skip"; fi; }
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
@@ -50,6 +61,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/bench_links.py
 	$(BIN)/python benchmarks/bench_deblockle.py
+	$(BIN)/python benchmarks/bench_sweep.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

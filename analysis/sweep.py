@@ -233,8 +233,6 @@ METRICS = {
     "draws": ("share of games ending in a draw (several winners or none)", "pct"),
     "capped": ("share of games stopped at the cap (unfinished)", "pct"),
 }
-#: resamples of the seat balance's bootstrap interval
-BOOTSTRAP = 400
 
 
 def metric_names(definition) -> list[str]:
@@ -274,6 +272,29 @@ def _share(count: float, total: int) -> dict:
     return {"value": round(count / total, 6) if total else None, "ci95": [round(lo, 6), round(hi, 6)], "n": total}
 
 
+def balance_interval(wins: Sequence[float], decided: int) -> dict:
+    """The seat balance of `wins` (per seat, of `decided` games) with a 95% interval.
+
+    Each seat's share gets a Wilson interval at the level 1 - 0.05 / seats, so that all of them
+    hold at once with at least 95% (Bonferroni); the true gap between the best and the worst
+    seat then lies between the smallest and the largest gap those intervals allow, and the
+    balance (1 minus the gap) between 1 minus each.
+
+    >>> b = balance_interval([250, 250, 250, 250], 1000)
+    >>> b["value"], b["ci95"][1], round(b["ci95"][0], 3)
+    (1.0, 1.0, 0.932)
+    """
+    from boardlab.analysis.report.metrics import balance
+    from boardlab.analysis.stats import wilson_interval
+
+    seats = len(wins)
+    bounds = [wilson_interval(w, decided, 1 - 0.05 / seats) for w in wins]
+    widest = max(hi for _, hi in bounds) - min(lo for lo, _ in bounds)
+    narrowest = max(0.0, max(lo for lo, _ in bounds) - min(hi for _, hi in bounds))
+    return {"value": balance([w / decided for w in wins]), "ci95": [round(1 - widest, 6), round(1 - narrowest, 6)],
+            "n": decided}
+
+
 def own_figures(records) -> list[str]:
     """The game's own per-game figures: the keys of a record's stats that hold a number in every game."""
     if not records:
@@ -283,18 +304,16 @@ def own_figures(records) -> list[str]:
                                    for r in records)]
 
 
-def point_metrics(records, definition, players: int, seed: int = 0) -> dict[str, dict]:
+def point_metrics(records, definition, players: int) -> dict[str, dict]:
     """Every headline metric of one point's games, each {"value", "ci95", "n"} (n: the games it
     counts), then the game's own per-game figures (mean, normal 95% interval).
 
     Seats count on decided games only (games with a winner; a shared win counts as its share);
     lengths and minutes on finished games only; draws and capped games as shares of all games.
-    The seat balance's interval is a percentile bootstrap over the decided games (its resamples
-    drawn from `seed`, the same at every point).
+    The seat balance's interval is `balance_interval`'s.
     """
     import numpy as np
 
-    from boardlab.analysis.report.metrics import balance
     from boardlab.analysis.report.sections import pace
     from boardlab.analysis.stats import wilson_interval
 
@@ -307,15 +326,9 @@ def point_metrics(records, definition, players: int, seed: int = 0) -> dict[str,
     out: dict[str, dict] = {}
     n = len(decided)
     if n:
-        shares = credit.mean(axis=0)
-        rng = np.random.default_rng(seed)
-        picks = rng.integers(0, n, size=(BOOTSTRAP, n))
-        resampled = credit[picks].mean(axis=1)
-        spread = 1 - (resampled.max(axis=1) - resampled.min(axis=1))
-        out["balance"] = {"value": balance([float(s) for s in shares]),
-                          "ci95": [round(float(np.percentile(spread, 2.5)), 6),
-                                   round(float(np.percentile(spread, 97.5)), 6)], "n": n}
-        first = float(credit[:, 0].sum())
+        shares = credit.sum(axis=0)
+        out["balance"] = balance_interval([float(w) for w in shares], n)
+        first = float(shares[0])
         lo, hi = wilson_interval(first, n)
         fair = 1 / players
         out["first_player_advantage"] = {"value": round(first / n - fair, 6),
@@ -350,7 +363,7 @@ def play_points(points: Sequence[Point], players: int, agent: str, games: int, s
     jobs = [Job(p.definition, players, (agent,) * players, games, seed) for p in live]
     for point, outcome in zip(live, play_jobs(jobs, store, workers, progress, backend=backend)):
         point.games = games
-        point.metrics = point_metrics(outcome.records, point.definition, players, seed)
+        point.metrics = point_metrics(outcome.records, point.definition, players)
 
 
 def point_json(point: Point) -> dict:

@@ -3,8 +3,9 @@
 A goal is a metric of `analysis.sweep.point_metrics` (a headline metric or a game's own figure)
 against a target (`parse_goal`): `minutes<=30`, `balance>=0.95`, `draws<=5%`, or
 `first_player_advantage~0` (the target lies within the metric's 95% interval).  Against its
-interval a goal is *met* (the whole interval on the right side; for `~`, the target inside it),
-*missed* (the whole interval on the wrong side; for `~`, the target outside) or *unsure*.
+interval a goal is *met* (the whole interval on the right side; for `~`, the target inside it
+once the candidate has played every game it may), *missed* (the whole interval on the wrong
+side; for `~`, the target outside) or *unsure*.
 
 The search is a race on common seeds (`tune`): every candidate (a point of the grid) plays a
 first batch of games; a candidate that misses a goal is dropped; a candidate still unsure of a
@@ -41,20 +42,24 @@ class Goal:
     target: float
     text: str
 
-    def status(self, m: dict) -> str:
+    def status(self, m: dict, final: bool = True) -> str:
         """"met", "missed" or "unsure" of a metric {"value", "ci95"}; a metric with no value is missed.
+
+        A `~` goal is met only in a `final` judgement (after every game a candidate may play):
+        before that, a target inside a wide interval says little, so it is unsure.
 
         >>> g = parse_goal("minutes<=30")
         >>> g.status({"value": 20, "ci95": [18, 22]}), g.status({"value": 31, "ci95": [29, 33]})
         ('met', 'unsure')
-        >>> parse_goal("first_player_advantage~0").status({"value": 0.05, "ci95": [0.01, 0.09]})
-        'missed'
+        >>> near = parse_goal("first_player_advantage~0")
+        >>> near.status({"value": 0.05, "ci95": [0.01, 0.09]}), near.status({"value": 0.0, "ci95": [-0.1, 0.1]}, False)
+        ('missed', 'unsure')
         """
         if m is None or m.get("value") is None:
             return "missed"
         lo, hi = m["ci95"]
         if self.op == "~":
-            return "met" if lo <= self.target <= hi else "missed"
+            return "missed" if not lo <= self.target <= hi else "met" if final else "unsure"
         if self.op == "<=":
             return "met" if hi <= self.target else "missed" if lo > self.target else "unsure"
         return "met" if lo >= self.target else "missed" if hi < self.target else "unsure"
@@ -130,8 +135,8 @@ class Candidate:
         return all(s == "met" for s in self.statuses.values())
 
 
-def _judge(point: Point, goals: Sequence[Goal]) -> dict[str, str]:
-    return {g.text: g.status(point.metrics.get(g.metric)) for g in goals}
+def _judge(point: Point, goals: Sequence[Goal], final: bool = True) -> dict[str, str]:
+    return {g.text: g.status(point.metrics.get(g.metric), final) for g in goals}
 
 
 def _say(text: str, progress: bool) -> None:
@@ -167,7 +172,7 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
         play_points([c.point for c in racing], n, options.agent, games, options.seed, store, options.workers,
                     options.progress, options.backend)
         for c in racing:
-            c.statuses = _judge(c.point, goals)
+            c.statuses = _judge(c.point, goals, final=games >= options.games)
             if "missed" in c.statuses.values():
                 c.dropped_at = games
         dropped = [c for c in racing if c.dropped_at is not None]
@@ -242,6 +247,12 @@ def tune_text(result: dict) -> str:
             lines.append(f"  {said(c['values'])}")
             for m in metrics:
                 lines.append(f"      {m}: {interval_text(c['metrics'][m], SHOWN.get(m, ('f1',))[0])}")
+        confirmed = [c["values"] for c in result["confirmation"]]
+        others = [r["values"] for r in race if all(s == "met" for s in r["goals"].values())
+                  and r["values"] not in confirmed]
+        if others:
+            lines += ["", f"Also met every goal in the race (not confirmed, {len(others)}):"]
+            lines += [f"  {said(v)}" for v in others]
     else:
         lines.append("No value in range meets every goal" + (" in the confirmation run." if result["confirmation"]
                                                              else " (every candidate missed one in the race)."))

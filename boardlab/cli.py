@@ -28,6 +28,7 @@ COMMANDS = (
     "moves",
     "print",
     "rulebook",
+    "play",
 )
 
 

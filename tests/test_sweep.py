@@ -236,3 +236,25 @@ def test_a_tune_whose_goal_no_value_meets_says_so_and_names_the_closest(pile, tm
                           "--players", "2", "--games", "40", "--workers", "1", "--store", str(tmp_path / "r.sqlite")],
                          capsys)
     assert "No value in range meets every goal" in out and "length<=0.5: rules.start = 0: length 1.0" in out
+
+
+def test_the_balance_interval_holds_every_seat_at_once():
+    """Wilson intervals at 1 - 0.05/3 each, written out here: the balance lies between 1 minus the
+    widest and 1 minus the narrowest gap they allow."""
+    from statistics import NormalDist
+
+    from boardlab.analysis.sweep import balance_interval
+
+    def wilson(k, n, z):
+        p = k / n
+        centre, half = p + z * z / (2 * n), z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5
+        return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
+
+    z = NormalDist().inv_cdf(1 - 0.05 / 3 / 2)
+    wins = [500, 300, 200]
+    (lo1, hi1), (lo2, hi2), (lo3, hi3) = (wilson(w, 1000, z) for w in wins)
+    b = balance_interval(wins, 1000)
+    assert b["value"] == 0.7
+    assert b["ci95"] == pytest.approx([1 - (hi1 - lo3), 1 - (lo1 - hi3)], abs=1e-6)
+    even = balance_interval([100, 100], 200)
+    assert even["value"] == 1.0 and even["ci95"][1] == 1.0  # overlapping intervals allow no gap at all

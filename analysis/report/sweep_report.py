@@ -141,8 +141,10 @@ def sweep_document(result: dict) -> dict:
                                          f"{p['refused']}" for p in refused) + "."))
         sections.append(section(f"{n} players", blocks))
     glossary = [["seat balance", "1 minus the gap between the seats with the highest and the lowest share of the "
-                                 "decided games (games with a winner; a shared win counts as its share). Its interval "
-                                 "is a bootstrap over the decided games."],
+                                 "decided games (games with a winner; a shared win counts as its share). Its 95% "
+                                 "interval: every seat's share within a Wilson interval at 1 - 0.05/seats (all at "
+                                 "once with 95% or more), and the balance between the widest and the narrowest gap "
+                                 "those allow."],
                 ["first-player advantage", "Seat 1's share of the decided games minus the fair share 1/players, with "
                                            "its Wilson 95% interval."],
                 ["table minutes", "Mean length of the finished games times the definition's pace "

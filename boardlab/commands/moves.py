@@ -13,7 +13,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "moves", help="legal moves of a position given as JSON",
         description='Print the legal moves of a position file as JSON: {"moves": [...]}, sorted, '
-                    "without duplicates. The position formats are in docs/positions/ (one file per game).")
+                    "without duplicates. The position formats are in docs/positions/ (one file per game); a record "
+                    "saved by `boardlab play` gives the position where its last move was played.")
     p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('moves'))}")
     p.add_argument("position", metavar="POSITION.json", help="the position file ('-' reads standard input)")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
@@ -45,10 +46,24 @@ def read_position(name: str) -> dict:
         raise BoardlabError(f"{name}: nested too deeply to be a position") from None
 
 
+def position_of_record(data):
+    """The position of a `boardlab play` record (where its last move was played); other data unchanged.
+
+    :raises BoardlabError: for a record without a position (no move was played).
+    """
+    from boardlab.playtest import RECORD_FORMAT
+
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        return data
+    if not isinstance(data.get("position"), dict):
+        raise BoardlabError("the record holds no position (no move was played, or the game writes none)")
+    return data["position"]
+
+
 def run(args) -> int:
     definition = game_definition(args.game, args.variant)
     lister = game_part(args.game, "moves")
-    data = read_position(args.position)
+    data = position_of_record(read_position(args.position))
     try:
         listed = lister.moves(definition, data)
     except BoardlabError as err:

@@ -162,3 +162,10 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
                        files=files, pieces=pieces, extras=[TOOLS, "a glue stick for the pawns"], options=options,
                        conventions=conventions, ink=ink)
     return [cover, *files]
+
+
+def table_art(definition, game):
+    """The table `boardlab play` draws with this module's art (printkit.table)."""
+    from boardlab.printkit.games.blockd_table import BlockdTable
+
+    return BlockdTable(definition, game)

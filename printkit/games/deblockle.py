@@ -174,3 +174,10 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
                        extras=[TOOLS, "glue for the cubes and the board tiles; a blunt knife to score the folds"],
                        options=options, conventions=conventions, ink=ink)
     return [cover, *files]
+
+
+def table_art(definition, game):
+    """The table `boardlab play` draws with this module's art (printkit.table)."""
+    from boardlab.printkit.games.deblockle_table import DeblockleTable
+
+    return DeblockleTable(definition, game)

@@ -198,3 +198,10 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
                        files=[deck, single], pieces=pieces, extras=[TOOLS], options=options, conventions=conventions,
                        ink=ink_and_paper(d)[0])
     return [cover, deck, single]
+
+
+def table_art(definition, game):
+    """The table `boardlab play` draws with this module's art (printkit.table)."""
+    from boardlab.printkit.games.links_table import LinksTable
+
+    return LinksTable(definition, game)

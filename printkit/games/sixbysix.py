@@ -187,3 +187,10 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
                        files=[*files, single], pieces=pieces, extras=[dice, TOOLS, "a glue stick for the markers"],
                        options=options, conventions=conventions, ink=ink)
     return [cover, *files, single]
+
+
+def table_art(definition, game):
+    """The table `boardlab play` draws with this module's art (printkit.table)."""
+    from boardlab.printkit.games.sixbysix_table import SixBySixTable
+
+    return SixBySixTable(definition, game)

@@ -1,0 +1,76 @@
+"""`boardlab play GAME`: play a prototype in the browser against the engine's agents (a local web server)."""
+
+from __future__ import annotations
+
+import sys
+
+from boardlab.arguments import add_seed_argument, at_most, game_definition, positive
+from boardlab.layouts import BoardlabError, game_ids
+
+#: the largest --limit (games held in memory)
+MAX_LIMIT = 1000
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "play", help="play a game in the browser against the agents",
+        description="Start a local web server and print its address: a page that draws the table from the print "
+                    "art, lets a person play any seat by clicking (only legal moves are accepted), plays the other "
+                    "seats with the engine's agents and saves finished games as record files.")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
+    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's minimum)")
+    p.add_argument("--agents", metavar="A,B,...", default="person,random",
+                   help="who plays each seat of a new game: 'person' (by hand) or an agent "
+                        "(random, greedy, mcts-N, ...); one name for every seat (default: person,random; "
+                        "the page can change them)")
+    add_seed_argument(p)
+    p.add_argument("--host", default="127.0.0.1", metavar="H",
+                   help="address to listen on (default: 127.0.0.1, this computer only)")
+    p.add_argument("--port", type=at_most(65535, 0), default=8765, metavar="P",
+                   help="port to listen on (default: 8765; 0 picks a free one)")
+    p.add_argument("--limit", type=at_most(MAX_LIMIT), default=32, metavar="G",
+                   help="games held in memory; a new one beyond drops the least recently used (default: 32)")
+    p.set_defaults(run=run)
+
+
+def _needs(module: str) -> None:
+    try:
+        __import__(module)
+    except ImportError:
+        raise BoardlabError(f"needs the '{module}' package: pip install 'boardlab[play]' (make does)") from None
+
+
+def run(args) -> int:
+    definition = game_definition(args.game, args.variant)
+    for module in ("starlette", "uvicorn"):
+        _needs(module)
+    import socket
+
+    import uvicorn
+
+    from boardlab.play_server import make_app
+
+    players = args.players if args.players is not None else definition.game.min_players
+    names = [n.strip() for n in args.agents.split(",") if n.strip()]
+    app = make_app(definition, players, tuple(names), limit=args.limit, seed=args.seed)
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((args.host, args.port))
+        sock.listen(128)  # listening before the address is printed: a client may connect at once
+    except OSError as err:
+        raise BoardlabError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"boardlab play {args.game}: http://{shown}:{port}/ (Ctrl-C stops the server)", flush=True)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    if server.should_exit and not server.started:
+        print(f"boardlab play: the server did not start", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,313 @@
+"""The web server of `boardlab play`: a JSON API over `boardlab.playtest.Session`s and one static page.
+
+Starlette (imported here only, so that other commands never load it) serves, for one game
+definition:
+
+==============================  ===========================================================
+GET  /                          the page (boardlab/static/play.html and play.js: plain JS)
+GET  /art/NAME.svg              a printed component's SVG (printkit.table: cards, board...)
+GET  /api/setup                 the game, its player range, its agents, the default seats
+POST /api/games                 a new game: {"seed", "players", "seats"} (each optional)
+GET  /api/games/ID              the game as its viewer sees it (see `state_json`)
+POST /api/games/ID/move         a person's move: {"ply": P, "index": I}
+POST /api/games/ID/step         the agent to move plays: {"ply": P}
+POST /api/games/ID/undo         take back the last person's move (and what followed)
+GET  /api/games/ID/record       the record file (boardlab.playtest)
+==============================  ===========================================================
+
+Games live in memory, at most `limit` of them; a new game beyond that drops the one used
+least recently.  A bad request gets a 4xx status with {"error": "one line"}: 400 malformed
+(not JSON, wrong types, unknown agent), 404 unknown game id, 409 refused by the game (an
+illegal move, out of turn, a stale ply, the game over), 413 a body over `MAX_BODY` bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from boardlab.layouts.errors import BoardlabError, one_line
+from boardlab.layouts.registry import game_part
+from boardlab.playtest import PERSON, PlayError, Session
+
+#: the largest request body accepted, in bytes (a move is a few dozen)
+MAX_BODY = 4096
+#: games kept in memory unless told otherwise
+DEFAULT_LIMIT = 32
+#: the largest seed a request may give
+MAX_SEED = 2 ** 63 - 1
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+class RequestError(Exception):
+    """A request refused with `status` and a one-line reason."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status = status
+        self.reason = one_line(reason)
+
+
+class Tables:
+    """The game's `TableArt` per player count and the SVG of every component, made once."""
+
+    def __init__(self, definition):
+        self.definition = definition
+        self.module = game_part(definition.game.id, "print")
+        self._tables: dict[int, Any] = {}
+        self._svgs: dict[str, str] = {}
+        self._components: dict[str, Any] | None = None
+        self.lock = threading.Lock()
+
+    def table(self, game):
+        with self.lock:
+            if game.players not in self._tables:
+                self._tables[game.players] = self.module.table_art(self.definition, game)
+            return self._tables[game.players]
+
+    def svg(self, name: str, game) -> str | None:
+        from boardlab.printkit.svg import render_svg
+
+        with self.lock:
+            if name not in self._svgs:
+                if self._components is None:
+                    self._components = self.module.table_art(self.definition, game).components()
+                component = self._components.get(name)
+                if component is None:
+                    return None
+                self._svgs[name] = render_svg(component)
+            return self._svgs[name]
+
+
+class Games:
+    """The games in memory, least recently used first."""
+
+    def __init__(self, definition, players: int | None, seats: tuple[str, ...], limit: int):
+        from boardlab.analysis import engines
+
+        self.definition = definition
+        self.default_game = engines.make_game(definition, players)
+        self.seats = seats
+        self.limit = limit
+        self.tables = Tables(definition)
+        self._games: OrderedDict[str, Session] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def new(self, seed: int, players: int | None, seats) -> tuple[str, Session]:
+        from boardlab.analysis import engines
+
+        try:
+            game = engines.make_game(self.definition, players if players is not None else self.default_game.players)
+            session = Session(self.definition, game.players, seats if seats is not None else self.seats, seed,
+                              table=self.tables.table(game))
+        except BoardlabError as err:
+            raise RequestError(400, str(err)) from None
+        game_id = secrets.token_hex(6)
+        with self.lock:
+            self._games[game_id] = session
+            while len(self._games) > self.limit:
+                self._games.popitem(last=False)
+        return game_id, session
+
+    def get(self, game_id: str) -> Session:
+        with self.lock:
+            session = self._games.get(game_id)
+            if session is None:
+                raise RequestError(404, f"no game '{game_id[:40]}' on this server (finished with, dropped "
+                                        f"after {self.limit} newer games, or never started): start a new game")
+            self._games.move_to_end(game_id)
+            return session
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+def viewer(session: Session) -> int | None:
+    """The seat whose eyes the page shows: the person to move, else the first seat played by
+    hand; None (everything face up) when agents play every seat."""
+    mover = session.mover()
+    if mover >= 0 and session.agents[mover] is None:
+        return mover
+    people = [s for s, agent in enumerate(session.agents) if agent is None]
+    return people[0] if people else None
+
+
+def state_json(game_id: str, session: Session) -> dict:
+    """What the page shows: the table as the viewer sees it, the legal moves when a person is
+    to move (index, text, JSON form, click path), the move list and the result."""
+    with session.lock:
+        table = session.table
+        state = session.state
+        seat = viewer(session)
+        moves = []
+        if session.person_to_move():
+            moves = [{"index": i, "text": table.move_text(state, m), "move": table.move_json(state, m),
+                      "targets": list(table.targets(state, m))}
+                     for i, m in enumerate(session.legal_moves())]
+        names = table.seat_names()
+        history = []
+        for entry, seconds in zip(session.texts, session.thinking):
+            item = {"text": entry["text"]}
+            if "seat" in entry:
+                item["seat"] = entry["seat"]
+            if seconds is not None:
+                item["seconds"] = round(seconds, 3)
+            history.append(item)
+        return {"id": game_id, "game": session.game.id, "variant": session.game.variant, "seed": session.seed,
+                "ply": session.ply(), "mover": session.mover(), "viewer": seat,
+                "seats": [{"name": names[s], "agent": session.seats[s]} for s in range(session.game.players)],
+                "view": table.view(state, seat).to_json(), "moves": moves, "history": history,
+                "over": state.is_terminal(), "result": session.result()}
+
+
+async def read_json(request, keys: dict[str, type | tuple]) -> dict:
+    """The request's JSON object (at most MAX_BODY bytes), with only `keys`, each of its type.
+
+    :raises RequestError: 413 for a larger body, 400 for anything malformed.
+    """
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise RequestError(413, f"the request body is over {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise RequestError(413, f"the request body is over {MAX_BODY} bytes")
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise RequestError(400, "the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise RequestError(400, "the request body must be a JSON object")
+    for key, value in data.items():
+        if key not in keys:
+            raise RequestError(400, f"unknown key '{key[:40]}' (keys: {', '.join(keys) or 'none'})")
+        wanted = keys[key]
+        if value is not None and (type(value) is bool or not isinstance(value, wanted)):
+            raise RequestError(400, f"'{key}' has the wrong type ({type(value).__name__})")
+    return data
+
+
+def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (PERSON, "random"),
+             limit: int = DEFAULT_LIMIT, seed: int = 1):
+    """The Starlette application for one definition; `seats` are the default seats of a new game.
+
+    :raises BoardlabError: for a player count or seat names the game refuses.
+    """
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import FileResponse, JSONResponse, Response
+    from starlette.routing import Route
+
+    from boardlab.analysis import engines
+    from boardlab.playtest import seat_names
+
+    game = engines.make_game(definition, players)
+    seats = seat_names(game.id, game.players, seats)
+    games = Games(definition, game.players, seats, limit)
+
+    def refused(err: RequestError) -> JSONResponse:
+        return JSONResponse({"error": err.reason}, status_code=err.status)
+
+    def handled(endpoint):
+        async def run(request: Request):
+            try:
+                return await endpoint(request)
+            except RequestError as err:
+                return refused(err)
+            except PlayError as err:
+                return refused(RequestError(409, str(err)))
+            except BoardlabError as err:
+                return refused(RequestError(400, str(err)))
+        return run
+
+    async def page(request: Request):
+        return FileResponse(STATIC / "play.html", media_type="text/html")
+
+    async def script(request: Request):
+        return FileResponse(STATIC / "play.js", media_type="text/javascript")
+
+    async def component(request: Request):
+        name = request.path_params["name"]
+        svg = await run_in_threadpool(games.tables.svg, name, game)
+        if svg is None:
+            raise RequestError(404, f"no component '{name[:40]}' in this game's art")
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+
+    async def setup(request: Request):
+        known = engines.agent_factories(game.id)
+        info = definition.game
+        return JSONResponse({"game": game.id, "name": info.name, "variant": game.variant,
+                             "players": game.players, "min_players": info.min_players,
+                             "max_players": info.max_players, "seats": list(seats), "seed": seed,
+                             "agents": [PERSON, *known], "agent_families": [f"{b}-N" for b in known.families],
+                             "limit": limit})
+
+    async def new_game(request: Request):
+        data = await read_json(request, {"seed": int, "players": int, "seats": list})
+        chosen = data.get("seed", seed)
+        if chosen is None or not 0 <= chosen <= MAX_SEED:
+            raise RequestError(400, f"the seed must be a whole number from 0 to {MAX_SEED}")
+        names = data.get("seats")
+        if names is not None and not all(isinstance(n, str) for n in names):
+            raise RequestError(400, "seats must be a list of agent names")
+        game_id, session = await run_in_threadpool(games.new, chosen, data.get("players"),
+                                                   tuple(names) if names is not None else None)
+        return JSONResponse(await run_in_threadpool(state_json, game_id, session), status_code=201)
+
+    async def show(request: Request):
+        game_id = request.path_params["game"]
+        return JSONResponse(await run_in_threadpool(state_json, game_id, games.get(game_id)))
+
+    async def move(request: Request):
+        game_id = request.path_params["game"]
+        session = games.get(game_id)
+        data = await read_json(request, {"ply": int, "index": int})
+        if "index" not in data or data["index"] is None:
+            raise RequestError(400, "a move needs its 'index' in the legal moves")
+        await run_in_threadpool(session.play, data["index"], data.get("ply"))
+        return JSONResponse(await run_in_threadpool(state_json, game_id, session))
+
+    async def step(request: Request):
+        game_id = request.path_params["game"]
+        session = games.get(game_id)
+        data = await read_json(request, {"ply": int})
+        if data.get("ply") is not None and data["ply"] != session.ply():
+            raise PlayError(f"the position has changed (ply {session.ply()}, not {data['ply']}): reload it")
+        await run_in_threadpool(session.step)
+        return JSONResponse(await run_in_threadpool(state_json, game_id, session))
+
+    async def undo(request: Request):
+        game_id = request.path_params["game"]
+        session = games.get(game_id)
+        await read_json(request, {})
+        await run_in_threadpool(session.undo)
+        return JSONResponse(await run_in_threadpool(state_json, game_id, session))
+
+    async def record(request: Request):
+        game_id = request.path_params["game"]
+        session = games.get(game_id)
+        data = await run_in_threadpool(session.record)
+        name = f"{session.game.id}-seed{session.seed}-{game_id}.json"
+        return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    routes = [Route("/", page), Route("/play.js", script),
+              Route("/art/{name}.svg", handled(component)),
+              Route("/api/setup", handled(setup)),
+              Route("/api/games", handled(new_game), methods=["POST"]),
+              Route("/api/games/{game}", handled(show)),
+              Route("/api/games/{game}/move", handled(move), methods=["POST"]),
+              Route("/api/games/{game}/step", handled(step), methods=["POST"]),
+              Route("/api/games/{game}/undo", handled(undo), methods=["POST"]),
+              Route("/api/games/{game}/record", handled(record))]
+    app = Starlette(routes=routes)
+    app.state.games = games
+    return app

@@ -1,0 +1,275 @@
+// boardlab play: draws the table the server describes and sends the index of the move the clicks spell.
+// No rule of any game is written here: the server lists the legal moves with their click paths.
+"use strict";
+const SVGNS = "http://www.w3.org/2000/svg";
+let setup = null, game = null, clicks = [], busy = false, timer = null;
+
+const $ = (id) => document.getElementById(id);
+
+async function api(method, path, body) {
+  const options = {method, headers: {}};
+  if (body !== undefined) { options.headers["Content-Type"] = "application/json"; options.body = JSON.stringify(body); }
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || ("status " + response.status));
+  return data;
+}
+
+function candidates() {
+  if (!game) return [];
+  return game.moves.filter((m) => clicks.every((k, i) => m.targets[i] === k));
+}
+
+function nextKeys() {
+  const out = new Set();
+  for (const m of candidates()) if (m.targets.length > clicks.length) out.add(m.targets[clicks.length]);
+  return out;
+}
+
+function el(name, attributes) {
+  const node = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attributes)) if (v !== null && v !== undefined) node.setAttribute(k, v);
+  return node;
+}
+
+function shapeOf(item) {
+  if (item.art !== undefined) return ["rect", {x: item.x, y: item.y, width: item.w, height: item.h}];
+  if (item.box !== undefined) return ["rect", {x: item.box[0], y: item.box[1], width: item.box[2], height: item.box[3], rx: item.radius || null}];
+  if (item.disc !== undefined) return ["circle", {cx: item.disc[0], cy: item.disc[1], r: item.disc[2]}];
+  return null;
+}
+
+function drawTable() {
+  const view = game.view;
+  const svg = el("svg", {viewBox: `0 0 ${view.width} ${view.height}`, id: "board"});
+  const next = nextKeys();
+  const overlays = [];
+  for (const item of view.items) {
+    let node = null;
+    if (item.art !== undefined) {
+      node = el("image", {href: `/art/${item.art}.svg`, x: item.x, y: item.y, width: item.w, height: item.h,
+                          preserveAspectRatio: "none"});
+      if (item.rotate) node.setAttribute("transform", `rotate(${item.rotate} ${item.x + item.w / 2} ${item.y + item.h / 2})`);
+    } else if (item.box !== undefined) {
+      node = el("rect", {x: item.box[0], y: item.box[1], width: item.box[2], height: item.box[3], rx: item.radius || null,
+                         fill: item.fill || "none", stroke: item.stroke || null, "stroke-width": item.stroke ? 0.6 : null});
+    } else if (item.disc !== undefined) {
+      node = el("circle", {cx: item.disc[0], cy: item.disc[1], r: item.disc[2], fill: item.fill || "none",
+                           stroke: item.stroke || null, "stroke-width": item.stroke ? 0.6 : null});
+    } else if (item.label !== undefined) {
+      node = el("text", {x: item.x, y: item.y, "font-size": item.size, fill: item.fill, "text-anchor": item.anchor,
+                         "font-weight": item.bold ? "bold" : null, "font-family": "sans-serif"});
+      node.textContent = item.label;
+    }
+    if (node) {
+      if (item.title) { const t = el("title", {}); t.textContent = item.title; node.appendChild(t); }
+      svg.appendChild(node);
+    }
+    if (item.key !== undefined) overlays.push(item);
+  }
+  for (const item of overlays) {  // the hit areas, above everything drawn
+    const [name, attributes] = shapeOf(item);
+    const node = el(name, attributes);
+    let cls = "hit";
+    if (next.has(item.key)) cls += " legal";
+    if (clicks.includes(item.key)) cls += " chosen";
+    node.setAttribute("class", cls);
+    node.dataset.key = item.key;
+    if (item.title) { const t = el("title", {}); t.textContent = item.title; node.appendChild(t); }
+    node.addEventListener("click", () => clicked(item.key));
+    svg.appendChild(node);
+  }
+  $("table").replaceChildren(svg);
+}
+
+function seatLabel(s) {
+  const seat = game.seats[s];
+  return seat.agent === "person" ? `${seat.name}` : `${seat.name} (${seat.agent})`;
+}
+
+function drawPanel() {
+  const status = $("status");
+  status.className = "";
+  if (game.over) {
+    const r = game.result;
+    status.className = "over";
+    let text = "Game over: ";
+    if (r.unfinished) text += `stopped unfinished after ${r.length} (the turn cap).`;
+    else if (!r.winners.length) text += "no winner.";
+    else text += r.winners.map((s) => game.seats[s].name).join(" and ") + (r.winners.length > 1 ? " share the win." : " wins.");
+    if (r.scores) text += " Scores: " + r.scores.map((v, s) => `${game.seats[s].name} ${v}`).join(", ") + ".";
+    status.textContent = text;
+  } else if (game.mover >= 0) {
+    const person = game.seats[game.mover].agent === "person";
+    status.textContent = `${seatLabel(game.mover)} to move` + (person ? ": click a highlighted piece or place." : "…");
+  }
+  document.body.dataset.ply = game.ply;
+  document.body.dataset.over = game.over ? "1" : "0";
+  document.body.dataset.waiting = (!game.over && game.moves.length) ? "person" : "agent";
+  $("notes").textContent = game.view.notes.join("\n");
+  const list = $("moves");
+  list.replaceChildren();
+  for (const entry of game.history) {
+    const li = document.createElement("li");
+    li.textContent = (entry.seat !== undefined ? game.seats[entry.seat].name + ": " : "") + entry.text;
+    li.dataset.text = entry.text;
+    if (entry.seconds !== undefined) {
+      const secs = document.createElement("span");
+      secs.className = "secs";
+      secs.textContent = ` (${entry.seconds.toFixed(3)} s)`;
+      li.appendChild(secs);
+    }
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+  const legal = $("legal");
+  legal.replaceChildren();
+  for (const m of game.moves) {
+    const b = document.createElement("button");
+    b.textContent = m.text;
+    b.dataset.index = m.index;
+    b.addEventListener("click", () => play(m.index));
+    legal.appendChild(b);
+  }
+  const choices = $("choices");
+  choices.replaceChildren();
+  const complete = candidates().filter((m) => m.targets.length === clicks.length);
+  if (clicks.length && complete.length) {
+    const note = document.createElement("div");
+    note.textContent = complete.length > 1 || nextKeys().size ? "Which move?" : "";
+    choices.appendChild(note);
+    for (const m of complete) {
+      const b = document.createElement("button");
+      b.textContent = m.text;
+      b.className = "choice";
+      b.addEventListener("click", () => play(m.index));
+      choices.appendChild(b);
+    }
+  }
+  $("save").href = `/api/games/${game.id}/record`;
+  $("undo").disabled = !game.history.some((e) => e.seat !== undefined);
+  $("step").disabled = game.over || game.mover < 0 || game.seats[game.mover].agent === "person";
+}
+
+function render() {
+  drawTable();
+  drawPanel();
+}
+
+function show(data) {
+  game = data;
+  clicks = [];
+  $("error").textContent = "";
+  location.hash = game.id;
+  render();
+  schedule();
+}
+
+function failed(err) {
+  $("error").textContent = err.message;
+}
+
+function clicked(key) {
+  if (busy || !game || !game.moves.length) return;
+  if (clicks.length && clicks[clicks.length - 1] === key) { clicks.pop(); render(); return; }
+  if (!nextKeys().has(key)) return;  // not the start or the next step of a legal move: nothing happens
+  clicks.push(key);
+  const left = candidates();
+  const complete = left.filter((m) => m.targets.length === clicks.length);
+  if (complete.length === 1 && left.length === 1) { play(complete[0].index); return; }
+  render();
+}
+
+function setBusy(value) {
+  busy = value;
+  document.body.dataset.busy = value ? "1" : "0";
+}
+
+async function play(index) {
+  if (busy) return;
+  setBusy(true);
+  try { show(await api("POST", `/api/games/${game.id}/move`, {ply: game.ply, index})); }
+  catch (err) { failed(err); }
+  finally { setBusy(false); }
+}
+
+function schedule() {
+  if (timer) { clearTimeout(timer); timer = null; }
+  if (!game || game.over || game.mover < 0 || game.seats[game.mover].agent === "person") return;
+  if (!$("auto").checked) return;
+  timer = setTimeout(step, Math.max(0, Number($("delay").value) || 0));
+}
+
+async function step() {
+  if (busy || !game || game.over) return;
+  setBusy(true);
+  try { show(await api("POST", `/api/games/${game.id}/step`, {ply: game.ply})); }
+  catch (err) { failed(err); }
+  finally { setBusy(false); }
+}
+
+function seatInputs() {
+  const box = $("seatsetup");
+  box.replaceChildren();
+  const players = Number($("players").value);
+  const previous = game ? game.seats.map((s) => s.agent) : setup.seats;
+  for (let s = 0; s < players; s++) {
+    const input = document.createElement("input");
+    input.setAttribute("list", "agentlist");
+    input.className = "seat";
+    input.size = 9;
+    input.value = previous[s] || previous[previous.length - 1];
+    input.title = `seat ${s + 1}: ${setup.agents.join(", ")}` +
+      (setup.agent_families.length ? ` or ${setup.agent_families.join(", ")}` : "");
+    box.appendChild(document.createTextNode(` ${s + 1}:`));
+    box.appendChild(input);
+  }
+}
+
+async function newGame() {
+  if (timer) clearTimeout(timer);
+  const seats = [...document.querySelectorAll("input.seat")].map((i) => i.value.trim());
+  setBusy(true);
+  try {
+    show(await api("POST", "/api/games", {seed: Number($("seed").value), players: Number($("players").value), seats}));
+  } catch (err) { failed(err); }
+  finally { setBusy(false); }
+}
+
+async function start() {
+  setup = await api("GET", "/api/setup");
+  $("title").textContent = `${setup.name} (${setup.variant})`;
+  document.title = `boardlab play: ${setup.name}`;
+  const list = document.createElement("datalist");
+  list.id = "agentlist";
+  for (const name of setup.agents) {
+    const o = document.createElement("option");
+    o.value = name;
+    list.appendChild(o);
+  }
+  document.body.appendChild(list);
+  const players = document.createElement("input");
+  players.type = "number"; players.id = "players"; players.min = setup.min_players; players.max = setup.max_players;
+  players.value = setup.players; players.style.width = "3em";
+  const label = document.createElement("label");
+  label.append("players ", players);
+  $("seatsetup").before(label);
+  players.addEventListener("change", seatInputs);
+  $("seed").value = setup.seed;
+  seatInputs();
+  $("new").addEventListener("click", newGame);
+  $("undo").addEventListener("click", async () => {
+    if (busy) return;
+    setBusy(true);
+    try { show(await api("POST", `/api/games/${game.id}/undo`, {})); } catch (err) { failed(err); } finally { setBusy(false); }
+  });
+  $("step").addEventListener("click", step);
+  $("auto").addEventListener("change", schedule);
+  const id = location.hash.slice(1);
+  if (id) {
+    try { show(await api("GET", `/api/games/${id}`)); seatInputs(); return; } catch (err) { /* gone: start anew */ }
+  }
+  await newGame();
+}
+
+start().catch(failed);

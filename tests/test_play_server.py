@@ -1,0 +1,288 @@
+"""`boardlab play`'s JSON API (Starlette's TestClient, no network): every game played to its end by
+hand against an agent, the record it saves replayed in the engine, and every kind of bad request
+refused with a 4xx and one line."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from boardlab.analysis.runner import GameRecord  # noqa: E402
+from boardlab.analysis.store import ResultStore, decode_record  # noqa: E402
+from boardlab.cli import main  # noqa: E402
+from boardlab.layouts import game_ids, game_part, load  # noqa: E402
+from boardlab.play_server import MAX_BODY, make_app  # noqa: E402
+from boardlab.playtest import file_in_store, replay  # noqa: E402
+
+GAMES = [g for g in game_ids("engine") if hasattr(game_part(g, "print"), "table_art")]
+
+
+def client(game: str, seats=("person", "random"), **options) -> TestClient:
+    definition = load(game)
+    return TestClient(make_app(definition, definition.game.min_players, seats, **options))
+
+
+def keyed(view: dict) -> set[str]:
+    return {item["key"] for item in view["items"] if "key" in item}
+
+
+def play_out(c: TestClient, game_json: dict, rng: random.Random, check=None) -> dict:
+    """Play a game to its end: a random legal move for the person, a step for an agent."""
+    g = game_json
+    while not g["over"]:
+        if g["moves"]:
+            if check is not None:
+                check(g)
+            m = g["moves"][rng.randrange(len(g["moves"]))]
+            r = c.post(f"/api/games/{g['id']}/move", json={"ply": g["ply"], "index": m["index"]})
+        else:
+            r = c.post(f"/api/games/{g['id']}/step", json={"ply": g["ply"]})
+        assert r.status_code == 200, r.text
+        assert r.json()["ply"] > g["ply"]
+        g = r.json()
+    return g
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_by_hand_replays_to_the_same_result(game, tmp_path, capsys):
+    definition = load(game)
+    c = client(game)
+    art = set()
+
+    def check(g):
+        # every click path starts and goes on at things the table draws as clickable
+        keys = keyed(g["view"])
+        for m in g["moves"]:
+            assert m["targets"] and set(m["targets"]) <= keys, (m, sorted(keys))
+        # moves sharing a click path are told apart by their text (the page asks which)
+        paths = Counter((tuple(m["targets"]), m["text"]) for m in g["moves"])
+        assert max(paths.values()) == 1
+        art.update(i["art"] for i in g["view"]["items"] if "art" in i)
+
+    start = c.post("/api/games", json={"seed": 7})
+    assert start.status_code == 201
+    end = play_out(c, start.json(), random.Random(2), check)
+    for name in art | {i["art"] for i in end["view"]["items"] if "art" in i}:
+        r = c.get(f"/art/{name}.svg")
+        assert r.status_code == 200 and r.text.lstrip().startswith("<svg") and r.headers["content-type"].startswith("image/svg")
+    record = c.get(f"/api/games/{end['id']}/record").json()
+    # the engine, from the record alone, reaches the same end
+    state = replay(definition, record)
+    assert state.is_terminal()
+    assert list(state.winners()) == end["result"]["winners"] == record["result"]["winners"]
+    assert list(state.returns()) == end["result"]["returns"]
+    assert state.length() == end["result"]["length"]
+    assert len(record["moves"]) == len(end["history"]) == end["ply"]
+    assert [m["text"] for m in record["moves"]] == [h["text"] for h in end["history"]]
+    # the results store reads it: its GameRecord is the engine's
+    expected = GameRecord(0, 0, 0, ("person", "random"), tuple(state.winners()), state.is_unfinished(),
+                          state.length(), state.stats())
+    assert decode_record(0, json.dumps(record["record"])) == expected
+    with ResultStore(tmp_path / "results.sqlite") as store:
+        config = file_in_store(store, definition, record)
+        assert store.records(config, 1) == [expected]
+    # `boardlab moves` reads the record: the moves where the last move was played, that move among them
+    if definition.game.id in game_ids("moves"):
+        path = tmp_path / "record.json"
+        path.write_text(json.dumps(record))
+        capsys.readouterr()
+        assert main(["moves", game, str(path)]) == 0
+        listed = json.loads(capsys.readouterr().out)["moves"]
+        last = [m for m in record["moves"] if "seat" in m][-1]
+        assert last["move"] in listed
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g in game_ids("moves")])
+def test_the_offered_moves_are_those_boardlab_moves_lists(game):
+    """At every turn by hand, the moves offered (their JSON forms) are exactly what the position
+    reader lists for the position the record gives (an independent path through the engine)."""
+    definition = load(game)
+    lister = game_part(game, "moves")
+    c = client(game)
+    g = c.post("/api/games", json={"seed": 11}).json()
+    rng = random.Random(5)
+    turns = 0
+    while not g["over"] and turns < 12:
+        if g["moves"]:
+            position = c.get(f"/api/games/{g['id']}/record").json()["position"]
+            offered = sorted(json.dumps(m["move"], sort_keys=True) for m in g["moves"])
+            listed = sorted(json.dumps(m, sort_keys=True) for m in lister.moves(definition, position))
+            assert sorted(set(offered)) == listed
+            turns += 1
+            m = g["moves"][rng.randrange(len(g["moves"]))]
+            g = c.post(f"/api/games/{g['id']}/move", json={"ply": g["ply"], "index": m["index"]}).json()
+        else:
+            g = c.post(f"/api/games/{g['id']}/step", json={"ply": g["ply"]}).json()
+    assert turns
+
+
+def test_deblockle_by_hand_against_greedy_replays():
+    game = "deblockle"
+    c = client(game, ("person", "greedy"))
+    end = play_out(c, c.post("/api/games", json={"seed": 3}).json(), random.Random(9))
+    record = c.get(f"/api/games/{end['id']}/record").json()
+    assert record["seats"] == ["person", "greedy"]
+    assert all("seconds" in h for h in end["history"] if h.get("seat") == 1)  # the agent's thinking time
+    assert list(replay(load(game), record).winners()) == end["result"]["winners"]
+
+
+def test_hidden_hands_stay_hidden():
+    """A seat played by hand sees its own hand face up and only backs of the other hands; the
+    spectator of two agents sees every hand."""
+    game = "links"
+    c = client(game)
+    g = c.post("/api/games", json={"seed": 4}).json()
+    session = c.app.state.games.get(g["id"])
+    table = session.table
+    view = g["view"]
+    arts = Counter(i["art"] for i in view["items"] if "art" in i)
+    mine = Counter(table.names[k] for k in session.state.hands[0])
+    theirs = len(session.state.hands[1])
+    assert arts["back"] == theirs + 1  # the other hand and the deck
+    keyed_hand = Counter(i["art"] for i in view["items"] if i.get("key", "").startswith("hand-"))
+    assert keyed_hand == mine
+    watched = client(game, ("random", "random")).post("/api/games", json={"seed": 4}).json()
+    assert Counter(i["art"] for i in watched["view"]["items"] if "art" in i)["back"] == 1  # the deck only
+
+
+def test_undo_takes_back_the_persons_move_and_the_reply():
+    game = GAMES[0]
+    c = client(game)
+    g = c.post("/api/games", json={"seed": 5}).json()
+    first = g
+    m = g["moves"][0]
+    after = c.post(f"/api/games/{g['id']}/move", json={"ply": g["ply"], "index": m["index"]}).json()
+    replied = c.post(f"/api/games/{g['id']}/step", json={"ply": after["ply"]}).json()
+    undone = c.post(f"/api/games/{g['id']}/undo").json()
+    assert undone["ply"] == first["ply"] and undone["moves"] == first["moves"] and undone["view"] == first["view"]
+    again = c.post(f"/api/games/{g['id']}/move", json={"ply": undone["ply"], "index": m["index"]}).json()
+    again = c.post(f"/api/games/{g['id']}/step", json={"ply": again["ply"]}).json()
+    assert [h["text"] for h in again["history"]] == [h["text"] for h in replied["history"]]
+
+
+def test_watching_agents_step_by_step():
+    game = GAMES[0]
+    c = client(game, ("random", "random"))
+    g = c.post("/api/games", json={"seed": 8}).json()
+    assert g["viewer"] is None and g["moves"] == []
+    steps = 0
+    while not g["over"]:
+        before = g["ply"]
+        g = c.post(f"/api/games/{g['id']}/step", json={"ply": g["ply"]}).json()
+        assert g["ply"] >= before + 1
+        steps += 1
+    assert steps == sum(1 for h in g["history"] if "seat" in h)
+    assert all(h["seconds"] >= 0 for h in g["history"] if "seat" in h)
+
+
+def test_same_seed_same_game():
+    game = GAMES[0]
+    c = client(game, ("random", "random"))
+    ends = []
+    for _ in range(2):
+        ends.append(play_out(c, c.post("/api/games", json={"seed": 21}).json(), random.Random(0))["history"])
+    assert [h["text"] for h in ends[0]] == [h["text"] for h in ends[1]]
+
+
+def one_line_error(r, status: int) -> str:
+    assert r.status_code == status, (r.status_code, r.text)
+    reason = r.json()["error"]
+    assert reason and "\n" not in reason and "Traceback" not in reason
+    return reason
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bad_requests_get_a_4xx_and_one_line(game):
+    c = client(game)
+    g = c.post("/api/games", json={"seed": 1}).json()
+    gid, ply = g["id"], g["ply"]
+    move = f"/api/games/{gid}/move"
+    n = len(g["moves"])
+    assert n
+    one_line_error(c.get("/api/games/nosuchgame"), 404)
+    one_line_error(c.post("/api/games/nosuchgame/move", json={"index": 0}), 404)
+    one_line_error(c.get("/art/nosuchpiece.svg"), 404)
+    one_line_error(c.post(move, content=b"{not json"), 400)
+    one_line_error(c.post(move, content=b"\xff\xfe"), 400)
+    one_line_error(c.post(move, json=[0]), 400)
+    one_line_error(c.post(move, json={"index": "0"}), 400)
+    one_line_error(c.post(move, json={"index": True}), 400)
+    one_line_error(c.post(move, json={"index": 0.0}), 400)
+    one_line_error(c.post(move, json={"index": 0, "cheat": 1}), 400)
+    one_line_error(c.post(move, json={}), 400)
+    assert "legal" in one_line_error(c.post(move, json={"ply": ply, "index": n}), 409)
+    one_line_error(c.post(move, json={"ply": ply, "index": -1}), 409)
+    one_line_error(c.post(move, json={"ply": ply, "index": 10 ** 30}), 409)
+    assert "changed" in one_line_error(c.post(move, json={"ply": ply + 1, "index": 0}), 409)
+    one_line_error(c.post(f"/api/games/{gid}/step", json={"ply": ply}), 409)  # a person is to move
+    one_line_error(c.post(f"/api/games/{gid}/undo"), 409)  # nothing to take back
+    one_line_error(c.post(move, content=b'{"index": 0, "pad": "' + b"x" * MAX_BODY + b'"}'), 413)
+    one_line_error(c.post(move, content=iter([b'{"index": 0, "pad": "', b"x" * MAX_BODY, b'"}'])), 413)
+    # nothing above changed the game
+    assert c.get(f"/api/games/{gid}").json() == g
+    one_line_error(c.post("/api/games", json={"seats": ["person", "nosuchagent"]}), 400)
+    one_line_error(c.post("/api/games", json={"seats": ["person"] * 9}), 400)
+    one_line_error(c.post("/api/games", json={"seats": [1, 2]}), 400)
+    one_line_error(c.post("/api/games", json={"players": 99}), 400)
+    one_line_error(c.post("/api/games", json={"seed": -1}), 400)
+    one_line_error(c.post("/api/games", json={"seed": "x"}), 400)
+    # a finished game takes no move
+    end = play_out(c, c.post("/api/games", json={"seed": 2}).json(), random.Random(1))
+    one_line_error(c.post(f"/api/games/{end['id']}/move", json={"index": 0}), 409)
+    one_line_error(c.post(f"/api/games/{end['id']}/step"), 409)
+
+
+def test_games_beyond_the_limit_drop_the_least_recently_used():
+    c = client(GAMES[0], limit=2)
+    a = c.post("/api/games").json()["id"]
+    b = c.post("/api/games").json()["id"]
+    assert c.get(f"/api/games/{a}").status_code == 200  # a is now the most recent
+    c.post("/api/games")
+    assert c.get(f"/api/games/{b}").status_code == 404
+    assert c.get(f"/api/games/{a}").status_code == 200
+    assert len(c.app.state.games) == 2
+
+
+def test_the_page_and_its_script_are_served():
+    c = client(GAMES[0])
+    page = c.get("/")
+    assert page.status_code == 200 and '<script src="/play.js">' in page.text
+    script = c.get("/play.js")
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    setup = c.get("/api/setup").json()
+    assert setup["game"] == GAMES[0] and "random" in setup["agents"] and "person" in setup["agents"]
+
+
+def test_play_command_bad_input_is_one_line_and_status_2(capsys):
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        for argv, words in ((["play", "nosuchgame"], "unknown game"),
+                            (["play", GAMES[0], "--agents", "person,nosuchagent"], "unknown agent"),
+                            (["play", GAMES[0], "--players", "99"], "player"),
+                            (["play", GAMES[0], "--port", "70000"], "65,535"),
+                            (["play", GAMES[0], "--port", str(taken.getsockname()[1])], "cannot listen")):
+            with pytest.raises(SystemExit) if words == "65,535" else _nothing():
+                assert main(argv) == 2
+            err = capsys.readouterr().err
+            assert len(err.strip().splitlines()) == 1 and words in err, (argv, err)
+    finally:
+        taken.close()
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
