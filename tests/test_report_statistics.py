@@ -110,8 +110,10 @@ def test_the_verdict_names_the_rule_option_that_evens_the_seats_by_its_rulebook_
     lines = v["by_players"]["2"]["lines"]
     assert lines[1] == ("- Seats: not balanced: seat 1 wins 58.0% of decided games against a fair 50.0% (+8.0 points, "
                         "p < 0.001). Beside the seats: 15.0% of games end without a single winner.")
-    # 20 turns at 30 s: 10 minutes against 15 stated (a third short) scores 15; seat 1 8 points over 50% scores 8
-    assert v["by_players"]["2"]["problem"]["kind"] == "length"
+    # 20 turns at 30 s: 10 minutes against 15 stated is said, but a short game is no problem to fix: the seats are
+    assert v["by_players"]["2"]["problem"]["kind"] == "seats"
+    assert lines[4] == ("- Worst problem: seat 1's share of decided games (58.0% against a fair 50.0%). The rule "
+                        "option that moves it most: Rotating lead (`lead = rotate`), seat 1 win share 58.0% to 51.0%.")
     assert lines[2] == ("- Time: a median game lasts 20 turns, about 10 minutes at the table (30 s a turn), against "
                         "the stated 15 minutes: 67% of it; 9 games in 10 end within 10 minutes.")
     seat_problem = __import__("boardlab.analysis.report.verdict", fromlist=["x"]).remedies_for(
@@ -193,3 +195,28 @@ def test_headline_series_count_shares_of_decided_games_and_lengths_of_finished_g
     assert s["seat 1 win share"] == ([1.0, 0.5, 0.0, 0.0], [1, 1, 0, 0])
     assert s["mean length"] == ([10, 20, 30, 0], [1, 1, 1, 0])
     assert s["draw share"][0] == [0, 1, 1, 0] and s["unfinished share"][0] == [0, 0, 0, 1]
+
+
+def test_skill_pairings_without_an_edge_are_one_finding_with_their_power():
+    def pairing(strong, weak, won, played):
+        """`played` 2-player games with the seats alternating, `strong` winning `won` of them."""
+        records = []
+        for i in range(played):
+            agents = (strong, weak) if i % 2 == 0 else (weak, strong)
+            seat = agents.index(strong) if i < won else agents.index(weak)
+            records.append(Record((seat,), False, 20, agents))
+        return SimpleNamespace(job=SimpleNamespace(agents=(strong, weak)), records=records)
+
+    skill = sections.skill_data([pairing("greedy", "random", 100, 120), pairing("mcts-8", "mcts-4", 26, 40),
+                                 pairing("mcts-16", "mcts-8", 22, 40)], 2, 0.05)
+    data = report_data(games([850, 850]), 2)
+    data["2"]["skill"] = skill
+    select_findings(data)
+    found = [f for f in findings("Game", data) if f["kind"] in ("skill", "too few")]
+    assert found[0]["text"] == ("greedy against random wins more than a fair share of decided games at every player "
+                                "count (83% against a fair 50% with 2 players; 120 games each).")
+    # 26 of 40 (65%) and 22 of 40: p = 0.058 and 0.53, no discovery; 40 decided games detect 22.1 points
+    mdd = (1.959964 + 0.841621) * math.sqrt(0.25 / 40)
+    assert found[1]["text"] == ("Too few games to tell whether mcts-8 beats mcts-4 or mcts-16 beats mcts-8 (40 games "
+                                f"each): they detect only {mdd * 100:.1f} points; about 785 games would.")
+    assert not any("no better" in f["text"] for f in findings("Game", data))

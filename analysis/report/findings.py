@@ -158,12 +158,16 @@ def _length(name, counts, rule_name):
                pace=pace_words(length),
                stated=stated)
     if long:
-        fits = []
+        # the rule options whose (selected) effect shortens the game most, with the table time they give
+        shorter = []
         for alt in d.get("sensitivity", {}).get("alternatives", []):
             m = alt.get("metrics", {}).get("mean length")
-            if m and m.get("discovery") and m["variant"] * length["seconds_per_unit"] / 60 <= LENGTH_TOLERANCE * stated:
-                fits.append(rule_name(alt["option"], alt["value"]))
-        text += say("length.fits", options=listed(fits, "or")) if fits else say("length.no_fit")
+            if m and m.get("discovery") and m["difference"] < 0:
+                shorter.append((m["variant"] * length["seconds_per_unit"] / 60, rule_name(alt["option"], alt["value"])))
+        shorter.sort()
+        text += say("length.fits" if len(shorter) == 1 else "length.fits_many", options=listed(
+            (say("length.fit", rule=rule, minutes=minutes(at)) for at, rule in shorter[:2]), "or")) if shorter \
+            else say("length.no_fit")
     else:
         text += say("length.end")
     if len(off) > 1:
@@ -203,31 +207,37 @@ def _rules(counts, rule_name):
 
 
 def _skill(counts):
+    """One finding per pairing whose stronger agent wins more than a fair share (a discovery), and
+    one for all the pairings that show no edge: with their power, or "too few games to tell"."""
     groups: dict[tuple, list] = {}
     for players, d in counts.items():
         for p in d.get("skill", {}).get("pairings", []):
             groups.setdefault((p["agent"], p["against"]), []).append((players, p))
-    out = []
+    out, quiet = [], []
     for (agent, against), seen in groups.items():
         decided = [(n, p) for n, p in seen if p.get("discovery") and p["rate"] > p["fair_share"]]
-        edges = [p["rate"] - p["fair_share"] for _, p in decided]
+        if not decided:
+            quiet.append((agent, against, seen))
+            continue
         rates = "; ".join(say("skill.rate", rate=pct(p["rate"], 0), fair=pct(p["fair_share"], 0), players=n)
                           for n, p in seen)
-        fields = {"agent": agent, "against": against, "rates": rates, "games": f"{seen[0][1]['games']:,}"}
-        if decided:
-            score = max(abs(e) * 50 for e in edges)
-            key = "skill.more" if len(decided) == len(seen) else "skill.some"
-            text = say(key, where=say("at_every_count"), counts=listed(str(n) for n, _ in decided), **fields)
-            kind = "skill"
+        key = "skill.more" if len(decided) == len(seen) else "skill.some"
+        out.append({"score": max((p["rate"] - p["fair_share"]) * 50 for _, p in decided),
+                    "text": say(key, agent=agent, against=against, rates=rates, games=f"{seen[0][1]['games']:,}",
+                                where=say("at_every_count"), counts=listed(str(n) for n, _ in decided)),
+                    "kind": "skill", "players": [n for n, _ in decided]})
+    if quiet:
+        pairs = listed((say("skill.pair", agent=a, against=b) for a, b, _ in quiet), "or")
+        powers = [p["power"] for _, _, seen in quiet for _, p in seen]
+        games = sorted({p["games"] for _, _, seen in quiet for _, p in seen})
+        fields = {"pairs": pairs, "games": listed(f"{g:,}" for g in games),
+                  "mdd": unsigned_points(max(q["mdd"] or 1.0 for q in powers))}
+        if all(q["enough"] for q in powers):
+            fields["pairs"] = listed(say("skill.pair_against", agent=a, against=b) for a, b, _ in quiet)
+            out.append({"score": 2.0, "text": say("skill.none", **fields), "kind": "no skill",
+                        "players": sorted({n for _, _, seen in quiet for n, _ in seen})})
         else:
-            powers = [p["power"] for _, p in seen]
-            mdd = unsigned_points(max(q["mdd"] or 1.0 for q in powers))
-            if all(q["enough"] for q in powers):
-                score, kind = 2.0, "no skill"
-                text = say("skill.none", mdd=mdd, **fields)
-            else:
-                score, kind = 3.0, "too few"
-                text = say("skill.too_few", mdd=mdd, needed=f"{max(q['games_needed'] or 0 for q in powers):,}",
-                           **fields)
-        out.append({"score": score, "text": text, "kind": kind, "players": [n for n, _ in seen]})
+            out.append({"score": 3.0, "text": say("skill.too_few", needed=f"{max(q['games_needed'] or 0 for q in powers):,}",
+                                                  **fields),
+                        "kind": "too few", "players": sorted({n for _, _, seen in quiet for n, _ in seen})})
     return out

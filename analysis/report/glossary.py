@@ -41,7 +41,8 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
                     "them; mean, median (half the games are shorter) and 90th percentile (9 games in 10 are "
                     "shorter), over finished games."),
     ("table minutes", "Game length times the definition's stated seconds of table time per turn or round "
-                      "(`analysis.seconds_per_round`), against the playing time the definition states "
+                      "(`analysis.seconds_per_turn`, `analysis.seconds_per_round`; where no source states a pace "
+                      "the definition marks it as our assumption), against the playing time the definition states "
                       "(`game.minutes`)."),
     ("legal moves per decision", "How many different moves the player had each time they chose one, in "
                                  "random self-play; more means more to think about."),
@@ -68,9 +69,13 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
              "in batches until the evidence says, with error rates alpha and beta of 5% each, that the "
              "seat 1's win share of decided games changed by at least the indifference margin or did not, or "
              "a cap is reached."),
+    ("verdict", "The first page: per player count, the seats, the table time, skill and the worst problem "
+                "(a seat off its fair share, a game longer than stated, games stopped at the cap) with the one or "
+                "two rule options whose selected effect brings it closest to its target, named as the rulebook "
+                "names them. Generated from the numbers, like the findings."),
     ("findings", "Sentences generated from the numbers of the report, most important first (largest seat "
-                 "imbalance, length against the stated time, significant rule effects, skill); none is "
-                 "written by hand."),
+                 "imbalance, length against the stated time, rule effects selected under the false-discovery "
+                 "control, skill); none is written by hand."),
     ("definition hash", "SHA-256 of the definition as loaded (every section); any changed key changes it."),
     ("run time", "Compute time the results store recorded when these games were first played (summed over "
                  "processes). It is the one figure of the Markdown and PDF not in the JSON, so that the JSON "

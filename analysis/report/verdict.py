@@ -111,15 +111,20 @@ def _skill(pairings: list) -> str:
         line = say("verdict.skill_too_few", decided=f"{first['decided']:,}", **fields)
     if deeper:
         won = [p for p in deeper if p.get("discovery") and p["rate"] > p["fair_share"]]
-        line += say("verdict.deeper_yes", won=len(won), tried=len(deeper)) if won else \
-            say("verdict.deeper_none", tried=len(deeper), games=f"{deeper[0]['games']:,}")
+        if won:
+            line += say("verdict.deeper_yes", won=len(won), tried=len(deeper))
+        elif all(p["power"]["enough"] for p in deeper):
+            line += say("verdict.deeper_none", tried=len(deeper), games=f"{deeper[0]['games']:,}",
+                        mdd=unsigned_points(max(p["power"]["mdd"] for p in deeper)))
+        else:
+            line += say("verdict.deeper_too_few", tried=len(deeper), games=f"{deeper[0]['games']:,}")
     return line
 
 
 def worst_problem(players: int, d: dict) -> dict | None:
     """The player count's worst problem that a rule option could move: a seat's share off the fair
-    one (selected by the false-discovery control), the table time off the stated time, or games
-    stopped at the cap.  {"kind", "score", "metric", "target", "text"}; None when nothing stands out."""
+    one (selected by the false-discovery control), a table time longer than the stated time, or
+    games stopped at the cap.  {"kind", "score", "metric", "target", "text"}; None when nothing stands out."""
     s, length = d["seats"], d["length"]
     problems = []
     a, e = s["first_player_advantage"], s["equality"]
@@ -134,11 +139,11 @@ def worst_problem(players: int, d: dict) -> dict | None:
     if "table_minutes" in length and length["finished_games"] and length["table_minutes"]["median"]:
         at_table, stated = length["table_minutes"]["median"], length["stated_minutes"]
         ratio = at_table / stated
-        if ratio > LENGTH_TOLERANCE or ratio < 1 / LENGTH_TOLERANCE:
-            problems.append({"kind": "length", "score": min(50.0, 10 * max(ratio, 1 / ratio)), "metric": "mean length",
+        # a game shorter than stated is said in the time line; only one too long is a problem to fix
+        if ratio > LENGTH_TOLERANCE:
+            problems.append({"kind": "length", "score": min(50.0, 10 * ratio), "metric": "mean length",
                              "target": stated * 60 / length["seconds_per_unit"],
-                             "text": say("verdict.problem_long" if ratio > 1 else "verdict.problem_short",
-                                         minutes=minutes(at_table), stated=stated)})
+                             "text": say("verdict.problem_long", minutes=minutes(at_table), stated=stated)})
     capped = s["unfinished_share"]["share"]
     if capped >= BESIDE:
         problems.append({"kind": "capped", "score": capped * 100, "metric": "unfinished share", "target": 0.0,

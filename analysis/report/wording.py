@@ -41,8 +41,10 @@ PHRASES = {
                    "the definition's pace of {pace}, against the {stated} minutes it states",
     "length.short": "As written, a {players}-player game of {name} lasts about {median} {unit} (median), {minutes} "
                     "at the definition's pace of {pace}, well under the {stated} minutes it states",
-    "length.fits": "; only {options} brings it near (mean length).",
-    "length.no_fit": "; no single rule option brings it near.",
+    "length.fits": "; the rule option that shortens it most: {options} (mean length of a finished game).",
+    "length.fits_many": "; the rule options that shorten it most: {options} (mean length of a finished game).",
+    "length.fit": "{rule}, to {minutes}",
+    "length.no_fit": "; no single rule option shortens it significantly.",
     "length.end": ".",
     "length.also": " Also off the stated time (median): {parts}.",
     "length.also_part": "{players} players {minutes}",
@@ -58,10 +60,12 @@ PHRASES = {
                   "{games} games each).",
     "skill.some": "{agent} against {against} wins more than a fair share of decided games with {counts} players "
                   "only ({rates} players; {games} games each).",
-    "skill.too_few": "{agent} against {against}: too few games to tell whether it wins more than a fair share "
-                     "({rates} players; {games} games each; they detect only {mdd}); about {needed} games would.",
-    "skill.none": "{agent} against {against} wins no more than a fair share of decided games at any player count "
-                  "({rates} players; {games} games each, enough to detect {mdd}).",
+    "skill.too_few": "Too few games to tell whether {pairs} ({games} games each): they detect only {mdd}; about "
+                     "{needed} games would.",
+    "skill.none": "{pairs} win no more than a fair share of decided games at any player count ({games} games each, "
+                  "enough to detect {mdd}).",
+    "skill.pair": "{agent} beats {against}",
+    "skill.pair_against": "{agent} against {against}",
     "skill.rate": "{rate} against a fair {fair} with {players}",
     # whole report
     "no_finding": "No finding stands out at these sample sizes.",
@@ -98,8 +102,10 @@ PHRASES = {
     "verdict.skill_too_few": "- Skill: too few games to tell whether {agent} beats {against} ({rate} of "
                              "{decided} decided games against a fair {fair}).",
     "verdict.deeper_yes": " Searching longer pays in {won} of {tried} MCTS doublings.",
-    "verdict.deeper_none": " Searching longer shows no significant edge in any of {tried} MCTS doublings "
-                           "({games} games each).",
+    "verdict.deeper_none": " Searching longer shows no edge in any of {tried} MCTS doublings ({games} games "
+                           "each, enough to detect {mdd}).",
+    "verdict.deeper_too_few": " Too few games to tell whether searching longer pays ({tried} MCTS doublings, "
+                              "{games} games each).",
     "verdict.no_skill": "- Skill: no agents to compare.",
     "verdict.problem": "- Worst problem: {problem}. {remedy}",
     "verdict.problem_none": "- Worst problem: none stands out at this player count.",
@@ -108,7 +114,6 @@ PHRASES = {
     "verdict.remedy_part": "{rule}, {metric} {base} to {variant}{unit}",
     "verdict.problem_seat": "seat {seat}'s share of decided games ({rate} against a fair {fair})",
     "verdict.problem_long": "the table time ({minutes} against the stated {stated} minutes)",
-    "verdict.problem_short": "the table time ({minutes} against the stated {stated} minutes)",
     "verdict.problem_capped": "games stopped at {cap} ({share})",
 }
 
