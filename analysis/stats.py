@@ -33,6 +33,15 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def format_p(p: float) -> str:
+    """A p-value as people read it: three decimals, and "< 0.001" below that (never 0).
+
+    >>> format_p(0.0), format_p(0.0196), format_p(1.0)
+    ('< 0.001', '0.020', '1.000')
+    """
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
 def describe_lengths(values) -> dict:
     """Mean, median, 90th percentile (linear interpolation), min and max; zeros when empty."""
     if len(values) == 0:

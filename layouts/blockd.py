@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from boardlab.layouts.common import GameDefinition, PrintSettings, StandeeSize, check_colour_ref
+from boardlab.layouts.common import Analysis, GameDefinition, PrintSettings, StandeeSize, check_colour_ref
 from boardlab.layouts.schema import limits
 
 
@@ -49,6 +49,7 @@ class Definition(GameDefinition):
     cards: Cards
     rules: Rules
     print: BlockdPrint
+    analysis: Analysis
 
     @property
     def card_count(self) -> int:

@@ -44,9 +44,14 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class Analysis:
-    """How reports and `boardlab compare` model the game's players (not a rule)."""
+    """How reports and `boardlab compare` model and judge the game (not a rule)."""
 
     agent: str = "random"  # the agent seated everywhere: one that plays the game as people would
+    #: table time of one turn, for table minutes (a game counted in rounds states `seconds_per_round`)
+    seconds_per_turn: float | None = field(default=None, metadata=limits(min=1, max=3600))
+    #: the smallest change of a win share that matters to the designer (0.05: 5 points); a test that
+    #: could not detect it reads "too few games to tell"
+    difference: float = field(default=0.05, metadata=limits(min=0.005, max=0.5))
 
 
 @dataclass(frozen=True)

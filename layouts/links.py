@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from itertools import combinations_with_replacement, combinations
 from typing import Literal
 
-from boardlab.layouts.common import GameDefinition, PrintSettings, check_colour_ref
+from boardlab.layouts.common import Analysis, GameDefinition, PrintSettings, check_colour_ref
 from boardlab.layouts.schema import limits
 
 
@@ -68,6 +68,7 @@ class Definition(GameDefinition):
     deck: Deck
     rules: Rules
     print: PrintSettings
+    analysis: Analysis
 
 
 def check(d: Definition, report) -> None:

@@ -198,3 +198,33 @@ def outline(text: Text) -> dict[str, list]:
             walk(block.other)
     walk(text.blocks)
     return {"headings": headings, "placeholders": sorted(set(placeholders)), "directives": directives}
+
+
+OPTION_NAME = re.compile(r"^\*\*([^*]+?)\.?\*\*")
+
+
+def option_names(text: Text) -> dict[tuple[str, str], str]:
+    """The name the rulebook gives each rule option: {(key, value): name} from its optional rules.
+
+    An optional rule is a `::: option rules.KEY = VALUE` block whose first item starts with its
+    name in bold ("- **Walled grid.** ..."); the name is that bold text without its full stop.
+    A value is written as in the condition (`true`, `house`).
+
+    >>> t = parse("::: option rules.torus = false\\n- **Walled grid.** The edges stop you.\\n::: end\\n", "x.md", "en")
+    >>> option_names(t)
+    {('torus', 'false'): 'Walled grid'}
+    """
+    names: dict[tuple[str, str], str] = {}
+
+    def walk(blocks: list[Block]) -> None:
+        for block in blocks:
+            if block.kind == "option":
+                key, _, value = (part.strip() for part in block.arg.partition("="))
+                first = next((c for c in block.children if c.kind in ("bullet", "number", "paragraph")), None)
+                m = OPTION_NAME.match(first.text) if first else None
+                if key.startswith("rules.") and value and m:
+                    names[(key[len("rules."):], value)] = m.group(1).strip()
+            walk(block.children)
+            walk(block.other)
+    walk(text.blocks)
+    return names

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from boardlab.layouts.common import Analysis as CommonAnalysis
 from boardlab.layouts.common import GameDefinition, PrintSettings, StandeeSize, check_colour_ref
 from boardlab.layouts.schema import limits
 
@@ -43,11 +44,12 @@ class Rules:
     max_rounds: int = field(metadata=limits(min=1, max=1000000))
 
 
-@dataclass(frozen=True)
-class Analysis:
+@dataclass(frozen=True, kw_only=True)
+class Analysis(CommonAnalysis):
+    """The shared analysis settings, plus 6x6's pace per round and the casual chooser's number."""
+
     seconds_per_round: float = field(metadata=limits(min=1, max=3600))  # table time of one round
     favourite_number: int = field(metadata=limits(min=1, max=1000))  # the casual chooser's favourite number
-    agent: str = "random"  # the agent that reports and `compare` seat everywhere: how players are modelled
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,9 @@ def chart_path(game: str, chart_id: str) -> str:
 
 def markdown(document: dict, game: str) -> str:
     lines = [f"# {document['title']}", ""]
+    first = [s for s in document["sections"] if s.get("first")]  # the verdict page comes before the head
+    for section in first:
+        lines += _section(section, game)
     lines += ["| | |", "|---|---|"]
     lines += [f"| {_cell_text(label)} | {_cell_text(value)} |" for label, value in document["head"]]
     run = document.get("run")
@@ -30,12 +33,18 @@ def markdown(document: dict, game: str) -> str:
                      f"were played |")
     lines.append("")
     for section in document["sections"]:
-        lines += ["#" * section["level"] + " " + section["title"], ""]
-        for block in section["blocks"]:
-            lines += _block(block, game) + [""]
+        if not section.get("first"):
+            lines += _section(section, game)
     lines += ["## Glossary", ""]
     lines += [f"- **{term}**: {definition}" for term, definition in document["glossary"]]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _section(section: dict, game: str) -> list[str]:
+    lines = ["#" * section["level"] + " " + section["title"], ""]
+    for block in section["blocks"]:
+        lines += _block(block, game) + [""]
+    return lines
 
 
 def blocks_markdown(blocks: list[dict], game: str) -> str:

@@ -13,7 +13,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepTogether, Paragraph, Preformatted, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Preformatted, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from boardlab.analysis.report.document import format_cell
 from boardlab.printkit.charts import chart_drawing
@@ -36,6 +36,14 @@ def _styles() -> dict[str, ParagraphStyle]:
         "pre": ParagraphStyle("pre", parent=base, fontName="Courier", fontSize=7, leading=8.5),
         "note": ParagraphStyle("note", parent=base, fontSize=7.5, leading=9.5, textColor=colors.HexColor("#444444")),
     }
+
+
+def _section(section: dict, styles, width: float) -> list:
+    story = [Paragraph(inline(section["title"]), styles["h2" if section["level"] <= 2 else "h3"])]
+    for block in section["blocks"]:
+        story += _block(block, styles, width)
+        story.append(Spacer(1, 2 * mm))
+    return story
 
 
 def inline(text: str) -> str:
@@ -97,6 +105,11 @@ def report_pdf(document: dict) -> bytes:
                             bottomMargin=MARGIN + 4 * mm, title=document["title"], author="boardlab",
                             creator="boardlab", invariant=1, pageCompression=1)
     story = [Paragraph(inline(document["title"]), styles["title"])]
+    first = [s for s in document["sections"] if s.get("first")]  # the verdict page, a page of its own
+    for section in first:
+        story += _section(section, styles, width)
+    if first:
+        story.append(PageBreak())
     head = [[label, value] for label, value in document["head"]]
     run = document.get("run")
     if run is not None:
@@ -107,10 +120,8 @@ def report_pdf(document: dict) -> bytes:
                          "rows": head}, styles, width)[1])
     story.append(Spacer(1, 4 * mm))
     for section in document["sections"]:
-        story.append(Paragraph(inline(section["title"]), styles["h2" if section["level"] <= 2 else "h3"]))
-        for block in section["blocks"]:
-            story += _block(block, styles, width)
-            story.append(Spacer(1, 2 * mm))
+        if not section.get("first"):
+            story += _section(section, styles, width)
     story.append(Paragraph("Glossary", styles["h2"]))
     story += [Paragraph(f"<b>{escape(term)}</b>: {inline(text)}", styles["body"]) for term, text in document["glossary"]]
 

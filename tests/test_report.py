@@ -44,11 +44,16 @@ def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
     md = (out / "sixbysix.md").read_text()
     assert (out / "sixbysix.pdf").read_bytes().startswith(b"%PDF")
     titles = [s["title"] for s in document["sections"]]
-    for wanted in ("Findings", "2 players", "Seats", "Game length", "Decisions", "Skill", "6x6's own figures",
+    for wanted in ("Verdict", "Findings", "2 players", "Seats", "Game length", "Decisions", "Skill", "6x6's own figures",
                    "Open-rule sensitivity", "Exact tables"):
         assert wanted in titles
-    for block in document["sections"][0]["blocks"]:
-        assert block["kind"] == "text"
+    # the verdict page comes first, before the head, then the findings: text generated from the numbers
+    assert titles[:2] == ["Verdict", "Findings"] and md.startswith("# 6x6: balance report (baseline)\n\n## Verdict\n")
+    for section in document["sections"][:2]:
+        assert all(block["kind"] == "text" for block in section["blocks"])
+    verdict = document["data"]["verdict"]["by_players"]["2"]["lines"]
+    assert [line.split(":")[0] for line in verdict[1:]] == ["- Seats", "- Time", "- Skill", "- Worst problem"]
+    assert "against the stated 30 minutes" in verdict[2]
     # every table row of the JSON appears, formatted, in the Markdown
     for block in _tables(document):
         for row in block["rows"]:
@@ -62,11 +67,25 @@ def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
     assert {c["chart"] for c in charts} >= {"whiskers", "histogram", "bars"}
     for c in charts:
         assert (out / "sixbysix" / f"{c['id']}.svg").read_text().startswith("<?xml")
-    # the seat figures are the Wilson intervals of the counts
+    # the seat figures are the Wilson intervals of the credits over the decided games
     seats = document["data"]["by_players"]["2"]["seats"]
-    for wins, rate in zip(seats["wins_by_seat"], seats["win_rate_by_seat"]):
-        lo, hi = wilson_interval(wins, seats["games"])
-        assert rate["ci95"] == [round(lo, 6), round(hi, 6)]
+    assert seats["decided"] + seats["no_winner"] + seats["unfinished"] == seats["games"] == 48
+    assert sum(s["wins"] for s in seats["by_seat"]) == pytest.approx(seats["decided"])
+    for s in seats["by_seat"]:
+        lo, hi = wilson_interval(s["wins"], seats["decided"])
+        assert s["ci95"] == [round(lo, 6), round(hi, 6)]
+    # a finding's numbers are the JSON's: every rule finding names the JSON's default and changed values
+    by_players = document["data"]["by_players"]
+    for f in document["data"]["findings"]:
+        if f["kind"] == "rule":
+            for n in f["players"]:
+                alt = next(a for a in by_players[str(n)]["sensitivity"]["alternatives"]
+                           if a["option"] == f["option"] and a["value"] == f["value"])
+                m = alt["metrics"][f["metric"]]
+                assert m["discovery"]
+                shown = (f"{m['baseline']:.1f} to {m['variant']:.1f}" if f["metric"] == "mean length" else
+                         f"{m['baseline']:.1%} to {m['variant']:.1%}")
+                assert shown in f["text"]
     # every rule option that is a choice was varied
     alternatives = document["data"]["by_players"]["2"]["sensitivity"]["alternatives"]
     assert {(a["option"], a["value"]) for a in alternatives} >= {("unclaimed_bank", "house"), ("covering", False)}
@@ -125,14 +144,14 @@ def test_compare_finds_the_lead_change_and_no_change_against_itself(tmp_path, ca
                  "--store", store, "--workers", "1"]) == 0
     lead = json.loads(capsys.readouterr().out)["comparisons"][0]
     assert lead["sprt"]["decision"] == "changed" and lead["sprt"]["stopped_by"] == "decision"
-    assert lead["metrics"]["seat 1 win rate"]["significant"]
+    assert lead["metrics"]["seat 1 win share"]["significant"]
     assert main(["compare", "sixbysix", "sixbysix", "--games", "96", "--json", "--players", "3", "--store", store,
                  "--workers", "1"]) == 0
     same = json.loads(capsys.readouterr().out)["comparisons"][0]
     assert not any(m["significant"] for m in same["metrics"].values())
     assert all(m["difference"] == 0 for m in same["metrics"].values())
     assert main(["compare", "sixbysix", "sixbysix", "--games", "96", "--players", "3", "--store", store]) == 0
-    assert "no significant change" in capsys.readouterr().out
+    assert "no change: the games came out the same" in capsys.readouterr().out
 
 
 def test_sprt_and_paired_difference_against_hand_computed_values():
@@ -180,23 +199,33 @@ def test_a_game_without_engine_gets_a_report_saying_so(tmp_path, monkeypatch):
 
 
 def test_findings_are_generated_from_the_numbers_and_ordered():
-    from boardlab.analysis.report.findings import findings
+    from boardlab.analysis.report.findings import findings, select_findings
 
-    def alt(option, value, base, variant, significant=True):
+    def alt(option, value, base, variant, p):
         return {"option": option, "value": value,
                 "metrics": {"mean length": {"baseline": base, "variant": variant, "difference": variant - base,
-                                            "ci95": [0, 0], "significant": significant}}}
+                                            "ci95": [0, 0], "p_value": p}}}
 
-    seats = {"first_player_advantage": {"p_value": 0.5, "rate": 0.5, "fair_share": 0.5, "advantage": 0.0},
-             "win_rate_by_seat": [{"rate": 0.5}, {"rate": 0.5}], "balance": 1.0, "unfinished": {"share": 0.0}}
+    power = {"mdd": 0.02, "difference": 0.05, "enough": True, "games_needed": 800}
+    seats = {"first_player_advantage": {"p_value": 0.5, "rate": 0.5, "fair_share": 0.5, "advantage": 0.0,
+                                        "power": power},
+             "equality": {"p_value": 0.5}, "fair_share": 0.5,
+             "by_seat": [{"share": 0.5}, {"share": 0.5}], "balance": 1.0, "unfinished_share": {"share": 0.0}}
     data = {"2": {"seats": seats, "skill": {"pairings": []},
                   "length": {"unit": "rounds", "median": 270, "finished_games": 10, "seconds_per_unit": 40,
                              "stated_minutes": 30, "table_minutes": {"median": 180.0}},
-                  "sensitivity": {"alternatives": [alt("bank", "house", 300, 40), alt("cover", False, 300, 250)]}}}
+                  "sensitivity": {"alternatives": [alt("bank", "house", 300, 40, 1e-9), alt("cover", False, 300, 250, 1e-4),
+                                                   alt("other", True, 300, 299, 0.4)]}}}
+    # 5 tests: the BH thresholds are 0.01, 0.02, ...; 1e-9 and 1e-4 pass, 0.4 and 0.5 do not
+    assert select_findings(data) == {"tests": 5, "discoveries": 2, "false_discovery_rate": 0.05,
+                                     "largest_p_selected": 1e-4}
     found = findings("Game", data)
     assert found[0]["text"].startswith("As written, a 2-player game of Game lasts about 270 rounds (median), "
-                                       "3.0 hours at the definition's pace, against the 30 minutes it states; "
-                                       "only `bank = house` brings it near")
+                                       "3.0 hours at the definition's pace of 40 s a round, against the 30 minutes "
+                                       "it states; the rule options that shorten it most: `bank = house`, to 27 "
+                                       "minutes or `cover = false`, to 2.8 hours (mean length of a finished game).")
     assert [f["score"] for f in found] == sorted((f["score"] for f in found), reverse=True)
     assert any("`cover = false` changes the mean length: 300.0 to 250.0 (-17%) with 2 players." == f["text"]
                for f in found)
+    assert not any("`other" in f["text"] for f in found)
+    assert any(f["text"].startswith("The seats are balanced at every player count") for f in found)

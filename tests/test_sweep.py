@@ -216,9 +216,9 @@ def test_tune_finds_the_known_best_point_of_a_tiny_space(pile, tmp_path):
     assert metrics["mean length"]["variant"] == best["metrics"]["length"]["value"] == 5
     assert metrics["draw share"]["variant"] == best["metrics"]["draws"]["value"] == 0
     assert metrics["unfinished share"]["variant"] == best["metrics"]["capped"]["value"] == 0
-    # no draws nor capped games: seat 1's share of all games is its share of the decided ones; an odd
-    # pile of 5 taken one by one: seat 1 takes the last counter of every game
-    assert metrics["seat 1 win rate"]["variant"] == best["metrics"]["first_player_advantage"]["value"] + 0.5 == 1
+    # compare's seat 1 win share is of the decided games, as the sweep's advantage; an odd pile of 5
+    # taken one by one: seat 1 takes the last counter of every game
+    assert metrics["seat 1 win share"]["variant"] == best["metrics"]["first_player_advantage"]["value"] + 0.5 == 1
     assert "Meets every goal in the confirmation run:\n  rules.start = 4, rules.take_max = 1" in tune_text(result)
 
 

@@ -21,10 +21,12 @@ from boardlab.analysis import engines
 from boardlab.analysis.report import sections
 from boardlab.analysis.report.document import preformatted, section, table, text
 from boardlab.analysis.report.extras import EXTRAS
-from boardlab.analysis.report.findings import findings
+from boardlab.analysis.report.findings import findings, select_findings
 from boardlab.analysis.report.glossary import GLOSSARY
+from boardlab.analysis.report.verdict import verdict, verdict_blocks
+from boardlab.analysis.report.wording import say
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
-from boardlab.analysis.report.options import model_agent, rule_alternatives, with_rule
+from boardlab.analysis.report.options import model_agent, rule_alternatives, rule_namer, with_rule
 from boardlab.analysis.store import ResultStore, definition_hash, engine_fingerprint
 from boardlab.analysis.tables import TableOptions
 from boardlab.layouts.errors import BoardlabError
@@ -142,35 +144,50 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     by_job = {id(o.job): o for o in outcomes}
     unit = engines.make_game(definition, counts[0]).length_unit
 
-    body, data = [], {"by_players": {}}
+    difference = sections.designer_difference(definition)
+    rule_name = rule_namer(definition)
+    data: dict = {"by_players": {}, "designer_difference": difference}
+    observed_by = {}
     for n in counts:
         mine = [by_job[id(j)] for j in jobs if j.players == n]
         baseline, observed = mine[0], mine[1]
         skilled = mine[2:2 + len(pairings)]
         alt_outcomes = iter(mine[2 + len(pairings):])
         alts = [(o, v, alt_errors.get((n, o, v)) or next(alt_outcomes)) for o, v in alternatives]
-        blocks, d = [], {}
-        for key, title, (b, x) in (
-                ("seats", "Seats", sections.seats(baseline, n)),
-                ("length", "Game length", sections.length(baseline, definition, n, unit)),
-                ("decisions", "Decisions", sections.decisions(observed, n)),
-                ("skill", "Skill", sections.skill(skilled, n)),
-                ("game", f"{name}'s own figures", _own_figures(definition, baseline, n, options.seed, store)),
-                ("sensitivity", "Open-rule sensitivity", sections.sensitivity(baseline, alts, n, skipped, unit))):
-            d[key] = x
-            blocks.append(section(title, b, level=3))
-        data["by_players"][str(n)] = d
+        own_blocks, own = _own_figures(definition, baseline, n, options.seed, store)
+        decision_blocks, decided = sections.decisions(observed, n)
+        observed_by[n] = (own_blocks, decision_blocks)
+        data["by_players"][str(n)] = {
+            "seats": sections.seats_data(baseline, n, difference),
+            "length": sections.length_data(baseline, definition, unit),
+            "decisions": decided,
+            "skill": sections.skill_data(skilled, n, difference),
+            "game": own,
+            "sensitivity": sections.sensitivity_data(baseline, alts, n, skipped)}
+    data["tests"] = select_findings(data["by_players"])
+    body = []
+    for n in counts:
+        d = data["by_players"][str(n)]
+        own_blocks, decision_blocks = observed_by[n]
         body.append(section(f"{n} players", [], level=2))
-        body += blocks
-    found = findings(name, data["by_players"])
+        body += [section("Seats", sections.seats_blocks(d["seats"], n, unit), level=3),
+                 section("Game length", sections.length_blocks(d["length"], n), level=3),
+                 section("Decisions", decision_blocks, level=3),
+                 section("Skill", sections.skill_blocks(d["skill"], n), level=3),
+                 section(f"{name}'s own figures", own_blocks, level=3),
+                 section("Open-rule sensitivity", sections.sensitivity_blocks(d["sensitivity"], n, unit, rule_name),
+                         level=3)]
+    found = findings(name, data["by_players"], rule_name)
     data["findings"] = found
+    data["verdict"] = verdict(data["by_players"], rule_name)
     tables_blocks, data["tables"] = _tables(definition, options, store)
     head = _head(definition, options, counts, pairings, agent)
     document = {
         "title": f"{name}: balance report ({getattr(definition, 'variant', 'baseline')})",
         "head": head,
-        "sections": [section("Findings", [text("\n".join(f"{i}. {f['text']}" for i, f in enumerate(found, 1))
-                                               if found else "No finding stands out at these sample sizes.")])]
+        "sections": [{**section(say("verdict.title"), verdict_blocks(data["verdict"])), "first": True},
+                     section("Findings", [text("\n".join(f"{i}. {f['text']}" for i, f in enumerate(found, 1))
+                                               if found else say("no_finding"))])]
                     + body + [section("Exact tables", tables_blocks)],
         "glossary": [list(g) for g in GLOSSARY],
         "data": data,
@@ -185,9 +202,9 @@ def _without_engine(definition, store: ResultStore, options: ReportOptions, coun
     head = [row for row in _head(definition, options, counts, [], "none") if row[0] not in ("games", "agents")]
     return {"title": f"{definition.game.name}: balance report ({getattr(definition, 'variant', 'baseline')})",
             "head": head,
-            "sections": [section("Findings", [text(f"{definition.game.name} has no rules engine yet, so nothing was "
-                                                   "simulated: no seats, length, decisions, skill or rule sensitivity. "
-                                                   "They appear here once its engine is registered.")]),
+            "sections": [{**section(say("verdict.title"), [text(say("no_engine", name=definition.game.name))]),
+                          "first": True},
+                         section("Findings", [text(say("no_engine", name=definition.game.name))]),
                          section("Exact tables", tables_blocks)],
             "glossary": [list(g) for g in GLOSSARY], "data": {"by_players": {}, "findings": [], "tables": tables_data},
             "run": {"seconds": 0.0}}

@@ -2,10 +2,11 @@
 
 Every variant plays the same games as the baseline: the same seed, so the same deals and dice
 (common random numbers), and the seats turned as `boardlab simulate` turns them.  Each
-headline metric is compared on the per-game differences (`metrics.paired_difference`).
+headline metric (`metrics.headline_series`: win shares of decided games, the length of
+finished games) is compared on the per-game differences (`metrics.paired_ratio_difference`).
 
-With `until_decided`, games are played in batches until the sequential test on the first-seat
-win rate (`metrics.sprt`, alpha = beta = 0.05 by default) decides, or the cap is reached; the
+With `until_decided`, games are played in batches until the sequential test on seat 1's
+share of the decided games (`metrics.sprt`, alpha = beta = 0.05 by default) decides, or the cap is reached; the
 result says which.  All games go through the results store, so a rerun or a larger run reuses
 what was played.
 """
@@ -18,11 +19,12 @@ from typing import Any
 from boardlab.analysis import engines
 from boardlab.analysis.report.document import format_cell
 from boardlab.analysis.report.jobs import Job, play_jobs
-from boardlab.analysis.report.metrics import paired_difference, sprt
-from boardlab.analysis.report.sections import HEADLINE_FORMATS, RATE_FORMATS, headline_series, metric_label
+from boardlab.analysis.report.metrics import headline_series, paired_ratio_difference, sprt
+from boardlab.analysis.report.metrics import paired_games_needed
+from boardlab.analysis.report.sections import HEADLINE_FORMATS, RATE_FORMATS, designer_difference, metric_label
 from boardlab.analysis.store import ResultStore
 
-SPRT_METRIC = "seat 1 win rate"
+SPRT_METRIC = "seat 1 win share"
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
     agents = (options.agent,) * n
     out = {"game": baseline.game.id,
            "baseline": getattr(baseline, "variant", "baseline"), "players": n, "seed": options.seed,
+           "designer_difference": designer_difference(baseline),
            "agents": list(agents), "length_unit": engines.make_game(baseline, n).length_unit, "comparisons": []}
     for variant in variants:
         games = options.batch if options.until_decided else options.games
@@ -60,7 +63,7 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
             if not options.until_decided or test["decision"] != "undecided" or games >= options.cap:
                 break
             games = min(games + options.batch, options.cap)
-        metrics = {m: paired_difference(var[m], base[m]) for m in base}
+        metrics = {m: paired_ratio_difference(var[m], base[m]) for m in base}
         name = getattr(variant, "variant", "variant")
         entry = {"variant": f"{out['game']} (the baseline itself)" if name == "baseline" else name, "games": games,
                  "metrics": metrics}
@@ -69,6 +72,24 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
             entry["sprt"] = test
         out["comparisons"].append(entry)
     return out
+
+
+def change_verdict(d: dict, metric: str, difference: float) -> str:
+    """The verdict on one metric's paired difference, with its power when it shows no change.
+
+    A share metric whose smallest detectable difference exceeds the designer's `difference`
+    reads "too few games to tell; about N games would".
+    """
+    if d["significant"]:
+        return "significant change"
+    if d["mdd"] is None:
+        return "no change: the games came out the same"
+    value, diff, _ = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
+    if diff == "pp" and d["mdd"] > difference:
+        return (f"too few games to tell (they detect {d['mdd'] * 100:.1f} points); about "
+                f"{paired_games_needed(d['sd'], difference):,} games would")
+    shown = f"{d['mdd'] * 100:.1f} points" if diff == "pp" else f"{d['mdd']:.1f}"
+    return f"no significant change (the games detect {shown})"
 
 
 def compare_markdown(result: dict) -> str:
@@ -81,7 +102,7 @@ def compare_markdown(result: dict) -> str:
                   "| metric | baseline | variant | difference | 95% interval | verdict |", "|---|---:|---:|---:|---:|---|"]
         for metric, d in c["metrics"].items():
             value, diff, interval = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
-            verdict = "significant change" if d["significant"] else "no significant change"
+            verdict = change_verdict(d, metric, result["designer_difference"])
             lines.append(f"| {metric_label(metric, result['length_unit'])} | {format_cell(d['baseline'], value)} | {format_cell(d['variant'], value)} | "
                          f"{format_cell(d['difference'], diff)} | {format_cell(d['ci95'], interval)} | {verdict} |")
         if "sprt" in c:

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import re
 
-FORMATS = ("text", "int", "f1", "f2", "f3", "pct", "pp", "ci_pct", "ci_pp", "ci_f1", "p", "yes")
+from boardlab.analysis.stats import format_p
+
+FORMATS = ("text", "int", "credit", "f1", "f2", "f3", "pct", "pp", "ci_pct", "ci_pp", "ci_f1", "p", "yes")
 
 
 def format_cell(value, fmt: str) -> str:
@@ -37,6 +39,8 @@ def format_cell(value, fmt: str) -> str:
         return str(value)
     if fmt == "int":
         return f"{int(value):,}"
+    if fmt == "credit":  # games won, a shared win counted as its share: whole, or to one decimal
+        return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
     if fmt in ("f1", "f2", "f3"):
         return f"{value:,.{fmt[1]}f}"
     if fmt == "pct":
@@ -50,7 +54,7 @@ def format_cell(value, fmt: str) -> str:
     if fmt == "ci_f1":
         return f"{value[0]:+,.1f} .. {value[1]:+,.1f}"
     if fmt == "p":
-        return "< 0.001" if value < 0.001 else f"{value:.3f}"
+        return format_p(value)
     if fmt == "yes":
         return "yes" if value else "no"
     raise ValueError(f"unknown cell format {fmt!r}")

@@ -1,157 +1,243 @@
 """Findings: sentences generated from a report's numbers, ordered by importance.
 
-Each finding has a score on one scale (roughly "points of win rate, or its equivalent"), so
+A report runs many tests (the seats at every player count, every skill pairing, every
+headline metric of every rule alternative).  `select_findings` applies the
+Benjamini-Hochberg procedure to all of them at once and marks each test's `discovery`; only
+discoveries become findings of an effect, so at most about 5% of the effects a report states
+are expected to be chance.  A test that is no discovery is stated with the smallest
+difference its games could detect (80% power, 5% level), or as "too few games to tell".
+
+Each finding has a score on one scale (roughly "points of win share, or its equivalent"), so
 that a 20-point seat imbalance outranks a 3-point rule effect; nothing here is written by hand
-about a particular game.
+about a particular game, and every sentence comes from `wording`.
 """
 
 from __future__ import annotations
 
+from boardlab.analysis.report.metrics import FDR, benjamini_hochberg
+from boardlab.analysis.report.options import option_value_text
+from boardlab.analysis.report.wording import (cap_words, listed, minutes, p_words, pace_words, pct, points, say,
+                                              unsigned_points)
 
-def findings(name: str, by_players: dict) -> list[dict]:
-    """[{"score", "text"}] from the report's data per player count, most important first.
 
-    Effects seen at several player counts (a rule option, a skill pairing, a length beyond the
+def report_tests(by_players: dict):
+    """Every test of a report's data, as (where, test dict with a "p_value"), in a fixed order."""
+    for n, d in by_players.items():
+        seats = d["seats"]
+        yield (n, "seats equal"), seats["equality"]
+        yield (n, "seat 1 fair"), seats["first_player_advantage"]
+        for p in d.get("skill", {}).get("pairings", []):
+            yield (n, "skill", p["agent"], p["against"]), p
+        for alt in d.get("sensitivity", {}).get("alternatives", []):
+            for metric, m in alt.get("metrics", {}).items():
+                yield (n, "rule", alt["option"], str(alt["value"]), metric), m
+
+
+def select_findings(by_players: dict, rate: float = FDR) -> dict:
+    """Mark every test of the report (`report_tests`) with "discovery" under Benjamini-Hochberg at
+    `rate`; return {"tests", "discoveries", "false_discovery_rate", "largest_p_selected"}."""
+    tests = [t for _, t in report_tests(by_players)]
+    chosen = benjamini_hochberg([t["p_value"] for t in tests], rate)
+    for t, c in zip(tests, chosen):
+        t["discovery"] = bool(c)
+    selected = [t["p_value"] for t, c in zip(tests, chosen) if c]
+    return {"tests": len(tests), "discoveries": len(selected), "false_discovery_rate": rate,
+            "largest_p_selected": max(selected) if selected else None}
+
+
+def findings(name: str, by_players: dict, rule_name=None) -> list[dict]:
+    """[{"score", "text", "kind", "players"}] from the report's data per player count, most
+    important first.  `select_findings` must have marked the tests.  `rule_name(option, value)`
+    names a rule option (default: "`option = value`").
+
+    Effects seen at several player counts (a rule option, a skill pairing, a length off the
     stated time) are one finding each, naming the counts.
     """
+    rule_name = rule_name or (lambda option, value: f"`{option} = {option_value_text(value)}`")
     counts = {int(k): d for k, d in by_players.items()}
-    out = _first_seat(counts)
+    out = _first_seat(counts) + _balanced(counts)
     for players, d in counts.items():
-        out += _seats(name, players, d)
-    out += _length(name, counts) + _rules(counts) + _skill(counts)
+        out += _seats(players, d)
+    out += _length(name, counts, rule_name) + _rules(counts, rule_name) + _skill(counts)
     out.sort(key=lambda f: (-f["score"], f["text"]))
     return out
 
 
+def _where(chosen, every) -> str:
+    return say("at_every_count") if len(chosen) == len(every) else \
+        say("with_counts", counts=listed(str(n) for n in chosen))
+
+
 def _first_seat(counts):
-    """One finding for seat 1's significant advantages or disadvantages, over every player count."""
-    seen = [(n, d["seats"]["first_player_advantage"]) for n, d in counts.items()]
-    decided = [(n, a) for n, a in seen if a["p_value"] < 0.05]
+    """One finding for seat 1's discovered advantages or disadvantages, over every player count."""
+    decided = [(n, d["seats"]["first_player_advantage"]) for n, d in counts.items()
+               if d["seats"]["first_player_advantage"].get("discovery")]
     if not decided:
         return []
     ups = [a["advantage"] > 0 for _, a in decided]
-    where = "at every player count" if len(decided) == len(seen) else \
-        "with " + ", ".join(str(n) for n, _ in decided) + " players"
-    how = "more" if all(ups) else "less" if not any(ups) else "more or less"
+    how = say("more") if all(ups) else say("less") if not any(ups) else say("more_or_less")
     if len(decided) == 1:
         n, a = decided[0]
-        text = (f"Seat 1 wins {how} than a fair share with {n} players: {a['rate']:.1%} against "
-                f"{a['fair_share']:.1%} ({a['advantage'] * 100:+.1f} points, p {_p(a['p_value'])}).")
+        text = say("first_seat.one", how=how, players=n, rate=pct(a["rate"]), fair=pct(a["fair_share"]),
+                   diff=points(a["advantage"]), p=p_words(a["p_value"]))
     else:
-        text = (f"Seat 1 wins {how} than a fair share {where}: " + "; ".join(
-            f"{a['rate']:.1%} against {a['fair_share']:.1%} with {n} ({a['advantage'] * 100:+.1f} points, "
-            f"p {_p(a['p_value'])})" for n, a in decided) + " players.")
+        text = say("first_seat.many", how=how, where=_where([n for n, _ in decided], counts), parts="; ".join(
+            say("first_seat.part", rate=pct(a["rate"]), fair=pct(a["fair_share"]), players=n,
+                diff=points(a["advantage"]), p=p_words(a["p_value"])) for n, a in decided))
     # relative to the fair share: 5 points matter more among 6 players than between 2
-    return [{"score": max(abs(a["advantage"]) / a["fair_share"] * 50 for _, a in decided), "text": text}]
+    return [{"score": max(abs(a["advantage"]) / a["fair_share"] * 50 for _, a in decided), "text": text,
+             "kind": "seats", "players": [n for n, _ in decided]}]
 
 
-def _seats(name, players, d):
-    s = d["seats"]
+def _balanced(counts):
+    """The player counts whose seats show no difference: balanced, or too few games to tell."""
+    fair = [n for n, d in counts.items() if not d["seats"]["first_player_advantage"].get("discovery")
+            and not d["seats"]["equality"].get("discovery")]
+    if not fair:
+        return []
+    powered = [n for n in fair if counts[n]["seats"]["first_player_advantage"]["power"]["enough"]]
+    weak = [n for n in fair if n not in powered]
     out = []
-    rates = [r["rate"] for r in s["win_rate_by_seat"]]
-    worst, best = rates.index(min(rates)), rates.index(max(rates))
-    if s["balance"] < 0.9 and players > 2:
-        out.append({"score": (1 - s["balance"]) * 100,
-                    "text": f"With {players} players, seat {best + 1} wins {rates[best]:.1%} and seat {worst + 1} "
-                            f"{rates[worst]:.1%}: balance {s['balance']:.2f}."})
-    if s["unfinished"]["share"] >= 0.01:
-        out.append({"score": s["unfinished"]["share"] * 100,
-                    "text": f"With {players} players, {s['unfinished']['share']:.1%} of games never end "
-                            f"(stopped at the cap)."})
+    if powered:
+        mdds = [counts[n]["seats"]["first_player_advantage"]["power"]["mdd"] for n in powered]
+        shown = unsigned_points(max(mdds)) if min(mdds) == max(mdds) else \
+            f"{min(mdds) * 100:.1f} to {unsigned_points(max(mdds))}"
+        out.append({"score": 4.0, "text": say("seats_balanced", where=_where(powered, counts), mdd=shown),
+                    "kind": "balanced", "players": powered})
+    if weak:
+        powers = [counts[n]["seats"]["first_player_advantage"]["power"] for n in weak]
+        out.append({"score": 6.0, "text": say("seats_too_few", where=_where(weak, counts),
+                                              mdd=unsigned_points(max(p["mdd"] or 1.0 for p in powers)),
+                                              difference=unsigned_points(powers[0]["difference"]),
+                                              needed=f"{max(p['games_needed'] or 0 for p in powers):,}"),
+                    "kind": "too few", "players": weak})
     return out
 
 
-def _length(name, counts):
-    long = []
+def _seats(players, d):
+    s = d["seats"]
+    out = []
+    rates = [r["share"] for r in s["by_seat"]]
+    worst, best = rates.index(min(rates)), rates.index(max(rates))
+    if s["equality"].get("discovery") and players > 2:
+        out.append({"score": (1 - s["balance"]) * 100,
+                    "text": say("seats_unequal", players=players, p=p_words(s["equality"]["p_value"]), best=best + 1,
+                                best_rate=pct(rates[best]), worst=worst + 1, worst_rate=pct(rates[worst]),
+                                fair=pct(s["fair_share"])),
+                    "kind": "seats", "players": [players]})
+    if s["unfinished_share"]["share"] >= 0.01:
+        out.append({"score": s["unfinished_share"]["share"] * 100,
+                    "text": say("unfinished", players=players, share=pct(s["unfinished_share"]["share"]),
+                                cap=cap_words(d["length"]["unit"])),
+                    "kind": "unfinished", "players": [players]})
+    return out
+
+
+#: how far (as a ratio either way) the median table time may be from the stated time before a report says so
+LENGTH_TOLERANCE = 1.25
+
+
+def _length(name, counts, rule_name):
+    off = []
     for players, d in counts.items():
         length = d["length"]
         if "table_minutes" in length and length["finished_games"]:
-            minutes, stated = length["table_minutes"]["median"], length["stated_minutes"]
-            if minutes > 1.5 * stated:
-                long.append((minutes / stated, players, d))
-    if not long:
+            at_table, stated = length["table_minutes"]["median"], length["stated_minutes"]
+            ratio = max(at_table / stated, stated / at_table) if at_table else float("inf")
+            if ratio > LENGTH_TOLERANCE:
+                off.append((ratio, players, d))
+    if not off:
         return []
-    long.sort(reverse=True)
-    ratio, players, d = long[0]
+    off.sort(key=lambda t: (-t[0], t[1]))
+    ratio, players, d = off[0]
     length = d["length"]
-    minutes, stated = length["table_minutes"]["median"], length["stated_minutes"]
-    text = (f"As written, a {players}-player game of {name} lasts about {length['median']:.0f} {length['unit']} "
-            f"(median), {_duration(minutes)} at the definition's pace, against the {stated} minutes it states")
-    fits = []
-    for alt in d.get("sensitivity", {}).get("alternatives", []):
-        m = alt.get("metrics", {}).get("mean length")
-        if m and m["significant"] and m["variant"] * length["seconds_per_unit"] / 60 <= 1.5 * stated:
-            fits.append(f"`{alt['option']} = {_value(alt['value'])}`")
-    text += ("; only " + " or ".join(fits) + " brings it near (mean length)." if fits else
-             "; no single rule option brings it near.")
-    if len(long) > 1:
-        text += " Also longer than stated (median): " + ", ".join(
-            f"{p} players {_duration(x['length']['table_minutes']['median'])}" for _, p, x in sorted(long[1:], key=lambda t: t[1])) + "."
-    return [{"score": min(50.0, 10 * ratio), "text": text}]
+    at_table, stated = length["table_minutes"]["median"], length["stated_minutes"]
+    long = at_table > stated
+    text = say("length.long" if long else "length.short", players=players, name=name,
+               median=f"{length['median']:.0f}", unit=length["unit"], minutes=minutes(at_table),
+               pace=pace_words(length),
+               stated=stated)
+    if long:
+        # the rule options whose (selected) effect shortens the game most, with the table time they give
+        shorter = []
+        for alt in d.get("sensitivity", {}).get("alternatives", []):
+            m = alt.get("metrics", {}).get("mean length")
+            if m and m.get("discovery") and m["difference"] < 0:
+                shorter.append((m["variant"] * length["seconds_per_unit"] / 60, rule_name(alt["option"], alt["value"])))
+        shorter.sort()
+        text += say("length.fits" if len(shorter) == 1 else "length.fits_many", options=listed(
+            (say("length.fit", rule=rule, minutes=minutes(at)) for at, rule in shorter[:2]), "or")) if shorter \
+            else say("length.no_fit")
+    else:
+        text += say("length.end")
+    if len(off) > 1:
+        text += say("length.also", parts=", ".join(
+            say("length.also_part", players=p, minutes=minutes(x["length"]["table_minutes"]["median"]))
+            for _, p, x in sorted(off[1:], key=lambda t: t[1])))
+    return [{"score": min(50.0, 10 * ratio), "text": text, "kind": "length", "players": sorted(p for _, p, _ in off)}]
 
 
-def _rules(counts):
+def _rules(counts, rule_name):
     groups: dict[tuple, list] = {}
     for players, d in counts.items():
         for alt in d.get("sensitivity", {}).get("alternatives", []):
             for metric, m in alt.get("metrics", {}).items():
-                if m["significant"]:
-                    groups.setdefault((alt["option"], _value(alt["value"]), metric), []).append((players, m))
+                if m.get("discovery"):
+                    groups.setdefault((alt["option"], option_value_text(alt["value"]), metric), []).append((players, m, alt))
     out = []
     for (option, value, metric), seen in groups.items():
         parts, score = [], 0.0
-        for players, m in seen:
+        for players, m, _ in seen:
             if metric == "mean length":
                 base = m["baseline"] or 1
                 score = max(score, abs(m["difference"]) / base * 20)
-                parts.append(f"{m['baseline']:.1f} to {m['variant']:.1f} ({m['difference'] / base:+.0%}) "
-                             f"with {players}")
+                parts.append(say("rule.part_length", base=f"{m['baseline']:.1f}", variant=f"{m['variant']:.1f}",
+                                 relative=f"{m['difference'] / base:+.0%}", players=players))
             else:
                 score = max(score, abs(m["difference"]) * 100)
-                parts.append(f"{m['baseline']:.1%} to {m['variant']:.1%} ({m['difference'] * 100:+.1f} points) "
-                             f"with {players}")
+                parts.append(say("rule.part_share", base=pct(m["baseline"]), variant=pct(m["variant"]),
+                                 diff=points(m["difference"]), players=players))
         if score < 1:
             continue
-        out.append({"score": score, "text": f"`{option} = {value}` changes the {metric}: " + "; ".join(parts)
-                                            + " players."})
+        out.append({"score": score, "text": say("rule", rule=rule_name(option, seen[0][2]["value"]), metric=metric,
+                                                parts="; ".join(parts)),
+                    "kind": "rule", "option": option, "value": seen[0][2]["value"], "metric": metric,
+                    "players": [n for n, _, _ in seen]})
     return out
 
 
 def _skill(counts):
+    """One finding per pairing whose stronger agent wins more than a fair share (a discovery), and
+    one for all the pairings that show no edge: with their power, or "too few games to tell"."""
     groups: dict[tuple, list] = {}
     for players, d in counts.items():
         for p in d.get("skill", {}).get("pairings", []):
             groups.setdefault((p["agent"], p["against"]), []).append((players, p))
-    out = []
+    out, quiet = [], []
     for (agent, against), seen in groups.items():
-        decided = [(n, p) for n, p in seen if p["p_value"] < 0.05]
-        edges = [p["rate"] - p["fair_share"] for _, p in decided]
-        score = max((abs(e) * 50 for e in edges), default=2.0)
-        rates = "; ".join(f"{p['rate']:.0%} against a fair {p['fair_share']:.0%} with {n}" for n, p in seen)
-        if decided and all(e > 0 for e in edges) and len(decided) == len(seen):
-            verdict = "wins more than a fair share at every player count"
-        elif not decided:
-            verdict = "does no better than a fair share at any player count"
+        decided = [(n, p) for n, p in seen if p.get("discovery") and p["rate"] > p["fair_share"]]
+        if not decided:
+            quiet.append((agent, against, seen))
+            continue
+        rates = "; ".join(say("skill.rate", rate=pct(p["rate"], 0), fair=pct(p["fair_share"], 0), players=n)
+                          for n, p in seen)
+        key = "skill.more" if len(decided) == len(seen) else "skill.some"
+        out.append({"score": max((p["rate"] - p["fair_share"]) * 50 for _, p in decided),
+                    "text": say(key, agent=agent, against=against, rates=rates, games=f"{seen[0][1]['games']:,}",
+                                where=say("at_every_count"), counts=listed(str(n) for n, _ in decided)),
+                    "kind": "skill", "players": [n for n, _ in decided]})
+    if quiet:
+        pairs = listed((say("skill.pair", agent=a, against=b) for a, b, _ in quiet), "or")
+        powers = [p["power"] for _, _, seen in quiet for _, p in seen]
+        games = sorted({p["games"] for _, _, seen in quiet for _, p in seen})
+        fields = {"pairs": pairs, "games": listed(f"{g:,}" for g in games),
+                  "mdd": unsigned_points(max(q["mdd"] or 1.0 for q in powers))}
+        if all(q["enough"] for q in powers):
+            fields["pairs"] = listed(say("skill.pair_against", agent=a, against=b) for a, b, _ in quiet)
+            out.append({"score": 2.0, "text": say("skill.none", **fields), "kind": "no skill",
+                        "players": sorted({n for _, _, seen in quiet for n, _ in seen})})
         else:
-            verdict = "wins more than a fair share at some player counts only"
-        out.append({"score": score, "text": f"{agent} against {against} {verdict} ({rates} players; "
-                                            f"{seen[0][1]['games']} games each)."})
+            out.append({"score": 3.0, "text": say("skill.too_few", needed=f"{max(q['games_needed'] or 0 for q in powers):,}",
+                                                  **fields),
+                        "kind": "too few", "players": sorted({n for _, _, seen in quiet for n, _ in seen})})
     return out
-
-
-def _fmt(metric, value):
-    return f"{value:.1f}" if metric == "mean length" else f"{value:.1%}"
-
-
-def _value(value):
-    return ("true" if value else "false") if isinstance(value, bool) else value
-
-
-def _p(p):
-    return "< 0.001" if p < 0.001 else f"= {p:.3f}"
-
-
-def _duration(minutes: float) -> str:
-    if minutes < 90:
-        return f"{minutes:.0f} minutes"
-    return f"{minutes / 60:.1f} hours"

@@ -6,32 +6,51 @@ and skill measured by letting a stronger agent play a weaker one (restricted-pla
 """
 
 GLOSSARY: tuple[tuple[str, str], ...] = (
-    ("win rate (seat k)", "Share of all games that the player in seat k won alone. Seat 1 moves first. "
-                          "Shared wins and unfinished games count for no seat."),
+    ("decided game", "A finished game with a winner. A win that k players share is decided too and gives "
+                     "each of them 1/k of a game. Finished games without a winner and games stopped at the cap "
+                     "are reported beside the seats and count for no seat."),
+    ("win share (seat k)", "Share of the decided games that the player in seat k won, a shared win counted as "
+                           "its share. Seat 1 moves first. A fair seat wins 1 / players of them."),
     ("95% interval", "Wilson score interval: if the games were played again and again, 95% of such intervals "
-                     "would contain the true rate. Half-width about 2 points at 2,400 games."),
-    ("fair share", "1 / players: the win rate every seat would have in a perfectly balanced game."),
-    ("balance", "1 minus the gap between the best and the worst seat's win rate: 1 means every seat wins "
+                     "would contain the true share. Half-width about 2 points at 2,400 decided games."),
+    ("fair share", "1 / players: the share of decided games every seat would win in a perfectly balanced game."),
+    ("balance", "1 minus the gap between the best and the worst seat's win share: 1 means every seat wins "
                 "equally often, 0.8 means the best seat wins 20 points more often than the worst."),
-    ("first-player advantage", "Seat 1's win rate minus the fair share, with its 95% interval."),
-    ("p-value", "How often a difference at least this large would appear by chance alone if there were none "
-                "(exact binomial test against the fair share). Below 0.05 is called significant; with many "
-                "rows, about 1 in 20 chance differences still pass."),
-    ("draws", "Games that ended with a shared win or with no winner."),
+    ("first-player advantage", "Seat 1's win share minus the fair share, with its 95% interval."),
+    ("seats equal?", "A test that every seat wins the same share of the decided games: Pearson's chi-square "
+                     "(players - 1 degrees of freedom), or the exact multinomial test when a seat expects fewer "
+                     "than 5 decided games (shared wins rounded to whole games)."),
+    ("p-value", "How often a difference at least this large would appear by chance alone if there were none. "
+                "A seat's or an agent's share is tested against the fair share with the score test (the test "
+                "the Wilson interval belongs to; a shared win makes it slightly cautious); a rule option's "
+                "effect on the per-game differences. Printed as < 0.001 below one in a thousand."),
+    ("false-discovery rate", "A report runs many tests. Its findings are the tests selected by the "
+                             "Benjamini-Hochberg procedure at 5% over every test of the report (the seats at every "
+                             "player count, every skill pairing, every metric of every rule alternative): of the "
+                             "effects it states, about 1 in 20 or fewer are expected to be chance."),
+    ("smallest detectable difference", "The difference from a fair share (or, for a rule option, between the "
+                                       "two rule sets) that these games would find 80% of the time at the 5% "
+                                       "level. Where it exceeds the difference the designer cares about "
+                                       "(`analysis.difference`, 5 points unless the definition says otherwise) a "
+                                       "report says \"too few games to tell\" and how many games would do."),
+    ("draws", "Finished games without a single winner: a shared win (decided, the credit split) or no winner."),
     ("unfinished", "Games stopped at the definition's turn or round cap (`max_turns`, `max_rounds`) "
-                   "before the rules ended them."),
+                   "before the rules ended them: \"stopped at the turn cap\". Their share is reported on its own; "
+                   "they count in no seat's share and in no length."),
     ("game length", "Turns (one player's move) or rounds (every active player once), as the engine counts "
                     "them; mean, median (half the games are shorter) and 90th percentile (9 games in 10 are "
                     "shorter), over finished games."),
     ("table minutes", "Game length times the definition's stated seconds of table time per turn or round "
-                      "(`analysis.seconds_per_round`), against the playing time the definition states "
+                      "(`analysis.seconds_per_turn`, `analysis.seconds_per_round`; where no source states a pace "
+                      "the definition marks it as our assumption), against the playing time the definition states "
                       "(`game.minutes`)."),
     ("legal moves per decision", "How many different moves the player had each time they chose one, in "
                                  "random self-play; more means more to think about."),
     ("single choice", "Share of decisions that offered exactly one legal move (forced moves)."),
     ("must pass", "Share of decisions whose only legal move was a pass (a turn the rules skip, the "
                   "player having no move at all, is not a decision)."),
-    ("skill", "Win rate of one agent playing against weaker agents in every other seat, seats rotated: "
+    ("skill", "Share of the decided games won by one agent playing against weaker agents in every other "
+              "seat, seats rotated: "
               "far above the fair share means that skill decides the game; near it, luck does."),
     ("random, greedy, mcts-N", "Agents: random picks any legal move; greedy looks one move ahead by the "
                                "game's own measure; mcts-N searches N Monte-Carlo tree-search iterations per "
@@ -40,15 +59,23 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ("open-rule sensitivity", "Every rule option of the definition that is a choice between readings, each "
                               "alternative played on the same seeds as the default; the difference of each "
                               "headline metric with its 95% interval on the per-game differences."),
-    ("headline metrics", "Seat 1 and (with more than two players) last-seat win rate, mean game length "
-                         "(all games), draw share and unfinished share."),
-    ("significant", "The 95% interval of the difference excludes zero (or the p-value is below 0.05)."),
+    ("headline metrics", "Seat 1's and (with more than two players) the last seat's win share of decided games, "
+                         "mean length of finished games, draw share and unfinished share of all games. The same "
+                         "definitions in reports, `boardlab compare` and every other command that measures "
+                         "rule changes."),
+    ("significant", "In a report: selected under the false-discovery-rate control. In `boardlab compare`: the "
+                    "95% interval of the difference excludes zero."),
     ("SPRT", "Sequential probability ratio test (used by `boardlab compare --until-decided`): games are played "
              "in batches until the evidence says, with error rates alpha and beta of 5% each, that the "
-             "first-seat win rate changed by at least the indifference margin or did not, or a cap is reached."),
+             "seat 1's win share of decided games changed by at least the indifference margin or did not, or "
+             "a cap is reached."),
+    ("verdict", "The first page: per player count, the seats, the table time, skill and the worst problem "
+                "(a seat off its fair share, a game longer than stated, games stopped at the cap) with the one or "
+                "two rule options whose selected effect brings it closest to its target, named as the rulebook "
+                "names them. Generated from the numbers, like the findings."),
     ("findings", "Sentences generated from the numbers of the report, most important first (largest seat "
-                 "imbalance, length against the stated time, significant rule effects, skill); none is "
-                 "written by hand."),
+                 "imbalance, length against the stated time, rule effects selected under the false-discovery "
+                 "control, skill); none is written by hand."),
     ("definition hash", "SHA-256 of the definition as loaded (every section); any changed key changes it."),
     ("run time", "Compute time the results store recorded when these games were first played (summed over "
                  "processes). It is the one figure of the Markdown and PDF not in the JSON, so that the JSON "

@@ -1,47 +1,289 @@
-"""The statistics of reports and comparisons: seat balance, paired differences, the SPRT.
+"""The statistics of reports, comparisons, sweeps and tuning: one definition of every metric.
 
-Every function here is plain arithmetic on counts or per-game values; the report glossary
-(`glossary.GLOSSARY`) defines each metric in words.
+Every other command that measures a game (`report`, `compare`, and anything that sweeps or
+tunes rule values) takes its numbers from here, so that one name means one computation.
+The report glossary (`glossary.GLOSSARY`) defines each metric in words.
 
->>> balance([0.5, 0.3, 0.2])
-0.7
->>> d = paired_difference([1, 0, 1, 1], [0, 0, 1, 0])
->>> d["difference"], d["significant"]
-(0.5, False)
+Seats are judged on **decided games**: the finished games that have a winner.  A win that
+`k` players share gives each of them `1/k` of a game (its *credit*).  A finished game without
+a winner and a game stopped at the turn or round cap (unfinished) count for no seat and are
+reported beside, never against a seat.  A fair seat wins `1/players` of the decided games.
+A *draw* is a finished game without a single winner: a shared win (decided, its credit split)
+or no winner at all.
+
+Lengths are measured on **finished games** only; the share of games stopped at the cap is a
+metric of its own.
+
+>>> import dataclasses
+>>> R = dataclasses.make_dataclass("R", ["winners", "unfinished", "length"])
+>>> games = [R((0,), False, 10), R((1,), False, 12), R((0, 1), False, 11), R((), False, 9), R((), True, 50)]
+>>> c = seat_counts(games, 2)
+>>> c["decided"], c["credits"], c["shared"], c["no_winner"], c["draws"], c["unfinished"]
+(3, [1.5, 1.5], 1, 1, 2, 1)
+>>> format_p(0.0)
+'< 0.001'
 """
 
 from __future__ import annotations
 
 import math
+from functools import reduce
 from statistics import NormalDist
 
-from scipy.stats import binomtest
+from scipy.stats import chi2
 
-from boardlab.analysis.stats import wilson_interval
+from boardlab.analysis.stats import describe_lengths, format_p, wilson_interval
 
-Z95 = NormalDist().inv_cdf(0.975)
+#: the significance level of every test (two-sided)
+ALPHA = 0.05
+#: the power at which a report states the smallest difference its games could detect
+POWER = 0.80
+#: the false-discovery rate at which a report selects its findings (Benjamini-Hochberg)
+FDR = 0.05
+#: the smallest change of a win share a designer cares about, unless the definition's
+#: `[analysis] difference` says otherwise (5 points)
+DESIGNER_DIFFERENCE = 0.05
+
+Z95 = NormalDist().inv_cdf(1 - ALPHA / 2)
+Z_POWER = NormalDist().inv_cdf(POWER)
+#: expected decided games per seat below which the equality test is exact rather than chi-square
+EXACT_BELOW = 5
+
+
+# --- seats -------------------------------------------------------------------------------------
+
+def seat_credits(record, players: int) -> list[float]:
+    """A game's credit per seat: 1/k to each of its k winners; all zeros for an unfinished game or
+    one without a winner."""
+    if record.unfinished or not record.winners:
+        return [0.0] * players
+    part = 1 / len(record.winners)
+    credits = [0.0] * players
+    for seat in record.winners:
+        credits[seat] += part
+    return credits
+
+
+def is_decided(record) -> bool:
+    """A finished game with at least one winner."""
+    return not record.unfinished and bool(record.winners)
+
+
+def seat_counts(records, players: int) -> dict:
+    """Seat results of `records` counted on decided games (see the module docstring).
+
+    Credits are summed exactly (in units of 1/lcm(1..players)) and returned rounded to 6
+    decimals (whole numbers as int).  Returns {"games", "decided", "credits" (per seat),
+    "shared" (decided games with several winners), "no_winner" (finished without a winner),
+    "draws" (shared + no_winner: no single winner), "unfinished"}.
+    """
+    unit = reduce(lambda a, b: a * b // math.gcd(a, b), range(1, players + 1), 1)
+    scaled = [0] * players
+    decided = shared = no_winner = unfinished = games = 0
+    for r in records:
+        games += 1
+        if r.unfinished:
+            unfinished += 1
+        elif not r.winners:
+            no_winner += 1
+        else:
+            decided += 1
+            shared += len(r.winners) > 1
+            for seat in r.winners:
+                scaled[seat] += unit // len(r.winners)
+    return {"games": games, "decided": decided, "credits": [_whole(round(s / unit, 6)) for s in scaled],
+            "shared": shared, "no_winner": no_winner, "draws": shared + no_winner, "unfinished": unfinished}
+
+
+def _whole(x: float):
+    return int(x) if float(x).is_integer() else x
+
+
+def score_test(successes: float, trials: int, p0: float) -> float:
+    """Two-sided p-value of the score test of a proportion `p0`: the test whose 95% acceptance
+    region is exactly the Wilson interval (so a seat whose interval excludes the fair share has
+    p < 0.05).  `successes` may be fractional (shared wins); 1.0 with no trials.
+
+    >>> round(score_test(60, 100, 0.5), 4)
+    0.0455
+    """
+    if trials == 0:
+        return 1.0
+    z = (successes - trials * p0) / math.sqrt(trials * p0 * (1 - p0))
+    return 2 * NormalDist().cdf(-abs(z))
+
+
+def minimum_detectable_difference(trials: int, p0: float) -> float | None:
+    """The smallest difference from a share `p0` that `trials` decided games detect with 80% power
+    at the 5% level (two-sided, normal approximation); None with no trials.
+
+    >>> round(minimum_detectable_difference(2400, 0.5), 4)
+    0.0286
+    """
+    if trials <= 0:
+        return None
+    return (Z95 + Z_POWER) * math.sqrt(p0 * (1 - p0) / trials)
+
+
+def trials_needed(difference: float, p0: float) -> int:
+    """Decided games needed to detect `difference` from a share `p0` (80% power, 5% level).
+
+    >>> trials_needed(0.05, 0.5)
+    785
+    """
+    return math.ceil((Z95 + Z_POWER) ** 2 * p0 * (1 - p0) / difference ** 2)
+
+
+def power_statement(trials: int, p0: float, difference: float, decided_share: float = 1.0) -> dict:
+    """What a test of a share against `p0` on `trials` decided games could detect.
+
+    {"mdd": smallest detectable difference, "enough": whether it is at most `difference`,
+    "games_needed": games to play (decided games needed / `decided_share`) to detect `difference`}.
+    """
+    mdd = minimum_detectable_difference(trials, p0)
+    need = trials_needed(difference, p0)
+    return {"mdd": None if mdd is None else round(mdd, 6), "difference": difference,
+            "enough": mdd is not None and mdd <= difference,
+            "games_needed": math.ceil(need / decided_share) if decided_share > 0 else None}
+
+
+def exact_multinomial_test(counts: list[int]) -> float:
+    """Exact p-value that whole-number `counts` come from equally likely categories: the total
+    probability of every outcome with the same total that is no more likely than the one seen.
+
+    Outcomes are enumerated as partitions (each weighted by its number of orderings), so a few
+    dozen games among a dozen seats stay fast; see `_exact_multinomial_brute` for the obvious twin.
+
+    >>> round(exact_multinomial_test([5, 0]), 4)
+    0.0625
+    """
+    n, total = len(counts), sum(counts)
+    if total == 0 or n < 2:
+        return 1.0
+    log_n = math.log(n)
+
+    def logp(parts) -> float:
+        return math.lgamma(total + 1) - sum(math.lgamma(k + 1) for k in parts) - total * log_n
+
+    seen = logp(counts)
+    p = 0.0
+    for parts in _partitions(total, n, total):
+        lp = logp(parts)
+        if lp <= seen + 1e-9:
+            full = list(parts) + [0] * (n - len(parts))
+            orderings = math.factorial(n)
+            for value in set(full):
+                orderings //= math.factorial(full.count(value))
+            p += orderings * math.exp(lp)
+    return min(1.0, p)
+
+
+def _partitions(total: int, parts: int, largest: int):
+    """Non-increasing tuples of at most `parts` positive integers, each <= `largest`, summing to `total`."""
+    if total == 0:
+        yield ()
+        return
+    if parts == 0:
+        return
+    for first in range(min(total, largest), 0, -1):
+        for rest in _partitions(total - first, parts - 1, first):
+            yield (first,) + rest
+
+
+def _exact_multinomial_brute(counts: list[int]) -> float:
+    """`exact_multinomial_test` by listing every ordered outcome (slow; the test's twin)."""
+    import itertools
+    n, total = len(counts), sum(counts)
+
+    def prob(parts) -> float:
+        return math.factorial(total) / math.prod(math.factorial(k) for k in parts) / n ** total
+
+    seen = prob(counts)
+    return min(1.0, sum(prob(c) for c in itertools.product(range(total + 1), repeat=n)
+                        if sum(c) == total and prob(c) <= seen * (1 + 1e-9)))
+
+
+def _whole_counts(credits: list[float], total: int) -> list[int]:
+    """Credits rounded to whole games that still sum to `total` (largest remainders first)."""
+    floors = [math.floor(c + 1e-9) for c in credits]
+    order = sorted(range(len(credits)), key=lambda i: (-(credits[i] - floors[i]), i))
+    for i in order[:total - sum(floors)]:
+        floors[i] += 1
+    return floors
+
+
+def equality_test(credits: list[float], decided: int) -> dict:
+    """Test that every seat wins an equal share of the decided games.
+
+    Pearson's chi-square (players - 1 degrees of freedom) when every seat expects at least
+    `EXACT_BELOW` decided games; below that the exact multinomial test, on the credits rounded
+    to whole games.  {"test", "statistic", "df", "p_value"}.
+
+    >>> t = equality_test([60, 40], 100)
+    >>> t["test"], t["statistic"], round(t["p_value"], 4)
+    ('chi-square', 4.0, 0.0455)
+    """
+    n = len(credits)
+    if decided == 0:
+        return {"test": "none (no decided game)", "statistic": None, "df": n - 1, "p_value": 1.0}
+    expected = decided / n
+    if expected < EXACT_BELOW:
+        return {"test": "exact multinomial", "statistic": None, "df": n - 1,
+                "p_value": exact_multinomial_test(_whole_counts(credits, decided))}
+    statistic = sum((c - expected) ** 2 for c in credits) / expected
+    return {"test": "chi-square", "statistic": round(statistic, 6), "df": n - 1,
+            "p_value": float(chi2.sf(statistic, n - 1))}
 
 
 def balance(rates) -> float:
-    """1 minus the gap between the best and the worst seat's win rate (1: perfectly even)."""
+    """1 minus the gap between the best and the worst seat's share (1: perfectly even).
+
+    >>> balance([0.5, 0.3, 0.2])
+    0.7
+    """
     return round(1 - (max(rates) - min(rates)), 6) if rates else 1.0
 
 
-def first_player_advantage(wins_first: int, games: int, players: int) -> dict:
-    """Seat 1's win rate minus the fair share 1/players, with its Wilson 95% interval and exact p-value.
-
-    The p-value is the two-sided exact binomial test of seat 1 winning with probability 1/players.
+def first_player_advantage(credit_first: float, decided: int, players: int,
+                           difference: float = DESIGNER_DIFFERENCE, decided_share: float = 1.0) -> dict:
+    """Seat 1's share of the decided games minus the fair share 1/players, with the Wilson 95%
+    interval (as a difference), the score-test p-value and what the games could detect.
 
     >>> a = first_player_advantage(60, 100, 2)
-    >>> round(a["advantage"], 2), a["ci95"][0] > 0, a["p_value"] < 0.06
-    (0.1, True, True)
+    >>> a["advantage"], [round(x, 3) for x in a["ci95"]], round(a["p_value"], 4)
+    (0.1, [0.002, 0.191], 0.0455)
     """
     fair = 1 / players
-    lo, hi = wilson_interval(wins_first, games)
-    p = binomtest(wins_first, games, fair).pvalue if games else 1.0
-    rate = wins_first / games if games else 0.0
+    lo, hi = wilson_interval(credit_first, decided)
+    rate = credit_first / decided if decided else 0.0
     return {"fair_share": round(fair, 6), "rate": round(rate, 6), "advantage": round(rate - fair, 6),
-            "ci95": [round(lo - fair, 6), round(hi - fair, 6)], "p_value": float(p)}
+            "ci95": [round(lo - fair, 6), round(hi - fair, 6)], "p_value": score_test(credit_first, decided, fair),
+            "decided": decided, "power": power_statement(decided, fair, difference, decided_share)}
+
+
+def seat_statistics(records, players: int, difference: float = DESIGNER_DIFFERENCE) -> dict:
+    """Everything a report says about the seats of `records` (see the module docstring).
+
+    The counts of `seat_counts`, and "by_seat": [{"wins" (credit), "share", "ci95", "p_value"}],
+    "equality" (`equality_test`), "balance", "first_player_advantage", "decided_share",
+    "draw_share", "unfinished_share": seat shares are of decided games; the decided, draw and
+    unfinished shares are of all games.
+    """
+    c = seat_counts(records, players)
+    decided, fair = c["decided"], 1 / players
+    by_seat = []
+    for credit in c["credits"]:
+        lo, hi = wilson_interval(credit, decided)
+        by_seat.append({"wins": credit, "share": round(credit / decided, 6) if decided else 0.0,
+                        "ci95": [round(lo, 6), round(hi, 6)], "p_value": score_test(credit, decided, fair)})
+    games = c["games"]
+    decided_share = decided / games if games else 0.0
+    return {**c, "fair_share": round(fair, 6), "by_seat": by_seat, "equality": equality_test(c["credits"], decided),
+            "balance": balance([s["share"] for s in by_seat]),
+            "first_player_advantage": first_player_advantage(c["credits"][0], decided, players, difference,
+                                                             decided_share),
+            "decided_share": share(decided, games), "draw_share": share(c["draws"], games),
+            "unfinished_share": share(c["unfinished"], games)}
 
 
 def share(count: int, total: int) -> dict:
@@ -50,47 +292,139 @@ def share(count: int, total: int) -> dict:
     return {"count": count, "share": round(count / total, 6) if total else 0.0, "ci95": [round(lo, 6), round(hi, 6)]}
 
 
-def paired_difference(variant, baseline) -> dict:
-    """Mean of variant minus baseline over games played on the same seeds, with a 95% interval.
+# --- length ------------------------------------------------------------------------------------
 
-    The interval is the normal one on the per-game differences (common random numbers make
-    the pairs' differences small when a rule changes little); significant when it excludes 0.
-    With no variation at all (identical games) the interval is the single point of the mean.
+def length_statistics(records) -> dict:
+    """Length of the finished games (mean, median, 90th percentile, min, max) and, beside it, how
+    many games were stopped at the cap: {"finished_games", "games", "capped": `share`, ...}."""
+    finished = [r.length for r in records if not r.unfinished]
+    games = len(records)
+    return {**describe_lengths(finished), "finished_games": len(finished), "games": games,
+            "capped": share(games - len(finished), games)}
+
+
+# --- headline metrics and paired comparisons ---------------------------------------------------
+
+#: the metrics every comparison of two rule sets reports, each a ratio of per-game sums
+#: (numerator, denominator): win shares over decided games, length over finished games,
+#: draw (no single winner) and unfinished shares over all games
+HEADLINE_METRICS = ("seat 1 win share", "last seat win share", "mean length", "draw share", "unfinished share")
+
+
+def headline_series(records, players: int) -> dict[str, tuple[list[float], list[int]]]:
+    """Per game, the numerator and denominator of every headline metric (for paired comparisons).
+
+    The last seat's share is left out with two players (it is one minus seat 1's).
+    """
+    decided = [int(is_decided(r)) for r in records]
+    finished = [int(not r.unfinished) for r in records]
+    credits = [seat_credits(r, players) for r in records]
+    out = {"seat 1 win share": ([c[0] for c in credits], decided)}
+    if players > 2:
+        out["last seat win share"] = ([c[-1] for c in credits], decided)
+    out["mean length"] = ([r.length * f for r, f in zip(records, finished)], finished)
+    out["draw share"] = ([int(not r.unfinished and len(r.winners) != 1) for r in records], [1] * len(records))
+    out["unfinished share"] = ([int(r.unfinished) for r in records], [1] * len(records))
+    return out
+
+
+def _linearised(variant, baseline):
+    """(n, baseline ratio, variant ratio, per-pair linearised differences) of two paired series,
+    each a plain list of values (denominator 1) or a (numerators, denominators) pair.
+
+    A ratio R = sum(x) / sum(d) over n games is, to first order, the mean of
+    (x_i - R d_i) / mean(d) around R (the delta method); the per-pair difference of those terms
+    carries the variance of the difference of the two ratios, the pairing included.
+    """
+    (xv, dv), (xb, db) = _pair(variant), _pair(baseline)
+    n = len(xv)
+    if n == 0 or len(xb) != n or len(dv) != n or len(db) != n:
+        raise ValueError("paired series must have the same, non-zero length")
+    sv, sb = sum(dv), sum(db)
+    rv, rb = (sum(xv) / sv if sv else None), (sum(xb) / sb if sb else None)
+    if rv is None or rb is None:
+        return n, rb, rv, []
+    mv, mb = sv / n, sb / n
+    diffs = [(a - rv * c) / mv - (b - rb * e) / mb for a, c, b, e in zip(xv, dv, xb, db)]
+    return n, rb, rv, diffs
+
+
+def _pair(series):
+    if isinstance(series, tuple) and len(series) == 2 and isinstance(series[0], (list, tuple)):
+        return list(series[0]), list(series[1])
+    return list(series), [1] * len(series)
+
+
+def paired_ratio_difference(variant, baseline) -> dict:
+    """Variant minus baseline of a metric over games played on the same seeds, with a 95% interval.
+
+    Each side is a list of per-game values (their mean) or a (numerators, denominators) pair
+    (their ratio of sums, e.g. seat 1's credit over decided games).  The interval is the normal
+    one on the per-pair linearised differences (`_linearised`), which for plain values are the
+    per-game differences themselves; significant when it excludes 0.  With no variation at all
+    (identical games) the interval is the single point of the difference.  "mdd" is the smallest
+    difference these pairs detect with 80% power at the 5% level (None when they never differ).
 
     :raises ValueError: when the two series differ in length or are empty.
     """
-    if len(variant) != len(baseline) or not variant:
-        raise ValueError("paired series must have the same, non-zero length")
-    n = len(variant)
-    diffs = [v - b for v, b in zip(variant, baseline)]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    half = Z95 * math.sqrt(var / n)
-    lo, hi = mean - half, mean + half
-    return {"baseline": round(sum(baseline) / n, 6), "variant": round(sum(variant) / n, 6),
-            "difference": round(mean, 6), "ci95": [round(lo, 6), round(hi, 6)],
-            "significant": bool(lo > 0 or hi < 0)}
+    n, rb, rv, diffs = _linearised(variant, baseline)
+    if rb is None or rv is None:
+        return {"baseline": None if rb is None else round(rb, 6), "variant": None if rv is None else round(rv, 6),
+                "difference": None, "ci95": None, "p_value": 1.0, "significant": False, "games": n, "sd": None,
+                "mdd": None}
+    mean = rv - rb
+    var = sum(d * d for d in diffs) / (n - 1) if n > 1 else 0.0  # the linearised terms have mean 0
+    se = math.sqrt(var / n)
+    lo, hi = mean - Z95 * se, mean + Z95 * se
+    if se > 0:
+        p = 2 * NormalDist().cdf(-abs(mean) / se)
+    else:
+        p = 1.0 if abs(mean) < 1e-12 else 0.0
+    return {"baseline": round(rb, 6), "variant": round(rv, 6), "difference": round(mean, 6),
+            "ci95": [round(lo, 6), round(hi, 6)], "p_value": p, "significant": bool(lo > 1e-12 or hi < -1e-12),
+            "games": n, "sd": round(math.sqrt(var), 6), "mdd": round((Z95 + Z_POWER) * se, 6) if se > 0 else None}
+
+
+def paired_difference(variant, baseline) -> dict:
+    """`paired_ratio_difference` of two per-game series (the mean of the per-game differences).
+
+    >>> d = paired_difference([1, 0, 1, 1], [0, 0, 1, 0])
+    >>> d["difference"], d["significant"]
+    (0.5, False)
+    """
+    return paired_ratio_difference(list(variant), list(baseline))
+
+
+def paired_games_needed(sd: float, difference: float) -> int:
+    """Pairs of games needed for a paired comparison whose per-pair spread is `sd` to detect
+    `difference` (80% power, 5% level).
+
+    >>> paired_games_needed(0.5, 0.05)
+    785
+    """
+    return math.ceil(((Z95 + Z_POWER) * sd / difference) ** 2)
 
 
 def sprt(variant, baseline, delta: float, alpha: float = 0.05, beta: float = 0.05) -> dict:
-    """Sequential test of a change in a per-game 0/1 outcome between paired games.
+    """Sequential test of a change in a metric between paired games.
 
-    Two one-sided tests of the mean paired difference d, each Wald's SPRT on the normal
-    approximation (as chess-engine testing does): H0 d = 0 against H1 d = +delta, and H0 against
-    H1 d = -delta, each at alpha/2.  The log-likelihood ratio of one side is
-    n (d1 (mean) - d1^2 / 2) / var.  "changed" when one side crosses log((1 - beta) / (alpha/2)),
-    "no change" (no change as large as delta) when both cross log(beta / (1 - alpha/2)), else
-    "undecided".
+    `variant` and `baseline` are per-game series as for `paired_ratio_difference` (0/1 values,
+    or (numerators, denominators) for a share of decided games).  Two one-sided tests of the
+    difference d, each Wald's SPRT on the normal approximation (as chess-engine testing does):
+    H0 d = 0 against H1 d = +delta, and H0 against H1 d = -delta, each at alpha/2.  The
+    log-likelihood ratio of one side is n (d1 (mean) - d1^2 / 2) / var, with var the variance of
+    the per-pair (linearised) differences.  "changed" when one side crosses
+    log((1 - beta) / (alpha/2)), "no change" (no change as large as delta) when both cross
+    log(beta / (1 - alpha/2)), else "undecided".
 
     >>> sprt([1] * 50 + [0] * 50, [0] * 100, 0.05)["decision"]
     'changed'
     >>> sprt([1, 0] * 50, [1, 0] * 50, 0.05)["decision"]
     'no change'
     """
-    n = len(variant)
-    diffs = [v - b for v, b in zip(variant, baseline)]
-    mean = sum(diffs) / n if n else 0.0
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    n, rb, rv, diffs = _linearised(variant, baseline)
+    mean = (rv - rb) if rb is not None and rv is not None else 0.0
+    var = sum(d * d for d in diffs) / (n - 1) if n > 1 and diffs else 0.0
     # identical games (no variation): the LLRs run towards minus infinity, i.e. "no change"; the
     # floor keeps them finite (a variance of 1e-4 is far below that of any real 0/1 difference)
     var = max(var, 1e-4)
@@ -106,3 +440,25 @@ def sprt(variant, baseline, delta: float, alpha: float = 0.05, beta: float = 0.0
     return {"decision": decision, "games": n, "delta": delta, "alpha": alpha, "beta": beta,
             "llr_up": round(llr[1], 6), "llr_down": round(llr[-1], 6),
             "bounds": [round(lower, 6), round(upper, 6)]}
+
+
+# --- many tests --------------------------------------------------------------------------------
+
+def benjamini_hochberg(p_values, rate: float = FDR) -> list[bool]:
+    """Which of the tests are discoveries at false-discovery rate `rate` (Benjamini-Hochberg):
+    sort the m p-values, find the largest rank k with p_(k) <= k rate / m, and select the k
+    smallest.  Among the selected, at most `rate` are expected to be false alarms.
+
+    >>> benjamini_hochberg([0.01, 0.04, 0.03, 0.2])
+    [True, False, False, False]
+    >>> benjamini_hochberg([0.01, 0.02, 0.03, 0.04])
+    [True, True, True, True]
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    k = 0
+    for rank, i in enumerate(order, 1):
+        if p_values[i] <= rank * rate / m:
+            k = rank
+    chosen = set(order[:k])
+    return [i in chosen for i in range(m)]

@@ -56,3 +56,32 @@ def model_agent(definition) -> str:
     """The agent that models a player in reports and comparisons: the definition's `analysis.agent`, else random."""
     analysis = getattr(definition, "analysis", None)
     return getattr(analysis, "agent", None) or "random"
+
+
+def option_value_text(value) -> str:
+    """A rule option's value as the definition file and the rulebook's conditions write it.
+
+    >>> option_value_text(False), option_value_text("house")
+    ('false', 'house')
+    """
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def rule_namer(definition, language: str = "en"):
+    """A function (option, value) -> how a report names that rule: the name the game's rulebook
+    gives it among its optional rules, with the key in brackets ("Walled grid (`torus = false`)"),
+    or the key alone when the rulebook names none."""
+    from boardlab.layouts.errors import BoardlabError
+    from boardlab.layouts.rulebook_markup import option_names, read_text
+
+    languages = getattr(getattr(definition, "rulebook", None), "languages", ()) or (language,)
+    try:
+        names = option_names(read_text(definition.game.id, language if language in languages else languages[0]))
+    except BoardlabError:
+        names = {}
+
+    def name(option: str, value) -> str:
+        key = f"`{option} = {option_value_text(value)}`"
+        found = names.get((option, option_value_text(value)))
+        return f"{found} ({key})" if found else key
+    return name

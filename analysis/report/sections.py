@@ -9,7 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from boardlab.analysis.report.document import chart, table, text
-from boardlab.analysis.report.metrics import balance, first_player_advantage, paired_difference, share
+from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_series, is_decided, length_statistics,
+                                              paired_ratio_difference, power_statement, score_test, seat_credits,
+                                              seat_statistics, share)
+from boardlab.analysis.report.options import option_value_text
+from boardlab.analysis.report.wording import cap_words, p_words
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
 #: the most bins of a length chart
@@ -32,18 +36,16 @@ def length_edges(lengths) -> np.ndarray:
     return lo + width * np.arange(bins + 1)
 
 
-def seat_series(records, seat: int) -> list[int]:
-    """Per game: 1 when `seat` won alone, else 0."""
-    return [int(not r.unfinished and len(r.winners) == 1 and r.winners[0] == seat) for r in records]
+def pace(definition, unit: str) -> float | None:
+    """Seconds of table time per length unit ("turns", "rounds") stated in the definition, if any."""
+    analysis = getattr(definition, "analysis", None)
+    return getattr(analysis, f"seconds_per_{unit.rstrip('s')}", None) if analysis is not None else None
 
 
-def headline_series(records, players: int) -> dict[str, list]:
-    """The per-game values behind every headline metric (for paired comparisons)."""
-    return {"seat 1 win rate": seat_series(records, 0),
-            **({"last seat win rate": seat_series(records, players - 1)} if players > 2 else {}),
-            "mean length": [r.length for r in records],
-            "draw share": [int(not r.unfinished and len(r.winners) != 1) for r in records],
-            "unfinished share": [int(r.unfinished) for r in records]}
+def designer_difference(definition) -> float:
+    """The smallest change of a win share the designer cares about: `[analysis] difference`, else 5 points."""
+    analysis = getattr(definition, "analysis", None)
+    return getattr(analysis, "difference", None) or DESIGNER_DIFFERENCE
 
 
 #: how each headline metric is shown: (value format, difference format, interval format)
@@ -51,75 +53,86 @@ HEADLINE_FORMATS = {"mean length": ("f1", "f1", "ci_f1")}
 RATE_FORMATS = ("pct", "pp", "ci_pp")
 
 
-def pace(definition, unit: str) -> float | None:
-    """Seconds of table time per length unit ("turns", "rounds") stated in the definition, if any."""
-    analysis = getattr(definition, "analysis", None)
-    return getattr(analysis, f"seconds_per_{unit.rstrip('s')}", None) if analysis is not None else None
+def seats_data(outcome, players: int, difference: float) -> dict:
+    """`metrics.seat_statistics` of the baseline games."""
+    return seat_statistics(outcome.records, players, difference)
 
 
-def seats(outcome, players: int) -> tuple[list, dict]:
-    s = outcome.summary
-    games = s["games"]
-    rates = [r["rate"] for r in s["win_rate_by_seat"]]
-    advantage = first_player_advantage(s["wins_by_seat"][0], games, players)
-    data = {"games": games, "wins_by_seat": s["wins_by_seat"],
-            "win_rate_by_seat": [{"rate": round(r["rate"], 6), "ci95": [round(x, 6) for x in r["ci95"]]}
-                                 for r in s["win_rate_by_seat"]],
-            "balance": balance(rates), "first_player_advantage": advantage,
-            "draws": share(s["draws"], games), "unfinished": share(s["unfinished"], games)}
-    rows = [[f"seat {i + 1}", w, r["rate"], r["ci95"]] for i, (w, r) in enumerate(zip(s["wins_by_seat"],
-                                                                                      data["win_rate_by_seat"]))]
-    blocks = [
-        table(f"Win rate by seat, {players} players", [("seat", "text"), ("wins", "int"), ("win rate", "pct"),
-                                                        ("95% interval", "ci_pct")], rows,
-              f"{games:,} games; a fair seat wins {1 / players:.1%}."),
-        chart("whiskers", f"seats-{players}", f"Win rate by seat with 95% intervals, {players} players",
-              categories=[f"seat {i + 1}" for i in range(players)], values=[r["rate"] for r in data["win_rate_by_seat"]],
-              low=[r["ci95"][0] for r in data["win_rate_by_seat"]], high=[r["ci95"][1] for r in data["win_rate_by_seat"]],
-              reference=round(1 / players, 6), axis="win rate"),
+def seats_blocks(data: dict, players: int, unit: str) -> list:
+    fair = data["fair_share"]
+    rows = [[f"seat {i + 1}", s["wins"], s["share"], s["ci95"], s["p_value"]] for i, s in enumerate(data["by_seat"])]
+    advantage, equality = data["first_player_advantage"], data["equality"]
+    mdd = advantage["power"]["mdd"]
+    if equality["test"] == "chi-square":
+        equal = f"chi-square {equality['statistic']:.2f} on {equality['df']} df, {p_words(equality['p_value'])}"
+    else:
+        equal = f"{equality['test']}, {p_words(equality['p_value'])}"
+    games, decided = data["games"], data["decided"]
+    return [
+        table(f"Win share by seat, {players} players", [("seat", "text"), ("wins", "credit"),
+                                                         ("share of decided games", "pct"), ("95% interval", "ci_pct"),
+                                                         ("p-value against a fair share", "p")], rows,
+              f"{decided:,} decided games of {games:,} (a shared win gives each winner its share); a fair seat "
+              f"wins {fair:.1%} of them. Not counted for any seat: {data['no_winner']:,} finished without a winner, "
+              f"{data['unfinished']:,} stopped at {cap_words(unit)}."),
+        chart("whiskers", f"seats-{players}", f"Win share by seat of decided games with 95% intervals, {players} players",
+              categories=[f"seat {i + 1}" for i in range(players)], values=[s["share"] for s in data["by_seat"]],
+              low=[s["ci95"][0] for s in data["by_seat"]], high=[s["ci95"][1] for s in data["by_seat"]],
+              reference=round(fair, 6), axis="share of decided games"),
         table(f"Balance, {players} players", [("measure", "text"), ("value", "text")], [
+            ["decided games (a winner, or a shared win)", f"{decided:,} of {games:,} ({data['decided_share']['share']:.1%})"],
+            ["are the seats equal? (test over every seat)", equal],
             ["balance (1 = every seat wins equally often)", f"{data['balance']:.3f}"],
             ["first-player advantage (seat 1 minus a fair share)",
              f"{advantage['advantage'] * 100:+.1f} pts (95% interval {advantage['ci95'][0] * 100:+.1f} .. "
-             f"{advantage['ci95'][1] * 100:+.1f} pts)"],
-            ["p-value of seat 1 winning a fair share", _p_text(advantage["p_value"])],
-            ["draws (shared wins or no winner)", f"{data['draws']['count']:,} ({data['draws']['share']:.1%})"],
-            ["unfinished (stopped at the cap)", f"{data['unfinished']['count']:,} ({data['unfinished']['share']:.1%})"]]),
+             f"{advantage['ci95'][1] * 100:+.1f} pts), {p_words(advantage['p_value'])}"],
+            ["smallest seat difference these games detect (80% power, 5% level)",
+             "-" if mdd is None else f"{mdd * 100:.1f} pts"],
+            ["draws (no single winner)", f"{data['draws']:,} ({data['draw_share']['share']:.1%}), "
+                                         f"{data['shared']:,} of them shared wins"],
+            [f"unfinished (stopped at {cap_words(unit)})",
+             f"{data['unfinished']:,} ({data['unfinished_share']['share']:.1%})"]]),
     ]
-    return blocks, data
 
 
-def _p_text(p: float) -> str:
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def length(outcome, definition, players: int, unit: str) -> tuple[list, dict]:
-    finished = [r.length for r in outcome.records if not r.unfinished]
-    described = describe_lengths(finished)
-    data = {"unit": unit, **described, "finished_games": len(finished)}
-    rows = [[unit, described["mean"], described["median"], described["p90"], described["max"]]]
+def length_data(outcome, definition, unit: str) -> dict:
+    """`metrics.length_statistics` of the baseline games, with table minutes at the definition's pace."""
+    described = length_statistics(outcome.records)
+    data = {"unit": unit, **described}
     seconds = pace(definition, unit)
-    stated = definition.game.minutes
     if seconds:
-        minutes = {k: round(described[k] * seconds / 60, 2) for k in ("mean", "median", "p90", "max")}
-        data["table_minutes"] = minutes
+        data["table_minutes"] = {k: round(described[k] * seconds / 60, 2) for k in ("mean", "median", "p90", "max")}
         data["seconds_per_unit"] = seconds
-        rows.append(["table minutes", minutes["mean"], minutes["median"], minutes["p90"], minutes["max"]])
-    data["stated_minutes"] = stated
+        # the definition marks the pace as its own assumption when one of its `game.assumptions` names the key
+        data["pace_assumed"] = any(f"seconds_per_{unit.rstrip('s')}" in a for a in definition.game.assumptions)
+    data["stated_minutes"] = definition.game.minutes
+    finished = [r.length for r in outcome.records if not r.unfinished]
     counts, edges = np.histogram(finished, bins=length_edges(finished)) if finished else (np.zeros(0), np.zeros(1))
     data["histogram"] = {"edges": [round(float(e), 3) for e in edges], "counts": [int(c) for c in counts]}
-    note = (f"Finished games only ({len(finished):,} of {len(outcome.records):,}). The definition states "
-            f"{stated} minutes a game" + (f" and {seconds:g} s of table time per {unit.rstrip('s')}." if seconds
-                                          else "; it states no pace per " + unit.rstrip("s") + ", so no table time."))
+    return data
+
+
+def length_blocks(data: dict, players: int) -> list:
+    unit, stated, seconds = data["unit"], data["stated_minutes"], data.get("seconds_per_unit")
+    rows = [[unit, data["mean"], data["median"], data["p90"], data["max"]]]
+    if seconds:
+        m = data["table_minutes"]
+        rows.append(["table minutes", m["mean"], m["median"], m["p90"], m["max"]])
+    capped = data["capped"]
+    note = (f"Finished games only ({data['finished_games']:,} of {data['games']:,}; {capped['count']:,} "
+            f"({capped['share']:.1%}) stopped at {cap_words(unit)}). The definition states {stated} minutes a game"
+            + (f" and {seconds:g} s of table time per {unit.rstrip('s')}"
+               + (" (our assumption)." if data.get("pace_assumed") else ".") if seconds
+               else "; it states no pace per " + unit.rstrip("s") + ", so no table time."))
     blocks = [table(f"Game length, {players} players", [("in", "text"), ("mean", "f1"), ("median", "f1"),
                                                          ("90th percentile", "f1"), ("longest", "f1")], rows, note)]
-    if finished:
+    if data["finished_games"]:
         stated_units = stated * 60 / seconds if seconds else None
         blocks.append(chart("histogram", f"length-{players}", f"Game length in {unit}, {players} players",
                             edges=data["histogram"]["edges"], counts=data["histogram"]["counts"], axis=unit,
                             marker=round(stated_units, 3) if stated_units else None,
                             marker_label=f"stated {stated} min" if stated_units else ""))
-    return blocks, data
+    return blocks
 
 
 def decisions(outcome, players: int) -> tuple[list, dict]:
@@ -145,32 +158,37 @@ def decisions(outcome, players: int) -> tuple[list, dict]:
                   f"decision (a game's own figures count such turns where it has any).")], data
 
 
-def skill(outcomes, players: int) -> tuple[list, dict]:
-    rows, data = [], []
+def skill_data(outcomes, players: int, difference: float) -> dict:
+    """Per pairing: the stronger agent's share of the decided games (its seat's credit), against a fair share."""
+    data = []
+    fair = 1 / players
     for o in outcomes:
         strong, weak = o.job.agents[0], o.job.agents[1]
-        r = o.summary["win_rate_by_agent"][strong]
-        fair = 1 / players
-        lo, hi = wilson_interval(r["wins"], r["seats_played"])
-        p = two_sided_binomial(r["wins"], r["seats_played"], fair)
-        entry = {"agent": strong, "against": weak, "games": o.summary["games"], "wins": r["wins"],
-                 "rate": round(r["rate"], 6), "ci95": [round(lo, 6), round(hi, 6)], "fair_share": round(fair, 6),
-                 "p_value": p}
-        data.append(entry)
-        rows.append([strong, f"{weak} in the other seat{'s' if players > 2 else ''}", entry["games"], entry["rate"],
-                     entry["ci95"], p])
-    if not rows:
-        return [text("No agents to compare for this game.")], {"pairings": []}
+        credit, decided = 0.0, 0
+        for r in o.records:
+            if is_decided(r):
+                decided += 1
+                credit += seat_credits(r, players)[r.agents.index(strong)]
+        credit = round(credit, 6)
+        lo, hi = wilson_interval(credit, decided)
+        games = len(o.records)
+        data.append({"agent": strong, "against": weak, "games": games, "decided": decided, "wins": credit,
+                     "rate": round(credit / decided, 6) if decided else 0.0, "ci95": [round(lo, 6), round(hi, 6)],
+                     "fair_share": round(fair, 6), "p_value": score_test(credit, decided, fair),
+                     "power": power_statement(decided, fair, difference, decided / games if games else 0.0)})
+    return {"pairings": data}
+
+
+def skill_blocks(data: dict, players: int) -> list:
+    if not data["pairings"]:
+        return [text("No agents to compare for this game.")]
+    rows = [[p["agent"], f"{p['against']} in the other seat{'s' if players > 2 else ''}", p["games"], p["decided"],
+             p["rate"], p["ci95"], p["p_value"]] for p in data["pairings"]]
     return [table(f"Skill, {players} players", [("agent", "text"), ("against", "text"), ("games", "int"),
-                                                ("its win rate", "pct"), ("95% interval", "ci_pct"), ("p-value", "p")],
+                                                ("decided", "int"), ("its share of decided games", "pct"),
+                                                ("95% interval", "ci_pct"), ("p-value", "p")],
                   rows, f"One seat plays the first agent, the others the second; the seats rotate. "
-                        f"A fair share is {1 / players:.1%}: the further above it, the more skill decides the game.")], \
-        {"pairings": data}
-
-
-def two_sided_binomial(k: int, n: int, p: float) -> float:
-    from scipy.stats import binomtest
-    return float(binomtest(k, n, p).pvalue) if n else 1.0
+                        f"A fair share is {1 / players:.1%}: the further above it, the more skill decides the game.")]
 
 
 def metric_label(metric: str, unit: str) -> str:
@@ -182,43 +200,57 @@ def metric_label(metric: str, unit: str) -> str:
     return f"{metric} ({unit})" if metric == "mean length" else metric
 
 
-def sensitivity(baseline, alternatives, players: int, skipped, unit: str = "turns") -> tuple[list, dict]:
-    """`alternatives`: (option, value, outcome or error text); `skipped`: (option, why) not varied."""
+def sensitivity_data(baseline, alternatives, players: int, skipped) -> dict:
+    """`alternatives`: (option, value, outcome or error text); `skipped`: (option, why) not varied.
+
+    Every headline metric (`metrics.headline_series`) of each alternative against the default's
+    games of the same seeds (`metrics.paired_ratio_difference`).
+    """
     base = headline_series(baseline.records, players)
-    rows, data = [], []
+    data = []
     for option, value, outcome in alternatives:
         if isinstance(outcome, str):
             data.append({"option": option, "value": value, "error": outcome})
-            rows.append([option, _value_text(value), "not playable", None, None, None, None])
             continue
         series = headline_series(outcome.records, players)
         metrics = {}
-        for metric, values in series.items():
-            d = paired_difference(values, base[metric][:len(values)])  # the default's games of the same seeds
-            metrics[metric] = d
+        for metric, (numerators, denominators) in series.items():
+            k = len(numerators)  # the default's games of the same seeds
+            metrics[metric] = paired_ratio_difference((numerators, denominators),
+                                                      (base[metric][0][:k], base[metric][1][:k]))
+        data.append({"option": option, "value": value, "games": len(outcome.records), "metrics": metrics})
+    return {"alternatives": data, "not_varied": [o for o, _ in skipped], "not_varied_why": [w for _, w in skipped]}
+
+
+def sensitivity_blocks(data: dict, players: int, unit: str, rule_name=None) -> list:
+    """The sensitivity table; `rule_name(option, value)` names a rule (`options.rule_namer`)."""
+    rule_name = rule_name or (lambda option, value: f"`{option} = {option_value_text(value)}`")
+    rows = []
+    for alt in data["alternatives"]:
+        rule = rule_name(alt["option"], alt["value"])
+        if "error" in alt:
+            rows.append([rule, "not playable", None, None, None, None, None])
+            continue
+        for metric, d in alt["metrics"].items():
             fmt = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
-            rows.append([option, _value_text(value), metric_label(metric, unit), _cell(d["baseline"], fmt[0]),
-                         _cell(d["variant"], fmt[0]),
-                         f"{_cell(d['difference'], fmt[1])} ({_cell(d['ci95'], fmt[2])})", d["significant"]])
-        data.append({"option": option, "value": value, "metrics": metrics})
+            shown = "-" if d["difference"] is None else \
+                f"{_cell(d['difference'], fmt[1])} ({_cell(d['ci95'], fmt[2])})"
+            rows.append([rule, metric_label(metric, unit), _cell(d["baseline"], fmt[0]),
+                         _cell(d["variant"], fmt[0]), shown, d["p_value"], d.get("discovery", d["significant"])])
+    games = max((a["games"] for a in data["alternatives"] if "games" in a), default=0)
     blocks = [table(f"Open-rule sensitivity, {players} players",
-                    [("rule option", "text"), ("changed to", "text"), ("metric", "text"), ("default", "text"),
-                     ("changed", "text"), ("difference (95% interval)", "text"), ("significant", "yes")], rows,
-                    f"Each alternative plays the default's first {_alt_games(alternatives):,} games again (same seeds); "
-                    "the interval is on the per-game differences. With many rows, about 1 in 20 "
-                    "differences that are not real will still look significant.")]
+                    [("rule option (rulebook name)", "text"), ("metric", "text"), ("default", "text"),
+                     ("changed", "text"), ("difference (95% interval)", "text"), ("p-value", "p"),
+                     ("significant", "yes")], rows,
+                    f"Each alternative plays the default's first {games:,} games again (same seeds); "
+                    "the interval is on the per-game differences. Win shares are of decided games, the length of "
+                    "finished games. Significant: selected at a false-discovery rate of 5% over every test of "
+                    "this report (Benjamini-Hochberg).")]
+    skipped = list(zip(data["not_varied"], data["not_varied_why"]))
     if skipped:
         blocks.append(text("Not varied here (numbers, not a choice between readings; try them with a variant file "
                            "and `boardlab compare`): " + ", ".join(f"`{o}` ({why})" for o, why in skipped) + "."))
-    return blocks, {"alternatives": data, "not_varied": [o for o, _ in skipped]}
-
-
-def _alt_games(alternatives) -> int:
-    return max((len(o.records) for _, _, o in alternatives if not isinstance(o, str)), default=0)
-
-
-def _value_text(value) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return blocks
 
 
 def _cell(value, fmt: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from boardlab.analysis.runner import seat_results
-from boardlab.analysis.stats import describe_lengths, two_proportion_test, wilson_interval
+from boardlab.analysis.stats import describe_lengths, format_p, two_proportion_test, wilson_interval
 from boardlab.analysis.tally import Histogram, SeatTally, Tally
 
 
@@ -219,7 +219,7 @@ def describe(summary: dict) -> str:
         p = summary["lead_seat1_p_value"]
         lines.append(f"unfinished (rules.max_rounds reached): lead fixed {leads['fixed']['unfinished']}, "
                      f"lead rotate {leads['rotate']['unfinished']}")
-        lines.append(f"seat 1, fixed against rotating lead: p-value {p:.3g} (the chance of a difference at least "
+        lines.append(f"seat 1, fixed against rotating lead: p-value {format_p(p)} (the chance of a difference at least "
                      f"this large if the lead rule changed nothing; "
                      + ("below 0.05: a real difference)" if p < 0.05 else "0.05 or more: not shown to differ)"))
     return "\n".join(lines)

@@ -32,7 +32,7 @@ def register(subparsers) -> None:
         description="Play the baseline and each variant on the same seeds (same deals and dice, seats turned) "
                     "and print every headline metric with baseline, variant, difference, 95%% interval and "
                     "verdict. --until-decided plays in batches until a sequential test (SPRT) on the first-seat "
-                    "win rate decides or the cap is reached.")
+                    "win share of decided games decides or the cap is reached.")
     p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
     p.add_argument("variants", metavar="VARIANT", nargs="+",
                    help="variant files or names in layouts/variants/ (the game's own name: the baseline itself)")
@@ -43,7 +43,7 @@ def register(subparsers) -> None:
                      help=f"play batches of {CompareOptions.batch} games until the SPRT decides "
                           f"(cap: {CompareOptions.cap} games)")
     p.add_argument("--delta", type=_share, default=CompareOptions.delta, metavar="D",
-                   help=f"SPRT indifference region: a change in first-seat win rate smaller than D does not matter "
+                   help=f"SPRT indifference region: a change in seat 1's win share smaller than D does not matter "
                         f"(default: {CompareOptions.delta})")
     p.add_argument("--cap", type=at_most(MAX_GAMES), default=CompareOptions.cap, metavar="N",
                    help=f"most games per side with --until-decided (default: {CompareOptions.cap})")

@@ -1,0 +1,168 @@
+"""The verdict page: per player count, what a designer reads in a minute, generated from the numbers.
+
+For every player count: are the seats balanced (which seat, by how much, how sure, or "too
+few games to tell"); how many minutes a game takes at the table against the stated time;
+whether skill decides the game; and the one or two rule options that move the worst problem
+most, by their rulebook names.  It reads the report's data after `findings.select_findings`
+has marked the tests, so it states only what the false-discovery control selected.
+"""
+
+from __future__ import annotations
+
+from boardlab.analysis.report.findings import LENGTH_TOLERANCE
+from boardlab.analysis.report.wording import (cap_words, listed, minutes, p_words, pace_words, pct, points, say,
+                                              unsigned_points)
+
+#: at most this many rule options are named for a player count's worst problem
+REMEDIES = 2
+#: a share of draws or capped games below this is not mentioned beside the seats
+BESIDE = 0.01
+
+
+def verdict(by_players: dict, rule_name) -> dict:
+    """{"by_players": {n: {"lines": [...], "problem": {...} or None, "remedies": [...]}}}."""
+    out = {}
+    for key, d in by_players.items():
+        n = int(key)
+        problem = worst_problem(n, d)
+        remedies = remedies_for(problem, d) if problem else []
+        lines = [say("verdict.players", players=n), _seats(d["seats"], d["length"]["unit"]), _time(d["length"]),
+                 _skill(d.get("skill", {}).get("pairings", []))]
+        if problem is None:
+            lines.append(say("verdict.problem_none"))
+        else:
+            if remedies:
+                parts = [say("verdict.remedy_part", rule=rule_name(r["option"], r["value"]), metric=problem["metric"],
+                             base=_shown(problem["metric"], r["baseline"]), variant=_shown(problem["metric"], r["variant"]),
+                             unit=f" {d['length']['unit']}" if problem["metric"] == "mean length" else "")
+                         for r in remedies]
+                remedy = say("verdict.remedy", s="s" if len(parts) > 1 else "", verb="" if len(parts) > 1 else "s",
+                             options="; ".join(parts))
+            else:
+                remedy = say("verdict.remedy_none")
+            lines.append(say("verdict.problem", problem=problem["text"], remedy=remedy))
+        out[key] = {"lines": lines, "problem": problem, "remedies": remedies}
+    return {"by_players": out}
+
+
+def verdict_blocks(data: dict) -> list:
+    from boardlab.analysis.report.document import text
+    return [text(say("verdict.intro"))] + [text("\n".join(v["lines"])) for v in data["by_players"].values()]
+
+
+def _shown(metric: str, value: float) -> str:
+    return f"{value:.1f}" if metric == "mean length" else pct(value)
+
+
+def _seats(s: dict, unit: str) -> str:
+    a, e = s["first_player_advantage"], s["equality"]
+    rates = [x["share"] for x in s["by_seat"]]
+    if a.get("discovery"):
+        line = say("verdict.seats_first", rate=pct(a["rate"]), fair=pct(a["fair_share"]), diff=points(a["advantage"]),
+                   p=p_words(a["p_value"]))
+    elif e.get("discovery"):
+        best, worst = rates.index(max(rates)), rates.index(min(rates))
+        line = say("verdict.seats_unequal", best=best + 1, best_rate=pct(rates[best]), worst=worst + 1,
+                   worst_rate=pct(rates[worst]), fair=pct(s["fair_share"]), p=p_words(e["p_value"]))
+    elif a["power"]["enough"]:
+        line = say("verdict.seats_fair", fair=pct(s["fair_share"]), mdd=unsigned_points(a["power"]["mdd"]),
+                   decided=f"{s['decided']:,}")
+    else:
+        power = a["power"]
+        line = say("verdict.seats_too_few", decided=f"{s['decided']:,}",
+                   mdd=unsigned_points(power["mdd"] if power["mdd"] is not None else 1.0),
+                   difference=unsigned_points(power["difference"]), needed=f"{power['games_needed'] or 0:,}")
+    beside = []
+    if s["draw_share"]["share"] >= BESIDE:
+        beside.append(say("verdict.draws", share=pct(s["draw_share"]["share"])))
+    if s["unfinished_share"]["share"] >= BESIDE:
+        beside.append(say("verdict.capped", share=pct(s["unfinished_share"]["share"]), cap=cap_words(unit)))
+    return line + (say("verdict.seats_beside", parts=listed(beside)) if beside else "")
+
+
+def _time(length: dict) -> str:
+    unit, stated = length["unit"], length["stated_minutes"]
+    if "table_minutes" not in length:
+        return say("verdict.time_no_pace", median=f"{length['median']:.0f}", unit=unit, stated=stated)
+    at_table = length["table_minutes"]["median"]
+    ratio = at_table / stated
+    if 1 / LENGTH_TOLERANCE <= ratio <= LENGTH_TOLERANCE:
+        judgement = say("verdict.time_close")
+    elif ratio > 1:
+        judgement = say("verdict.time_long", ratio=f"{ratio:.1f}")
+    else:
+        judgement = say("verdict.time_short", ratio=pct(ratio, 0))
+    return say("verdict.time", median=f"{length['median']:.0f}", unit=unit, minutes=minutes(at_table),
+               pace=pace_words(length), stated=stated,
+               judgement=judgement, p90=minutes(length["table_minutes"]["p90"]))
+
+
+def _skill(pairings: list) -> str:
+    if not pairings:
+        return say("verdict.no_skill")
+    first, deeper = pairings[0], pairings[1:]
+    fields = {"agent": first["agent"], "against": first["against"], "rate": pct(first["rate"], 0),
+              "fair": pct(first["fair_share"], 0)}
+    if first.get("discovery") and first["rate"] > first["fair_share"]:
+        line = say("verdict.skill_yes", p=p_words(first["p_value"]), **fields)
+    elif first["power"]["enough"]:
+        line = say("verdict.skill_no", mdd=unsigned_points(first["power"]["mdd"]), **fields)
+    else:
+        line = say("verdict.skill_too_few", decided=f"{first['decided']:,}", **fields)
+    if deeper:
+        won = [p for p in deeper if p.get("discovery") and p["rate"] > p["fair_share"]]
+        if won:
+            line += say("verdict.deeper_yes", won=len(won), tried=len(deeper))
+        elif all(p["power"]["enough"] for p in deeper):
+            line += say("verdict.deeper_none", tried=len(deeper), games=f"{deeper[0]['games']:,}",
+                        mdd=unsigned_points(max(p["power"]["mdd"] for p in deeper)))
+        else:
+            line += say("verdict.deeper_too_few", tried=len(deeper), games=f"{deeper[0]['games']:,}")
+    return line
+
+
+def worst_problem(players: int, d: dict) -> dict | None:
+    """The player count's worst problem that a rule option could move: a seat's share off the fair
+    one (selected by the false-discovery control), a table time longer than the stated time, or
+    games stopped at the cap.  {"kind", "score", "metric", "target", "text"}; None when nothing stands out."""
+    s, length = d["seats"], d["length"]
+    problems = []
+    a, e = s["first_player_advantage"], s["equality"]
+    if a.get("discovery") or e.get("discovery"):
+        rates = [x["share"] for x in s["by_seat"]]
+        fair = s["fair_share"]
+        # the seat a headline metric follows (seat 1 or the last) that is further from fair
+        seat = 0 if players == 2 or abs(rates[0] - fair) >= abs(rates[-1] - fair) else players - 1
+        problems.append({"kind": "seats", "score": abs(rates[seat] - fair) / fair * 50,
+                         "metric": "seat 1 win share" if seat == 0 else "last seat win share", "target": fair,
+                         "text": say("verdict.problem_seat", seat=seat + 1, rate=pct(rates[seat]), fair=pct(fair))})
+    if "table_minutes" in length and length["finished_games"] and length["table_minutes"]["median"]:
+        at_table, stated = length["table_minutes"]["median"], length["stated_minutes"]
+        ratio = at_table / stated
+        # a game shorter than stated is said in the time line; only one too long is a problem to fix
+        if ratio > LENGTH_TOLERANCE:
+            problems.append({"kind": "length", "score": min(50.0, 10 * ratio), "metric": "mean length",
+                             "target": stated * 60 / length["seconds_per_unit"],
+                             "text": say("verdict.problem_long", minutes=minutes(at_table), stated=stated)})
+    capped = s["unfinished_share"]["share"]
+    if capped >= BESIDE:
+        problems.append({"kind": "capped", "score": capped * 100, "metric": "unfinished share", "target": 0.0,
+                         "text": say("verdict.problem_capped", cap=cap_words(length["unit"]), share=pct(capped))})
+    return max(problems, key=lambda p: p["score"]) if problems else None
+
+
+def remedies_for(problem: dict, d: dict) -> list[dict]:
+    """The rule alternatives whose (selected) effect on the problem's metric brings it closest to
+    its target, best first, at most `REMEDIES`: [{"option", "value", "baseline", "variant", "gain"}]."""
+    metric, target = problem["metric"], problem["target"]
+    found = []
+    for alt in d.get("sensitivity", {}).get("alternatives", []):
+        m = alt.get("metrics", {}).get(metric)
+        if not m or not m.get("discovery") or m["variant"] is None:
+            continue
+        gain = abs(m["baseline"] - target) - abs(m["variant"] - target)
+        if gain > 0:
+            found.append({"option": alt["option"], "value": alt["value"], "baseline": m["baseline"],
+                          "variant": m["variant"], "gain": round(gain, 6)})
+    found.sort(key=lambda r: (-r["gain"], r["option"], str(r["value"])))
+    return found[:REMEDIES]
