@@ -167,6 +167,9 @@ def test_sweep_command_writes_the_report_and_reports_a_refused_point(tmp_path, c
      "contradictory goals"),
     (["tune", "sixbysix", "--goal", "minutes=30", "--over", "rules.chips=3,4"], "never exactly"),
     (["tune", "sixbysix", "--goal", "minutes<=", "--over", "rules.chips=3,4"], "write METRIC<=X"),
+    (["sweep", "sixbysix", "--vary", "analysis.favourite_number=40,41"], "every point is refused"),
+    (["tune", "sixbysix", "--goal", "minutes<=30", "--over", "analysis.favourite_number=40,41"],
+     "every point is refused"),
 ])
 def test_bad_input_is_one_line_exit_2_and_nothing_played(argv, said, tmp_path, capsys):
     store = tmp_path / "r.sqlite"
