@@ -261,3 +261,14 @@ def test_the_balance_interval_holds_every_seat_at_once():
     assert b["ci95"] == pytest.approx([1 - (hi1 - lo3), 1 - (lo1 - hi3)], abs=1e-6)
     even = balance_interval([100, 100], 200)
     assert even["value"] == 1.0 and even["ci95"][1] == 1.0  # overlapping intervals allow no gap at all
+
+
+def test_a_sweep_gives_the_same_points_whatever_the_worker_count(pile, tmp_path):
+    d = load("toygame")
+    axes = [parse_axis("toygame", d, "rules.take_max=2,3")]
+    results = []
+    for workers in (1, 2):
+        with ResultStore(tmp_path / f"r{workers}.sqlite") as store:
+            results.append(sweep("toygame", d, axes, store, SweepOptions(players=(3,), agent="random", games=130,
+                                                                         workers=workers, progress=False)))
+    assert results[0] == results[1]
