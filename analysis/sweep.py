@@ -222,6 +222,18 @@ def grid(base: str, axes: Sequence[Axis], players: int) -> list[Point]:
     return points
 
 
+def playable_grid(base: str, axes: Sequence[Axis], players: int) -> list[Point]:
+    """`grid`, when at least one point can be played.
+
+    :raises BoardlabError: when the definition's checks or the engine refuse every point.
+    """
+    points = grid(base, axes, players)
+    if all(p.refused for p in points):
+        raise BoardlabError(f"every point is refused at {players} players, nothing to play "
+                            f"({points[0].label()}: {points[0].refused})")
+    return points
+
+
 # -- what a point measures ---------------------------------------------------------------------
 
 #: the headline metrics of a point, in the order reports show them: name -> (what it is, format)
@@ -388,10 +400,12 @@ class SweepOptions:
     backend: Any = None  # a runner.Backend; None: `workers` local processes
 
 
-def sweep(base: str, definition, axes: Sequence[Axis], store, options: SweepOptions) -> dict:
-    """The sweep's result (JSON-ready): every point at every player count, played or refused."""
-    from boardlab.analysis import engines
+def sweep(base: str, definition, axes: Sequence[Axis], store, options: SweepOptions,
+          grids: dict[int, list[Point]] | None = None) -> dict:
+    """The sweep's result (JSON-ready): every point at every player count, played or refused.
 
+    `grids` holds each player count's points when the caller has made them already.
+    """
     unit = _unit(definition)
     out: dict = {"game": definition.game.id, "name": definition.game.name,
                  "base": getattr(definition, "variant", "baseline"), "source": getattr(definition, "source", ""),
@@ -400,8 +414,7 @@ def sweep(base: str, definition, axes: Sequence[Axis], store, options: SweepOpti
                  "agent": options.agent, "games": options.games, "seed": options.seed, "length_unit": unit,
                  "stated_minutes": definition.game.minutes, "by_players": []}
     for players in options.players:
-        engines.make_game(definition, players)  # the player count is allowed
-        points = grid(base, axes, players)
+        points = grids[players] if grids else grid(base, axes, players)
         play_points(points, players, options.agent, options.games, options.seed, store, options.workers,
                     options.progress, options.backend)
         out["by_players"].append({"players": players, "points": [point_json(p) for p in points]})

@@ -25,7 +25,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from boardlab.analysis.sweep import Axis, Point, grid, play_points, value_text
+from boardlab.analysis.sweep import Axis, Point, play_points, playable_grid, value_text
 from boardlab.layouts.errors import BoardlabError
 
 GOAL = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(<=|>=|<|>|~|=)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(%?)\s*$")
@@ -157,12 +157,16 @@ def _changes(point: Point, written: dict[str, Any], axes: Sequence[Axis]) -> flo
     return total
 
 
-def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], store, options: TuneOptions) -> dict:
-    """The race and the confirmation run (see the module docstring); the result is JSON-ready."""
+def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], store, options: TuneOptions,
+         points: Sequence[Point] | None = None) -> dict:
+    """The race and the confirmation run (see the module docstring); the result is JSON-ready.
+
+    `points` is the grid of `axes` when the caller has made it already (`playable_grid`).
+    """
     from boardlab.analysis.sweep import _get, point_json
 
     n = options.players
-    points = grid(base, axes, n)
+    points = list(points) if points is not None else playable_grid(base, axes, n)
     candidates = [Candidate(p) for p in points if p.definition is not None]
     written = {a.name: _get(definition, a.key) for a in axes}
     rounds = []

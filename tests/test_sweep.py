@@ -167,6 +167,9 @@ def test_sweep_command_writes_the_report_and_reports_a_refused_point(tmp_path, c
      "contradictory goals"),
     (["tune", "sixbysix", "--goal", "minutes=30", "--over", "rules.chips=3,4"], "never exactly"),
     (["tune", "sixbysix", "--goal", "minutes<=", "--over", "rules.chips=3,4"], "write METRIC<=X"),
+    (["sweep", "sixbysix", "--vary", "analysis.favourite_number=40,41"], "every point is refused"),
+    (["tune", "sixbysix", "--goal", "minutes<=30", "--over", "analysis.favourite_number=40,41"],
+     "every point is refused"),
 ])
 def test_bad_input_is_one_line_exit_2_and_nothing_played(argv, said, tmp_path, capsys):
     store = tmp_path / "r.sqlite"
@@ -258,3 +261,14 @@ def test_the_balance_interval_holds_every_seat_at_once():
     assert b["ci95"] == pytest.approx([1 - (hi1 - lo3), 1 - (lo1 - hi3)], abs=1e-6)
     even = balance_interval([100, 100], 200)
     assert even["value"] == 1.0 and even["ci95"][1] == 1.0  # overlapping intervals allow no gap at all
+
+
+def test_a_sweep_gives_the_same_points_whatever_the_worker_count(pile, tmp_path):
+    d = load("toygame")
+    axes = [parse_axis("toygame", d, "rules.take_max=2,3")]
+    results = []
+    for workers in (1, 2):
+        with ResultStore(tmp_path / f"r{workers}.sqlite") as store:
+            results.append(sweep("toygame", d, axes, store, SweepOptions(players=(3,), agent="random", games=130,
+                                                                         workers=workers, progress=False)))
+    assert results[0] == results[1]

@@ -90,18 +90,22 @@ def run(args) -> int:
     from boardlab.analysis.report.sweep_report import sweep_document
     from boardlab.analysis.runner import backend_for
     from boardlab.analysis.store import ResultStore
-    from boardlab.analysis.sweep import SweepOptions, sweep
+    from boardlab.analysis.sweep import SweepOptions, grid, sweep
     from boardlab.printkit.reports import write_report
 
     base, definition, axes, agent = prepare(args, "--vary", args.vary)
     players = player_counts(args.players, definition.game)
+    grids = {n: grid(base, axes, n) for n in players}  # before the store is opened: nothing played yet
+    if all(p.refused for points in grids.values() for p in points):
+        first = grids[players[0]][0]
+        raise BoardlabError(f"every point is refused, nothing to play ({first.label()}: {first.refused})")
     options = SweepOptions(players=players, agent=agent, games=args.games, seed=args.seed, workers=args.workers,
                            progress=True)
     started = time.perf_counter()
     with ResultStore(args.store) as store:
         backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
         try:
-            result = sweep(base, definition, axes, store, dataclasses.replace(options, backend=backend))
+            result = sweep(base, definition, axes, store, dataclasses.replace(options, backend=backend), grids)
         finally:
             backend.close()
     variant = getattr(definition, "variant", "baseline")

@@ -45,19 +45,21 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from boardlab.analysis.runner import backend_for
     from boardlab.analysis.store import ResultStore
-    from boardlab.analysis.sweep import known_metrics
+    from boardlab.analysis.sweep import known_metrics, playable_grid
     from boardlab.analysis.tune import TuneOptions, check_goals, parse_goal, tune, tune_text
 
     base, definition, axes, agent = prepare(args, "--over", args.over)
     players, = player_counts(args.players, definition.game, allow_all=False)
     goals = [parse_goal(g) for g in args.goal]
     check_goals(goals, known_metrics(definition, players, agent, [g.metric for g in goals]))
+    points = playable_grid(base, axes, players)  # before the store is opened: nothing played yet
     options = TuneOptions(players=players, agent=agent, games=args.games, finalists=args.finalists, seed=args.seed,
                           workers=args.workers, progress=True)
     with ResultStore(args.store) as store:
         backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
         try:
-            result = tune(base, definition, axes, goals, store, dataclasses.replace(options, backend=backend))
+            result = tune(base, definition, axes, goals, store, dataclasses.replace(options, backend=backend),
+                          points)
         finally:
             backend.close()
     print(json.dumps(result, indent=2) if args.json else tune_text(result), end="\n" if args.json else "")
