@@ -277,13 +277,6 @@ def _mean_interval(values: Sequence[float]) -> dict:
     return {"value": round(mean, 6), "ci95": [round(mean - half, 6), round(mean + half, 6)], "n": n}
 
 
-def _share(count: float, total: int) -> dict:
-    from boardlab.analysis.stats import wilson_interval
-
-    lo, hi = wilson_interval(count, total)
-    return {"value": round(count / total, 6) if total else None, "ci95": [round(lo, 6), round(hi, 6)], "n": total}
-
-
 def balance_interval(wins: Sequence[float], decided: int) -> dict:
     """The seat balance of `wins` (per seat, of `decided` games) with a 95% interval.
 
@@ -320,45 +313,36 @@ def point_metrics(records, definition, players: int) -> dict[str, dict]:
     """Every headline metric of one point's games, each {"value", "ci95", "n"} (n: the games it
     counts), then the game's own per-game figures (mean, normal 95% interval).
 
-    Seats count on decided games only (games with a winner; a shared win counts as its share);
-    lengths and minutes on finished games only; draws and capped games as shares of all games.
-    The seat balance's interval is `balance_interval`'s.
+    The metrics are those of every report and comparison (`report.metrics`): seats on decided
+    games (`metrics.seat_statistics`: a shared win counts as its share), the length of finished
+    games (`metrics.length_statistics`) and its table minutes at the definition's pace, draws
+    and capped games as shares of all games.  The seat balance's interval is
+    `balance_interval`'s; the length's is the normal one on the finished games' lengths.
     """
-    import numpy as np
-
+    from boardlab.analysis.report.metrics import length_statistics, seat_statistics
     from boardlab.analysis.report.sections import pace
-    from boardlab.analysis.stats import wilson_interval
 
-    unit = _unit(definition)
-    decided = [r for r in records if not r.unfinished and r.winners]
-    credit = np.zeros((len(decided), players))
-    for i, r in enumerate(decided):
-        for s in r.winners:
-            credit[i, s] += 1 / len(r.winners)
+    seats = seat_statistics(records, players)
+    decided = seats["decided"]
     out: dict[str, dict] = {}
-    n = len(decided)
-    if n:
-        shares = credit.sum(axis=0)
-        out["balance"] = balance_interval([float(w) for w in shares], n)
-        first = float(shares[0])
-        lo, hi = wilson_interval(first, n)
-        fair = 1 / players
-        out["first_player_advantage"] = {"value": round(first / n - fair, 6),
-                                         "ci95": [round(lo - fair, 6), round(hi - fair, 6)], "n": n}
+    if decided:
+        out["balance"] = balance_interval(seats["credits"], decided)
+        advantage = seats["first_player_advantage"]
+        out["first_player_advantage"] = {"value": advantage["advantage"], "ci95": advantage["ci95"], "n": decided}
     else:
         out["balance"] = {"value": None, "ci95": [None, None], "n": 0}
         out["first_player_advantage"] = {"value": None, "ci95": [None, None], "n": 0}
-    finished = [r.length for r in records if not r.unfinished]
-    seconds = pace(definition, unit)
-    length = _mean_interval(finished)
+    lengths = length_statistics(records)
+    length = _mean_interval([r.length for r in records if not r.unfinished])
+    length["value"] = lengths["mean"] if lengths["finished_games"] else None
+    seconds = pace(definition, _unit(definition))
     if seconds:
         out["minutes"] = {"value": None if length["value"] is None else round(length["value"] * seconds / 60, 6),
                           "ci95": [None if x is None else round(x * seconds / 60, 6) for x in length["ci95"]],
                           "n": length["n"]}
     out["length"] = length
-    total = len(records)
-    out["draws"] = _share(sum(1 for r in records if not r.unfinished and len(r.winners) != 1), total)
-    out["capped"] = _share(sum(1 for r in records if r.unfinished), total)
+    for name, key in (("draws", "draw_share"), ("capped", "unfinished_share")):
+        out[name] = {"value": seats[key]["share"], "ci95": seats[key]["ci95"], "n": seats["games"]}
     for key in own_figures(records):
         if key not in out:
             out[key] = _mean_interval([r.stats[key] for r in records])
