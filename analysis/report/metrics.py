@@ -32,7 +32,7 @@ from statistics import NormalDist
 
 from scipy.stats import chi2
 
-from boardlab.analysis.stats import describe_lengths, format_p, wilson_interval
+from boardlab.analysis.stats import benjamini_hochberg, describe_lengths, format_p, wilson_interval
 
 #: the significance level of every test (two-sided)
 ALPHA = 0.05
@@ -444,21 +444,4 @@ def sprt(variant, baseline, delta: float, alpha: float = 0.05, beta: float = 0.0
 
 # --- many tests --------------------------------------------------------------------------------
 
-def benjamini_hochberg(p_values, rate: float = FDR) -> list[bool]:
-    """Which of the tests are discoveries at false-discovery rate `rate` (Benjamini-Hochberg):
-    sort the m p-values, find the largest rank k with p_(k) <= k rate / m, and select the k
-    smallest.  Among the selected, at most `rate` are expected to be false alarms.
-
-    >>> benjamini_hochberg([0.01, 0.04, 0.03, 0.2])
-    [True, False, False, False]
-    >>> benjamini_hochberg([0.01, 0.02, 0.03, 0.04])
-    [True, True, True, True]
-    """
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    k = 0
-    for rank, i in enumerate(order, 1):
-        if p_values[i] <= rank * rate / m:
-            k = rank
-    chosen = set(order[:k])
-    return [i in chosen for i in range(m)]
+# Benjamini-Hochberg is `stats.benjamini_hochberg` (the skill trace uses it too), at rate FDR.
