@@ -13,7 +13,7 @@ GAMES   = $$($(BOARDLAB) list --ids)
 
 all: check print rulebooks reports
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,cluster,play]'

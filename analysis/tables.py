@@ -13,7 +13,27 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
+
+
+def fraction_text(p: Fraction) -> str:
+    """An exact probability as the reduced "p/q" that tables and JSON documents print ("0/1" and
+    "1/1" at the ends).
+
+    >>> fraction_text(Fraction(6, 36)), fraction_text(Fraction(1))
+    ('1/6', '1/1')
+    """
+    return f"{p.numerator}/{p.denominator}"
+
+
+def decimal_text(p: Fraction) -> str:
+    """The same probability as a decimal for reading, to six places.
+
+    >>> decimal_text(Fraction(1, 6))
+    '0.166667'
+    """
+    return f"{float(p):.6f}"
 
 
 #: the most random deals a table may ask for (a larger count is refused: time runs out first)

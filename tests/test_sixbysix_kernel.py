@@ -1,7 +1,7 @@
-"""6x6's compiled kernel against its twins: `play_fast` and the engine move by move (`play_one`).
+"""6x6's compiled kernel against its twin, the engine played move by move (`play_one`).
 
 The kernel draws exactly the numbers Python's `random.Random` draws (the compiled Mersenne
-Twister of `analysis/mersenne.py`, tested in tests/test_mersenne.py), so its records must equal the references' record for record, whatever the
+Twister of `analysis/mersenne.py`, tested in tests/test_mersenne.py), so its records must equal the engine's record for record, whatever the
 rule options, player count, agents or seat rotation.
 """
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from boardlab.analysis import engines
 from boardlab.analysis.runner import Match, play_one, run_records
 from boardlab.analysis.sixbysix import kernel
-from boardlab.analysis.sixbysix.engine import SixBySixGame, play_fast
+from boardlab.analysis.sixbysix.engine import SixBySixGame
 from boardlab.layouts import load
 
 from sixbysix_helpers import with_rules
@@ -26,7 +26,7 @@ DEFINITION = load("sixbysix")
        lead=st.sampled_from(["fixed", "rotate"]), covering=st.booleans(), rotation=st.booleans(),
        agents=st.lists(st.sampled_from(["greedy", "random", "favourite", "favourite-30"]), min_size=6, max_size=6),
        seed=st.integers(0, 10 ** 6), max_rounds=st.sampled_from([7, 120, 2000]))
-def test_kernel_records_equal_play_fast(players, chips, bank, lead, covering, rotation, agents, seed, max_rounds):
+def test_kernel_records_equal_the_engine_on_every_rule_option(players, chips, bank, lead, covering, rotation, agents, seed, max_rounds):
     definition = with_rules(DEFINITION, chips=chips, unclaimed_bank=bank, lead=lead, covering=covering,
                             max_rounds=max_rounds)
     game = SixBySixGame(definition, players, compare_lead=False)
@@ -36,7 +36,7 @@ def test_kernel_records_equal_play_fast(players, chips, bank, lead, covering, ro
     choosers = kernel.choosers_of(match)
     assert choosers is not None
     indices = list(range(0, 3 * players, 2))
-    assert kernel.play_records(match, indices, choosers) == [play_fast(match, i) for i in indices]
+    assert kernel.play_records(match, indices, choosers) == [play_one(match, i) for i in indices]
 
 
 def test_kernel_records_equal_the_engine_move_by_move():

@@ -25,8 +25,7 @@ from fractions import Fraction
 
 from boardlab.analysis.deblockle.engine import make_game
 from boardlab.analysis.deblockle.reach import reachability_graph, start_figures, turns_to_score
-from boardlab.analysis.sixbysix.tables import fraction_text
-from boardlab.analysis.tables import Table, TableOptions, TableSet  # noqa: F401 (TableOptions: the provider's signature)
+from boardlab.analysis.tables import Table, TableOptions, TableSet, fraction_text  # noqa: F401 (TableOptions: the provider's signature)
 
 
 def _text(value) -> str:

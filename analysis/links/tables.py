@@ -27,20 +27,7 @@ from fractions import Fraction
 from math import comb
 
 from boardlab.analysis.links.cards import EMPTY, GAME, LinksDeck
-from boardlab.analysis.tables import Table, TableOptions, TableSet
-
-
-def fraction_text(p: Fraction) -> str:
-    """A reduced fraction as "p/q".
-
-    >>> fraction_text(Fraction(2, 4))
-    '1/2'
-    """
-    return f"{p.numerator}/{p.denominator}"
-
-
-def decimal_text(p: Fraction) -> str:
-    return f"{float(p):.6f}"
+from boardlab.analysis.tables import Table, TableOptions, TableSet, decimal_text, fraction_text
 
 
 def p_none(deck_size: int, marked: int, drawn: int) -> Fraction:

@@ -1,8 +1,7 @@
 """The 6x6 rules engine (rules: layouts/rulebooks/sixbysix.en.md) with every rule option of the definition.
 
-(Why one module of about 550 lines: the state and `play_fast`, its plain-int twin that must draw
-the very random numbers the state and the agents draw, stay side by side; the simulation
-summary is in summary.py.)
+(The compiled fast path is kernel.py, tested record for record against this state played move
+by move; the simulation summary is in summary.py.)
 
 **State discipline**: the protocol's one discipline: `apply` changes a `SixBySixState` in
 place and `clone` copies its few flat lists (chips, markers, bets, dice) for search.
@@ -54,7 +53,7 @@ from typing import Any, NamedTuple
 
 from boardlab.analysis.agents import Agent, AgentTable, RandomAgent
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
-from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, Match, derive_seed, play_one
+from boardlab.analysis.runner import GameRecord, Match, play_one
 from boardlab.analysis.sixbysix.board import allowed_numbers
 from boardlab.analysis.sixbysix.dice import die_distribution, sum_probabilities
 from boardlab.analysis.sixbysix.faces import best_face
@@ -136,7 +135,7 @@ class SixBySixGame(Game):
         return SixBySixGame(self.definition, self.players, lead=other, compare_lead=False)
 
     def play_block(self, match: Match, start: int, stop: int):
-        """Games start..stop-1 (by `play_game`); with `compare_lead`, each again under the other lead.
+        """Games start..stop-1 (by `play_range`); with `compare_lead`, each again under the other lead.
 
         The twin game uses the same chance and agent seeds (common random numbers); its result
         goes into the record's stats as ``other_lead``.
@@ -401,7 +400,7 @@ class MarkerAgent(Agent):
 
 def marker_choosers(agents) -> list[Chooser | None] | None:
     """Per agent, its marker chooser (None for the common random agent), or None when an agent
-    is of another kind (the fast paths play only these two kinds)."""
+    is of another kind (the compiled kernel plays only these two kinds)."""
     choosers: list[Chooser | None] = []
     for agent in agents:
         if type(agent) is MarkerAgent:
@@ -414,125 +413,14 @@ def marker_choosers(agents) -> list[Chooser | None] | None:
 
 
 def play_range(match: Match, start: int, stop: int) -> list[GameRecord]:
-    """Games start..stop-1 of a match: by the compiled kernel when it plays every agent (the same
-    records as `play_fast`), else one by one with `play_game`."""
+    """Games start..stop-1 of a match: by the compiled kernel when it plays every agent and its
+    twister draws what Python's does (the same records as the engine's own loop), else move by
+    move with `runner.play_one` (the one written copy of the rules)."""
     from boardlab.analysis.sixbysix import kernel
     choosers = kernel.choosers_of(match)
     if choosers is not None:
         return kernel.play_records(match, list(range(start, stop)), choosers)
-    return [play_game(match, i) for i in range(start, stop)]
-
-
-def play_game(match: Match, index: int) -> GameRecord:
-    """Game `index` of a match: by `play_fast` when every agent is one it knows, else move by move."""
-    record = play_fast(match, index)
-    return record if record is not None else play_one(match, index)
-
-
-def play_fast(match: Match, index: int) -> GameRecord | None:
-    """The same game as `runner.play_one`, record for record, in one tight loop of plain ints.
-
-    It draws exactly the random numbers the engine and the agents draw, in the same order:
-    a die is `faces[chance.randrange(len(faces))]` (the uniform die of `die_distribution`), a
-    `MarkerAgent` draws nothing (it bets `best_face`), a `RandomAgent` one index into the
-    face-major legal move list.  Returns None when an agent is of another kind.  Tests compare
-    it with `play_one` on many seeds and rule options (the slow, obvious twin).
-    """
-    game: SixBySixGame = match.game
-    deal, rotation, order_of_agents = match.seating(index)
-    n = game.players
-    agents = [match.agents[a](game) for a in order_of_agents]
-    choosers = marker_choosers(agents)
-    if choosers is None:
-        return None
-    chance = random.Random(derive_seed(match.seed, CHANCE_STREAM, deal)).randrange
-    draws = [random.Random(derive_seed(match.seed, AGENT_STREAM, index, s)).randrange for s in range(n)]
-    faces = game.faces
-    face_count = len(faces)
-    face_index = {f: i for i, f in enumerate(faces)}
-    rules = game.rules
-    house = rules.unclaimed_bank == "house"
-    fixed = game.lead == "fixed"
-    max_rounds = rules.max_rounds
-    chips = [rules.chips] * n
-    active = [True] * n
-    bets, markers = [0] * n, [0] * n
-    bank = lead = rounds = no_winner = largest = house_chips = 0
-    first_elimination = None
-    eliminations: list[int] = []
-    bets_by_face, refunds_by_face = [0] * face_count, [0] * face_count
-    round_wins = [0] * n
-    snapshots: list[list[int]] = []
-    preferences: dict[int, list] = {}  # active count -> each seat's preference order (None: random)
-    first = True
-    while True:
-        out = [s for s in range(n) if active[s] and chips[s] == 0]
-        for s in out:
-            active[s] = False
-            eliminations.append(rounds)
-        if out and first_elimination is None:
-            first_elimination = rounds
-        left = [s for s in range(n) if active[s]]
-        if len(left) <= 1:
-            winners, unfinished = (tuple(left) if left else tuple(out)), False
-            break
-        if rounds >= max_rounds:
-            winners, unfinished = (), True
-            break
-        start = 0 if fixed else (lead if first else lead + 1)
-        first = False
-        lead = next((start + i) % n for i in range(n) if active[(start + i) % n])
-        order = [(lead + i) % n for i in range(n) if active[(lead + i) % n]]
-        k = len(order)
-        allowed = game.allowed[k]
-        if k not in preferences:
-            preferences[k] = [None if c is None else game.preference(c, k) for c in choosers]
-        preference = preferences[k]
-        taken: set[int] = set()
-        for s in order:
-            if preference[s] is None:
-                free = [x for x in allowed if x not in taken]
-                pick = draws[s](face_count * len(free))
-                face, number = faces[pick // len(free)], free[pick % len(free)]
-            else:
-                for number in preference[s]:
-                    if number not in taken:
-                        break
-                face = best_face(faces, k, number)
-            chips[s] -= 1
-            bets[s], markers[s] = face, number
-            taken.add(number)
-        total = 0
-        for s in order:
-            face = faces[chance(face_count)]
-            total += face
-            i = face_index[bets[s]]
-            bets_by_face[i] += 1
-            if face == bets[s]:
-                chips[s] += 1
-                refunds_by_face[i] += 1
-            else:
-                bank += 1
-        largest = max(largest, bank)
-        winner = next((s for s in order if markers[s] == total), None)
-        if winner is not None:
-            chips[winner] += bank
-            bank = 0
-            round_wins[winner] += 1
-        else:
-            no_winner += 1
-            if house:
-                house_chips += bank
-                bank = 0
-        rounds += 1
-        if rounds in CHECKPOINTS:
-            snapshots.append(chips + [bank])
-    stats = {"rounds": rounds, "first_elimination": first_elimination, "eliminations": eliminations,
-             "no_winner_rounds": no_winner, "largest_bank": largest, "bets_by_face": bets_by_face,
-             "refunds_by_face": refunds_by_face, "house_chips": house_chips, "round_wins": round_wins,
-             "lead": game.lead, "chips_over_time": chips_over_time(snapshots, chips, bank, max_rounds)}
-    return GameRecord(index, deal, rotation, tuple(match.agent_names[a] for a in order_of_agents),
-                      winners, unfinished, rounds, stats)
+    return [play_one(match, i) for i in range(start, stop)]
 
 
 def _favourite_factory(number: int | None):

@@ -1,12 +1,12 @@
 """6x6's compiled fast path: whole games as rounds of plain integers, compiled with numba.
 
-`engine.play_fast` (a tight Python loop) and the engine itself (`runner.play_one` over
-`SixBySixState`) stay the references; this kernel plays the same games *record for record*:
-it draws exactly the random numbers they draw, in the same order, because it runs a compiled
+The engine itself (`runner.play_one` over `SixBySixState`) is the reference and the one written
+copy of the rules; this kernel plays the same games *record for record*: it draws exactly the
+random numbers the state and the agents draw, in the same order, because it runs a compiled
 copy of CPython's Mersenne Twister (`boardlab.analysis.mersenne`: `seed_state`, `randrange`).
-The tests compare the records of the three on many seeds and rule options; `unsupported`
-also checks, once per process, that this copy draws what the running Python's `random` draws,
-and otherwise the callers keep to `play_fast`.
+The tests compare its records with the engine's, move by move, on many seeds and rule options;
+`choosers_of` also checks, once per process, that this copy draws what the running Python's
+`random` draws, and otherwise the engine's own loop plays (`engine.play_range`).
 
 What it plays: the common random agent (one draw into the face-major legal move list) and
 the marker agents (greedy, favourite-N: a preference order over the allowed numbers and the
@@ -170,7 +170,7 @@ def _tables(game, choosers) -> tuple:
     n = game.players
     faces = np.array(game.faces, dtype=np.int64)
     face_slot = np.zeros(max(game.faces) + 1, dtype=np.int64)
-    for i, face in enumerate(game.faces):  # the last of equal faces, as `play_fast`'s dict
+    for i, face in enumerate(game.faces):  # the last of equal faces (as a face -> index dict keeps)
         face_slot[face] = i
     numbers = max(max(game.allowed[k], default=0) for k in range(1, n + 1)) + 1
     allowed = np.zeros((n + 1, numbers), dtype=np.int64)
@@ -203,7 +203,7 @@ def choosers_of(match) -> list | None:
 
 
 def play_records(match, indices, choosers) -> list:
-    """The `GameRecord`s of games `indices` of a match, equal to `engine.play_fast`'s."""
+    """The `GameRecord`s of games `indices` of a match, equal to `runner.play_one`'s."""
     game = match.game
     n = game.players
     layouts = [match.seating(i) for i in indices]

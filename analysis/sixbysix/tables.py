@@ -30,16 +30,7 @@ from boardlab.analysis.sixbysix.markers import (GREEDY, RANDOM, Chooser, choice_
                                                  no_winner_probability, rotating_seat_win_probabilities,
                                                  seat_win_probabilities)
 from boardlab.analysis.sixbysix.two_player import two_player_game
-from boardlab.analysis.tables import Table, TableOptions, TableSet
-
-
-def fraction_text(p: Fraction) -> str:
-    """A reduced fraction as "p/q" ("0/1" and "1/1" at the ends).
-
-    >>> fraction_text(Fraction(6, 36))
-    '1/6'
-    """
-    return f"{p.numerator}/{p.denominator}"
+from boardlab.analysis.tables import Table, TableOptions, TableSet, decimal_text, fraction_text
 
 
 def shown(p: Fraction) -> str:
@@ -49,10 +40,6 @@ def shown(p: Fraction) -> str:
     ('1/6', '1', '0')
     """
     return str(p.numerator) if p.denominator == 1 else fraction_text(p)
-
-
-def decimal_text(p: Fraction) -> str:
-    return f"{float(p):.6f}"
 
 
 def number_ranges(numbers) -> str:

@@ -1,0 +1,28 @@
+"""The package list, found rather than kept by hand (everything else is in pyproject.toml).
+
+The design card keeps layouts/, analysis/ and printkit/ at the top of the repository; they install
+as subpackages of `boardlab` (pyproject.toml's `package-dir`).  setuptools' own `find` in
+pyproject.toml names packages by folder, not by that mapping, so this finds the packages under
+each mapped folder and names them under its package: a new folder with an `__init__.py` (a new
+game's engine, say) is installed without an edit here.
+"""
+
+import tomllib
+from pathlib import Path
+
+from setuptools import find_packages, setup
+
+ROOT = Path(__file__).resolve().parent
+PACKAGE_DIR = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+
+
+def mapped_packages(package_dir: dict[str, str]) -> list[str]:
+    """Every package under each mapped folder, named under its mapped package."""
+    found = []
+    for package, folder in sorted(package_dir.items()):
+        found.append(package)
+        found.extend(f"{package}.{sub}" for sub in find_packages(str(ROOT / folder)))
+    return found
+
+
+setup(packages=mapped_packages(PACKAGE_DIR))
