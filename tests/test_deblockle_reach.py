@@ -98,22 +98,68 @@ def test_start_figures_are_exact_fractions_of_the_table():
         assert f["adversarial_mean"] == Fraction(sum(worst), 6) and f["adversarial_cost"] >= 0
 
 
-def test_adversarial_setup_places_the_worst_rotation_of_the_rolled_face():
-    from boardlab.layouts import load
+def brute_force_spite(definition, seat: int) -> tuple[Fraction, dict]:
+    """The spiteful placer by brute force on the twin's distances: for every ordered roll of the
+    player's blocks (each face equally likely), every way to put the blocks on distinct start
+    squares and every (top, north) rotation keeping the rolled face up; the mean of the largest
+    summed turns to score, and that largest sum per sorted roll."""
+    from itertools import permutations, product
+
+    distance = reference_distances(definition, seat + 1)
+    cube_ref = Ref(definition, {"blocks": [], "to_move": seat + 1}).cube
+    faces = list(cube_ref.normal_of)
+    rotations = {top: [n for n in faces if cube_ref.matrix(top, n) is not None] for top in faces}
+    squares = list(definition.players[seat].start[:definition.rules.blocks])
+    best: dict = {}
+    total = Fraction(0)
+    for roll in product(faces, repeat=len(squares)):
+        key = tuple(sorted(roll))  # the placer's best depends only on the faces rolled, not their order
+        if key not in best:
+            best[key] = max(sum(distance[(sq, top, north)] for sq, top, north in zip(order, roll, norths))
+                            for order in permutations(squares)
+                            for norths in product(*(rotations[top] for top in roll)))
+        total += best[key]
+    return total / len(faces) ** len(squares), best
+
+
+@pytest.mark.parametrize("name,blocks", [("deblockle", 4), ("board-5x6", 2)])
+def test_the_adversarial_setup_total_is_the_brute_force_maximum_over_squares_and_rotations(name, blocks):
+    import dataclasses
+
+    from boardlab.analysis.deblockle.tables import player_document
+
+    d = definition_named(name)
+    d = dataclasses.replace(d, rules=dataclasses.replace(d.rules, blocks=blocks))
+    game = make_game(d)
+    for seat in range(2):
+        expected, _ = brute_force_spite(d, seat)
+        doc = player_document(game, seat, reachability_graph(game, seat))
+        assert Fraction(doc["setup_total"]["adversarial_mean"]) == expected
+        mean = sum(Fraction(f["mean"]) for f in doc["start"].values())
+        assert Fraction(doc["setup_total"]["adversarial_cost"]) == expected - mean
+        if name == "deblockle":  # the figures of the game as defined: 6899/432 turns, 1409/432 the spite
+            assert (expected, expected - mean) == (Fraction(6899, 432), Fraction(1409, 432))
+
+
+def test_the_adversarial_setup_places_squares_and_rotations_for_the_most_turns():
     import dataclasses
     import random
+
+    from boardlab.layouts import load
 
     d = load("deblockle")
     d = dataclasses.replace(d, rules=dataclasses.replace(d.rules, setup="adversarial"))
     game = make_game(d)
-    state = game.new_initial_state()
-    rolled = state.sample_chance(random.Random(5))
-    state.apply(rolled)
+    best = [brute_force_spite(d, seat)[1] for seat in range(2)]
     table = game.turns_to_score
-    i = 0
-    for seat, cells in enumerate(game.starts):
-        for cell in cells:
-            o = state.orientation[cell]
-            assert game.cube.top(o) == game.cube.top(rolled[i])
-            assert table[seat][(cell, o)] == max(table[seat][(cell, r)] for r in game.cube.with_top(game.cube.top(o)))
-            i += 1
+    for seed in range(6):
+        state = game.new_initial_state()
+        rolled = state.sample_chance(random.Random(seed))
+        state.apply(rolled)
+        i = 0
+        for seat, cells in enumerate(game.starts):
+            tops = sorted(game.cube.top(o) for o in rolled[i:i + len(cells)])
+            placed = [state.orientation[c] for c in cells]
+            assert sorted(game.cube.top(o) for o in placed) == tops  # the rolled faces stay up
+            assert sum(table[seat][(c, o)] for c, o in zip(cells, placed)) == best[seat][tuple(tops)]
+            i += len(cells)

@@ -9,7 +9,7 @@ the games through the reference engine.
 Randomness, and what matches the reference path:
 - the setup of game i is the reference path's: `game.deal(Random(derive_seed(seed,
   CHANCE_STREAM, d)))` for its deal d (`Match.seating`), turned into start orientations by
-  `game.placed` (random or adversarial setup); with one agent in every seat the runner gives
+  `game.placements` (random or adversarial setup); with one agent in every seat the runner gives
   every game a deal of its own (Deblockle does not turn deals round the table);
 - the moves are not the reference path's (that would need one Python rng per seat): the
   move of game i at turn t is picked by `splitmix64(derive_seed(seed, BATCH_STREAM, i) +
@@ -52,13 +52,7 @@ def setups(game, seed: int, indices) -> np.ndarray:
     """The start orientation of every block of games `indices`, as `runner.play_one` sets them up."""
     rows = []
     for s in derive_seeds(seed, CHANCE_STREAM, indices).tolist():
-        rolled = game.deal(random.Random(s))
-        i, row = 0, []
-        for seat, cells in enumerate(game.starts):
-            for cell in cells:
-                row.append(game.placed(seat, cell, rolled[i]))
-                i += 1
-        rows.append(row)
+        rows.append(game.placements(game.deal(random.Random(s))))
     return np.array(rows, dtype=np.int64).reshape(len(rows), -1)
 
 

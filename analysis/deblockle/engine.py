@@ -21,10 +21,12 @@ Points the rules leave open, fixed here (each one a rule option or stated):
   a move; "ends_turn": it is a move that ends on the tipped-onto square.
 - `hoops_steps` (option, default 3): the number of single steps of a Hoops hop.  With an even
   number a Hoops hop may end where it started; that still counts as a hop.
-- `setup` (option): "random" (default) gives every block a uniformly random orientation of
-  the 24; "adversarial" keeps the rolled top face and turns the block into the rotation whose
-  turns-to-score on an empty board (`analysis/deblockle/reach.py`) is largest, the first such
-  rotation in the cube's order when several tie.
+- `setup` (option): the rules let the placer choose the square and the rotation of every
+  rolled block; the simulation models the placer.  "random" (default, a casual placer) gives
+  every block a uniformly random orientation of the 24 on its own start square;
+  "adversarial" (a spiteful placer) keeps the rolled top faces and chooses the squares and
+  rotations whose summed turns-to-score on an empty board (`analysis/deblockle/reach.py`) is
+  largest (`placements`).
 - A block's hop starts from the square it was tipped onto; the square it came from is empty
   by then, so a hop may cross or end on it.
 - Slider: stopping points are the end of the slide and every square just before a star
@@ -133,13 +135,26 @@ class DeblockleGame(Game):
         from boardlab.analysis.deblockle.reach import turns_to_score
         return tuple(turns_to_score(self, seat) for seat in range(2))
 
-    def placed(self, seat: int, cell: int, rolled: int) -> int:
-        """The orientation a block of `seat` starts in at `cell` when `rolled` was drawn for it."""
+    def placements(self, rolled) -> tuple[int, ...]:
+        """The orientation every block starts in, given the rolled orientations of a setup
+        (`deal`'s order: player 1's start squares, then player 2's).
+
+        `setup = "random"`: each block lies on its start square as it was rolled.
+        `setup = "adversarial"`: each player's blocks are set down by the opponent choosing, for
+        the rolled top faces, the square and the rotation of every block that give the most
+        turns to score (`reach.adversarial_placement`)."""
         if self.rules.setup == "random":
-            return rolled
-        table = self.turns_to_score[seat]
-        rotations = self.cube.with_top(self.cube.top(rolled))
-        return max(rotations, key=lambda o: (table.get((cell, o), _NEVER), -o))
+            return tuple(rolled)
+        from boardlab.analysis.deblockle.reach import adversarial_placement
+        out, i = [], 0
+        cache = self.__dict__.setdefault("_placements", {})
+        for seat, cells in enumerate(self.starts):
+            tops = tuple(self.cube.top(o) for o in rolled[i:i + len(cells)])
+            if (seat, tops) not in cache:
+                cache[seat, tops] = [o for _, o in adversarial_placement(self, cells, tops, self.turns_to_score[seat])]
+            out += cache[seat, tops]
+            i += len(cells)
+        return tuple(out)
 
     # -- moves ---------------------------------------------------------------------------
     def hop_ends(self, kind: str, start: int, occupied: int) -> list[int]:
@@ -208,9 +223,6 @@ def _cells(mask: int):
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-_NEVER = 10 ** 9  # turns-to-score of a state from which a block can never score
 
 
 class DeblockleState(TurnState):
@@ -324,11 +336,10 @@ class DeblockleState(TurnState):
 
     def _setup(self, rolled) -> None:
         game = self.game
-        i = 0
+        placed = iter(game.placements(rolled))
         for seat, cells in enumerate(game.starts):
             for cell in cells:
-                self.place(seat, cell, game.placed(seat, cell, rolled[i]))
-                i += 1
+                self.place(seat, cell, next(placed))
         self._advance(0)
 
     def _finish(self, winners: tuple[int, ...], how: str) -> None:

@@ -23,6 +23,8 @@ Distances depend on the seat: each player scores on the other's home star.
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import combinations_with_replacement, permutations
+from math import factorial
 
 import networkx as nx
 
@@ -79,6 +81,56 @@ def start_figures(game, seat: int, cell: int, table: dict) -> dict:
     adversarial = Fraction(sum(v["worst"] for v in by_top.values()), len(by_top))
     return {"min": min(turns), "mean": mean, "max": max(turns), "adversarial_mean": adversarial,
             "adversarial_cost": adversarial - mean, "never": 0, "by_top": by_top}
+
+
+def worst_by_top(game, cell: int, table: dict) -> dict:
+    """Per face, the most turns to score from `cell` with that face up (the worst rotation), or
+    None when some rotation with that face up can never score."""
+    cube = game.cube
+    return {face: _max([table.get((cell, o)) for o in cube.with_top(face)]) for face in cube.faces}
+
+
+def adversarial_placement(game, cells, tops, table) -> tuple[tuple[int, int], ...]:
+    """Where and how a spiteful placer sets rolled blocks down: the rolled faces `tops` (one per
+    block) go onto the start squares `cells`, each face up, the square and rotation of every block
+    chosen so that the summed turns to score (each block alone on an empty board) is largest.
+
+    Returns (cell, orientation) per cell of `cells`, in that order.  Ties go to the first
+    assignment of blocks to squares (`itertools.permutations` order) and the first rotation in the
+    cube's order; a rotation that can never score counts as the worst of all.
+    """
+    cube = game.cube
+    worst = {}
+    for cell in set(cells):
+        for face in set(tops):
+            worst[cell, face] = max(cube.with_top(face), key=lambda o: (table.get((cell, o), _NEVER), -o))
+    best, chosen = None, None
+    for order in permutations(range(len(tops))):
+        total = sum(table.get((cell, worst[cell, tops[i]]), _NEVER) for cell, i in zip(cells, order))
+        if best is None or total > best:
+            best, chosen = total, order
+    return tuple((cell, worst[cell, tops[i]]) for cell, i in zip(cells, chosen))
+
+
+def adversarial_setup(game, cells, table) -> Fraction | None:
+    """The exact mean, over the rolls (every top face equally likely for every block), of the
+    largest summed turns to score a spiteful placer can give by choosing square and rotation for
+    every rolled block (`adversarial_placement`); None when some choice never scores."""
+    by_cell = {cell: worst_by_top(game, cell, table) for cell in cells}
+    if any(v is None for w in by_cell.values() for v in w.values()):
+        return None
+    faces = game.cube.faces
+    total = 0
+    for roll in combinations_with_replacement(faces, len(cells)):  # a multiset of faces, with its count
+        ways = factorial(len(roll))
+        for face in set(roll):
+            ways //= factorial(roll.count(face))
+        total += ways * max(sum(by_cell[cell][face] for cell, face in zip(cells, order))
+                            for order in set(permutations(roll)))
+    return Fraction(total, len(faces) ** len(cells))
+
+
+_NEVER = 10 ** 9  # turns to score of a state that never scores: worse than any that does
 
 
 def _min(values):

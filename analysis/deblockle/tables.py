@@ -4,8 +4,11 @@ reachability graph (`reach.py`); exact shortest paths, means as exact fractions.
 A figure is for one block alone on an empty board, moved every turn the quickest way; a
 player with several blocks moves one per turn, so a player's "setup total" is the sum over
 their blocks (blocks in each other's way are not counted).  The setup figures compare a
-random placement (each of the 24 orientations equally likely) with an adversarial one (the
-opponent, given the rolled top face, chooses the rotation that costs the most turns).
+random placement (each of the 24 orientations equally likely: our model of a casual placer)
+with an adversarial one.  By the rules the placer chooses the square and the rotation of
+every rolled block: the setup total's adversarial mean is the exact mean over the rolls of
+the largest sum a placer can give by choosing both (`reach.adversarial_setup`).  The figure of
+one start square chooses the rotation only (the rolled face placed on that square).
 
 JSON (`--format json`): ``{"by_player": {"1": {"colour", "scores_on", "start": {SQUARE:
 {"min", "mean", "max", "adversarial_mean", "adversarial_cost", "by_top": {FACE: {"best",
@@ -24,7 +27,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from boardlab.analysis.deblockle.engine import make_game
-from boardlab.analysis.deblockle.reach import reachability_graph, start_figures, turns_to_score
+from boardlab.analysis.deblockle.reach import adversarial_setup, reachability_graph, start_figures, turns_to_score
 from boardlab.analysis.tables import Table, TableOptions, TableSet, fraction_text  # noqa: F401 (TableOptions: the provider's signature)
 
 
@@ -46,9 +49,9 @@ def player_document(game, seat: int, graph) -> dict:
         start[board.name(cell)] = {key: (_text(v) if key in ("mean", "adversarial_mean", "adversarial_cost") else v)
                                    for key, v in f.items()}
     figures = [start_figures(game, seat, cell, table) for cell in game.starts[seat]]
-    if all(f["mean"] is not None for f in figures):
+    adversarial = adversarial_setup(game, game.starts[seat], table)
+    if all(f["mean"] is not None for f in figures) and adversarial is not None:
         mean = sum(f["mean"] for f in figures)
-        adversarial = sum(f["adversarial_mean"] for f in figures)
         total = {"mean": _text(mean), "adversarial_mean": _text(adversarial), "adversarial_cost": _text(adversarial - mean)}
     else:
         total = {"mean": "never", "adversarial_mean": "never", "adversarial_cost": "never"}
@@ -104,7 +107,10 @@ def tables(definition, options: TableOptions) -> TableSet:
               "chooses the rotation that costs the most turns (each top face equally likely)."),
         Table("Setup total: turns to score every block, one at a time, each alone on the board",
               ("player", "scores on", "mean", "adversarial mean", "adversarial cost", "cost (decimal)"),
-              tuple(total_rows)),
+              tuple(total_rows),
+              "Mean: each orientation equally likely on each start square. Adversarial: the opponent sees "
+              "the rolled top faces and chooses the square and the rotation of every block for the most "
+              "turns (each top face equally likely)."),
         Table("Best and worst rotation for each rolled top face (turns to score)",
               ("player", "square", "top face", "best rotation", "worst rotation"), tuple(top_rows)),
         *heat,
