@@ -62,6 +62,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_links.py
 	$(BIN)/python benchmarks/bench_deblockle.py
 	$(BIN)/python benchmarks/bench_sweep.py
+	$(BIN)/python benchmarks/bench_startup.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

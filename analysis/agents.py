@@ -13,6 +13,7 @@ import random
 from typing import Callable, Hashable
 
 from boardlab.analysis.protocol import State
+from boardlab.layouts.limits import MAX_AGENT_NUMBER
 
 
 #: what separates an agent's name from the element it is barred from (`restricted.py`)
@@ -102,7 +103,7 @@ class AgentTable(dict):
     """
 
     #: the largest N of a numbered name (an MCTS budget beyond it would run for days)
-    MAX_NUMBER = 1_000_000
+    MAX_NUMBER = MAX_AGENT_NUMBER
 
     def __init__(self, fixed=(), families=None, numbers: str = f"a whole number from 1 to {MAX_NUMBER:,}"):
         super().__init__(fixed)

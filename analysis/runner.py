@@ -55,12 +55,11 @@ import numpy as np
 from boardlab.analysis.pool import local_pool
 from boardlab.analysis.protocol import CHANCE, Game, State
 from boardlab.analysis.tally import SummaryTally, seat_figures
+from boardlab.layouts.limits import MAX_GAMES, default_workers  # noqa: F401 (both used and re-exported)
 
 CHANCE_STREAM = 0
 AGENT_STREAM = 1
 BLOCK = 64
-#: the most games one run may ask for (a larger count is refused: memory and time run out first)
-MAX_GAMES = 100_000_000
 
 AgentFactory = Callable[[Game], Any]
 
@@ -287,9 +286,6 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
 
-
-def default_workers() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
 def make_match(game: Game, agents: Sequence[AgentFactory], seed: int, seat_rotation: bool = True,

@@ -64,11 +64,13 @@ import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-from boardlab.analysis.runner import GameRecord
 from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.registry import game_entry
+
+if TYPE_CHECKING:  # the runner brings numpy: loaded when records are read, not to name the store's path
+    from boardlab.analysis.runner import GameRecord
 
 #: bump when the tables or the record encoding change
 SCHEMA_VERSION = 2
@@ -161,6 +163,8 @@ def encode_record(record: GameRecord) -> str:
 
 
 def decode_record(index: int, text: str) -> GameRecord:
+    from boardlab.analysis.runner import GameRecord
+
     deal, rotation, agents, winners, unfinished, length, stats = json.loads(text)
     return GameRecord(index, deal, rotation, tuple(agents), tuple(winners), bool(unfinished), length, stats)
 

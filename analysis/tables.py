@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from boardlab.layouts.limits import MAX_DEALS  # noqa: F401 (the most random deals a table may ask for)
+
 
 def fraction_text(p: Fraction) -> str:
     """An exact probability as the reduced "p/q" that tables and JSON documents print ("0/1" and
@@ -34,10 +36,6 @@ def decimal_text(p: Fraction) -> str:
     '0.166667'
     """
     return f"{float(p):.6f}"
-
-
-#: the most random deals a table may ask for (a larger count is refused: time runs out first)
-MAX_DEALS = 10_000_000
 
 
 @dataclass(frozen=True)

@@ -40,14 +40,50 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):
         self.exit(2, one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
 
+    def format_help(self) -> str:
+        if callable(self.epilog):  # a help text that needs heavy imports is made only when asked for
+            self.epilog = self.epilog()
+        return super().format_help()
 
-def build_parser() -> argparse.ArgumentParser:
+
+class Version(argparse.Action):
+    """`--version`: the installed version, read only when asked for."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"boardlab {boardlab.__version__}")  # on standard output, as argparse's own version action
+        parser.exit()
+
+
+def chosen_command(argv: list[str]) -> str | None:
+    """The sub-command `argv` names: its first word not starting with '-' (the top level has no
+    option taking a value).
+
+    >>> chosen_command(["--version"]), chosen_command(["simulate", "--help"])
+    (None, 'simulate')
+    """
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser, with the full arguments of the command `argv` names (every command when None).
+
+    The other commands get only their line for `boardlab --help`: a command's arguments may need
+    heavy imports (defaults stated in its help), and start-up must not pay for commands not run.
+    """
     parser = Parser(prog="boardlab", description="Design analysis and print-and-play files for small "
                     f"board and card games: {', '.join(game_ids())} (`boardlab list` describes them).")
-    parser.add_argument("--version", action="version", version=f"boardlab {boardlab.__version__}")
+    parser.add_argument("--version", action=Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    chosen = None if argv is None else chosen_command(argv)
     for name in COMMANDS:
-        importlib.import_module(f"boardlab.commands.{name}").register(sub)
+        module = importlib.import_module(f"boardlab.commands.{name}")
+        if argv is None or name == chosen:
+            module.register(sub)
+        else:
+            sub.add_parser(name, help=module.HELP, add_help=False)
     return parser
 
 
@@ -73,7 +109,7 @@ def _interrupted() -> int:
 
 def _main(argv: list[str] | None) -> int:
     try:
-        parser = build_parser()  # imports every command: a Ctrl-C here is caught by main too
+        parser = build_parser(sys.argv[1:] if argv is None else argv)  # a Ctrl-C here is caught by main too
     except BoardlabError as err:  # e.g. a game added by a broken entry point
         print(f"boardlab: {one_line(str(err))}", file=sys.stderr)
         return 2

@@ -8,13 +8,14 @@ from boardlab.layouts import (BoardlabError, DefinitionError, game_entry, game_i
                               load, load_conventions, locate, resolve)
 from boardlab.commands.list import player_range
 from boardlab.layouts import print_conventions as conventions_of
-from boardlab.printkit.pages import PrintOptions
-from boardlab.printkit.rulebook.book import check_texts as rulebook_problems
+
+#: the command's line in `boardlab --help`
+HELP = "validate definitions and variants"
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "check", help="validate definitions and variants",
+        "check", help=HELP,
         description="Validate game definitions and variant files, including that their components "
                     "fit the definition's paper and that their rulebook texts name only facts the "
                     "definition holds. Prints one line per problem, "
@@ -25,6 +26,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from boardlab.printkit.pages import PrintOptions
+    from boardlab.printkit.rulebook.book import check_texts as rulebook_problems
+
     failed = False
     for target in args.targets or game_ids():
         try:

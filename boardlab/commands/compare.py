@@ -5,14 +5,13 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from boardlab.analysis.report.build import check_agent
-from boardlab.analysis.report.compare import CompareOptions, compare, compare_markdown
-from boardlab.analysis.report.options import model_agent
-from boardlab.analysis.runner import MAX_GAMES, backend_for
-from boardlab.analysis.store import ResultStore
 from boardlab.arguments import add_agent_argument, add_seed_argument, at_most, game_definition, positive
 from boardlab.commands.report import add_store_arguments
 from boardlab.layouts import game_ids
+from boardlab.layouts.limits import MAX_GAMES
+
+#: the command's line in `boardlab --help`
+HELP = "variants against the baseline: every headline metric with a verdict"
 
 
 def _share(text: str) -> float:
@@ -27,8 +26,10 @@ def _share(text: str) -> float:
 
 
 def register(subparsers) -> None:
+    from boardlab.analysis.report.compare import CompareOptions  # the defaults the help states
+
     p = subparsers.add_parser(
-        "compare", help="variants against the baseline: every headline metric with a verdict",
+        "compare", help=HELP,
         description="Play the baseline and each variant on the same seeds (same deals and dice, seats turned) "
                     "and print every headline metric with baseline, variant, difference, 95%% interval and "
                     "verdict. --until-decided plays in batches until a sequential test (SPRT) on the first-seat "
@@ -55,6 +56,12 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from boardlab.analysis.report.build import check_agent
+    from boardlab.analysis.report.compare import CompareOptions, compare, compare_markdown
+    from boardlab.analysis.report.options import model_agent
+    from boardlab.analysis.runner import backend_for
+    from boardlab.analysis.store import ResultStore
+
     baseline = game_definition(args.game, None)
     variants = [game_definition(args.game, v if v != args.game else None) for v in args.variants]
     info = baseline.game

@@ -10,13 +10,16 @@ from boardlab.layouts import BoardlabError, game_ids, game_part
 #: where files go without --out; GAME (or the variant's name) is appended
 DEFAULT_OUT = Path("build") / "tts"
 
+#: the command's line in `boardlab --help`
+HELP = "export a game for a virtual tabletop (Tabletop Simulator)"
+
 
 def games_with_export() -> list[str]:
     return [g for g in game_ids("print") if hasattr(game_part(g, "print"), "tts_box")]
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("export", help="export a game for a virtual tabletop (Tabletop Simulator)",
+    p = subparsers.add_parser("export", help=HELP,
                               description="Write a game's components for a virtual tabletop.")
     formats = p.add_subparsers(dest="format", metavar="FORMAT", parser_class=type(p))
     tts = formats.add_parser(

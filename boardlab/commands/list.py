@@ -5,9 +5,12 @@ from __future__ import annotations
 from boardlab.layouts import game_entry, game_ids, load, variants_of
 from boardlab.layouts.loader import VARIANTS
 
+#: the command's line in `boardlab --help`
+HELP = "the games and their variants"
+
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("list", help="the games and their variants",
+    p = subparsers.add_parser("list", help=HELP,
                               description="List every game boardlab knows, its player counts, its playing time "
                                           "and its variants, each with what it changes.")
     p.add_argument("--ids", action="store_true", help="only the game ids, one a line (for scripts)")

@@ -8,10 +8,13 @@ from pathlib import Path
 from boardlab.arguments import game_definition
 from boardlab.layouts import BoardlabError, game_ids, game_part
 
+#: the command's line in `boardlab --help`
+HELP = "legal moves of a position given as JSON"
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "moves", help="legal moves of a position given as JSON",
+        "moves", help=HELP,
         description='Print the legal moves of a position file as JSON: {"moves": [...]}, sorted, '
                     "without duplicates. The position formats are in docs/positions/ (one file per game); a record "
                     "saved by `boardlab play` gives the position where its last move was played.")

@@ -10,10 +10,13 @@ from boardlab.layouts import BoardlabError, game_ids
 #: the largest --limit (games held in memory)
 MAX_LIMIT = 1000
 
+#: the command's line in `boardlab --help`
+HELP = "play a game in the browser against the agents"
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "play", help="play a game in the browser against the agents",
+        "play", help=HELP,
         description="Start a local web server and print its address: a page that draws the table from the print "
                     "art, lets a person play any seat by clicking (only legal moves are accepted), plays the other "
                     "seats with the engine's agents and saves finished games as record files.")

@@ -11,18 +11,17 @@ from pathlib import Path
 
 from boardlab.arguments import game_definition, offset_mm
 from boardlab.layouts import BoardlabError, game_ids, game_part, print_conventions
-from boardlab.printkit.output import render_print_files, write_rendered
-from boardlab.printkit.pages import PrintOptions
-from boardlab.printkit.pod import DPI, face_images, with_pod_bleed
-from boardlab.printkit.marks import footer_date
 
 #: where files go without --out; GAME is appended
 DEFAULT_OUT = Path("build") / "print"
 
+#: the command's line in `boardlab --help`
+HELP = "print-and-play files (PDF and SVG)"
+
 
 def register(subparsers) -> None:
     conventions = print_conventions()
-    p = subparsers.add_parser("print", help="print-and-play files (PDF and SVG)",
+    p = subparsers.add_parser("print", help=HELP,
                               description="Write a game's print-and-play files: one PDF per file "
                                           "and one SVG per component.")
     p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('print'))}")
@@ -61,6 +60,11 @@ def default_out(definition, base: Path = DEFAULT_OUT) -> Path:
 
 
 def run(args) -> int:
+    from boardlab.printkit.marks import footer_date
+    from boardlab.printkit.output import render_print_files, write_rendered
+    from boardlab.printkit.pages import PrintOptions
+    from boardlab.printkit.pod import DPI, face_images, with_pod_bleed
+
     definition = game_definition(args.game, args.variant)
     footer_date()  # a bad SOURCE_DATE_EPOCH is refused before anything is drawn
     module = game_part(args.game, "print")

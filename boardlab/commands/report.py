@@ -7,18 +7,20 @@ import sys
 import time
 from pathlib import Path
 
-from boardlab.analysis.report.build import ReportOptions, build_report
-from boardlab.analysis.store import DEFAULT_STORE, ResultStore
-from boardlab.analysis.runner import MAX_GAMES, backend_for
-from boardlab.analysis.tables import MAX_DEALS
 from boardlab.arguments import (add_agent_argument, add_cluster_arguments, add_seed_argument, at_most, game_definition,
                                 positive)
 from boardlab.layouts import game_ids
+from boardlab.layouts.limits import MAX_DEALS, MAX_GAMES
+
+#: the command's line in `boardlab --help`
+HELP = "the balance report of a game: Markdown, PDF, JSON and SVG charts"
 
 
 def register(subparsers) -> None:
+    from boardlab.analysis.report.build import ReportOptions  # the defaults the help states
+
     p = subparsers.add_parser(
-        "report", help="the balance report of a game: Markdown, PDF, JSON and SVG charts",
+        "report", help=HELP,
         description="Simulate and measure a game for every allowed player count (seats, length, decisions, "
                     "skill, open-rule sensitivity, exact tables, findings) and write GAME.md, GAME.pdf, "
                     "GAME.json and GAME/*.svg. Every game played goes into the results store, so a rerun "
@@ -44,6 +46,8 @@ def register(subparsers) -> None:
 
 
 def add_store_arguments(p) -> None:
+    from boardlab.analysis.store import DEFAULT_STORE
+
     p.add_argument("--store", metavar="PATH", default=str(DEFAULT_STORE),
                    help=f"the SQLite results store (default: {DEFAULT_STORE})")
     p.add_argument("--workers", type=positive, metavar="W", help="worker processes (default: the number of cores)")
@@ -51,6 +55,9 @@ def add_store_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from boardlab.analysis.report.build import ReportOptions, build_report
+    from boardlab.analysis.runner import backend_for
+    from boardlab.analysis.store import ResultStore
     from boardlab.printkit.reports import write_report
 
     definition = game_definition(args.game, args.variant)

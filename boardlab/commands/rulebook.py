@@ -12,17 +12,17 @@ from pathlib import Path
 
 from boardlab.arguments import game_definition
 from boardlab.layouts import BoardlabError, GAMES, print_conventions
-from boardlab.printkit.output import write_rendered
-from boardlab.printkit.rulebook import render_rulebook, rulebook_name
-from boardlab.printkit.marks import footer_date
 
 DEFAULT_OUT = Path("build") / "print"
 LANGUAGES = ("es", "en")
 
+#: the command's line in `boardlab --help`
+HELP = "the rulebook PDF (Spanish and English)"
+
 
 def register(subparsers) -> None:
     papers = tuple(print_conventions().papers)
-    p = subparsers.add_parser("rulebook", help="the rulebook PDF (Spanish and English)",
+    p = subparsers.add_parser("rulebook", help=HELP,
                               description="Write a game's rulebook: its text in layouts/rulebooks/GAME.LANG.md "
                                           "filled with the definition's facts, with drawings of the components, "
                                           "a drawn setup, a quick reference page and the exact tables.")
@@ -36,6 +36,10 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from boardlab.printkit.marks import footer_date
+    from boardlab.printkit.output import write_rendered
+    from boardlab.printkit.rulebook import render_rulebook, rulebook_name
+
     definition = game_definition(args.game, args.variant)
     footer_date()  # a bad SOURCE_DATE_EPOCH is refused before anything is made
     languages = [args.lang] if args.lang else list(definition.rulebook.languages)

@@ -6,25 +6,34 @@ import argparse
 import json
 import textwrap
 
-from boardlab.analysis import engines
-from boardlab.analysis.runner import MAX_GAMES, backend_for, default_workers, run
 from boardlab.arguments import add_cluster_arguments, add_seed_argument, at_most, game_definition, positive
 from boardlab.layouts import BoardlabError, game_ids
+from boardlab.layouts.limits import MAX_GAMES, default_workers
+
+#: the command's line in `boardlab --help`
+HELP = "self-play many games and summarise win rates and length"
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "simulate", help="self-play many games and summarise win rates and length",
+        "simulate", help=HELP,
         description=textwrap.fill("Play many games between agents and print per-seat win rates with 95% "
                                   "confidence intervals (Wilson), draws, unfinished games and game length. "
                                   "Same seed, same numbers, whatever the number of workers.", 79),
-        epilog="agents (--agents), by game:\n" + "\n".join(
-            textwrap.fill(f"{game}: {engines.agent_factories(game).listing()}", 79, initial_indent="  ",
-                          subsequent_indent="      ", break_on_hyphens=False) for game in game_ids("engine")),
+        epilog=agents_by_game,  # a function: the engines are loaded only when --help is asked for
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_match_arguments(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=run_command)
+
+
+def agents_by_game() -> str:
+    """The epilog of `simulate --help`: every engine's agent names."""
+    from boardlab.analysis import engines
+
+    return "agents (--agents), by game:\n" + "\n".join(
+        textwrap.fill(f"{game}: {engines.agent_factories(game).listing()}", 79, initial_indent="  ",
+                      subsequent_indent="      ", break_on_hyphens=False) for game in game_ids("engine"))
 
 
 def add_match_arguments(p, games: int = 1000) -> None:
@@ -49,6 +58,8 @@ def load_match(args):
 
     :raises BoardlabError: on an unknown game, a variant of another game, or an unknown agent.
     """
+    from boardlab.analysis import engines
+
     definition = game_definition(args.game, args.variant)
     game = engines.make_game(definition, args.players)
     known = engines.agent_factories(args.game)
@@ -65,6 +76,8 @@ def load_match(args):
 
 
 def run_command(args) -> int:
+    from boardlab.analysis.runner import backend_for, run
+
     definition, game, factories, names = load_match(args)
     backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
     try:

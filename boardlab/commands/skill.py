@@ -7,20 +7,22 @@ import sys
 import textwrap
 from pathlib import Path
 
-from boardlab.analysis.agents import AgentTable
-from boardlab.analysis.runner import MAX_GAMES
 from boardlab.arguments import add_seed_argument, at_most, game_definition, positive
 from boardlab.commands.report import add_store_arguments
 from boardlab.layouts import game_ids
+from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_GAMES
 
 #: defaults: games per level (a 50% share's 95% interval is then about +/- 5 points) and the top budget
 GAMES = 400
 MAX_BUDGET = 4096
 
+#: the command's line in `boardlab --help`
+HELP = "the skill trace: agents of growing strength, each against the one below, rated"
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "skill", help="the skill trace: agents of growing strength, each against the one below, rated",
+        "skill", help=HELP,
         description=textwrap.fill(
             "Play a ladder of agents (random, greedy, then MCTS with budgets doubling up to --max-budget, or "
             "until two consecutive levels gain nothing significant), each level against the one below (with "
@@ -35,7 +37,7 @@ def register(subparsers) -> None:
     p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's fewest)")
     p.add_argument("--games", type=at_most(MAX_GAMES), default=GAMES, metavar="N",
                    help=f"games per level, rounded up to whole rotations of the seats (default: {GAMES})")
-    p.add_argument("--max-budget", type=at_most(AgentTable.MAX_NUMBER), default=MAX_BUDGET, metavar="B",
+    p.add_argument("--max-budget", type=at_most(MAX_AGENT_NUMBER), default=MAX_BUDGET, metavar="B",
                    help=f"the largest MCTS budget of the ladder (default: {MAX_BUDGET})")
     add_seed_argument(p)
     add_store_arguments(p)

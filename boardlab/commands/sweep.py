@@ -11,12 +11,15 @@ from pathlib import Path
 from boardlab.arguments import add_agent_argument, add_seed_argument, at_most, game_definition
 from boardlab.commands.report import add_store_arguments
 from boardlab.layouts import BoardlabError, game_ids
+from boardlab.layouts.limits import MAX_GAMES
 
 #: games per point unless --games says otherwise
 DEFAULT_GAMES = 1000
 #: where sweep reports go unless --out says otherwise
 DEFAULT_OUT = Path("build") / "sweeps"
-MAX_GAMES = 100_000_000
+
+#: the command's line in `boardlab --help`
+HELP = "every headline metric against the values of one or more rule keys (charts, tables)"
 
 
 def add_players_argument(p, allow_all: bool) -> None:
@@ -43,7 +46,7 @@ def player_counts(text: str | None, info, allow_all: bool = True) -> tuple[int, 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "sweep", help="every headline metric against the values of one or more rule keys (charts, tables)",
+        "sweep", help=HELP,
         description="Play the definition at every value of the varied keys (several --vary make a grid), every "
                     "point on the same seeds, and write a sweep report (Markdown with SVG charts, PDF, JSON): each "
                     "headline metric against the values with its 95%% band. Every point goes through the results "

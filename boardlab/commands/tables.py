@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 
-from boardlab.analysis.tables import MAX_DEALS, TableOptions, to_csv, to_markdown
 from boardlab.arguments import add_seed_argument, at_most, game_definition, positive
 from boardlab.layouts import game_ids, game_part
+from boardlab.layouts.limits import MAX_DEALS
+
+#: the command's line in `boardlab --help`
+HELP = "exact probability and structure tables"
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("tables", help="exact probability and structure tables",
+    p = subparsers.add_parser("tables", help=HELP,
                               description="Print a game's exact tables (or tables estimated over "
                                           "seeded random deals) as Markdown, JSON or CSV.")
     p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('tables'))}")
@@ -25,6 +28,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from boardlab.analysis.tables import TableOptions, to_csv, to_markdown
+
     definition = game_definition(args.game, args.variant)
     if args.players is not None:
         definition.game.check_players(args.players)

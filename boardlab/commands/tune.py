@@ -7,15 +7,19 @@ import json
 
 from boardlab.arguments import add_agent_argument, add_seed_argument, at_most
 from boardlab.commands.report import add_store_arguments
-from boardlab.commands.sweep import MAX_GAMES, add_players_argument, player_counts, prepare
+from boardlab.commands.sweep import add_players_argument, player_counts, prepare
 from boardlab.layouts import game_ids
+from boardlab.layouts.limits import MAX_GAMES
+
+#: the command's line in `boardlab --help`
+HELP = "search rule values for those that meet every goal (a race on common seeds, then a confirmation)"
 
 
 def register(subparsers) -> None:
     from boardlab.analysis.tune import TuneOptions
 
     p = subparsers.add_parser(
-        "tune", help="search rule values for those that meet every goal (a race on common seeds, then a confirmation)",
+        "tune", help=HELP,
         description="Race every combination of the --over values on the same seeds: each plays a first batch of "
                     "games, those whose 95%% intervals already miss a goal are dropped, those still unsure play "
                     "twice as many, until every goal is settled; the best are then confirmed on fresh seeds. "

@@ -1,0 +1,61 @@
+"""`make bench`: the start-up of the command line, the CPU time of the commands that do little.
+
+`boardlab list`, `boardlab check layouts/blockd.toml`, `boardlab --help` and `boardlab --version`
+are each run as the installed command runs them (a fresh interpreter), 5 times; the least CPU
+time of the process (user + system) is printed against the target of 0.3 s, then the largest
+imports left, from `python -X importtime` (cumulative microseconds, the command's own modules
+and the libraries they bring).
+
+Usage: python benchmarks/bench_startup.py
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+import time
+
+TARGET_CPU = 0.3
+COMMANDS = (["list"], ["check", "layouts/blockd.toml"], ["--help"], ["--version"])
+START = [sys.executable, "-c", "import sys; from boardlab.entry import main; sys.exit(main())"]
+
+
+def cpu_seconds(args: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of `boardlab ARGS` in a fresh process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(START + args, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.perf_counter() - started, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def largest_imports(args: list[str], count: int = 5) -> list[tuple[int, str]]:
+    """The `count` top-level imports that took longest (cumulative microseconds) under -X importtime."""
+    done = subprocess.run([sys.executable, "-X", "importtime"] + START[1:] + args, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, check=True)
+    found = []
+    for row in done.stderr.splitlines():
+        if not row.startswith("import time:") or "cumulative" in row:
+            continue
+        _, cumulative, name = row[len("import time:"):].split("|")
+        if not name.startswith("  "):  # a top-level import: what the command itself asked for
+            found.append((int(cumulative), name.strip()))
+    return sorted(found, reverse=True)[:count]
+
+
+def main() -> None:
+    print("Start-up of the command line (best of 5 fresh processes; CPU = user + system of the process):")
+    for args in COMMANDS:
+        runs = [cpu_seconds(args) for _ in range(5)]
+        wall = min(w for w, _ in runs)
+        cpu = min(c for _, c in runs)
+        label = "boardlab " + " ".join(args)
+        verdict = "met" if cpu < TARGET_CPU else "NOT met"
+        print(f"  {label:<40} {cpu:5.2f} s CPU {wall:5.2f} s wall; target under {TARGET_CPU} s CPU: {verdict}")
+        imports = ", ".join(f"{name} {micro / 1000:.0f} ms" for micro, name in largest_imports(args))
+        print(f"      largest imports (python -X importtime, cumulative): {imports}")
+
+
+if __name__ == "__main__":
+    main()
