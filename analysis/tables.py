@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -76,22 +77,76 @@ def to_markdown(tables: TableSet) -> str:
 
 
 #: the columns of `to_csv`'s one long table
-CSV_COLUMNS = ("table", "row", "column", "value")
+CSV_COLUMNS = ("table", "row", "column", "value", "exact", "label")
+
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+#: a cell the tables write as a number: "7", "0.25", "64.6%", "1/36", "363/1066 (0.340525)", "1 (gold)"
+_NUMERIC_CELL = re.compile(rf"(?P<num>{_NUMBER})(?:/(?P<den>\d+))?(?P<pct>%)?(?: \((?P<note>[^()]*)\))?")
+
+
+def csv_cell(value) -> tuple[str, str, str]:
+    """(value, exact, label) of one table cell for the CSV: a number as a decimal a spreadsheet
+    reads as a number; an exact number (a whole number, a fraction) also as it is in `exact`
+    (empty: `value` is rounded); the words a table puts in brackets after a number (a player's
+    colour) in `label` (a decimal in brackets is dropped: `value` holds it in full); any other
+    cell as it is.
+
+    >>> csv_cell("363/1066 (0.340525)"), csv_cell("1 (gold)"), csv_cell("64.6%"), csv_cell(7)
+    (('0.3405253283302064', '363/1066', ''), ('1', '1', 'gold'), ('0.646', '', ''), ('7', '7', ''))
+    >>> csv_cell("1/4"), csv_cell("2..12"), csv_cell(Fraction(1, 3)), csv_cell(0.5), csv_cell("0 (0.000000)")
+    (('0.25', '1/4', ''), ('2..12', '', ''), ('0.3333333333333333', '1/3', ''), ('0.5', '', ''), ('0', '0', ''))
+    """
+    if isinstance(value, bool) or value is None:
+        return str(value), "", ""
+    if isinstance(value, (int, Fraction)):
+        return _exact_cell(Fraction(value), "")
+    if isinstance(value, float):
+        return repr(value), "", ""
+    text = str(value)
+    m = _NUMERIC_CELL.fullmatch(text.strip())
+    if m is None:
+        return text, "", ""
+    note = m["note"] or ""
+    if _is_number(note):
+        note = ""
+    whole = re.fullmatch(r"[-+]?\d+", m["num"]) is not None
+    if m["den"] is not None:
+        if not whole or m["pct"] or int(m["den"]) == 0:
+            return text, "", ""
+        return _exact_cell(Fraction(int(m["num"]), int(m["den"])), note)
+    if m["pct"]:
+        return repr(round(float(m["num"]) / 100, 12)), "", note
+    if whole:
+        return _exact_cell(Fraction(int(m["num"])), note)
+    return m["num"], "", note
+
+
+def _exact_cell(value: Fraction, note: str) -> tuple[str, str, str]:
+    if value.denominator == 1:
+        return str(value.numerator), str(value.numerator), note
+    return repr(float(value)), f"{value.numerator}/{value.denominator}", note
+
+
+def _is_number(text: str) -> bool:
+    return re.fullmatch(_NUMBER, text.strip()) is not None
 
 
 def to_csv(tables: TableSet) -> str:
     """Every table as one long CSV table that a spreadsheet opens as it is: one line per cell,
-    `table,row,column,value` (row counted from 1 in each table), so that a filter on `table`
-    gives one table back.
+    `table,row,column,value,exact,label` (row counted from 1 in each table), so that a filter on
+    `table` gives one table back. `value` is a decimal wherever the cell is a number (a
+    fraction, a percentage, a count); `exact` the number as a whole number or fraction when the
+    cell is exact (empty when rounded); `label` the
+    words a table writes beside a number ("1 (gold)"). See `csv_cell`.
 
     :raises ValueError: when a table repeats a column name (its cells could not be told apart).
 
     >>> print(to_csv(TableSet("t", (Table("Sums", ("sum", "P"), ((2, "1/4"), (3, "1/2"))),))), end="")
-    table,row,column,value
-    Sums,1,sum,2
-    Sums,1,P,1/4
-    Sums,2,sum,3
-    Sums,2,P,1/2
+    table,row,column,value,exact,label
+    Sums,1,sum,2,2,
+    Sums,1,P,0.25,1/4,
+    Sums,2,sum,3,3,
+    Sums,2,P,0.5,1/2,
     """
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -100,5 +155,5 @@ def to_csv(tables: TableSet) -> str:
         if len(set(t.columns)) != len(t.columns):
             raise ValueError(f"table '{t.title}' repeats a column name: {t.columns}")
         for number, row in enumerate(t.rows, start=1):
-            writer.writerows((t.title, number, column, value) for column, value in zip(t.columns, row))
+            writer.writerows((t.title, number, column, *csv_cell(value)) for column, value in zip(t.columns, row))
     return buf.getvalue()

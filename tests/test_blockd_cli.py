@@ -119,7 +119,7 @@ def test_tables_blockd_formats(capsys):
     assert code == 0 and "## Trap distance of a pawn" in out and "| start | 3 |" in out
     code, out, _ = run(["tables", "blockd", "--deals", "2", "--players", "2", "--format", "csv",
                         "--workers", "1"], capsys)
-    assert code == 0 and out.startswith('table,row,column,value\n"Mobility of a pawn')
+    assert code == 0 and out.startswith('table,row,column,value,exact,label\n"Mobility of a pawn')
 
 
 def _simulate(capsys, *extra):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -80,3 +81,58 @@ def test_simulate_says_when_no_game_finished(tmp_path, capsys):
     assert "unfinished (stopped by the definition's turn or round cap): 8 (100.0%)" in out
     assert "game length in turns (every player's moves counted, one move = one turn): no game finished" in out
     assert "unfinished games: 8, stopped after rules.max_turns = 3 turns" in out
+
+
+def test_python_dash_m_boardlab_is_the_command():
+    result = subprocess.run([sys.executable, "-m", "boardlab", "--version"], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.startswith("boardlab ")
+    result = subprocess.run([sys.executable, "-m", "boardlab", "simulate", "chess"], capture_output=True, text=True)
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1 and "chess" in result.stderr
+
+
+def test_simulate_plays_the_definitions_model_of_the_players_by_default(capsys):
+    """Without --agents, simulate plays `analysis.agent` (greedy for 6x6), as compare and report do."""
+    assert load("sixbysix").analysis.agent == "greedy"
+    base = ["simulate", "sixbysix", "--players", "3", "--games", "6", "--seed", "2", "--workers", "1", "--json"]
+    assert main(base) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert main([*base, "--agents", "greedy"]) == 0
+    greedy = json.loads(capsys.readouterr().out)
+    assert default["agents"] == ["greedy"] * 3
+    for summary in (default, greedy):
+        summary.pop("seconds")
+    assert default == greedy
+    assert main(base[:-1]) == 0
+    assert "agents: greedy in every seat" in capsys.readouterr().out
+    assert main(["simulate", "blockd", "--games", "2", "--workers", "1", "--json"]) == 0  # no analysis.agent
+    assert set(json.loads(capsys.readouterr().out)["agents"]) == {"random"}
+
+
+def test_simulate_speed_in_the_unit_it_reaches():
+    from boardlab.commands.simulate import speed
+
+    assert speed(1000, 2.0) == "500 games per second"
+    assert speed(10, 38.0) == "3.8 s a game"
+    assert speed(5, 2.0) == "2.5 games per second"
+
+
+def test_compare_shows_length_in_minutes_with_median_and_90th_percentile(tmp_path, capsys):
+    store = str(tmp_path / "r.sqlite")
+    args = ["compare", "sixbysix", "sixbysix-lead-fixed", "--players", "2", "--games", "20", "--workers", "1",
+            "--store", store]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "greedy in every seat" in out
+    assert main([*args, "--json"]) == 0
+    length = json.loads(capsys.readouterr().out)["comparisons"][0]["length"]
+    seconds = load("sixbysix").analysis.seconds_per_round
+    for side in ("baseline", "variant"):
+        for key in ("mean", "median", "p90"):
+            assert length[side]["minutes"][key] == round(length[side][key] * seconds / 60, 2)
+    b, v = length["baseline"], length["variant"]
+    for key, label in (("median", "median"), ("p90", "90th percentile")):
+        diff = v["minutes"][key] - b["minutes"][key]
+        row = (f"| {label} (table minutes) | {b['minutes'][key]:,.1f} | {v['minutes'][key]:,.1f} | {diff:+,.1f} |")
+        assert row in out
+    mean = [line for line in out.splitlines() if line.startswith("| mean length (rounds) |")][0]
+    assert mean.split("|")[4].strip()[0] in "+-"  # a difference always carries its sign

@@ -129,7 +129,7 @@ def test_tables_deblockle_text_and_csv(capsys):
     assert code == 0 and f"| 1 (gold) | c1 | {c1['min']} | {c1['mean']} |" in out
     assert "## Mean turns to score from every square, player gold (scores on d6)" in out
     code, out, _ = run(["tables", "deblockle", "--format", "csv", "--variant", "deblockle-two-blocks"], capsys)
-    assert code == 0 and out.startswith("table,row,column,value\nTurns to score a lone block")
+    assert code == 0 and out.startswith("table,row,column,value,exact,label\nTurns to score a lone block")
     assert ",e3\n" not in out and ",e3," not in out
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -356,10 +358,14 @@ def test_csv_is_one_long_table_without_repeated_columns(capsys, game):
     code, out, err = run(capsys, "tables", game, "--format", "csv", "--deals", "2", "--workers", "1")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == "table,row,column,value" and len(lines) > 10
+    assert lines[0] == "table,row,column,value,exact,label" and len(lines) > 10
     cells = list(csv.DictReader(lines))
     keys = [(c["table"], c["row"], c["column"]) for c in cells]
     assert len(keys) == len(set(keys)), "every cell named once: no table repeats a column name"
+    for c in cells:  # a spreadsheet reads `value` as a number wherever the table's cell was one
+        if c["exact"]:
+            assert float(c["value"]) == float(Fraction(c["exact"])), c
+        assert not re.fullmatch(r"[-+]?\d+(\.\d+)?(/\d+|%| \(.*\))", c["value"]), c
 
 
 def test_simulate_text_labels_every_number(capsys):

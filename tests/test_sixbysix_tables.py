@@ -55,8 +55,9 @@ def test_markdown_and_csv(capsys):
     assert "| 21 | 4332 | 361/3888 | 0.092850 |" in md
     assert "| 6 | 6..36 | 2..5 | none | 31..36 | yes |" in md
     code, csv_text, _ = run_cli(capsys, "tables", "sixbysix", "--players", "2", "--format", "csv")
-    assert code == 0 and csv_text.startswith("table,row,column,value\n")
-    assert "Sum of 2 dice,6,sum s,7\nSum of 2 dice,6,ways of 36,6\nSum of 2 dice,6,P(exactly s),1/6\n" in csv_text
+    assert code == 0 and csv_text.startswith("table,row,column,value,exact,label\n")
+    assert ("Sum of 2 dice,6,sum s,7,7,\nSum of 2 dice,6,ways of 36,6,6,\n"
+            "Sum of 2 dice,6,P(exactly s),0.16666666666666666,1/6,\n") in csv_text
 
 
 def test_cumulative_columns(capsys):
@@ -64,7 +65,7 @@ def test_cumulative_columns(capsys):
     rows: dict[str, dict[str, str]] = {}
     for cell in csv.DictReader(io.StringIO(out)):
         if cell["table"] == "Sum of 3 dice":
-            rows.setdefault(cell["row"], {})[cell["column"]] = cell["value"]
+            rows.setdefault(cell["row"], {})[cell["column"]] = cell["exact"]
     assert len(rows) == 16
     expected = brute_sums(FACES, 3)
     below = Fraction(0)

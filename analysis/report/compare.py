@@ -19,9 +19,9 @@ from typing import Any
 from boardlab.analysis import engines
 from boardlab.analysis.report.document import format_cell
 from boardlab.analysis.report.jobs import Job, play_jobs
-from boardlab.analysis.report.metrics import headline_series, paired_ratio_difference, sprt
+from boardlab.analysis.report.metrics import headline_series, length_statistics, paired_ratio_difference, sprt
 from boardlab.analysis.report.metrics import paired_games_needed
-from boardlab.analysis.report.sections import HEADLINE_FORMATS, RATE_FORMATS, designer_difference, metric_label
+from boardlab.analysis.report.sections import HEADLINE_FORMATS, RATE_FORMATS, designer_difference, metric_label, pace
 from boardlab.analysis.store import ResultStore
 
 SPRT_METRIC = "seat 1 win share"
@@ -65,13 +65,60 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
             games = min(games + options.batch, options.cap)
         metrics = {m: paired_ratio_difference(var[m], base[m]) for m in base}
         name = getattr(variant, "variant", "variant")
+        unit = out["length_unit"]
         entry = {"variant": f"{out['game']} (the baseline itself)" if name == "baseline" else name, "games": games,
-                 "metrics": metrics}
+                 "metrics": metrics, "length": {"baseline": length_summary(base_out.records, baseline, unit),
+                                                "variant": length_summary(var_out.records, variant, unit)}}
         if options.until_decided:
             test["stopped_by"] = "decision" if test["decision"] != "undecided" else "cap"
             entry["sprt"] = test
         out["comparisons"].append(entry)
     return out
+
+
+#: the length figures `compare` shows beside the headline metrics: (key, label)
+LENGTH_FIGURES = (("mean", "mean"), ("median", "median"), ("p90", "90th percentile"))
+
+
+def length_summary(records, definition, unit: str) -> dict:
+    """Mean, median and 90th percentile of the finished games' length, in `unit` and (when the
+    definition states a pace per turn or round) in table minutes at that pace."""
+    d = length_statistics(records)
+    out = {"finished_games": d["finished_games"], **{k: d[k] for k, _ in LENGTH_FIGURES}}
+    seconds = pace(definition, unit)
+    if seconds:
+        out["seconds_per_unit"] = seconds
+        out["minutes"] = {k: round(d[k] * seconds / 60, 2) for k, _ in LENGTH_FIGURES}
+    return out
+
+
+def length_rows(length: dict, unit: str) -> list[str]:
+    """The Markdown rows of one comparison's length table: every figure in `unit`, then in minutes.
+
+    >>> base = {"finished_games": 9, "mean": 10.0, "median": 9.0, "p90": 15.0, "seconds_per_unit": 30,
+    ...         "minutes": {"mean": 5.0, "median": 4.5, "p90": 7.5}}
+    >>> var = {"finished_games": 9, "mean": 12.0, "median": 8.0, "p90": 15.0}
+    >>> length_rows({"baseline": base, "variant": var}, "rounds")[1:3]
+    ['| median (rounds) | 9.0 | 8.0 | -1.0 |', '| 90th percentile (rounds) | 15.0 | 15.0 | +0.0 |']
+    >>> length_rows({"baseline": base, "variant": var}, "rounds")[4]
+    '| median (table minutes) | 4.5 | - | - |'
+    """
+    base, var = length["baseline"], length["variant"]
+    rows = []
+    for k, label in LENGTH_FIGURES:
+        rows.append(_length_row(f"{label} ({unit})", base[k] if base["finished_games"] else None,
+                                var[k] if var["finished_games"] else None))
+    if "minutes" in base or "minutes" in var:
+        for k, label in LENGTH_FIGURES:
+            b = base["minutes"][k] if "minutes" in base and base["finished_games"] else None
+            v = var["minutes"][k] if "minutes" in var and var["finished_games"] else None
+            rows.append(_length_row(f"{label} (table minutes)", b, v))
+    return rows
+
+
+def _length_row(label: str, base, var) -> str:
+    diff = None if base is None or var is None else var - base
+    return f"| {label} | {format_cell(base, 'f1')} | {format_cell(var, 'f1')} | {format_cell(diff, 'sf1')} |"
 
 
 def change_verdict(d: dict, metric: str, difference: float) -> str:
@@ -105,6 +152,16 @@ def compare_markdown(result: dict) -> str:
             verdict = change_verdict(d, metric, result["designer_difference"])
             lines.append(f"| {metric_label(metric, result['length_unit'])} | {format_cell(d['baseline'], value)} | {format_cell(d['variant'], value)} | "
                          f"{format_cell(d['difference'], diff)} | {format_cell(d['ci95'], interval)} | {verdict} |")
+        if "length" in c:
+            base = c["length"]["baseline"]
+            pace_note = (f"; table minutes at the definition's {base['seconds_per_unit']:g} s a "
+                         f"{result['length_unit'].rstrip('s')} (a variant's own pace for its column)"
+                         if "seconds_per_unit" in base else
+                         f"; the definition states no pace per {result['length_unit'].rstrip('s')}, so no table minutes")
+            lines += ["", f"Game length, finished games ({base['finished_games']:,} baseline, "
+                          f"{c['length']['variant']['finished_games']:,} variant){pace_note}:", "",
+                      "| length | baseline | variant | difference |", "|---|---:|---:|---:|",
+                      *length_rows(c["length"], result["length_unit"])]
         if "sprt" in c:
             s = c["sprt"]
             said = {"changed": f"the {SPRT_METRIC} changed (by {s['delta'] * 100:g} points or more)",

@@ -17,6 +17,8 @@ every renderer alike.
 
 >>> format_cell(0.1234, "pct"), format_cell([0.1, 0.2], "ci_pct"), format_cell(0.0004, "p")
 ('12.3%', '10.0% .. 20.0%', '< 0.001')
+>>> format_cell(2.5, "sf1"), format_cell(-0.25, "sf1"), format_cell(0.031, "pp")
+('+2.5', '-0.2', '+3.1 pts')
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import re
 
 from boardlab.analysis.stats import format_p
 
-FORMATS = ("text", "int", "credit", "f1", "f2", "f3", "pct", "pp", "ci_pct", "ci_pp", "ci_f1", "p", "yes")
+FORMATS = ("text", "int", "credit", "f1", "f2", "f3", "sf1", "pct", "pp", "ci_pct", "ci_pp", "ci_f1", "p", "yes")
 
 
 def format_cell(value, fmt: str) -> str:
@@ -43,6 +45,8 @@ def format_cell(value, fmt: str) -> str:
         return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
     if fmt in ("f1", "f2", "f3"):
         return f"{value:,.{fmt[1]}f}"
+    if fmt == "sf1":  # a difference: its sign always shown
+        return f"{value:+,.1f}"
     if fmt == "pct":
         return f"{value * 100:.1f}%"
     if fmt == "pp":

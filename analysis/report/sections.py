@@ -49,7 +49,7 @@ def designer_difference(definition) -> float:
 
 
 #: how each headline metric is shown: (value format, difference format, interval format)
-HEADLINE_FORMATS = {"mean length": ("f1", "f1", "ci_f1")}
+HEADLINE_FORMATS = {"mean length": ("f1", "sf1", "ci_f1")}
 RATE_FORMATS = ("pct", "pp", "ci_pp")
 
 

@@ -40,8 +40,9 @@ def add_match_arguments(p, games: int = 1000) -> None:
     p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
     p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
-    p.add_argument("--agents", metavar="A,B,...", default="random",
-                   help="agent per seat, or one name for every seat (default: random)")
+    p.add_argument("--agents", metavar="A,B,...",
+                   help="agent per seat, or one name for every seat (default: the definition's analysis.agent, "
+                        "the model of the players compare and report use, else random)")
     p.add_argument("--games", type=at_most(MAX_GAMES), default=games, metavar="N",
                    help=f"games to play (default: {games}; at most {MAX_GAMES:,})")
     add_seed_argument(p)
@@ -59,11 +60,15 @@ def load_match(args):
     :raises BoardlabError: on an unknown game, a variant of another game, or an unknown agent.
     """
     from boardlab.analysis import engines
+    from boardlab.analysis.report.options import model_agent
 
     definition = game_definition(args.game, args.variant)
     game = engines.make_game(definition, args.players)
     known = engines.agent_factories(args.game)
-    names = [n.strip() for n in args.agents.split(",") if n.strip()]
+    chosen = args.agents if args.agents is not None else model_agent(definition)
+    names = [n.strip() for n in chosen.split(",") if n.strip()]
+    if not names:
+        raise BoardlabError("--agents names no agent (give one name, or one per seat)")
     if len(names) == 1:
         names = names * game.players
     if len(names) != game.players:
@@ -108,6 +113,20 @@ def share(count: int, total: int) -> str:
     return f"{count} ({count / total:.1%})" if total else f"{count}"
 
 
+def speed(games: int, seconds: float) -> str:
+    """How fast games were played, in the unit the speed reaches: games per second, else seconds a game.
+
+    >>> speed(2000, 1.0), speed(10, 38.0), speed(3, 1.5)
+    ('2,000 games per second', '3.8 s a game', '2.0 games per second')
+    """
+    rate = games / seconds
+    if rate >= 10:
+        return f"{rate:,.0f} games per second"
+    if rate >= 1:
+        return f"{rate:.1f} games per second"
+    return f"{seconds / games:.1f} s a game"
+
+
 def format_summary(s: dict, name: str) -> str:
     """The summary as a short plain-text table for a designer: every number with its label and unit."""
     agents = s["agents"]
@@ -132,6 +151,5 @@ def format_summary(s: dict, name: str) -> str:
               f"game length in {unit}, finished games: mean {length['mean']:.1f}, median {length['median']:g}, "
               f"90th percentile {length['p90']:g} (9 games in 10 are no longer)" if games > s["unfinished"] else
               f"game length in {unit}: no game finished",
-              f"run time: {s['seconds']:.1f} s" + (f" ({games / s['seconds']:,.0f} games per second)"
-                                                   if s["seconds"] > 0 else "")]
+              f"run time: {s['seconds']:.1f} s" + (f" ({speed(games, s['seconds'])})" if s["seconds"] > 0 else "")]
     return "\n".join(lines)
