@@ -26,6 +26,8 @@ the runner, the commands and the tests ask for them directly and never look for 
 `Game.skill_ladder`           the agents of the skill trace, weakest first (`analysis/skill.py`)
 `Game.restrictions`           the optional elements a player chooses to use, as move filters
                               (`analysis/restricted.py`); `Game.restricted_agent` the agent barred
+`Game.skill_pairings`         the (stronger, weaker) agent pairs of the balance report's skill section
+`Game.report_extras`          the game's own charts and tables in its balance report
 ============================  ===============================================================
 
 Further capabilities (integer move codes and a compiled rollout are planned) are added the
@@ -51,6 +53,8 @@ CHANCE = -1
 TERMINAL = -2
 #: the smallest MCTS budget of the default skill ladder (`Game.skill_ladder`)
 LADDER_START = 16
+#: MCTS budgets N whose doubling 2N against N the default skill pairings play (`Game.skill_pairings`)
+MCTS_DOUBLINGS = (4, 8, 16)
 
 
 class IllegalMoveError(ValueError):
@@ -281,6 +285,22 @@ class Game(ABC):
             budget *= 2
         return ladder
 
+    def skill_pairings(self) -> list[tuple[str, str]]:
+        """(stronger, weaker) agent pairs the balance report's skill section plays, one stronger
+        agent against weaker ones in every other seat.  By default: greedy against random when the
+        engine has greedy, and mcts-2N against mcts-N for N in `MCTS_DOUBLINGS` when it has MCTS;
+        an engine with neither gets each of its own named agents against random.  A game
+        overrides it to pair its own agents."""
+        from boardlab.analysis import engines
+
+        known = engines.agent_factories(self.id)
+        pairs = [("greedy", "random")] if "greedy" in known else []
+        if f"mcts-{MCTS_DOUBLINGS[0]}" in known:
+            pairs += [(f"mcts-{2 * n}", f"mcts-{n}") for n in MCTS_DOUBLINGS]
+        if not pairs:
+            pairs = [(name, "random") for name in dict.keys(known) if name != "random"]
+        return pairs
+
     def restrictions(self) -> tuple:
         """The optional elements a player chooses to use, each a `restricted.Restriction` (a move
         filter); a game declares them as data beside its engine.  None by default."""
@@ -333,6 +353,12 @@ class Game(ABC):
         It must equal the tally of the records `play_block` gives for the same games.
         """
         return None
+
+    def report_extras(self, seed: int) -> tuple[list, dict]:
+        """The game's own charts and tables in its balance report, beside its exact tables, as
+        (blocks of `report.document`, their data for the report's JSON), for this player count;
+        `seed` for anything dealt.  None by default."""
+        return [], {}
 
     def describe_summary(self, figures: dict[str, Any]) -> str:
         """Plain-text lines for `figures` (what `summarize` returned), for `boardlab simulate`."""

@@ -136,3 +136,20 @@ def test_a_broken_entry_point_is_one_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "boardlab.cli", "list"], capture_output=True, text=True, env=env)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "game plugin 'broken' (no_such_module:GAME) cannot be loaded" in done.stderr
+
+
+def test_skill_pairings_come_from_the_engines_own_agents(toygame, monkeypatch):
+    """The report's skill pairings are the engine's (`Game.skill_pairings`): greedy and MCTS when it
+    has them, else each of its own agents against random; none for an engine with random alone."""
+    from boardlab.analysis import engines
+    import toygame.engine as toy
+    for game_id in game_ids("engine"):
+        game = engines.make_game(load(game_id), load(game_id).game.min_players)
+        known = engines.agent_factories(game_id)
+        assert all(a in known and b in known for a, b in game.skill_pairings()), game_id
+    game = engines.make_game(load("toygame"), 2)
+    assert game.skill_pairings() == [] and game.report_extras(1) == ([], {})
+    monkeypatch.setattr(toy, "AGENTS", {"takes-one": lambda g: None, "takes-two": lambda g: None})
+    assert game.skill_pairings() == [("takes-one", "random"), ("takes-two", "random")]
+    monkeypatch.setattr(toy, "AGENTS", {"greedy": lambda g: None, "takes-one": lambda g: None})
+    assert game.skill_pairings() == [("greedy", "random")]

@@ -276,8 +276,11 @@ def test_rules_references_point_inside_the_project():
 
 
 def test_a_setup_drawing_for_a_game_without_one_is_a_check_error(monkeypatch):
-    from boardlab.printkit.rulebook import book
-    monkeypatch.setattr(book, "SETUPS", {k: v for k, v in book.SETUPS.items() if k != "links"})
-    problems = check_texts(load("links"))
-    assert problems and all("::: setup: no setup drawing for links" in p for p in problems)
-    assert "rulebooks/links." in problems[0].split(":")[0]
+    from boardlab.layouts.registry import game_part
+    from boardlab.printkit.rulebook.setups import games_with_setup
+    game = games_with_setup()[0]
+    assert check_texts(load(game)) == []
+    monkeypatch.delattr(game_part(game, "print"), "setup_drawing")
+    problems = check_texts(load(game))
+    assert problems and all(f"::: setup: no setup drawing for {game}" in p for p in problems)
+    assert f"rulebooks/{game}." in problems[0].split(":")[0]

@@ -364,6 +364,11 @@ class BlockdGame(Game):
         from boardlab.analysis.blockd.batch import tally_block
         return tally_block(self, match, start, stop)
 
+    def report_extras(self, seed: int) -> tuple[list, dict]:
+        """The report's charts of this game (`extras.report_extras`)."""
+        from boardlab.analysis.blockd.extras import report_extras
+        return report_extras(self.definition, self.players, seed)
+
     def describe_summary(self, figures: dict) -> str:
         """The Blockd lines of `boardlab simulate`'s plain-text output."""
         b = figures

@@ -20,7 +20,6 @@ from pathlib import Path
 from boardlab.analysis import engines
 from boardlab.analysis.report import sections
 from boardlab.analysis.report.document import preformatted, section, table, text
-from boardlab.analysis.report.extras import EXTRAS
 from boardlab.analysis.report.findings import findings, select_findings
 from boardlab.analysis.report.glossary import GLOSSARY
 from boardlab.analysis.report.verdict import verdict, verdict_blocks
@@ -31,10 +30,6 @@ from boardlab.analysis.store import ResultStore, definition_hash, engine_fingerp
 from boardlab.analysis.tables import TableOptions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.registry import game_entry, game_part
-
-#: MCTS budgets N whose doubling 2N against N the skill section plays
-MCTS_DOUBLINGS = (4, 8, 16)
-
 
 @dataclass(frozen=True)
 class ReportOptions:
@@ -60,15 +55,6 @@ def check_agent(game_id: str, name: str) -> str:
         shown = [k for k in known if not k[-1].isdigit()]
         raise BoardlabError(f"unknown agent '{name}' for {game_id} (agents: {', '.join(shown)})")
     return name
-
-
-def skill_pairings(game_id: str) -> list[tuple[str, str]]:
-    """(stronger, weaker) agent pairs the game's engine offers: greedy vs random, MCTS doublings."""
-    known = engines.agent_factories(game_id)
-    pairs = [("greedy", "random")] if "greedy" in known else []
-    if f"mcts-{MCTS_DOUBLINGS[0]}" in known:
-        pairs += [(f"mcts-{2 * n}", f"mcts-{n}") for n in MCTS_DOUBLINGS]
-    return pairs
 
 
 #: the half-width of a fair seat's 95% interval that the default sample size aims at
@@ -125,7 +111,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
         return _without_engine(definition, store, options, counts)
     agent = check_agent(game_id, options.agent or model_agent(definition))
     alternatives, skipped = rule_alternatives(definition)
-    pairings = skill_pairings(game_id)
+    pairings = engines.make_game(definition, counts[0]).skill_pairings()
     jobs, alt_errors = [], {}
     for n in counts:
         jobs.append(Job(definition, n, (agent,) * n, games_for(n, options), options.seed))
@@ -223,13 +209,12 @@ def _own_figures(definition, baseline, players: int, seed: int, store: ResultSto
 
 
 def _extras(definition, players: int, seed: int, store: ResultStore):
+    """The engine's own charts and tables (`Game.report_extras`), through the store."""
     game_id = definition.game.id
-    if game_id not in EXTRAS:
-        return [], {}
     key = {"what": "report extras", "game": game_id, "definition": definition_hash(definition),
            "players": players, "seed": seed, "engine": engine_fingerprint(game_entry(game_id).engine),
            "report": _code_fingerprint()}
-    blocks, data = store.cached(key, lambda: list(EXTRAS[game_id](definition, players, seed)))
+    blocks, data = store.cached(key, lambda: list(engines.make_game(definition, players).report_extras(seed)))
     return blocks, data
 
 

@@ -163,6 +163,11 @@ class SixBySixGame(Game):
         from boardlab.analysis.sixbysix.summary import SixBySixTally
         return SixBySixTally(self)
 
+    def report_extras(self, seed: int) -> tuple[list, dict]:
+        """The report's charts of this game (`extras.report_extras`)."""
+        from boardlab.analysis.sixbysix.extras import report_extras
+        return report_extras(self.definition, self.players, seed)
+
     def describe_summary(self, figures: dict) -> str:
         """The game-specific part of the summary as text (printed by `boardlab simulate`)."""
         from boardlab.analysis.sixbysix.summary import describe

@@ -181,3 +181,35 @@ def tts_box(definition):
     pawns = [TtsPiece(token_component(f"pawn-{suit}", geometry.width * 0.45, definition.colours[suit].hex,
                                       definition.colours[suit].symbol, ink)) for suit in definition.cards.suits]
     return TtsBox(decks=[TtsDeck("cards", blockd_cards(definition), geometry.width, geometry.height)], tokens=pawns)
+
+
+def setup_drawing(definition):
+    """The rulebook's setup example (`printkit.rulebook.setups`): a dealt grid (the engine's deal
+    for `EXAMPLE_SEED`), every player's pawn on its start card."""
+    from random import Random
+
+    from boardlab.analysis.blockd.engine import make_game, random_deal
+    from boardlab.printkit.rulebook.setups import CARD_GAP, EXAMPLE_SEED, pawn
+
+    geometry = card_geometry(definition.print, print_conventions())
+    cards = blockd_cards(definition)
+    game = make_game(definition, definition.game.max_players)
+    card_ids = random_deal(game, Random(EXAMPLE_SEED))
+    rows, columns = definition.board.rows, definition.board.columns
+    step_x, step_y = geometry.width + CARD_GAP, geometry.height + CARD_GAP
+    ink = ink_and_paper(definition)[0]
+    starts = {game.start_card(seat): definition.colours[suit]
+              for seat, suit in enumerate(definition.cards.suits[:definition.game.max_players])}
+
+    def draw(canvas: Canvas) -> None:
+        for cell, card_id in enumerate(card_ids):
+            row, column = divmod(cell, columns)
+            x, y = column * step_x, row * step_y
+            with canvas.clip(x, y, geometry.width, geometry.height, geometry.corner_radius):
+                with canvas.transform(dx=x, dy=y):
+                    cards[card_id].front(canvas)
+            canvas.rect(x, y, geometry.width, geometry.height, stroke=ink, width=0.5, radius=geometry.corner_radius)
+            if card_id in starts:
+                pawn(canvas, x + geometry.width / 2, y + geometry.height * 0.42, geometry.width * 0.7, starts[card_id],
+                     ink)
+    return draw, columns * step_x - CARD_GAP, rows * step_y - CARD_GAP

@@ -22,7 +22,7 @@ from boardlab.printkit.nets import net_component, net_pages
 from boardlab.printkit.marks import footed_file
 from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
-from boardlab.printkit.palette import ink_and_paper
+from boardlab.printkit.palette import contrast_ink, ink_and_paper
 from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.tiling import BoardGrid, board_files
 from boardlab.printkit.units import MM_PER_POINT
@@ -196,3 +196,29 @@ def tts_box(definition):
         blocks.append(TtsBlock(f"{definition.game.id}-block-{player.colour}", faces, definition.print.cube_edge,
                                count=definition.rules.blocks))
     return TtsBox(boards=[TtsPiece(board)], blocks=blocks)
+
+
+def setup_drawing(definition):
+    """The rulebook's setup example (`printkit.rulebook.setups`): the board with every block on its
+    start square, the rolled faces up."""
+    from random import Random
+
+    from boardlab.printkit.rulebook.setups import EXAMPLE_SEED
+
+    width, height = board_size(definition)
+    ink = ink_and_paper(definition)[0]
+    rng = Random(EXAMPLE_SEED)
+    names = sorted(definition.faces)
+
+    def draw(canvas: Canvas) -> None:
+        draw_board(canvas, definition)
+        for player in definition.players:
+            colour = definition.colours[player.colour]
+            for square in player.start[:definition.rules.blocks]:
+                x, y, w, h = square_box(definition, square)
+                edge = definition.print.cube_edge
+                left, top = x + (w - edge) / 2, y + (h - edge) / 2
+                canvas.rect(left, top, edge, edge, fill=colour.hex, stroke=ink, width=0.6, radius=edge * 0.08)
+                face = definition.faces[names[rng.randrange(len(names))]]
+                draw_symbol(canvas, face.symbol, x + w / 2, y + h / 2, edge * 0.62, fill=contrast_ink(colour.hex))
+    return draw, width, height

@@ -213,3 +213,55 @@ def tts_box(definition):
 
     geometry = card_geometry(definition.print, print_conventions())
     return TtsBox(decks=[TtsDeck("cards", links_cards(definition), geometry.width, geometry.height)])
+
+
+def _example_chain(definition, length: int, start: int):
+    """`length` game cards that link end to end: (card name, turned) from the line's root outwards."""
+    faces = definition.deck.faces
+    names = {f"{end_name(a)}-{end_name(b)}" for a, b in definition.deck.game_cards}
+    chain, exposed = [], faces[start % len(faces)]
+    for k in range(length):
+        nxt = faces[(start + k + 1) % len(faces)]
+        # a card's first end is drawn at the top; a line growing upwards shows its outer end on top
+        if f"{end_name(nxt)}-{end_name(exposed)}" in names:
+            chain.append((f"{end_name(nxt)}-{end_name(exposed)}", False))
+        elif f"{end_name(exposed)}-{end_name(nxt)}" in names:
+            chain.append((f"{end_name(exposed)}-{end_name(nxt)}", True))
+        else:
+            break
+        exposed = nxt
+    return chain
+
+
+def setup_drawing(definition):
+    """The rulebook's setup example (`printkit.rulebook.setups`): the central card with a line
+    grown from some of its sides, each card linking to the last."""
+    from boardlab.printkit.rulebook.setups import CARD_GAP
+
+    geometry = card_geometry(definition.print, print_conventions())
+    cards = {card.name: card for card in links_cards(definition)}
+    central = next(card for card in links_cards(definition) if card.name.startswith("central"))
+    ink = ink_and_paper(definition)[0]
+    w, h = geometry.width, geometry.height
+    reach = 2  # cards per line in the example
+    lines = [_example_chain(definition, reach - (k % 2), 2 * k) for k in range(min(definition.rules.lines, 3))]
+    size = w / 2 + h * reach + CARD_GAP * reach + h / 2
+    centre = size
+
+    def place(canvas: Canvas, card, cx: float, cy: float, angle: float) -> None:
+        with canvas.transform(dx=cx, dy=cy, rotate=angle):
+            with canvas.clip(-w / 2, -h / 2, w, h, geometry.corner_radius):
+                with canvas.transform(dx=-w / 2, dy=-h / 2):
+                    card.front(canvas)
+            canvas.rect(-w / 2, -h / 2, w, h, stroke=ink, width=0.5, radius=geometry.corner_radius)
+
+    def draw(canvas: Canvas) -> None:
+        place(canvas, central, centre, centre, 0)
+        # lines leave the central card upwards, to the right and downwards (then to the left)
+        directions = [(0, -1, 0), (1, 0, 90), (0, 1, 180), (-1, 0, 270)]
+        for (dx, dy, angle), chain in zip(directions, lines):
+            first = (h / 2 if dy else w / 2) + CARD_GAP + h / 2
+            for k, (name, turned) in enumerate(chain):
+                distance = first + k * (h + CARD_GAP)
+                place(canvas, cards[name], centre + dx * distance, centre + dy * distance, angle + (180 if turned else 0))
+    return draw, 2 * size, 2 * size

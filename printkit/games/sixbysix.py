@@ -16,6 +16,8 @@ eliminated player's card covers exactly one row of the board, as the rules ask.
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
+from itertools import product
 
 from boardlab.layouts import print_conventions
 from boardlab.printkit.dice import draw_die_face
@@ -227,3 +229,36 @@ def tts_box(definition):
         dice, blocks = [], [TtsBlock(f"{game}-die", sides, edge, count=len(seats))]
     return TtsBox(decks=[TtsDeck("player-cards", cards, width, height)], boards=[TtsPiece(board_component(definition))],
                   tiles=chips, tokens=markers, blocks=blocks, dice=dice)
+
+
+def likeliest_sums(faces, players: int, numbers) -> list[int]:
+    """The board numbers of the `players` most probable sums of that many dice (ties: lower first).
+
+    >>> likeliest_sums((1, 2, 3, 4, 5, 6), 2, range(2, 37))
+    [7, 6]
+    """
+    weights: dict[int, Fraction] = {}
+    for roll in product(faces, repeat=players):
+        weights[sum(roll)] = weights.get(sum(roll), 0) + 1
+    ranked = sorted((n for n in numbers if n in weights), key=lambda n: (-weights[n], n))
+    return ranked[:players]
+
+
+def setup_drawing(definition):
+    """The rulebook's setup example (`printkit.rulebook.setups`): the board with a marker for each
+    of a middling number of players, on the likeliest sums."""
+    from boardlab.printkit.rulebook.setups import pawn
+
+    width, height = board_size(definition)
+    side = definition.print.board_square
+    ink = ink_and_paper(definition)[0]
+    players = (definition.game.min_players + definition.game.max_players) // 2
+    chosen = likeliest_sums(definition.dice.faces, players, definition.board.numbers)
+    places = {token: (c, r) for r, row in enumerate(definition.board.cells) for c, token in enumerate(row)}
+
+    def draw(canvas: Canvas) -> None:
+        draw_board(canvas, definition)
+        for seat, number in zip(definition.components.seats, chosen):
+            c, r = places[str(number)]
+            pawn(canvas, c * side + side * 0.86, r * side + side * 0.14, side * 0.24, definition.colours[seat], ink)
+    return draw, width, height

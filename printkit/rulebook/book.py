@@ -3,7 +3,7 @@
 What each directive of the text becomes:
 - `cover`: the title page (game name, the cover text, the variant's name when not the baseline);
 - `components`: a table with a small drawing of each component, made by the game's print module;
-- `setup`: the drawn setup example (`setups.SETUPS`);
+- `setup`: the drawn setup example (the print module's `setup_drawing`, `setups.setup_drawing`);
 - `quickref`: a page of its own, shrunk if it must be to fit on one page;
 - `appendix`: the game's exact tables from analysis (`exact_tables` of its tables module),
   titles and headings named in the book's language through the text's terms.
@@ -30,7 +30,7 @@ from boardlab.printkit.marks import footer_date
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.print_modules import print_module
 from boardlab.printkit.rulebook.figures import Figure, component_figure
-from boardlab.printkit.rulebook.setups import SETUPS
+from boardlab.printkit.rulebook.setups import games_with_setup, setup_drawing
 from boardlab.printkit.rulebook.typeset import (FOOTER_FROM_BOTTOM, MARGIN, KeepInFrame, ListFlowable, ListItem,
                                                 PageBreak, Paragraph, Spacer, build_pdf, heading, rich, styles,
                                                 table_flowable)
@@ -84,9 +84,9 @@ def drawing_problems(book: Book, components: dict) -> list[str]:
                     shown = ", ".join(known[:6]) + (", ..." if len(known) > 6 else "")
                     out.append(f"{book.file}:{item.line}: [{name}]: no such component in the print files "
                                f"(known: {shown})")
-        elif block.kind == "setup" and book.definition.game.id not in SETUPS:
+        elif block.kind == "setup" and setup_drawing(book.definition.game.id) is None:
             out.append(f"{book.file}:{block.line}: ::: setup: no setup drawing for {book.definition.game.id} "
-                       f"(games with one: {', '.join(SETUPS)}); leave the directive out")
+                       f"(games with one: {', '.join(games_with_setup()) or 'none'}); leave the directive out")
     return out
 
 
@@ -177,7 +177,7 @@ class _Story:
         if block.kind == "components":
             return [self.component_table(block.children)]
         if block.kind == "setup":
-            draw, width, height = SETUPS[self.d.game.id](self.d)
+            draw, width, height = setup_drawing(self.d.game.id)(self.d)
             return [Spacer(1, 4), Figure(draw, width, height, max_width=self.width / POINTS_PER_MM * 0.85,
                                          max_height=SETUP_HEIGHT), Spacer(1, 8)]
         if block.kind == "pagebreak":

@@ -1,13 +1,9 @@
-"""A game's own figures in its report, beside its exact tables: charts drawn from its engine.
-
-`EXTRAS` maps a game id to a function `(definition, players, seed) -> (blocks, data)` for one
-player count.  A game without an entry gets its exact tables only.
-"""
+"""Blockd's own figures in its balance report (`BlockdGame.report_extras`): mobility on a dealt
+grid and the mean start mobility of a pawn by card, drawn from the engine's own dealing."""
 
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 from boardlab.analysis.report.document import chart, table
 from boardlab.analysis.runner import CHANCE_STREAM, derive_seed
@@ -16,7 +12,7 @@ from boardlab.analysis.runner import CHANCE_STREAM, derive_seed
 BLOCKD_DEALS = 200
 
 
-def blockd_extras(definition, players: int, seed: int) -> tuple[list, dict]:
+def report_extras(definition, players: int, seed: int) -> tuple[list, dict]:
     """Mobility on the grid of one deal, and the mean start mobility of a pawn by card."""
     from boardlab.analysis.blockd.engine import make_game, random_deal
 
@@ -63,23 +59,3 @@ def blockd_extras(definition, players: int, seed: int) -> tuple[list, dict]:
               "the board. The blind card holds no pawn and blocks every walk through it."),
     ]
     return blocks, data
-
-
-def sixbysix_extras(definition, players: int, seed: int) -> tuple[list, dict]:
-    """The exact distribution of the dice sum, as a bar chart."""
-    from boardlab.analysis.sixbysix.dice import sum_probabilities
-
-    probabilities = sum_probabilities(tuple(definition.dice.faces), players)
-    sums = sorted(probabilities)
-    data = {"sums": {str(s): _fraction(probabilities[s]) for s in sums}}
-    return [chart("bars", f"sixbysix-sums-{players}", f"Probability of each dice sum, {players} players (exact)",
-                  categories=[str(s) for s in sums], values=[round(float(probabilities[s]), 6) for s in sums],
-                  axis="probability")], data
-
-
-def _fraction(p) -> str:
-    p = Fraction(p)
-    return f"{p.numerator}/{p.denominator}"
-
-
-EXTRAS = {"blockd": blockd_extras, "sixbysix": sixbysix_extras}
