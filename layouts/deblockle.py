@@ -65,6 +65,10 @@ class Rules:
     hoops_steps: int = field(metadata=limits(min=1, max=6))
     setup: Literal["random", "adversarial"]
     max_turns: int = field(metadata=limits(min=1, max=100000))
+    # points the source leaves open (each an Interpretations entry of the rulebooks)
+    first: int = field(default=1, metadata=limits(min=1, max=2))  # the player who moves first
+    both_blocked: Literal["fewer_blocks", "draw"] = "fewer_blocks"  # neither can move: fewer blocks left wins | draw
+    slider_stop: Literal["before_star", "next_to_star"] = "before_star"  # where a slide may stop short of its end
 
 
 @dataclass(frozen=True)

@@ -140,6 +140,9 @@ class Ref:
                     after = (x + (k + 1) * dx, y + (k + 1) * dy)
                     if not self.free(after, occupied) or after in self.stars:
                         ends.add(path[-1])
+                    elif self.d.rules.slider_stop == "next_to_star" and any(
+                            (path[-1][0] + ex, path[-1][1] + ey) in self.stars for ex, ey in TIPS.values()):
+                        ends.add(path[-1])  # the source's words: a slide may stop next to a star
             return ends
         if kind == "hoops":
             ends = set()
@@ -218,7 +221,8 @@ class Ref:
         if self.moves_of(other):
             self.to_move = other
         elif not self.moves_of(owner):
-            self.winner = 0 if left[1] == left[2] else (1 if left[1] < left[2] else 2)
+            draw = left[1] == left[2] or self.d.rules.both_blocked == "draw"
+            self.winner = 0 if draw else (1 if left[1] < left[2] else 2)
 
 
 def perft(ref: Ref, depth: int) -> int:

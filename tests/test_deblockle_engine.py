@@ -19,7 +19,7 @@ from boardlab.analysis.protocol import CHANCE, TERMINAL
 from boardlab.layouts import BoardlabError, load
 
 NAMES = ("deblockle", "deblockle-no-touching", "deblockle-hopless-ends-turn", "deblockle-two-blocks", "board-5x6",
-         "board-3x3")
+         "board-3x3", "board-open-points")
 DEFINITIONS = {name: definition_named(name) for name in NAMES}
 
 
@@ -61,7 +61,7 @@ PERFT = read_perft(PERFT_FILE)
 
 
 def test_perft_file_covers_every_rule_option():
-    assert {e["definition"] for e in PERFT} == set(NAMES) - {"board-3x3"}
+    assert {e["definition"] for e in PERFT} == set(NAMES) - {"board-3x3", "board-open-points"}
     assert all(max(e["perft"]) >= 2 for e in PERFT)
 
 
@@ -174,6 +174,10 @@ def test_slider_passes_a_star_and_stops_before_one():
     # from d4: north the slide would end on the star d6 (d7 holds a block), so it stops on d5;
     # south d3 holds a block (no slide); east to g4; west over c4, which the tip left empty, to a4
     assert ends(walled, "c4", "E") == {"d5", "g4", "a4"}
+    # the source's words read literally: a slide may also stop on any square next to a star,
+    # d3 beside d2 which it has passed (d1, next to d2, is where it started: it must move)
+    near = state_of(with_rules(D, slider_stop="next_to_star"), [(1, "c1", top, north)])
+    assert ends(near, "c1", "E") == {"a1", "d3", "d5", "d7", "g1"}
 
 
 def test_hoops_steps_may_revisit_squares_and_cross_stars_but_not_end_on_them():
@@ -260,6 +264,20 @@ def test_when_neither_can_move_fewer_blocks_wins():
     ref.play(("b2", "N", "scored"))
     assert state.is_terminal() and state.winners() == (0,) and state.stats()["end"] == "no_moves"
     assert ref.winner == 1
+    drawn = with_rules(small, both_blocked="draw")  # the other reading: two blocked players draw
+    state = make_game(drawn).state_from_position(position)
+    state.apply(scoring)
+    ref = Ref(drawn, position)
+    ref.play(("b2", "N", "scored"))
+    assert state.is_terminal() and state.winners() == () and state.stats()["end"] == "no_moves"
+    assert ref.winner == 0
+
+
+def test_the_first_player_is_a_rule_option():
+    for first in (1, 2):
+        state = make_game(with_rules(D, first=first)).new_initial_state()
+        state.apply(state.sample_chance(random.Random(4)))
+        assert state.current_player() == first - 1 and state.length() == 0
 
 
 def test_turn_cap_ends_the_game_unfinished():

@@ -13,7 +13,8 @@ a bit mask of occupied cells; everything fixed (neighbours, rays, the cube's tip
 computed once per game.  `tests/deblockle_reference.py` is the slow, obvious twin (rotation
 matrices and exhaustive step sequences), compared on random positions.
 
-Seats: seat 0 is player 1 (the first `[[players]]` table, who moves first), seat 1 player 2.
+Seats: seat 0 is player 1 (the first `[[players]]` table, who moves first unless `first = 2`),
+seat 1 player 2.
 Cells and moves are those of `board.py` (cells file by file, so cell order is (file, rank)).
 
 Points the rules leave open, fixed here (each one a rule option or stated):
@@ -29,8 +30,14 @@ Points the rules leave open, fixed here (each one a rule option or stated):
   largest (`placements`).
 - A block's hop starts from the square it was tipped onto; the square it came from is empty
   by then, so a hop may cross or end on it.
-- Slider: stopping points are the end of the slide and every square just before a star
-  square on the way (never the tipped-onto square itself: it must move).
+- Slider: stopping points are the end of the slide and, by `slider_stop` (option), every
+  square just before a star square on the way ("before_star", default) or every square of the
+  slide orthogonally next to a star square ("next_to_star", the source's words read
+  literally); never the tipped-onto square itself: it must move.
+- `first` (option, default 1): the player who moves first (the source: the youngest player,
+  or the winner of the last game).
+- `both_blocked` (option): when neither player can move, "fewer_blocks" (default) gives the
+  game to the player with fewer blocks left (equal: a draw); "draw" makes it a draw.
 - `no_touching` (option): a move is illegal if, after it, any block of the mover is
   orthogonally next to a block of the opponent.
 - Turns count moves played; a pass is not a turn but is counted for the blocked player.  The
@@ -73,6 +80,9 @@ class DeblockleGame(Game):
         self.target = (self.home_star[1], self.home_star[0])
         self.stars = frozenset(self.home_star)
         self.star_mask = sum(1 << c for c in self.stars)
+        #: cells where a slide may stop short of its end whatever the direction (`slider_stop`)
+        self.slide_stops = 0 if self.rules.slider_stop == "before_star" else sum(
+            1 << n for c in self.stars for n in board.neighbour[c] if n >= 0 and n not in self.stars)
         self.starts = tuple(tuple(board.cell(sq) for sq in p.start[:self.rules.blocks]) for p in definition.players)
         hops = {name: face.hop for name, face in definition.faces.items()}
         #: hop kind of the face on top of each orientation
@@ -183,7 +193,8 @@ class DeblockleGame(Game):
                         break
                     path.append(cell)
                 for i, cell in enumerate(path):
-                    if cell not in self.stars and (i == len(path) - 1 or path[i + 1] in self.stars):
+                    if cell not in self.stars and (i == len(path) - 1 or path[i + 1] in self.stars
+                                                   or self.slide_stops >> cell & 1):
                         ends.add(cell)
             return sorted(ends)
         if kind == "hoops":
@@ -340,7 +351,7 @@ class DeblockleState(TurnState):
         for seat, cells in enumerate(game.starts):
             for cell in cells:
                 self.place(seat, cell, next(placed))
-        self._advance(0)
+        self._advance(game.rules.first - 1)
 
     def _finish(self, winners: tuple[int, ...], how: str) -> None:
         self.mover = TERMINAL
@@ -354,9 +365,10 @@ class DeblockleState(TurnState):
         if not moves:
             other = 1 - seat
             moves = self.moves_of(other)
-            if not moves:  # neither can move: fewer blocks left wins
+            if not moves:  # neither can move: fewer blocks left wins, or a draw (`both_blocked`)
                 a, b = self.left
-                self._finish(() if a == b else ((0,) if a < b else (1,)), "no_moves")
+                draw = a == b or self.game.rules.both_blocked == "draw"
+                self._finish(() if draw else ((0,) if a < b else (1,)), "no_moves")
                 return
             if not self._passing:  # a new spell: the last time round, nobody passed
                 self.blocked_spells[seat] += 1

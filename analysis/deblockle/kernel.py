@@ -33,7 +33,7 @@ ENDS = ("", "scored", "no_moves", "cap")
  SCORED0, SCORED1) = range(15)
 FIELDS = 15
 # fields of the rule vector
-R_HOPS_STEPS, R_ENDS_TURN, R_NO_TOUCHING, R_MAX_TURNS, R_BLOCKS = range(5)
+R_HOPS_STEPS, R_ENDS_TURN, R_NO_TOUCHING, R_MAX_TURNS, R_BLOCKS, R_FIRST, R_BLOCKED_DRAW, R_SLIDE_STOPS = range(8)
 #: room for the option rows of one position (one per block and tip direction)
 OPTION_ROOM = 64
 
@@ -59,7 +59,8 @@ class KernelTables:
         self.star_mask = np.int64(game.star_mask)
         self.target = np.array(game.target, dtype=np.int64)
         self.rules = np.array([rules.hoops_steps, rules.hopless_tip == "ends_turn", rules.no_touching,
-                               rules.max_turns, rules.blocks], dtype=np.int64)
+                               rules.max_turns, rules.blocks, rules.first - 1, rules.both_blocked == "draw",
+                               game.slide_stops], dtype=np.int64)
         self.starts = np.array(game.starts, dtype=np.int64)
 
 
@@ -99,8 +100,9 @@ def popcount(x):
 
 
 @njit(cache=True)
-def hop_ends(kind, start, occupied, neighbour, diagonal, around, star_mask, hoops_steps):
-    """Mask of the cells where a hop of `kind` from `start` may end (engine `hop_ends`)."""
+def hop_ends(kind, start, occupied, neighbour, diagonal, around, star_mask, hoops_steps, slide_stops):
+    """Mask of the cells where a hop of `kind` from `start` may end (engine `hop_ends`;
+    `slide_stops`: the cells where a slide may stop short whatever its direction)."""
     blocked = occupied | star_mask
     if kind == NONE:
         return _ONE << start
@@ -119,7 +121,7 @@ def hop_ends(kind, start, occupied, neighbour, diagonal, around, star_mask, hoop
             while cell >= 0 and not (occupied >> cell) & 1:
                 nxt = neighbour[cell, d]
                 last = nxt < 0 or (occupied >> nxt) & 1
-                if not (star_mask >> cell) & 1 and (last or (star_mask >> nxt) & 1):
+                if not (star_mask >> cell) & 1 and (last or (star_mask >> nxt) & 1 or (slide_stops >> cell) & 1):
                     ends |= _ONE << cell
                 cell = nxt
         return ends
@@ -180,7 +182,8 @@ def generate(seat, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_tips,
                 continue
             if kind == SCORE:
                 continue
-            ends = hop_ends(kind, onto, others, tb_neighbour, tb_diagonal, tb_around, star_mask, rules[R_HOPS_STEPS])
+            ends = hop_ends(kind, onto, others, tb_neighbour, tb_diagonal, tb_around, star_mask, rules[R_HOPS_STEPS],
+                            rules[R_SLIDE_STOPS])
             if ends == 0 and rules[R_ENDS_TURN]:
                 ends = _ONE << onto
             if touching:
@@ -227,8 +230,9 @@ def advance(st, seat, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_ti
                            target, rules, opt)
         if n == 0:
             a, b = st[LEFT0], st[LEFT1]
-            st[WINNER] = -1 if a == b else (0 if a < b else 1)
-            st[DRAW] = a == b
+            draw = a == b or rules[R_BLOCKED_DRAW]
+            st[WINNER] = -1 if draw else (0 if a < b else 1)
+            st[DRAW] = draw
             st[END] = 2
             st[MOVER] = -2
             return 0, 0
@@ -298,7 +302,7 @@ def play_games(orientations, keys, tb_neighbour, tb_diagonal, tb_around, tb_tips
                 orient[cell] = orientations[g, seat * blocks + i]
                 masks[seat] |= _ONE << cell
             st[LEFT0 + seat] = blocks
-        rows, n = advance(st, 0, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask,
+        rows, n = advance(st, rules[R_FIRST], masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask,
                           target, rules, opt)
         key = keys[g]
         while st[MOVER] >= 0:

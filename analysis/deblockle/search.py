@@ -393,7 +393,7 @@ def play_agent_games(orientations, seeds, kinds, budgets, neighbour, diagonal, a
                 orient[cell] = orientations[g, seat * blocks + i]
                 masks[seat] |= _ONE << cell
             st[LEFT0 + seat] = blocks
-        rows, n = kernel.advance(st, 0, masks, orient, neighbour, diagonal, around, tips, hop, star_mask, target,
+        rows, n = kernel.advance(st, rules[kernel.R_FIRST], masks, orient, neighbour, diagonal, around, tips, hop, star_mask, target,
                                  rules, opt)
         while st[MOVER] >= 0:
             seat = st[MOVER]
