@@ -17,7 +17,7 @@ from typing import Sequence
 from boardlab.layouts.common import PrintConventions
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_width
-from boardlab.printkit.marks import MARK_WIDTH, footed_file, printable_box
+from boardlab.printkit.marks import MARK_WIDTH, footed_file, printable_box, with_variant
 from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import Page, PrintFile, PrintOptions, back_shift
 from boardlab.printkit.units import MM_PER_POINT
@@ -71,9 +71,10 @@ def _test_square(canvas: Canvas, box, ink: str, label: str) -> None:
 
 def cover_file(name: str, *, game: str, version: str, files: Sequence[PrintFile], pieces: Sequence[str],
                extras: Sequence[str], options: PrintOptions, conventions: PrintConventions,
-               ink: str) -> PrintFile:
+               ink: str, variant: str = "baseline") -> PrintFile:
     """The cover of a print run: `files` are the run's other files, `pieces` one line per kind of
-    piece with its count, `extras` what to get besides the files.
+    piece with its count, `extras` what to get besides the files; a `variant` other than the
+    baseline is named under the title and in the footer.
 
     :raises BoardlabError: for an unknown paper.
     """
@@ -81,6 +82,9 @@ def cover_file(name: str, *, game: str, version: str, files: Sequence[PrintFile]
     duplex = any(f.duplex for f in files)
     lines: list[tuple[str, float, bool]] = [(f"{game} {version}: print and play on {options.paper.capitalize()}", TITLE_SIZE, True),
                                            ("", TEXT_SIZE, False), ("The pieces", HEADING_SIZE, True)]
+    if variant != "baseline":
+        lines[1:1] = [(f"Variant {variant}: the pieces of this variant, not of the game's own rules", HEADING_SIZE,
+                       True)]
     lines += [(f"• {piece}", TEXT_SIZE, False) for piece in pieces]
     lines += [("", TEXT_SIZE, False), ("You also need", HEADING_SIZE, True)]
     lines += [(f"• {extra}", TEXT_SIZE, False) for extra in extras]
@@ -129,7 +133,7 @@ def cover_file(name: str, *, game: str, version: str, files: Sequence[PrintFile]
                 _test_square(canvas, back_box, ink, "back")
         pages.append(Page(width, height, draw_back))
     cover = footed_file(name, f"{game} cover: the files, the pieces, what else to get, how to print", pages, (),
-                        conventions, label=f"{game} {version}", ink=ink)
+                        conventions, label=with_variant(f"{game} {version}", variant), ink=ink)
     if not duplex:
         return cover
     subject = cover.subject.replace("print one side", f"print both sides, flip on the {flip} edge")

@@ -19,7 +19,8 @@ from typing import Callable, Sequence
 from boardlab.layouts.common import PrintConventions
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.imposition import CardGeometry, SheetPage, Slot, card_geometry, impose_cards
-from boardlab.printkit.marks import cut_marks, draw_cut_marks, draw_fold_marks, draw_sheet_footer, footer_date, footer_text
+from boardlab.printkit.marks import (cut_marks, draw_cut_marks, draw_fold_marks, draw_sheet_footer, footer_date,
+                                     footer_label, footer_text)
 from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile, PrintOptions, back_shift
 from boardlab.printkit.palette import ink_and_paper
 
@@ -239,7 +240,7 @@ def deck_files(d, options: PrintOptions, cards: Sequence[Card], conventions: Pri
     geometry = card_geometry(d.print, conventions)
     size = d.print.card if isinstance(d.print.card, str) else f"{geometry.width:g} x {geometry.height:g} mm"
     ink, paper = ink_and_paper(d)
-    style = SheetStyle(ink, paper, f"{d.game.name} {d.game.version}")
+    style = SheetStyle(ink, paper, footer_label(d))
     deck = card_sheet_file(f"{d.game.id}-cards-{file_suffix(options)}",
                            f"{d.game.name} cards ({len(cards)}, {size})", cards, geometry, conventions, options, style)
     single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "

@@ -214,6 +214,22 @@ def draw_fold_marks(canvas: Canvas, sheet_layout: SheetLayout, slots: Sequence[S
                 width=MARK_WIDTH, dash=(0.8, 0.6))
 
 
+def footer_label(definition) -> str:
+    """What every sheet's footer calls the game: name and version, and the variant's name when the
+    definition is not the game's own (a variant's sheets never pass for the baseline's).
+
+    >>> from boardlab.layouts import load
+    >>> footer_label(load("blockd")), footer_label(load("blockd-pawns-stack"))
+    ('Blockd 1.0', 'Blockd 1.0 · variant blockd-pawns-stack')
+    """
+    return with_variant(f"{definition.game.name} {definition.game.version}", getattr(definition, "variant", "baseline"))
+
+
+def with_variant(label: str, variant: str) -> str:
+    """`label`, followed by the variant's name unless `variant` is the baseline."""
+    return label if variant == "baseline" else f"{label} · variant {variant}"
+
+
 def footer_text(label: str, file_name: str, position: str, *notes: str, date: str | None = None) -> str:
     """The footer line of every sheet: game and version, the date when there is one, the file,
     where this page is in the file, and any notes.

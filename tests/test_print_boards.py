@@ -6,6 +6,8 @@ spec's conventions (rank 1 at the bottom, files a.. from the left), not by print
 
 from __future__ import annotations
 
+import dataclasses
+
 import io
 import math
 import subprocess
@@ -250,10 +252,13 @@ def test_pdfs_open_are_reproducible_and_have_the_paper_size(game, module, paper)
 
 def test_a_definition_change_changes_the_pdf(tmp_path):
     base = render_print_files(deblockle_print.print_files(load("deblockle"), options()))
-    edged = render_print_files(deblockle_print.print_files(
-        variant(tmp_path, 'extends = "deblockle"\n[print]\ncube_edge = 27.0\n'), options()))
-    assert base["deblockle-board-a4.pdf"] == edged["deblockle-board-a4.pdf"]
-    assert base["deblockle-cubes-a4.pdf"] != edged["deblockle-cubes-a4.pdf"]
+    edge = variant(tmp_path, 'extends = "deblockle"\n[print]\ncube_edge = 27.0\n')
+    edged = render_print_files(deblockle_print.print_files(edge, options()))
+    # the variant's footers name it; under the baseline's name only the cubes change
+    unnamed = render_print_files(deblockle_print.print_files(dataclasses.replace(edge, variant="baseline"), options()))
+    assert base["deblockle-board-a4.pdf"] != edged["deblockle-board-a4.pdf"]
+    assert base["deblockle-board-a4.pdf"] == unnamed["deblockle-board-a4.pdf"]
+    assert base["deblockle-cubes-a4.pdf"] != unnamed["deblockle-cubes-a4.pdf"]
 
 
 def test_print_command_rejects_an_impossible_cube_in_one_line(tmp_path):

@@ -2,7 +2,8 @@
 
 The text is layouts/rulebooks/GAME.LANG.md; the facts come from the definition (or variant),
 the drawings from the game's print module and the appendix from its exact tables.  Files go to
-build/print/GAME/GAME-rulebook-LANG-PAPER.pdf unless --out says otherwise; all are made before
+build/print/GAME/GAME-rulebook-LANG-PAPER.pdf (a variant's to build/print/VARIANT/, beside its
+print files) unless --out says otherwise; all are made before
 any is written, so a mistake leaves the folder as it was.
 """
 
@@ -13,7 +14,6 @@ from pathlib import Path
 from boardlab.arguments import game_definition
 from boardlab.layouts import BoardlabError, GAMES, print_conventions
 
-DEFAULT_OUT = Path("build") / "print"
 LANGUAGES = ("es", "en")
 
 #: the command's line in `boardlab --help`
@@ -31,11 +31,14 @@ def register(subparsers) -> None:
     p.add_argument("--lang", choices=LANGUAGES, help="one language (default: every language of the definition)")
     p.add_argument("--paper", choices=papers, metavar="PAPER",
                    help=f"paper size: {', '.join(papers)} (default: the game's [print] paper)")
-    p.add_argument("--out", metavar="DIR", type=Path, help="output folder (default: build/print/GAME)")
+    p.add_argument("--out", metavar="DIR", type=Path,
+                   help="output folder (default: build/print/GAME; with --variant build/print/VARIANT, beside the "
+                        "variant's print files)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    from boardlab.commands.print import default_out
     from boardlab.printkit.marks import footer_date
     from boardlab.printkit.output import write_rendered
     from boardlab.printkit.rulebook import render_rulebook, rulebook_name
@@ -47,7 +50,7 @@ def run(args) -> int:
         raise BoardlabError(f"{definition.game.name} has no rulebook in '{args.lang}' "
                             f"(languages: {', '.join(definition.rulebook.languages)})")
     paper = args.paper or definition.print.paper
-    out_dir = args.out if args.out is not None else DEFAULT_OUT / args.game
+    out_dir = args.out if args.out is not None else default_out(definition)
     if out_dir.exists() and not out_dir.is_dir():
         raise BoardlabError(f"{out_dir} exists and is not a folder")
     rendered = {f"{rulebook_name(args.game, language, paper)}.pdf": render_rulebook(definition, language, paper)

@@ -24,7 +24,7 @@ from boardlab.printkit.packing import paper_size, share_free_space
 from boardlab.printkit.cover import TOOLS, cover_file
 from boardlab.printkit.decks import Card, deck_files, file_suffix
 from boardlab.printkit.imposition import CardGeometry, card_geometry
-from boardlab.printkit.marks import footed_file
+from boardlab.printkit.marks import footed_file, footer_label
 from boardlab.printkit.pages import PrintFile, PrintOptions
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
@@ -150,7 +150,7 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     else:
         files = [deck, footed_file(f"{d.game.id}-pawns-{options.paper}",
                                    f"{d.game.name} pawns ({len(pawns)}, folding standees)", pawn_pages, pawn_components,
-                                   conventions, label=f"{d.game.name} {d.game.version}", ink=ink, unit="sheet",
+                                   conventions, label=footer_label(d), ink=ink, unit="sheet",
                                    notes=("cut on solid lines, fold on dashed lines",)), single]
     geometry = card_geometry(d.print, conventions)
     values = ", ".join(str(v) for v in d.cards.values)
@@ -160,7 +160,7 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
               "fold the flaps out)"]
     cover = cover_file(f"{d.game.id}-cover-{file_suffix(options)}", game=d.game.name, version=d.game.version,
                        files=files, pieces=pieces, extras=[TOOLS, "a glue stick for the pawns"], options=options,
-                       conventions=conventions, ink=ink)
+                       conventions=conventions, ink=ink, variant=d.variant)
     return [cover, *files]
 
 

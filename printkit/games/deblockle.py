@@ -19,7 +19,7 @@ from boardlab.printkit.cover import TOOLS, cover_file
 from boardlab.printkit.decks import file_suffix
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.nets import net_component, net_pages
-from boardlab.printkit.marks import footed_file
+from boardlab.printkit.marks import footed_file, footer_label
 from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
 from boardlab.printkit.palette import contrast_ink, ink_and_paper
@@ -155,7 +155,7 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     label = definition.game.name
     board = Component(f"{definition.game.id}-board", *board_size(definition),
                       lambda canvas: draw_board(canvas, definition))
-    footer = f"{definition.game.name} {definition.game.version}"
+    footer = footer_label(definition)
     ink, paper_colour = ink_and_paper(definition)
     files = board_files(board, conventions, game=definition.game.id, label=label, footer=footer,
                         paper=options.paper, ink=ink, paper_colour=paper_colour, grid=board_grid(definition))
@@ -172,7 +172,7 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     cover = cover_file(f"{definition.game.id}-cover-{file_suffix(options)}", game=label,
                        version=definition.game.version, files=files, pieces=pieces,
                        extras=[TOOLS, "glue for the cubes and the board tiles; a blunt knife to score the folds"],
-                       options=options, conventions=conventions, ink=ink)
+                       options=options, conventions=conventions, ink=ink, variant=definition.variant)
     return [cover, *files]
 
 

@@ -196,7 +196,7 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
               f"{d.deck.central} central, {d.deck.empty} empty and {masters} master cards, one back for all"]
     cover = cover_file(f"{d.game.id}-cover-{file_suffix(options)}", game=d.game.name, version=d.game.version,
                        files=[deck, single], pieces=pieces, extras=[TOOLS], options=options, conventions=conventions,
-                       ink=ink_and_paper(d)[0])
+                       ink=ink_and_paper(d)[0], variant=d.variant)
     return [cover, deck, single]
 
 

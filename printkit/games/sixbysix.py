@@ -26,7 +26,7 @@ from boardlab.printkit.fonts import text_extent
 from boardlab.printkit.cover import TOOLS, cover_file
 from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file, file_suffix, single_card_file
 from boardlab.printkit.imposition import CardGeometry
-from boardlab.printkit.marks import footed_file
+from boardlab.printkit.marks import footed_file, footer_label
 from boardlab.printkit.packing import paper_size, share_free_space
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
 from boardlab.printkit.palette import contrast_ink, ink_and_paper
@@ -137,7 +137,7 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     """
     conventions = print_conventions()
     game, label = definition.game.id, definition.game.name
-    footer = f"{definition.game.name} {definition.game.version}"
+    footer = footer_label(definition)
     settings = definition.print
     ink, paper_colour = ink_and_paper(definition)
     paper = paper_size(conventions, options.paper)
@@ -187,7 +187,7 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
             f"{len(seats)} dice with the faces {', '.join(str(f) for f in faces)}, one per player")
     cover = cover_file(f"{game}-cover-{file_suffix(options)}", game=label, version=definition.game.version,
                        files=[*files, single], pieces=pieces, extras=[dice, TOOLS, "a glue stick for the markers"],
-                       options=options, conventions=conventions, ink=ink)
+                       options=options, conventions=conventions, ink=ink, variant=definition.variant)
     return [cover, *files, single]
 
 
