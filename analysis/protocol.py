@@ -26,7 +26,6 @@ the runner, the commands and the tests ask for them directly and never look for 
 `Game.skill_ladder`           the agents of the skill trace, weakest first (`analysis/skill.py`)
 `Game.restrictions`           the optional elements a player chooses to use, as move filters
                               (`analysis/restricted.py`); `Game.restricted_agent` the agent barred
-`Game.skill_pairings`         the (stronger, weaker) agent pairs of the balance report's skill section
 `Game.report_extras`          the game's own charts and tables in its balance report
 ============================  ===============================================================
 
@@ -53,8 +52,6 @@ CHANCE = -1
 TERMINAL = -2
 #: the smallest MCTS budget of the default skill ladder (`Game.skill_ladder`)
 LADDER_START = 16
-#: MCTS budgets N whose doubling 2N against N the default skill pairings play (`Game.skill_pairings`)
-MCTS_DOUBLINGS = (4, 8, 16)
 
 
 class IllegalMoveError(ValueError):
@@ -271,10 +268,12 @@ class Game(ABC):
         return None
 
     def skill_ladder(self, max_budget: int) -> list[str]:
-        """The agent names of the skill trace, weakest first, each to be played against the one
-        before it: by default random, greedy when the engine has it, then its MCTS with budgets
-        doubling from `LADDER_START` up to `max_budget` when the engine has one (`mcts-N`).  A game
-        overrides it to put its own agents on the ladder."""
+        """The agent names of the skill trace (the balance report's skill section and `boardlab
+        skill`), weakest first, each to be played against the one before it: by default random,
+        greedy when the engine has it, then its MCTS with budgets doubling from `LADDER_START` up
+        to `max_budget` when the engine has one (`mcts-N`); an engine with neither climbs through
+        its own named agents in the order it lists them.  A game overrides it to put its own
+        agents on the ladder."""
         from boardlab.analysis import engines
 
         known = engines.agent_factories(self.id)
@@ -283,23 +282,9 @@ class Game(ABC):
         while budget <= max_budget and f"mcts-{budget}" in known:
             ladder.append(f"mcts-{budget}")
             budget *= 2
+        if len(ladder) == 1:
+            ladder += [name for name in dict.keys(known) if name != "random"]
         return ladder
-
-    def skill_pairings(self) -> list[tuple[str, str]]:
-        """(stronger, weaker) agent pairs the balance report's skill section plays, one stronger
-        agent against weaker ones in every other seat.  By default: greedy against random when the
-        engine has greedy, and mcts-2N against mcts-N for N in `MCTS_DOUBLINGS` when it has MCTS;
-        an engine with neither gets each of its own named agents against random.  A game
-        overrides it to pair its own agents."""
-        from boardlab.analysis import engines
-
-        known = engines.agent_factories(self.id)
-        pairs = [("greedy", "random")] if "greedy" in known else []
-        if f"mcts-{MCTS_DOUBLINGS[0]}" in known:
-            pairs += [(f"mcts-{2 * n}", f"mcts-{n}") for n in MCTS_DOUBLINGS]
-        if not pairs:
-            pairs = [(name, "random") for name in dict.keys(known) if name != "random"]
-        return pairs
 
     def restrictions(self) -> tuple:
         """The optional elements a player chooses to use, each a `restricted.Restriction` (a move

@@ -97,26 +97,43 @@ def effects(definition, players: int, games: int, seed: int, store, backend=None
     (`Game.restricted_agent`) in one seat against the same agent barred from the element in the
     others, `games` games each (rounded up to whole rotations of the seats), through the results
     store on `backend`; a dict for JSON (see the module docstring)."""
+    return effects_at(definition, [players], games, seed, store, backend, progress)[players]
+
+
+def effects_at(definition, counts: list[int], games: int, seed: int, store, backend=None,
+               progress: bool = False) -> dict[int, dict]:
+    """`effects` at every player count of `counts`, {players: effects}, all their games sent to
+    the backend at once."""
     from boardlab.analysis import engines
-    from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
+    from boardlab.analysis.report.jobs import Job, play_jobs
     from boardlab.analysis.skill import ALPHA, Pairing, gain_p_value, rounded_games
 
-    game = engines.make_game(definition, players)
-    agent = game.restricted_agent()
-    games = rounded_games(games, players)
-    restrictions = list(game.restrictions())
-    jobs = [Job(definition, players, (agent,) + (f"{agent}{WITHOUT}{r.name}",) * (players - 1), games, seed)
-            for r in restrictions]
+    plans = []
+    for players in counts:
+        game = engines.make_game(definition, players)
+        agent = game.restricted_agent()
+        played = rounded_games(games, players)
+        for r in game.restrictions():
+            plans.append((players, agent, played, r, Job(definition, players, (agent,) + (f"{agent}{WITHOUT}{r.name}",)
+                                                         * (players - 1), played, seed)))
+    jobs = [plan[-1] for plan in plans]
     outcomes = play_jobs(jobs, store, progress=progress, label="restricted-play games", backend=backend) if jobs else []
-    rows = []
-    for restriction, outcome in zip(restrictions, outcomes):
+    out = {}
+    for players in counts:
+        game = engines.make_game(definition, players)
+        out[players] = {"agent": game.restricted_agent(), "players": players,
+                        "games_per_element": rounded_games(games, players), "fair_share": round(1 / players, 6),
+                        "elements": [], "seconds": 0.0}
+    for (players, agent, played, restriction, _), outcome in zip(plans, outcomes):
         pairing = Pairing(agent, f"{agent}{WITHOUT}{restriction.name}", players).add(outcome.records)
         row = pairing.as_dict()
         row["p_value"] = round(gain_p_value(pairing.wins, pairing.decided, pairing.fair, "two-sided"), 6)
         row["significant"] = row["p_value"] < ALPHA
-        rows.append({"element": restriction.name, "description": restriction.element, **row})
-    return {"agent": agent, "players": players, "games_per_element": games, "fair_share": round(1 / players, 6),
-            "elements": rows, "seconds": stored_seconds(outcomes)}
+        out[players]["elements"].append({"element": restriction.name, "description": restriction.element, **row})
+        out[players]["seconds"] += outcome.summary["seconds"]
+    for players in counts:
+        out[players]["seconds"] = round(out[players]["seconds"], 1)
+    return out
 
 
 def describe(result: dict) -> str:

@@ -236,33 +236,71 @@ def trace(definition, players: int, games: int, max_budget: int, seed: int, stor
           progress: bool = False) -> dict:
     """The skill trace of a definition at a player count, its games through the results store
     (missing blocks only) on `backend` (see the module docstring); a dict for JSON."""
-    from boardlab.analysis import engines
-    from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
+    return traces(definition, [players], games, max_budget, seed, store, backend, progress)[players]
 
-    game = engines.make_game(definition, players)
-    ladder = game.skill_ladder(max_budget)
-    games = rounded_games(games, players)
-    pairings: list[Pairing] = []
-    outcomes = []
-    stopped = "the ladder's top"
-    for below, agent in zip(ladder, ladder[1:]):
-        job = Job(definition, players, (agent,) + (below,) * (players - 1), games, seed)
-        outcome = play_jobs([job], store, progress=progress, label=f"games of {agent} against {below}",
-                            backend=backend)[0]
-        outcomes.append(outcome)
-        pairings.append(Pairing(agent, below, players).add(outcome.records))
-        if stalled(pairings) and agent != ladder[-1]:
-            stopped = "two consecutive budget doublings without a significant gain"
+
+def traces(definition, counts: list[int], games: int, max_budget: int, seed: int, store, backend=None,
+           progress: bool = False) -> dict[int, dict]:
+    """`trace` at every player count of `counts`, {players: trace}: the ladders climb together,
+    one level of every ladder still climbing per round, so each round's games go to the backend
+    at once (the same games, and so the same numbers, as one `trace` per count)."""
+    from boardlab.analysis import engines
+    from boardlab.analysis.report.jobs import Job, play_jobs
+
+    climbs = {}
+    for players in counts:
+        game = engines.make_game(definition, players)
+        climbs[players] = {"game": game, "ladder": game.skill_ladder(max_budget),
+                           "games": rounded_games(games, players), "pairings": [], "outcomes": [], "stopped": "the ladder's top", "done": False}
+    step = 0
+    while True:
+        climbing = [n for n, c in climbs.items() if not c["done"] and step + 1 < len(c["ladder"])]
+        if not climbing:
             break
-    levels = [ladder[0]] + [p.agent for p in pairings]
-    fit = ratings(levels, pairings)
-    return {"game": game.id, "variant": game.variant, "players": players, "seed": seed,
-            "games_per_level": games, "max_budget": max_budget, "fair_share": round(1 / players, 6),
-            "levels": [{"agent": name, "budget": budget_of(name), "rating": round(e, 1), "ci95": [round(lo, 1),
-                                                                                               round(hi, 1)]}
+        jobs = []
+        for n in climbing:
+            c = climbs[n]
+            below, agent = c["ladder"][step], c["ladder"][step + 1]
+            jobs.append(Job(definition, n, (agent,) + (below,) * (n - 1), c["games"], seed))
+        names = sorted({j.agents[0] + " against " + j.agents[1] for j in jobs})
+        outcomes = play_jobs(jobs, store, progress=progress, label=f"games of {', '.join(names)}", backend=backend)
+        for n, job, outcome in zip(climbing, jobs, outcomes):
+            c = climbs[n]
+            c["outcomes"].append(outcome)
+            c["pairings"].append(Pairing(job.agents[0], job.agents[1], n).add(outcome.records))
+            if stalled(c["pairings"]) and job.agents[0] != c["ladder"][-1]:
+                c["stopped"] = "two consecutive budget doublings without a significant gain"
+                c["done"] = True
+        step += 1
+    return {n: _result(c, n, games, max_budget, seed) for n, c in climbs.items()}
+
+
+def _result(climb: dict, players: int, games: int, max_budget: int, seed: int) -> dict:
+    from boardlab.analysis.report.jobs import stored_seconds
+
+    game = climb["game"]
+    return ladder_result(climb["ladder"][0], climb["pairings"], players, climb["games"], game=game.id,
+                         variant=game.variant, seed=seed, max_budget=max_budget, stopped=climb["stopped"],
+                         seconds=stored_seconds(climb["outcomes"]))
+
+
+def ladder_result(first: str, pairings: list[Pairing], players: int, games_per_level: int, game: str = "",
+                  variant: str = "baseline", seed: int = 1, max_budget: int = 0,
+                  stopped: str = "the ladder's top", seconds: float = 0.0) -> dict:
+    """The trace's dict for JSON from its counted pairings (level `first` at the bottom): the
+    levels with their ratings and intervals, the pairings each marked "distinguished" when the
+    ladder's Benjamini-Hochberg selection keeps it, the depth."""
+    levels = [first] + [p.agent for p in pairings]
+    fit = ratings(levels, pairings) if pairings else Ratings(levels, [0.0], [0.0], [0.0])
+    chosen = benjamini_hochberg([p.p_value for p in pairings], ALPHA) if pairings else []
+    rows = [{**p.as_dict(), "distinguished": bool(c)} for p, c in zip(pairings, chosen)]
+    return {"game": game, "variant": variant, "players": players, "seed": seed,
+            "games_per_level": games_per_level, "max_budget": max_budget, "fair_share": round(1 / players, 6),
+            "levels": [{"agent": name, "budget": budget_of(name), "rating": round(e, 1),
+                        "ci95": [round(lo, 1), round(hi, 1)]}
                        for name, e, lo, hi in zip(fit.levels, fit.elo, fit.low, fit.high)],
-            "pairings": [p.as_dict() for p in pairings], "depth": depth(pairings), "stopped": stopped,
-            "fit_converged": fit.converged, "seconds": stored_seconds(outcomes)}
+            "pairings": rows, "depth": depth(pairings), "stopped": stopped,
+            "fit_converged": fit.converged, "seconds": seconds}
 
 
 def rating_chart(result: dict) -> dict:

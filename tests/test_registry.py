@@ -138,18 +138,18 @@ def test_a_broken_entry_point_is_one_line(tmp_path):
     assert "game plugin 'broken' (no_such_module:GAME) cannot be loaded" in done.stderr
 
 
-def test_skill_pairings_come_from_the_engines_own_agents(toygame, monkeypatch):
-    """The report's skill pairings are the engine's (`Game.skill_pairings`): greedy and MCTS when it
-    has them, else each of its own agents against random; none for an engine with random alone."""
+def test_skill_ladder_comes_from_the_engines_own_agents(toygame, monkeypatch):
+    """The report's skill trace climbs the engine's ladder (`Game.skill_ladder`): greedy and MCTS when
+    it has them, else its own agents in the order it lists them; random alone for an engine with no other."""
     from boardlab.analysis import engines
     import toygame.engine as toy
     for game_id in game_ids("engine"):
         game = engines.make_game(load(game_id), load(game_id).game.min_players)
         known = engines.agent_factories(game_id)
-        assert all(a in known and b in known for a, b in game.skill_pairings()), game_id
+        assert all(a in known for a in game.skill_ladder(64)), game_id
     game = engines.make_game(load("toygame"), 2)
-    assert game.skill_pairings() == [] and game.report_extras(1) == ([], {})
+    assert game.skill_ladder(64) == ["random"] and game.report_extras(1) == ([], {})
     monkeypatch.setattr(toy, "AGENTS", {"takes-one": lambda g: None, "takes-two": lambda g: None})
-    assert game.skill_pairings() == [("takes-one", "random"), ("takes-two", "random")]
+    assert game.skill_ladder(64) == ["random", "takes-one", "takes-two"]
     monkeypatch.setattr(toy, "AGENTS", {"greedy": lambda g: None, "takes-one": lambda g: None})
-    assert game.skill_pairings() == [("greedy", "random")]
+    assert game.skill_ladder(64) == ["random", "greedy"]

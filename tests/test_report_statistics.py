@@ -197,26 +197,91 @@ def test_headline_series_count_shares_of_decided_games_and_lengths_of_finished_g
     assert s["draw share"][0] == [0, 1, 1, 0] and s["unfinished share"][0] == [0, 0, 0, 1]
 
 
-def test_skill_pairings_without_an_edge_are_one_finding_with_their_power():
-    def pairing(strong, weak, won, played):
-        """`played` 2-player games with the seats alternating, `strong` winning `won` of them."""
+def ladder(players, *steps):
+    """The report's skill data of a ladder random, then steps (agent, wins, decided): `decided`
+    games of each level against the one below, seats alternating, the level winning `wins`."""
+    from boardlab.analysis.skill import Pairing, ladder_result
+
+    pairings, below = [], "random"
+    for agent, won, played in steps:
         records = []
         for i in range(played):
-            agents = (strong, weak) if i % 2 == 0 else (weak, strong)
-            seat = agents.index(strong) if i < won else agents.index(weak)
+            agents = (agent,) + (below,) * (players - 1) if i % 2 == 0 else (below,) * (players - 1) + (agent,)
+            mine = agents.index(agent)
+            seat = mine if i < won else (mine + 1) % players
             records.append(Record((seat,), False, 20, agents))
-        return SimpleNamespace(job=SimpleNamespace(agents=(strong, weak)), records=records)
+        pairings.append(Pairing(agent, below, players).add(records))
+        below = agent
+    return sections.skill_data(ladder_result("random", pairings, players, steps[0][2]), 0.05)
 
-    skill = sections.skill_data([pairing("greedy", "random", 100, 120), pairing("mcts-8", "mcts-4", 26, 40),
-                                 pairing("mcts-16", "mcts-8", 22, 40)], 2, 0.05)
-    data = report_data(games([850, 850]), 2)
-    data["2"]["skill"] = skill
+
+def skill_findings(players, *steps):
+    data = report_data(games([850, 850]), players)
+    data[str(players)]["skill"] = ladder(players, *steps)
     select_findings(data)
-    found = [f for f in findings("Game", data) if f["kind"] in ("skill", "too few")]
-    assert found[0]["text"] == ("greedy against random wins more than a fair share of decided games at every player "
-                                "count (83% against a fair 50% with 2 players; 120 games each).")
-    # 26 of 40 (65%) and 22 of 40: p = 0.058 and 0.53, no discovery; 40 decided games detect 22.1 points
+    return [f for f in findings("Game", data) if f["kind"] in ("skill", "luck", "too few")]
+
+
+def test_skill_matters_with_its_depth_and_the_steps_it_could_not_tell_apart_with_their_power():
+    found = skill_findings(2, ("greedy", 100, 120), ("mcts-16", 26, 40), ("mcts-32", 22, 40))
+    # p: greedy < 0.001, mcts-16 0.040 (one-sided, 26 of 40), mcts-32 0.32: Benjamini-Hochberg over the
+    # three keeps only the first (0.040 > 2 x 0.05 / 3), so the depth is 1.  Two players, a chain:
+    # each step's rating is 400 log10 of its odds with half a win added to each side
+    rating = 400 * sum(math.log10((w + 0.5) / (n - w + 0.5)) for w, n in ((100, 120), (26, 40), (22, 40)))
     mdd = (1.959964 + 0.841621) * math.sqrt(0.25 / 40)
-    assert found[1]["text"] == ("Too few games to tell whether mcts-8 beats mcts-4 or mcts-16 beats mcts-8 (40 games "
-                                f"each): they detect only {mdd * 100:.1f} points; about 785 games would.")
-    assert not any("no better" in f["text"] for f in findings("Game", data))
+    assert len(found) == 1 and found[0]["kind"] == "skill"
+    text = found[0]["text"]
+    assert text.startswith(f"Skill matters: 1 distinguishable level with 2 players (random < greedy ~ mcts-16 ~ "
+                           f"mcts-32; mcts-32 rated {rating:.0f} Elo above random, 95% interval ")
+    assert text.endswith(f"Searching longer showed no significant gain above greedy with 2 players: these 40 "
+                         f"decided games detect {mdd * 100:.1f} points; about 785 games per level would detect "
+                         f"5.0 points.")
+
+
+def test_luck_dominates_only_where_the_games_could_have_told():
+    # 1,000 decided games, the level winning 510: no gain (p = 0.27), and 1,000 games detect 4.4 points
+    found = skill_findings(2, ("greedy", 510, 1000))
+    odds = 510.5 / 490.5
+    mdd = (1.959964 + 0.841621) * math.sqrt(0.25 / 1000)
+    assert [f["text"] for f in found] == [
+        f"Luck dominates with 2 players: no level is significantly better than the one below (1,000 games per "
+        f"level, enough to detect {mdd * 100:.1f} points); by the ratings greedy would win about "
+        f"{odds / (odds + 1):.0%} of decided games against random, against a fair 50%."]
+    # 11 of 20: too few games to tell
+    found = skill_findings(2, ("greedy", 11, 20))
+    mdd = (1.959964 + 0.841621) * math.sqrt(0.25 / 20)
+    assert [f["text"] for f in found] == [
+        f"Too few games to tell whether skill matters with 2 players: no level is significantly better than the "
+        f"one below, and these 20 games per level detect only {mdd * 100:.1f} points; about 785 would detect "
+        f"5.0 points."]
+
+
+def test_restricted_play_findings_say_what_an_element_decides_or_that_too_few_games_tell():
+    from boardlab.analysis.skill import Pairing, gain_p_value
+
+    def element(name, won, played):
+        """`played` games of g against g barred from `name`, seats alternating, g winning `won`."""
+        records = []
+        for i in range(played):
+            agents = ("g", "g-without") if i % 2 == 0 else ("g-without", "g")
+            mine = agents.index("g")
+            records.append(Record((mine if i < won else 1 - mine,), False, 20, agents))
+        row = Pairing("g", "g-without", 2).add(records).as_dict()
+        row["p_value"] = gain_p_value(row["wins"], row["decided"], 0.5, "two-sided")
+        return {"element": name, "description": f"using {name}", **row}
+
+    data = report_data(games([850, 850]), 2)
+    data["2"]["restricted"] = sections.restricted_data(
+        {"agent": "g", "players": 2, "games_per_element": 100, "fair_share": 0.5, "seconds": 1.0,
+         "elements": [element("a", 90, 100), element("b", 50, 100), element("c", 20, 100)]}, 0.05)
+    assert "seconds" not in data["2"]["restricted"]  # the document holds no clock time
+    select_findings(data)
+    texts = [f["text"] for f in findings("Game", data) if f["kind"] in ("element", "too few")]
+    # a: 90 of 100, d = (0.9 - 0.5) / 0.5 = 80%; c: the full agent wins 20 of 100; b: 100 games detect 28.0 points
+    mdd = (1.959964 + 0.841621) * math.sqrt(0.25 / 100)
+    assert texts == ["Using a matters: against the same agent barred from it, g wins 90% of decided games with 2 "
+                     "players (a fair share is 50%); it decides most games (80% of them) (100 games each).",
+                     "g does better barred from using c: against it the full agent wins only 20% of decided games "
+                     "with 2 players (a fair share is 50%) (100 games each).",
+                     f"Too few games to tell whether using b matters to g (100 games each): they detect only "
+                     f"{mdd * 100:.1f} points; about 785 games would."]

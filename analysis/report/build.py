@@ -36,7 +36,8 @@ class ReportOptions:
     games: int | None = None  # self-play games per configuration; None: `games_for` the player count
     seed: int = 1
     players: int | None = None  # None: every allowed player count
-    skill_games: int = 120  # games per skill pairing
+    skill_games: int = 120  # games per level of the skill trace and per element of restricted play
+    skill_budget: int = 64  # the largest MCTS budget of the report's skill trace
     decision_games: int = 240  # games played move by move for the decisions section
     table_deals: int = 200  # deals for tables estimated over random deals
     workers: int | None = None
@@ -88,11 +89,6 @@ def alternative_games(players: int, options: "ReportOptions") -> int:
     return max(1, games_for(players, options) // 2)
 
 
-def pairing_games(agent: str, options: ReportOptions) -> int:
-    """Games of a skill pairing: a third of `skill_games` for the (much slower) MCTS doublings."""
-    return max(1, options.skill_games // 3) if agent.startswith("mcts") else options.skill_games
-
-
 def player_counts(definition, options: ReportOptions) -> list[int]:
     info = definition.game
     if options.players is not None:
@@ -111,13 +107,10 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
         return _without_engine(definition, store, options, counts)
     agent = check_agent(game_id, options.agent or model_agent(definition))
     alternatives, skipped = rule_alternatives(definition)
-    pairings = engines.make_game(definition, counts[0]).skill_pairings()
     jobs, alt_errors = [], {}
     for n in counts:
         jobs.append(Job(definition, n, (agent,) * n, games_for(n, options), options.seed))
         jobs.append(Job(definition, n, (agent,) * n, options.decision_games, options.seed, observe=True))
-        jobs += [Job(definition, n, (strong,) + (weak,) * (n - 1), pairing_games(strong, options), options.seed)
-                 for strong, weak in pairings]
         for option, value in alternatives:
             changed = with_rule(definition, option, value)
             try:
@@ -128,6 +121,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
             jobs.append(Job(changed, n, (agent,) * n, alternative_games(n, options), options.seed))
     outcomes = play_jobs(jobs, store, options.workers, options.progress, backend=options.backend)
     by_job = {id(o.job): o for o in outcomes}
+    traces, effects = _skill(definition, counts, options, store)
     unit = engines.make_game(definition, counts[0]).length_unit
 
     difference = sections.designer_difference(definition)
@@ -137,8 +131,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     for n in counts:
         mine = [by_job[id(j)] for j in jobs if j.players == n]
         baseline, observed = mine[0], mine[1]
-        skilled = mine[2:2 + len(pairings)]
-        alt_outcomes = iter(mine[2 + len(pairings):])
+        alt_outcomes = iter(mine[2:])
         alts = [(o, v, alt_errors.get((n, o, v)) or next(alt_outcomes)) for o, v in alternatives]
         own_blocks, own = _own_figures(definition, baseline, n, options.seed, store)
         decision_blocks, decided = sections.decisions(observed, n)
@@ -147,7 +140,8 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
             "seats": sections.seats_data(baseline, n, difference),
             "length": sections.length_data(baseline, definition, unit),
             "decisions": decided,
-            "skill": sections.skill_data(skilled, n, difference),
+            "skill": sections.skill_data(traces[n], difference),
+            "restricted": sections.restricted_data(effects[n], difference),
             "game": own,
             "sensitivity": sections.sensitivity_data(baseline, alts, n, skipped)}
     data["tests"] = select_findings(data["by_players"])
@@ -160,6 +154,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
                  section("Game length", sections.length_blocks(d["length"], n), level=3),
                  section("Decisions", decision_blocks, level=3),
                  section("Skill", sections.skill_blocks(d["skill"], n), level=3),
+                 section("Restricted play", sections.restricted_blocks(d["restricted"], n), level=3),
                  section(f"{name}'s own figures", own_blocks, level=3),
                  section("Open-rule sensitivity", sections.sensitivity_blocks(d["sensitivity"], n, unit, rule_name),
                          level=3)]
@@ -167,7 +162,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     data["findings"] = found
     data["verdict"] = verdict(data["by_players"], rule_name)
     tables_blocks, data["tables"] = _tables(definition, options, store)
-    head = _head(definition, options, counts, pairings, agent)
+    head = _head(definition, options, counts, traces, effects, agent)
     document = {
         "title": f"{name}: balance report ({getattr(definition, 'variant', 'baseline')})",
         "head": head,
@@ -177,15 +172,30 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
                     + body + [section("Exact tables", tables_blocks)],
         "glossary": [list(g) for g in GLOSSARY],
         "data": data,
-        "run": {"seconds": stored_seconds(outcomes)},
+        "run": {"seconds": round(stored_seconds(outcomes) + sum(t["seconds"] for t in traces.values())
+                                 + sum(e["seconds"] for e in effects.values()), 1)},
     }
     return document
+
+
+def _skill(definition, counts, options: ReportOptions, store: ResultStore) -> tuple[dict, dict]:
+    """The skill trace (`skill.traces`: every player count's ladder climbing together) and restricted
+    play (`restricted.effects`) at every player count, {players: dict}, their games through the
+    results store (so a rerun plays only what is missing)."""
+    from boardlab.analysis import restricted, runner, skill
+
+    backend = options.backend or runner.LocalBackend(options.workers)
+    traces = skill.traces(definition, counts, options.skill_games, options.skill_budget, options.seed, store, backend,
+                          progress=options.progress)
+    effects = restricted.effects_at(definition, counts, options.skill_games, options.seed, store, backend,
+                                    progress=options.progress)
+    return traces, effects
 
 
 def _without_engine(definition, store: ResultStore, options: ReportOptions, counts) -> dict:
     """The report of a game that has no rules engine yet: its head and exact tables only."""
     tables_blocks, tables_data = _tables(definition, options, store)
-    head = [row for row in _head(definition, options, counts, [], "none") if row[0] not in ("games", "agents")]
+    head = [row for row in _head(definition, options, counts, {}, {}, "none") if row[0] not in ("games", "agents")]
     return {"title": f"{definition.game.name}: balance report ({getattr(definition, 'variant', 'baseline')})",
             "head": head,
             "sections": [{**section(say("verdict.title"), [text(say("no_engine", name=definition.game.name))]),
@@ -264,7 +274,20 @@ def git_commit() -> str:
     return commit + ("+changes" if dirty else "")
 
 
-def _head(definition, options: ReportOptions, counts, pairings, agent: str) -> list[list[str]]:
+def _ladder_words(traces: dict, effects: dict) -> str:
+    """The head's words for the skill trace's levels and restricted play's agent."""
+    ladders = {}
+    for n, t in traces.items():
+        ladders.setdefault(", ".join(level["agent"] for level in t["levels"]), []).append(str(n))
+    words = "".join(f"; skill trace{'' if len(ladders) == 1 else ' with ' + ', '.join(ns) + ' players'}: {ladder}"
+                    for ladder, ns in ladders.items() if ladder)
+    agents = sorted({e["agent"] for e in effects.values() if e["elements"]})
+    if agents:
+        words += f"; restricted play: {', '.join(agents)} against the same agent barred from one element"
+    return words
+
+
+def _head(definition, options: ReportOptions, counts, traces: dict, effects: dict, agent: str) -> list[list[str]]:
     from boardlab import __version__
     info = definition.game
     assumptions = info.assumptions
@@ -278,9 +301,10 @@ def _head(definition, options: ReportOptions, counts, pairings, agent: str) -> l
         ["games", ", ".join(f"{games_for(n, options):,} with {n}" for n in counts)
                   + " players (self-play; each rule alternative plays the first half of them, same seeds); "
                   f"{options.decision_games:,} played move by move for the decisions; "
-                  f"{options.skill_games:,} per skill pairing ({max(1, options.skill_games // 3):,} for the MCTS doublings)"],
-        ["agents", f"{agent} in every seat" + ("; skill: " + ", ".join(f"{a} against {b}" for a, b in pairings)
-                                             if pairings else "")],
+                  f"{options.skill_games:,} per level of the skill trace (MCTS budgets up to "
+                  f"{options.skill_budget:,}) and per element of restricted play, rounded up to whole rotations "
+                  "of the seats"],
+        ["agents", f"{agent} in every seat" + _ladder_words(traces, effects)],
         ["stated playing time", f"{info.minutes} minutes, " + (f"{info.min_players} players" if info.min_players ==
                                                                  info.max_players else
                                                                  f"{info.min_players} to {info.max_players} players")],

@@ -27,7 +27,8 @@ import re
 
 from boardlab.analysis.stats import format_p
 
-FORMATS = ("text", "int", "credit", "f1", "f2", "f3", "sf1", "pct", "pp", "ci_pct", "ci_pp", "ci_f1", "p", "yes")
+FORMATS = ("text", "int", "credit", "f0", "f1", "f2", "f3", "sf1", "pct", "pp", "ci_pct", "ci_pp", "ci_f0", "ci_f1",
+           "p", "yes")
 
 
 def format_cell(value, fmt: str) -> str:
@@ -43,7 +44,7 @@ def format_cell(value, fmt: str) -> str:
         return f"{int(value):,}"
     if fmt == "credit":  # games won, a shared win counted as its share: whole, or to one decimal
         return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
-    if fmt in ("f1", "f2", "f3"):
+    if fmt in ("f0", "f1", "f2", "f3"):
         return f"{value:,.{fmt[1]}f}"
     if fmt == "sf1":  # a difference: its sign always shown
         return f"{value:+,.1f}"
@@ -55,6 +56,8 @@ def format_cell(value, fmt: str) -> str:
         return f"{value[0] * 100:.1f}% .. {value[1] * 100:.1f}%"
     if fmt == "ci_pp":
         return f"{value[0] * 100:+.1f} .. {value[1] * 100:+.1f} pts"
+    if fmt == "ci_f0":  # an interval of plain numbers (ratings)
+        return f"{value[0]:,.0f} .. {value[1]:,.0f}"
     if fmt == "ci_f1":
         return f"{value[0]:+,.1f} .. {value[1]:+,.1f}"
     if fmt == "p":

@@ -1,11 +1,13 @@
 """Findings: sentences generated from a report's numbers, ordered by importance.
 
-A report runs many tests (the seats at every player count, every skill pairing, every
-headline metric of every rule alternative).  `select_findings` applies the
+A report runs many tests (the seats at every player count, every element of restricted play,
+every headline metric of every rule alternative).  `select_findings` applies the
 Benjamini-Hochberg procedure to all of them at once and marks each test's `discovery`; only
 discoveries become findings of an effect, so at most about 5% of the effects a report states
 are expected to be chance.  A test that is no discovery is stated with the smallest
 difference its games could detect (80% power, 5% level), or as "too few games to tell".
+The skill trace's steps are their own family, as in `boardlab skill`: a level counts as
+distinguishable when Benjamini-Hochberg over the ladder's tests selects it (`skill.depth`).
 
 Each finding has a score on one scale (roughly "points of win share, or its equivalent"), so
 that a 20-point seat imbalance outranks a 3-point rule effect; nothing here is written by hand
@@ -26,8 +28,8 @@ def report_tests(by_players: dict):
         seats = d["seats"]
         yield (n, "seats equal"), seats["equality"]
         yield (n, "seat 1 fair"), seats["first_player_advantage"]
-        for p in d.get("skill", {}).get("pairings", []):
-            yield (n, "skill", p["agent"], p["against"]), p
+        for e in d.get("restricted", {}).get("elements", []):
+            yield (n, "restricted", e["element"]), e
         for alt in d.get("sensitivity", {}).get("alternatives", []):
             for metric, m in alt.get("metrics", {}).items():
                 yield (n, "rule", alt["option"], str(alt["value"]), metric), m
@@ -58,7 +60,7 @@ def findings(name: str, by_players: dict, rule_name=None) -> list[dict]:
     out = _first_seat(counts) + _balanced(counts)
     for players, d in counts.items():
         out += _seats(players, d)
-    out += _length(name, counts, rule_name) + _rules(counts, rule_name) + _skill(counts)
+    out += _length(name, counts, rule_name) + _rules(counts, rule_name) + _skill(counts) + _restricted(counts)
     out.sort(key=lambda f: (-f["score"], f["text"]))
     return out
 
@@ -206,38 +208,124 @@ def _rules(counts, rule_name):
     return out
 
 
+#: the fields of `ladder_words` that the "skill matters" sentences name
+LADDER_FIELDS = ("depth", "s", "chain", "top", "rating", "low", "high")
+
+
+def ladder_words(trace: dict) -> dict:
+    """What the findings and the verdict say of one player count's skill trace: the depth, the
+    ladder as a chain ("random < greedy ~ mcts-16": < where the level above is distinguishable,
+    ~ where not), the top level's rating and interval, the rating-implied share of the top level
+    against random, and the undistinguished steps above the last distinguished one."""
+    levels, pairings = trace["levels"], trace["pairings"]
+    chain = levels[0]["agent"]
+    for level, p in zip(levels[1:], pairings):
+        chain += (" < " if p["distinguished"] else " ~ ") + level["agent"]
+    top = levels[-1]
+    odds = 10 ** (top["rating"] / 400)
+    n = trace["players"]
+    last = max((i for i, p in enumerate(pairings) if p["distinguished"]), default=-1)
+    return {"depth": trace["depth"], "s": "" if trace["depth"] == 1 else "s", "chain": chain, "top": top["agent"],
+            "rating": f"{top['rating']:.0f}", "low": f"{top['ci95'][0]:.0f}", "high": f"{top['ci95'][1]:.0f}",
+            "share": odds / (odds + n - 1), "flat": pairings[last + 1:], "fair": trace["fair_share"],
+            "games": f"{trace['games_per_level']:,}"}
+
+
 def _skill(counts):
-    """One finding per pairing whose stronger agent wins more than a fair share (a discovery), and
-    one for all the pairings that show no edge: with their power, or "too few games to tell"."""
-    groups: dict[tuple, list] = {}
+    """The skill trace's findings: "skill matters" with the depth at every player count where some
+    level is distinguishable (and what the undistinguished steps above could detect); "luck
+    dominates" where none is and the games could have told; else "too few games to tell"."""
+    out, parts, flats, tops = [], [], [], []
+    score = 0.0
     for players, d in counts.items():
-        for p in d.get("skill", {}).get("pairings", []):
-            groups.setdefault((p["agent"], p["against"]), []).append((players, p))
-    out, quiet = [], []
-    for (agent, against), seen in groups.items():
-        decided = [(n, p) for n, p in seen if p.get("discovery") and p["rate"] > p["fair_share"]]
-        if not decided:
-            quiet.append((agent, against, seen))
+        trace = d.get("skill")
+        if not trace or not trace.get("pairings"):
             continue
-        rates = "; ".join(say("skill.rate", rate=pct(p["rate"], 0), fair=pct(p["fair_share"], 0), players=n)
-                          for n, p in seen)
-        key = "skill.more" if len(decided) == len(seen) else "skill.some"
-        out.append({"score": max((p["rate"] - p["fair_share"]) * 50 for _, p in decided),
-                    "text": say(key, agent=agent, against=against, rates=rates, games=f"{seen[0][1]['games']:,}",
-                                where=say("at_every_count"), counts=listed(str(n) for n, _ in decided)),
-                    "kind": "skill", "players": [n for n, _ in decided]})
-    if quiet:
-        pairs = listed((say("skill.pair", agent=a, against=b) for a, b, _ in quiet), "or")
-        powers = [p["power"] for _, _, seen in quiet for _, p in seen]
-        games = sorted({p["games"] for _, _, seen in quiet for _, p in seen})
-        fields = {"pairs": pairs, "games": listed(f"{g:,}" for g in games),
-                  "mdd": unsigned_points(max(q["mdd"] or 1.0 for q in powers))}
-        if all(q["enough"] for q in powers):
-            fields["pairs"] = listed(say("skill.pair_against", agent=a, against=b) for a, b, _ in quiet)
-            out.append({"score": 2.0, "text": say("skill.none", **fields), "kind": "no skill",
-                        "players": sorted({n for _, _, seen in quiet for n, _ in seen})})
+        w = ladder_words(trace)
+        first = trace["pairings"][0]["power"]
+        if w["depth"]:
+            parts.append(say("skill.matters_part", players=players, **{k: w[k] for k in LADDER_FIELDS}))
+            tops.append(w["top"])
+            score = max(score, (w["share"] - w["fair"]) * 50)
+            if w["flat"]:
+                power = max((p["power"] for p in w["flat"]), key=lambda q: q["mdd"] or 1.0)
+                needed = "" if power["enough"] else say("skill.needed", needed=f"{power['games_needed'] or 0:,}",
+                                                        difference=unsigned_points(power["difference"]))
+                below = trace["levels"][len(trace["pairings"]) - len(w["flat"])]["agent"]
+                flats.append(say("skill.flat", level=below, players=players, decided=listed(
+                    sorted({f"{p['decided']:,}" for p in w["flat"]})), mdd=unsigned_points(power["mdd"] or 1.0),
+                    needed=needed))
+        elif first["enough"]:
+            out.append({"score": 2.0, "kind": "luck", "players": [players],
+                        "text": say("skill.luck", players=players, games=w["games"], mdd=unsigned_points(first["mdd"]),
+                                    top=w["top"], share=pct(w["share"], 0), fair=pct(w["fair"], 0))})
         else:
-            out.append({"score": 3.0, "text": say("skill.too_few", needed=f"{max(q['games_needed'] or 0 for q in powers):,}",
-                                                  **fields),
-                        "kind": "too few", "players": sorted({n for _, _, seen in quiet for n, _ in seen})})
+            out.append({"score": 3.0, "kind": "too few", "players": [players],
+                        "text": say("skill.too_few", players=players, games=w["games"],
+                                    mdd=unsigned_points(first["mdd"] or 1.0), needed=f"{first['games_needed'] or 0:,}",
+                                    difference=unsigned_points(first["difference"]))})
+    if parts:
+        games = listed(sorted({f"{d['skill']['games_per_level']:,}" for d in counts.values() if d.get("skill")}))
+        out.append({"score": max(score, 1.0), "kind": "skill",
+                    "players": [n for n, d in counts.items() if d.get("skill", {}).get("depth")],
+                    "text": say("skill.matters", parts="; ".join(parts), top=listed(sorted(set(tops))), games=games)
+                    + "".join(flats)})
+    return out
+
+
+def _restricted(counts):
+    """Restricted play's findings, per element over the player counts: it matters (a discovery
+    with the full agent ahead; "decides most games" when d > 1/2, see `sections.decided_by`), the
+    agent does better barred from it, or, for the elements without a discovery, one finding:
+    nothing these games detect ("a rule that could go") or too few games to tell."""
+    from boardlab.analysis.report.sections import decided_by
+
+    groups: dict[str, list] = {}
+    agents = {}
+    for players, d in counts.items():
+        r = d.get("restricted") or {}
+        for e in r.get("elements", []):
+            groups.setdefault(e["element"], []).append((players, e))
+            agents[e["element"]] = r["agent"]
+    out, quiet = [], []
+    for element, seen in groups.items():
+        agent = agents[element]
+        found = [(n, e) for n, e in seen if e.get("discovery")]
+        if not found:
+            quiet.append((element, seen))
+            continue
+        games = listed(sorted({f"{e['games']:,}" for _, e in seen}))
+        ahead = [(n, e) for n, e in found if e["share"] > e["fair_share"]]
+        behind = [(n, e) for n, e in found if e["share"] <= e["fair_share"]]
+        if ahead:
+            parts = listed(say("element.part", share=pct(e["share"], 0), fair=pct(e["fair_share"], 0), players=n)
+                           for n, e in ahead)
+            most = max(decided_by(e["share"], e["fair_share"]) for _, e in ahead)
+            decides = say("element.decides_most" if most > 0.5 else "element.decides", decided=pct(most, 0))
+            description = seen[0][1]["description"]
+            out.append({"score": max((e["share"] - e["fair_share"]) * 50 for _, e in ahead), "kind": "element",
+                        "players": [n for n, _ in ahead], "element": element,
+                        "text": say("element.matters", element_cap=description[0].upper() + description[1:],
+                                    agent=agent, parts=parts, decides=decides, games=games)})
+        if behind:
+            parts = listed(say("element.part", share=pct(e["share"], 0), fair=pct(e["fair_share"], 0), players=n)
+                           for n, e in behind)
+            out.append({"score": max((e["fair_share"] - e["share"]) * 50 for _, e in behind), "kind": "element",
+                        "players": [n for n, _ in behind], "element": element,
+                        "text": say("element.hurts", agent=agent, element=seen[0][1]["description"], parts=parts,
+                                    games=games)})
+    if quiet:
+        powers = [e["power"] for _, seen in quiet for _, e in seen]
+        agent = listed(sorted({agents[element] for element, _ in quiet}))
+        fields = {"elements": listed((seen[0][1]["description"] for _, seen in quiet), "or"), "agent": agent,
+                  "games": listed(sorted({f"{e['games']:,}" for _, seen in quiet for _, e in seen})),
+                  "mdd": unsigned_points(max(q["mdd"] or 1.0 for q in powers))}
+        players = sorted({n for _, seen in quiet for n, _ in seen})
+        if all(q["enough"] for q in powers):
+            out.append({"score": 2.0, "kind": "element could go", "players": players,
+                        "text": say("element.could_go", **fields)})
+        else:
+            out.append({"score": 1.5, "kind": "too few", "players": players,
+                        "text": say("element.too_few", s="" if len(quiet) > 1 else "s",
+                                    needed=f"{max(q['games_needed'] or 0 for q in powers):,}", **fields)})
     return out

@@ -2,7 +2,8 @@
 
 The metrics follow the general evaluation work on games: per-seat win rates and Balance as in
 Ludii's metrics, decisiveness and the share of forced moves as in Browne's aesthetic criteria,
-and skill measured by letting a stronger agent play a weaker one (restricted-play balance).
+the skill trace of Ludii (a ladder of agents, each against the one below) with the depth of Lantz and
+others (2017), and the restricted-play balance of Jaffe and others (2012).
 """
 
 GLOSSARY: tuple[tuple[str, str], ...] = (
@@ -26,7 +27,8 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
                 "effect on the per-game differences. Printed as < 0.001 below one in a thousand."),
     ("false-discovery rate", "A report runs many tests. Its findings are the tests selected by the "
                              "Benjamini-Hochberg procedure at 5% over every test of the report (the seats at every "
-                             "player count, every skill pairing, every metric of every rule alternative): of the "
+                             "player count, every element of restricted play, every metric of every rule alternative; the "
+                             "skill trace's steps are a family of their own): of the "
                              "effects it states, about 1 in 20 or fewer are expected to be chance."),
     ("smallest detectable difference", "The difference from a fair share (or, for a rule option, between the "
                                        "two rule sets) that these games would find 80% of the time at the 5% "
@@ -49,13 +51,26 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ("single choice", "Share of decisions that offered exactly one legal move (forced moves)."),
     ("must pass", "Share of decisions whose only legal move was a pass (a turn the rules skip, the "
                   "player having no move at all, is not a decision)."),
-    ("skill", "Share of the decided games won by one agent playing against weaker agents in every other "
-              "seat, seats rotated: "
-              "far above the fair share means that skill decides the game; near it, luck does."),
+    ("skill trace", "A ladder of agents from weakest to strongest (random, greedy, then MCTS with its budget "
+                    "doubling), each level playing the one below: with more players the level in one seat and "
+                    "the level below in every other, seats rotating. Its share of the decided games is tested "
+                    "against the fair share (one-sided binomial test). The chain \"random < greedy ~ mcts-16\" "
+                    "marks with < a level significantly better than the one below and with ~ one not told apart."),
+    ("rating (Elo)", "One strength per level, fitted to every decided game of the ladder at once (Bradley-Terry; "
+                     "for more players its Luce form), on the Elo scale with random at 0: 400 points are odds of "
+                     "10 to 1. Its 95% interval includes the uncertainty of every step below it."),
+    ("depth", "How many levels of the skill trace are significantly better than the one below (false-discovery "
+              "rate 5% over the ladder's steps): the number of distinguishable skill steps. Skill matters when "
+              "it is at least 1; luck dominates when it is 0 and the games could have told; otherwise there "
+              "were too few games to tell."),
+    ("restricted play", "How much an optional element of the rules matters: the share of decided games the full "
+                        "agent wins against the same agent barred from that element (it plays as the full agent "
+                        "would among the moves left; when every legal move uses the element it plays on as the "
+                        "full agent). At the fair share the element does not matter to that agent (a rule that "
+                        "could go); games it decides: d = (share - fair) / (1 - fair), most games when d > 1/2."),
     ("random, greedy, mcts-N", "Agents: random picks any legal move; greedy looks one move ahead by the "
                                "game's own measure; mcts-N searches N Monte-Carlo tree-search iterations per "
-                               "move. mcts-2N against mcts-N, over several doublings, shows whether "
-                               "thinking longer keeps paying."),
+                               "move. NAME-without-ELEMENT is NAME barred from an element (restricted play)."),
     ("open-rule sensitivity", "Every rule option of the definition that is a choice between readings, each "
                               "alternative played on the same seeds as the default; the difference of each "
                               "headline metric with its 95% interval on the per-game differences."),

@@ -158,37 +158,88 @@ def decisions(outcome, players: int) -> tuple[list, dict]:
                   f"decision (a game's own figures count such turns where it has any).")], data
 
 
-def skill_data(outcomes, players: int, difference: float) -> dict:
-    """Per pairing: the stronger agent's share of the decided games (its seat's credit), against a fair share."""
-    data = []
-    fair = 1 / players
-    for o in outcomes:
-        strong, weak = o.job.agents[0], o.job.agents[1]
-        credit, decided = 0.0, 0
-        for r in o.records:
-            if is_decided(r):
-                decided += 1
-                credit += seat_credits(r, players)[r.agents.index(strong)]
-        credit = round(credit, 6)
-        lo, hi = wilson_interval(credit, decided)
-        games = len(o.records)
-        data.append({"agent": strong, "against": weak, "games": games, "decided": decided, "wins": credit,
-                     "rate": round(credit / decided, 6) if decided else 0.0, "ci95": [round(lo, 6), round(hi, 6)],
-                     "fair_share": round(fair, 6), "p_value": score_test(credit, decided, fair),
-                     "power": power_statement(decided, fair, difference, decided / games if games else 0.0)})
-    return {"pairings": data}
+def skill_data(trace: dict, difference: float) -> dict:
+    """The skill trace of one player count (`skill.trace`) for the report: without its compute
+    time (the document holds no clock time), each pairing with what its games could detect."""
+    data = {k: v for k, v in trace.items() if k != "seconds"}
+    data["pairings"] = [_with_power(p, difference) for p in trace["pairings"]]
+    return data
+
+
+def restricted_data(effects: dict, difference: float) -> dict:
+    """Restricted play at one player count (`restricted.effects`) for the report: without its
+    compute time, each element with what its games could detect."""
+    data = {k: v for k, v in effects.items() if k != "seconds"}
+    data["elements"] = [_with_power(e, difference) for e in effects["elements"]]
+    return data
+
+
+def _with_power(p: dict, difference: float) -> dict:
+    return {**p, "power": power_statement(p["decided"], p["fair_share"], difference,
+                                          p["decided"] / p["games"] if p["games"] else 0.0)}
+
+
+def decided_by(share: float, fair: float) -> float:
+    """The share of games an advantage decides: if a side wins a game outright with probability
+    d and otherwise its fair share, it wins d + (1 - d) fair of them, so d = (share - fair) / (1 - fair).
+
+    >>> decided_by(0.75, 0.5), decided_by(0.25, 0.25)
+    (0.5, 0.0)
+    """
+    return (share - fair) / (1 - fair)
 
 
 def skill_blocks(data: dict, players: int) -> list:
+    from boardlab.analysis.skill import rating_chart
+
     if not data["pairings"]:
         return [text("No agents to compare for this game.")]
-    rows = [[p["agent"], f"{p['against']} in the other seat{'s' if players > 2 else ''}", p["games"], p["decided"],
-             p["rate"], p["ci95"], p["p_value"]] for p in data["pairings"]]
-    return [table(f"Skill, {players} players", [("agent", "text"), ("against", "text"), ("games", "int"),
-                                                ("decided", "int"), ("its share of decided games", "pct"),
-                                                ("95% interval", "ci_pct"), ("p-value", "p")],
-                  rows, f"One seat plays the first agent, the others the second; the seats rotate. "
-                        f"A fair share is {1 / players:.1%}: the further above it, the more skill decides the game.")]
+    pairs = {p["agent"]: p for p in data["pairings"]}
+    rows = []
+    for level in data["levels"]:
+        p = pairs.get(level["agent"])
+        rows.append([level["agent"], level["rating"], level["ci95"]]
+                    + ([p["below"], p["decided"], p["share"], p["ci95"], p["p_value"], p["distinguished"]] if p else
+                       ["-", None, None, None, None, None]))
+    others = "the other seat" if players == 2 else f"the other {players - 1} seats"
+    return [table(f"Skill trace, {players} players", [("level", "text"), ("rating (Elo)", "f0"),
+                                                      ("95% interval", "ci_f0"), ("against", "text"),
+                                                      ("decided", "int"), ("its share of decided games", "pct"),
+                                                      ("95% interval", "ci_pct"), ("p-value (a gain)", "p"),
+                                                      ("better than the one below", "yes")], rows,
+                  f"Each level plays {data['games_per_level']:,} games against the level below it in {others}, "
+                  f"the seats rotating; a fair share is {data['fair_share']:.1%}. Ratings are Bradley-Terry "
+                  f"(Luce) fits of every decided game on the Elo scale, random = 0 (400 points are odds of 10 "
+                  f"to 1). Depth: {data['depth']} (levels significantly better than the one below, "
+                  f"false-discovery rate 5% over the ladder). "
+                  + ("The ladder ran to its top." if data["stopped"] == "the ladder's top" else
+                     f"The ladder stopped early: {data['stopped']}.")),
+            rating_chart(data)]
+
+
+def restricted_blocks(data: dict, players: int) -> list:
+    if not data["elements"]:
+        return [text("The game declares no optional elements to bar.")]
+    agent, fair = data["agent"], data["fair_share"]
+    others = "the same agent barred from it" if players == 2 else f"{players - 1} copies of it barred from it"
+    rows = [[e["description"], e["decided"], e["share"], e["ci95"], decided_by(e["share"], fair)
+             if e["share"] is not None and e["share"] > fair else None, e["p_value"], e.get("discovery", False)]
+            for e in data["elements"]]
+    return [table(f"Restricted play, {players} players", [("element", "text"), ("decided", "int"),
+                                                          (f"{agent}'s share of decided games", "pct"),
+                                                          ("95% interval", "ci_pct"),
+                                                          ("games it decides", "pct"), ("p-value (two-sided)", "p"),
+                                                          ("significant", "yes")], rows,
+                  f"{agent} in one seat against {others}, {data['games_per_element']:,} games per element, the "
+                  f"seats rotating; a fair share is {fair:.1%}. Games it decides: d = (share - fair) / (1 - fair), "
+                  f"the share of games the element wins outright if the rest go fairly (a dash: the full agent did "
+                  f"no better than fair). Significant: selected by the report's false-discovery control."),
+            chart("whiskers", f"restricted-{players}",
+                  f"{agent}'s share against {agent} barred from one element, {players} players",
+                  categories=[e["element"] for e in data["elements"]],
+                  values=[e["share"] if e["share"] is not None else fair for e in data["elements"]],
+                  low=[e["ci95"][0] for e in data["elements"]], high=[e["ci95"][1] for e in data["elements"]],
+                  reference=round(fair, 6), axis="share of decided games; dashed: a fair share")]
 
 
 def metric_label(metric: str, unit: str) -> str:

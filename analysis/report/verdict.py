@@ -27,7 +27,7 @@ def verdict(by_players: dict, rule_name) -> dict:
         problem = worst_problem(n, d)
         remedies = remedies_for(problem, d) if problem else []
         lines = [say("verdict.players", players=n), _seats(d["seats"], d["length"]["unit"]), _time(d["length"]),
-                 _skill(d.get("skill", {}).get("pairings", []))]
+                 _skill(d.get("skill", {}))]
         if problem is None:
             lines.append(say("verdict.problem_none"))
         else:
@@ -97,28 +97,19 @@ def _time(length: dict) -> str:
                judgement=judgement, p90=minutes(length["table_minutes"]["p90"]))
 
 
-def _skill(pairings: list) -> str:
-    if not pairings:
+def _skill(trace: dict) -> str:
+    """The skill line: the depth and the top level's rating (`findings.ladder_words`), or luck
+    dominates, or too few games to tell."""
+    from boardlab.analysis.report.findings import LADDER_FIELDS, ladder_words
+
+    if not trace or not trace.get("pairings"):
         return say("verdict.no_skill")
-    first, deeper = pairings[0], pairings[1:]
-    fields = {"agent": first["agent"], "against": first["against"], "rate": pct(first["rate"], 0),
-              "fair": pct(first["fair_share"], 0)}
-    if first.get("discovery") and first["rate"] > first["fair_share"]:
-        line = say("verdict.skill_yes", p=p_words(first["p_value"]), **fields)
-    elif first["power"]["enough"]:
-        line = say("verdict.skill_no", mdd=unsigned_points(first["power"]["mdd"]), **fields)
-    else:
-        line = say("verdict.skill_too_few", decided=f"{first['decided']:,}", **fields)
-    if deeper:
-        won = [p for p in deeper if p.get("discovery") and p["rate"] > p["fair_share"]]
-        if won:
-            line += say("verdict.deeper_yes", won=len(won), tried=len(deeper))
-        elif all(p["power"]["enough"] for p in deeper):
-            line += say("verdict.deeper_none", tried=len(deeper), games=f"{deeper[0]['games']:,}",
-                        mdd=unsigned_points(max(p["power"]["mdd"] for p in deeper)))
-        else:
-            line += say("verdict.deeper_too_few", tried=len(deeper), games=f"{deeper[0]['games']:,}")
-    return line
+    w = ladder_words(trace)
+    first = trace["pairings"][0]["power"]
+    if w["depth"]:
+        return say("verdict.skill_matters", **{k: w[k] for k in LADDER_FIELDS})
+    key = "verdict.skill_luck" if first["enough"] else "verdict.skill_too_few"
+    return say(key, top=w["top"], games=w["games"], mdd=unsigned_points(first["mdd"] or 1.0))
 
 
 def worst_problem(players: int, d: dict) -> dict | None:

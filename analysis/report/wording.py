@@ -56,17 +56,30 @@ PHRASES = {
     "rule.part_length": "{base} to {variant} ({relative}) with {players}",
     "rule.part_share": "{base} to {variant} ({diff}) with {players}",
     # skill
-    "skill.more": "{agent} against {against} wins more than a fair share of decided games {where} ({rates} players; "
-                  "{games} games each).",
-    "skill.some": "{agent} against {against} wins more than a fair share of decided games with {counts} players "
-                  "only ({rates} players; {games} games each).",
-    "skill.too_few": "Too few games to tell whether {pairs} ({games} games each): they detect only {mdd}; about "
-                     "{needed} games would.",
-    "skill.none": "{pairs} win no more than a fair share of decided games at any player count ({games} games each, "
-                  "enough to detect {mdd}).",
-    "skill.pair": "{agent} beats {against}",
-    "skill.pair_against": "{agent} against {against}",
-    "skill.rate": "{rate} against a fair {fair} with {players}",
+    "skill.matters": "Skill matters: {parts}; the ladder climbed to {top} ({games} games per level).",
+    "skill.matters_part": "{depth} distinguishable level{s} with {players} players ({chain}; {top} rated "
+                          "{rating} Elo above random, 95% interval {low} .. {high})",
+    "skill.flat": " Searching longer showed no significant gain above {level} with {players} players: these "
+                  "{decided} decided games detect {mdd}{needed}.",
+    "skill.needed": "; about {needed} games per level would detect {difference}",
+    "skill.luck": "Luck dominates with {players} players: no level is significantly better than the one below "
+                  "({games} games per level, enough to detect {mdd}); by the ratings {top} would win about {share} "
+                  "of decided games against random, against a fair {fair}.",
+    "skill.too_few": "Too few games to tell whether skill matters with {players} players: no level is significantly "
+                     "better than the one below, and these {games} games per level detect only {mdd}; about {needed} "
+                     "would detect {difference}.",
+    # restricted play
+    "element.matters": "{element_cap} matters: against the same agent barred from it, {agent} wins {parts}{decides} "
+                       "({games} games each).",
+    "element.part": "{share} of decided games with {players} players (a fair share is {fair})",
+    "element.decides_most": "; it decides most games ({decided} of them)",
+    "element.decides": "; it decides about {decided} of games",
+    "element.hurts": "{agent} does better barred from {element}: against it the full agent wins only {parts} "
+                     "({games} games each).",
+    "element.could_go": "Barring {elements} changes nothing these games detect ({games} games each, enough to "
+                        "detect {mdd}): for {agent} players such a rule could go.",
+    "element.too_few": "Too few games to tell whether {elements} matter{s} to {agent} ({games} games each): they "
+                       "detect only {mdd}; about {needed} games would.",
     # whole report
     "no_finding": "No finding stands out at these sample sizes.",
     "no_engine": "{name} has no rules engine yet, so nothing was simulated: no seats, length, decisions, skill or "
@@ -95,17 +108,12 @@ PHRASES = {
     "verdict.time_close": "close to it",
     "verdict.time_long": "{ratio} times as long",
     "verdict.time_short": "{ratio} of it",
-    "verdict.skill_yes": "- Skill: decides games: {agent} wins {rate} of decided games against {against} (a fair "
-                         "share is {fair}, {p}).",
-    "verdict.skill_no": "- Skill: {agent} against {against} shows no edge ({rate} of decided games against a fair "
-                        "{fair}; the games detect {mdd}).",
-    "verdict.skill_too_few": "- Skill: too few games to tell whether {agent} beats {against} ({rate} of "
-                             "{decided} decided games against a fair {fair}).",
-    "verdict.deeper_yes": " Searching longer pays in {won} of {tried} MCTS doublings.",
-    "verdict.deeper_none": " Searching longer shows no edge in any of {tried} MCTS doublings ({games} games "
-                           "each, enough to detect {mdd}).",
-    "verdict.deeper_too_few": " Too few games to tell whether searching longer pays ({tried} MCTS doublings, "
-                              "{games} games each).",
+    "verdict.skill_matters": "- Skill: matters: {depth} distinguishable level{s} ({chain}); {top}, the ladder's "
+                             "top, is rated {rating} Elo above random (95% interval {low} .. {high}).",
+    "verdict.skill_luck": "- Skill: luck dominates: no level of the ladder (up to {top}) is significantly better than "
+                          "the one below ({games} games per level detect {mdd}).",
+    "verdict.skill_too_few": "- Skill: too few games to tell: no level of the ladder (up to {top}) is significantly "
+                             "better than the one below, and {games} games per level detect only {mdd}.",
     "verdict.no_skill": "- Skill: no agents to compare.",
     "verdict.problem": "- Worst problem: {problem}. {remedy}",
     "verdict.problem_none": "- Worst problem: none stands out at this player count.",

@@ -10,7 +10,7 @@ from pathlib import Path
 from boardlab.arguments import (add_agent_argument, add_cluster_arguments, add_seed_argument, at_most, game_definition,
                                 positive)
 from boardlab.layouts import game_ids
-from boardlab.layouts.limits import MAX_DEALS, MAX_GAMES
+from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_DEALS, MAX_GAMES
 
 #: the command's line in `boardlab --help`
 HELP = "the balance report of a game: Markdown, PDF, JSON and SVG charts"
@@ -33,7 +33,11 @@ def register(subparsers) -> None:
                    help="self-play games per player count; each rule alternative replays half (default: enough for a fair "
                         "seat's 95%% interval to be +/- 2 points: 2400 with 2 players ... 1080 with 8)")
     p.add_argument("--skill-games", type=at_most(MAX_GAMES), default=ReportOptions.skill_games, metavar="N",
-                   help=f"games per skill pairing (default: {ReportOptions.skill_games})")
+                   help=f"games per level of the skill trace and per element of restricted play, rounded up to "
+                        f"whole rotations of the seats (default: {ReportOptions.skill_games})")
+    p.add_argument("--skill-budget", type=at_most(MAX_AGENT_NUMBER), default=ReportOptions.skill_budget, metavar="B",
+                   help=f"the largest MCTS budget of the skill trace (default: {ReportOptions.skill_budget}; "
+                        "boardlab skill climbs to 4096)")
     p.add_argument("--decision-games", type=at_most(MAX_GAMES), default=ReportOptions.decision_games, metavar="N",
                    help=f"games played move by move for the decisions section (default: {ReportOptions.decision_games})")
     p.add_argument("--deals", type=at_most(MAX_DEALS), default=ReportOptions.table_deals, metavar="N",
@@ -62,6 +66,7 @@ def run(args) -> int:
 
     definition = game_definition(args.game, args.variant)
     options = ReportOptions(games=args.games, seed=args.seed, players=args.players, skill_games=args.skill_games,
+                            skill_budget=args.skill_budget,
                             decision_games=args.decision_games, table_deals=args.deals, workers=args.workers,
                             progress=True, agent=args.agent)
     started = time.perf_counter()
