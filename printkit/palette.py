@@ -70,3 +70,31 @@ def mark_ink(fill: str, ink: str = BLACK, paper: str = WHITE) -> str:
         if contrast_ratio(candidate, fill) >= MARK_CONTRAST:
             return candidate
     return contrast_ink(fill)
+
+
+#: the least contrast ratio of text (WCAG 2 AA for body text): the definition's ink on its paper
+TEXT_CONTRAST = 4.5
+
+
+def contrast_problems(definition) -> list[tuple[tuple[str, ...], str, str]]:
+    """What `boardlab check` says about the definition's colours, as (key, problem, what is allowed):
+    its ink must read on its paper as text does (`TEXT_CONTRAST`), and on every colour of the
+    palette the ink or the paper must stand out as a mark (`MARK_CONTRAST`: cut, fold and glue
+    lines are drawn in one of them, `mark_ink`), else the marks fall back to plain black or white.
+
+    >>> from boardlab.layouts import load
+    >>> contrast_problems(load("blockd"))
+    []
+    """
+    ink, paper = ink_and_paper(definition)
+    out = []
+    ratio = contrast_ratio(ink, paper)
+    if ratio < TEXT_CONTRAST:
+        out.append((("print", "ink_colour"), f"the ink {ink} on the paper {paper} reaches only {ratio:.2f}:1",
+                    f"text needs {TEXT_CONTRAST}:1; a darker ink or a lighter paper"))
+    for name, colour in definition.colours.items():
+        best = max(contrast_ratio(ink, colour.hex), contrast_ratio(paper, colour.hex))
+        if best < MARK_CONTRAST:
+            out.append((("colours", name, "hex"), f"neither the ink {ink} nor the paper {paper} stands out on "
+                        f"{colour.hex} (best {best:.2f}:1)", f"marks need {MARK_CONTRAST}:1; a lighter or darker colour"))
+    return out

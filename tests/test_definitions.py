@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import subprocess
 import sys
+import types
+import typing
 
 import pytest
 
 from boardlab.cli import main
-from boardlab.layouts import GAMES, DefinitionError, load, variants_of
+from boardlab.layouts import GAMES, DefinitionError, game_entry, game_ids, game_part, load, variants_of
 from boardlab.layouts.loader import LAYOUTS, VARIANTS
+from boardlab.layouts.schema import key_field, key_names
 
 
 def test_every_definition_and_variant_loads():
@@ -194,9 +199,88 @@ def test_a_corrupted_definition_names_file_line_and_key(game, case, tmp_path, ca
     assert path.read_text() == corrupted  # check never writes
 
 
-def test_at_least_fifteen_kinds_of_mistake_per_definition():
-    for game in GAMES:
-        assert len({c[0] for g, c in CASES if g == game}) >= 15
+# -- corruptions generated from the schema: every registered game, without a line written for it --
+
+#: keys whose value decides how the file is read rather than what it says (the game id picks the schema)
+NOT_CORRUPTED = {"game.id"}
+
+
+def generated_corruptions(game: str):
+    """(description, corrupted text, key, line) for the game's definition file, from its schema's
+    fields and limits alone: each key written on a line of its own renamed (an unknown key),
+    removed when the schema requires it (a missing key, reported at its table), given a value of
+    the wrong type, and set one step beyond each of its limits."""
+    definition = game_part(game, "definition").Definition
+    path = game_entry(game).definition_path()
+    text = path.read_text()
+    lines = text.split("\n")
+    for key in key_names(definition):
+        parts = tuple(key.split("."))
+        if "[" in key or key in NOT_CORRUPTED:
+            continue
+        tp, meta = key_field(definition, parts)
+        index = next((i for i, line in enumerate(lines) if re.match(rf"{re.escape(parts[-1])}\s*=", line)
+                      and _table_of(lines, i) == parts[:-1]), None)
+        if index is None or not re.match(rf"{re.escape(parts[-1])}\s*=\s*[^\[{{]*$", lines[index].split("#")[0]):
+            continue  # written elsewhere (an inline table) or over several lines
+
+        def changed(new_line):
+            return "\n".join(lines[:index] + ([new_line] if new_line is not None else []) + lines[index + 1:])
+
+        table = ".".join(parts[:-1])
+        yield (f"{key}: unknown key", changed(f"{parts[-1]}_x = 1"), f"{table}.{parts[-1]}_x", index + 1)
+        if _required(definition, parts):
+            header = next(i for i, line in enumerate(lines) if _header(line) == parts[:-1])
+            yield (f"{key}: missing", changed(None), key, header + 1)
+        textual = tp is str or typing.get_origin(tp) is typing.Literal
+        yield (f"{key}: wrong type", changed(f"{parts[-1]} = {'7' if textual else chr(34) + 'zzz' + chr(34)}"),
+               key, index + 1)
+        if typing.get_origin(tp) is typing.Literal:
+            yield (f"{key}: unknown option", changed(f'{parts[-1]} = "no_such_option"'), key, index + 1)
+        numeric = tp in (int, float) or (typing.get_origin(tp) in (typing.Union, types.UnionType)
+                                         and set(typing.get_args(tp)) <= {int, float, type(None)})
+        if numeric and meta.get("min") is not None:
+            yield (f"{key}: below its least", changed(f"{parts[-1]} = {_number(meta['min'] - 1, tp)}"), key, index + 1)
+        if numeric and meta.get("max") is not None:
+            yield (f"{key}: above its most", changed(f"{parts[-1]} = {_number(meta['max'] + 1, tp)}"), key, index + 1)
+
+
+def _number(value, tp) -> str:
+    return str(int(value)) if tp is int else repr(float(value))
+
+
+def _header(line: str) -> tuple[str, ...] | None:
+    """The table a `[header]` line opens, or None for another line."""
+    m = re.match(r"\[([A-Za-z0-9_.]+)\]\s*(#.*)?$", line.strip())
+    return tuple(m.group(1).split(".")) if m else None
+
+
+def _table_of(lines: list[str], index: int) -> tuple[str, ...]:
+    """The table a line of a TOML file sits in (the last [header] above it)."""
+    return next((t for t in map(_header, reversed(lines[:index])) if t is not None), ())
+
+
+def _required(definition, parts) -> bool:
+    cls = definition
+    for part in parts[:-1]:
+        cls = typing.get_type_hints(cls)[part]
+    field = next(f for f in dataclasses.fields(cls) if f.name == parts[-1])
+    return field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_schema_generated_corruptions_name_file_line_and_key(game, tmp_path):
+    cases = list(generated_corruptions(game))
+    kinds = {description.split(": ")[1] for description, *_ in cases}
+    assert len(cases) >= 15 and kinds >= {"unknown key", "missing", "wrong type", "below its least"}, kinds
+    path = tmp_path / game_entry(game).definition_path().name
+    for description, corrupted, key, line in cases:
+        path.write_text(corrupted)
+        with pytest.raises(DefinitionError) as err:
+            load(path)
+        want = f"{path}:{line}: {key}: "
+        shown = [str(problem) for problem in err.value.problems]
+        assert any(problem.startswith(want) for problem in shown), f"{description}: wanted {want!r} in {shown}"
 
 
 def test_unknown_key_suggests_the_nearest_known_key(tmp_path, capsys):

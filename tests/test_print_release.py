@@ -169,13 +169,38 @@ def test_mark_ink_stands_out_on_every_colour_of_every_definition():
         ink, paper = ink_and_paper(d)
         for name, colour in d.colours.items():
             assert contrast(mark_ink(colour.hex, ink, paper), colour.hex) >= MARK_CONTRAST, (d.game.id, name)
-            assert contrast(contrast_ink(colour.hex), colour.hex) >= MARK_CONTRAST, (d.game.id, name)
-            # light on dark, dark on light: the mark is the lighter one exactly when the fill is dark
-            mark = mark_ink(colour.hex, ink, paper)
-            assert (luminance(mark) > luminance(colour.hex)) == (contrast(colour.hex, "#ffffff") < contrast(
-                colour.hex, "#000000")) or contrast(mark, colour.hex) >= 4.5, (d.game.id, name)
+            assert contrast(contrast_ink(colour.hex), colour.hex) >= 4.5, (d.game.id, name)
             checked += 1
     assert checked >= 20
+
+
+def test_check_refuses_colours_marks_or_text_would_not_read_on(tmp_path, capsys):
+    """The colour rule is `boardlab check`'s (printkit.palette.contrast_problems), stated here with
+    the independent luminance above: every shipped definition passes it, and a variant whose ink
+    does not read on its paper, or whose colour neither ink nor paper stands out on, is refused
+    with the file and line."""
+    from boardlab.cli import main
+    from boardlab.layouts import locate
+    from boardlab.printkit.palette import contrast_problems
+    for d in every_definition():
+        ink, paper = (d.colours[d.print.ink_colour].hex, d.colours[d.print.paper_colour].hex)
+        assert contrast(ink, paper) >= 4.5, d.game.id
+        assert all(max(contrast(ink, c.hex), contrast(paper, c.hex)) >= MARK_CONTRAST for c in d.colours.values())
+        assert contrast_problems(d) == []
+    game = game_ids("print")[0]
+    d = load(game)
+    paper, other = d.print.paper_colour, next(n for n in d.colours if n not in (d.print.ink_colour, d.print.paper_colour))
+    assert contrast("#808080", d.colours[d.print.ink_colour].hex) < 4.5
+    variant = tmp_path / "grey.toml"
+    variant.write_text(f'extends = "{game}"\n\n[colours.{paper}]\nhex = "#808080"\n\n[colours.{other}]\nhex = "#5a5a5a"\n')
+    assert main(["check", str(variant)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    ink_file, ink_line = locate(variant, ("print", "ink_colour"))
+    assert f"{ink_file}:{ink_line}: print.ink_colour: the ink" in "\n".join(err), err
+    assert contrast("#5a5a5a", "#808080") < MARK_CONTRAST
+    assert contrast("#5a5a5a", d.colours[d.print.ink_colour].hex) < MARK_CONTRAST
+    assert any(line.startswith(f"{variant}:7: colours.{other}.hex: neither the ink") for line in err), err
+    assert not any("Traceback" in line for line in err)
 
 
 def _inside(shape, point) -> bool:
@@ -226,7 +251,7 @@ def _samples(shape):
     return result
 
 
-@pytest.mark.parametrize("game", ["blockd", "sixbysix", "links", "deblockle"])
+@pytest.mark.parametrize("game", game_ids("print"))
 def test_every_cut_and_fold_line_stands_out_on_the_fill_it_is_drawn_on(game):
     """Every thin unfilled stroke (cut marks, cut outlines, fold lines, seams) on every page:
     at each sample point the fill on at least one side of it (both sides are the same colour
@@ -255,7 +280,7 @@ def test_every_cut_and_fold_line_stands_out_on_the_fill_it_is_drawn_on(game):
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("game", ["blockd", "sixbysix", "links", "deblockle"])
+@pytest.mark.parametrize("game", game_ids("print"))
 def test_every_line_keeps_a_quarter_inch_from_the_paper_edge(game, paper):
     """Cut, fold and glue lines, marks, outlines and art strokes, as far as they show (clipped):
     none closer than 6.35 mm to the edge, which many printers cannot reach.  A straight line
@@ -334,7 +359,7 @@ def test_every_pdf_has_its_own_id_a_subject_and_the_duplex_hint_of_its_pages():
     import io
 
     from pypdf import PdfReader
-    ids = {}
+    ids, two_sided, backed = {}, {}, 0
     for game in game_ids("print"):
         for options in (PrintOptions("a4", "long", "duplex"), PrintOptions("letter", "short", "duplex"),
                         PrintOptions("a4", "long", "gutterfold")):
@@ -346,15 +371,26 @@ def test_every_pdf_has_its_own_id_a_subject_and_the_duplex_hint_of_its_pages():
                 subject = reader.metadata["/Subject"]
                 assert print_file.title in subject and "100 %" in subject
                 preferences = reader.trailer["/Root"]["/ViewerPreferences"]
-                # card sheets have back pages, and so does a duplex run's cover (its test square)
-                backs = ("-cards-" in print_file.name or "-cover-" in print_file.name) and options.backs == "duplex" \
-                    and not print_file.name.endswith("-single") and not (
-                        "-cover-" in print_file.name and game == "deblockle")
+                two_sided[print_file.name] = preferences["/Duplex"] != "/Simplex"
                 expected = {"long": "/DuplexFlipLongEdge", "short": "/DuplexFlipShortEdge"}[options.duplex]
-                assert preferences["/Duplex"] == (expected if backs else "/Simplex"), print_file.name
+                assert preferences["/Duplex"] in (expected, "/Simplex"), print_file.name
                 assert preferences["/PrintScaling"] == "/None"
                 assert render_pdf(print_file) == data  # the /ID is derived, not drawn from a clock or chance
-    assert len(ids) >= 20
+            # card sheets have back pages when the run prints backs; a one-card-a-page file and a
+            # gutterfold run never; the cover has a back (for its test square) exactly when some
+            # other file of the run has back pages
+            covers = [name for name in two_sided if "-cover-" in name]
+            assert len(covers) == 1, (game, sorted(two_sided))
+            others = [name for name in two_sided if name not in covers]
+            for name in others:
+                if "-cards-" in name and not name.endswith("-single"):
+                    assert two_sided[name] == (options.backs == "duplex"), name
+                if name.endswith("-single") or options.backs != "duplex":
+                    assert not two_sided[name], name
+            assert two_sided[covers[0]] == any(two_sided[name] for name in others), (game, options)
+            backed += two_sided[covers[0]]
+            two_sided.clear()
+    assert len(ids) >= 20 and backed >= 1
 
 
 # --- the cover sheet and the back offset ----------------------------------------------------------------------
@@ -370,7 +406,7 @@ def _texts(print_file) -> list[str]:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("game", ["blockd", "sixbysix", "links", "deblockle"])
+@pytest.mark.parametrize("game", game_ids("print"))
 def test_the_cover_lists_every_file_with_its_sheets_the_pieces_and_what_else_to_get(game, paper):
     d = load(game)
     cover, *files = print_module(game).print_files(d, PrintOptions(paper, "long", "duplex"))

@@ -17,7 +17,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "check", help=HELP,
         description="Validate game definitions and variant files, including that their components "
-                    "fit the definition's paper and that their rulebook texts name only facts the "
+                    "fit the definition's paper, that their ink reads on their paper and marks on "
+                    "every colour, and that their rulebook texts name only facts the "
                     "definition holds. Prints one line per problem, "
                     "FILE:LINE: KEY: what is wrong (what is allowed), and exits with status 2 if any.")
     p.add_argument("targets", nargs="*", metavar="PATH|GAME",
@@ -27,6 +28,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from boardlab.printkit.pages import PrintOptions
+    from boardlab.printkit.palette import contrast_problems
     from boardlab.printkit.rulebook.book import check_texts as rulebook_problems
 
     failed = False
@@ -55,6 +57,13 @@ def run(args) -> int:
         except BoardlabError as err:
             file, line = locate(path, ("print",))
             print(f"{file}:{line}: print: {err}", file=sys.stderr)
+            failed = True
+            continue
+        colours = contrast_problems(d)  # marks and text must read on what they are drawn on
+        for key, problem, allowed in colours:
+            file, line = locate(path, key)
+            print(f"{file}:{line}: {'.'.join(key)}: {problem} ({allowed})", file=sys.stderr)
+        if colours:
             failed = True
             continue
         rulebook = rulebook_problems(d)
