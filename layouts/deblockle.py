@@ -59,7 +59,8 @@ class Player:
 
 @dataclass(frozen=True)
 class Rules:
-    blocks: int = field(metadata=limits(min=1, max=4))
+    # blocks per player: one number for both, or a pair [player 1, player 2] (a handicap)
+    blocks: int | tuple[int, int] = field(metadata=limits(min=1, max=4))
     no_touching: bool
     hopless_tip: Literal["illegal", "ends_turn"]
     hoops_steps: int = field(metadata=limits(min=1, max=6))
@@ -69,6 +70,20 @@ class Rules:
     first: int = field(default=1, metadata=limits(min=1, max=2))  # the player who moves first
     both_blocked: Literal["fewer_blocks", "draw"] = "fewer_blocks"  # neither can move: fewer blocks left wins | draw
     slider_stop: Literal["before_star", "next_to_star"] = "before_star"  # where a slide may stop short of its end
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """Blocks of player 1 and of player 2.
+
+        >>> Rules(4, False, "illegal", 3, "random", 300).counts, Rules((4, 3), False, "illegal", 3, "random", 300).counts
+        ((4, 4), (4, 3))
+        """
+        return (self.blocks, self.blocks) if isinstance(self.blocks, int) else tuple(self.blocks)
+
+    @property
+    def handicap(self) -> bool:
+        """Whether the players start with different numbers of blocks."""
+        return self.counts[0] != self.counts[1]
 
 
 @dataclass(frozen=True)
@@ -122,6 +137,10 @@ def check(d: Definition, report) -> None:
         report(("game", "max_players"), "Deblockle is for exactly two players", "min_players = max_players = 2")
     if len(d.players) != 2:
         report(("players",), f"{len(d.players)} players defined", "exactly two [[players]] tables")
+    if not isinstance(d.rules.blocks, int):
+        for i, count in enumerate(d.rules.blocks):
+            if not 1 <= count <= 4:
+                report(("rules", "blocks", i), f"{count} blocks for player {i + 1}", "1 to 4 blocks per player")
     used: dict[str, str] = {}
     stars = set()
     for i, player in enumerate(d.players):
@@ -133,9 +152,9 @@ def check(d: Definition, report) -> None:
             report(("players", i, "home_star"), f'"{player.home_star}" is not a square of the board',
                    f"a1..{chr(ord('a') + d.board.files - 1)}{d.board.ranks}")
         stars.add(player.home_star)
-        if len(player.start) < d.rules.blocks:
-            report(("players", i, "start"), f"{len(player.start)} start squares for {d.rules.blocks} blocks",
-                   f"at least rules.blocks = {d.rules.blocks}")
+        if d.rules.counts[i] <= 4 and len(player.start) < d.rules.counts[i]:
+            report(("players", i, "start"), f"{len(player.start)} start squares for {d.rules.counts[i]} blocks",
+                   f"at least the player's rules.blocks ({d.rules.counts[i]})")
     for i, player in enumerate(d.players):
         for j, sq in enumerate(player.start):
             path = ("players", i, "start", j)

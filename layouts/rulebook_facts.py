@@ -165,9 +165,21 @@ def apply_filter(value: Any, spec: str, path: str, definition, language: str, te
         return Pairs(value)
     if name == "setting":
         key = path.split(".")[-1]
-        shown = f'"{value}"' if isinstance(value, str) else str(value).lower()
-        return Setting(f"{key} = {shown}")
+        return Setting(f"{key} = {toml_value(value)}")
     raise UnknownKey(f"filter {spec}")
+
+
+def toml_value(value: Any) -> str:
+    """A value as the definition's TOML writes it: "word", true, 3, [3, 4].
+
+    >>> toml_value((3, 4)), toml_value("draw"), toml_value(False)
+    ('[3, 4]', '"draw"', 'false')
+    """
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return str(value).lower()
 
 
 class Raw(str):

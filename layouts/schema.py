@@ -56,6 +56,19 @@ class Source:
         return self.file, line_of(self.lines, path)
 
 
+def _same_kind(tp: Any, value: Any) -> bool:
+    """Whether a TOML value is of the kind a schema type takes (a number for int, a list for a tuple)."""
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp is str or typing.get_origin(tp) is Literal:
+        return isinstance(value, str)
+    if typing.get_origin(tp) is tuple:
+        return isinstance(value, list)
+    return False
+
+
 def dotted(path: tuple) -> str:
     out = ""
     for part in path:
@@ -142,6 +155,9 @@ class Checker:
             return self._dataclass(tp, value, path)
         if origin in (Union, types.UnionType):
             options = [a for a in typing.get_args(tp) if a is not type(None)]
+            alike = [a for a in options if _same_kind(a, value)]
+            if len(alike) == 1:  # one option of the value's kind: its own message (a range, an item)
+                return self._convert(alike[0], value, path, meta)
             for option in options:
                 trial = Checker(self.source)
                 try:

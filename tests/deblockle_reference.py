@@ -253,9 +253,9 @@ def random_position(definition, rng: random.Random, near_stars: float = 0.3, blo
     cube = RefCube(definition)
     pairs = [(t, n) for t in cube.normal_of for n in cube.normal_of if cube.matrix(t, n) is not None]
     taken, out = set(), []
-    limit = definition.rules.blocks
     for owner in (1, 2):
-        count = rng.randint(1, limit) if blocks is None else blocks
+        limit = definition.rules.counts[owner - 1]
+        count = rng.randint(1, limit) if blocks is None else min(blocks, limit)
         for _ in range(count):
             pool = [s for s in (near(rng.choice(stars)) if rng.random() < near_stars else squares)
                     if s not in taken and s not in stars]
@@ -297,7 +297,7 @@ def write_perft(path: Path = PERFT_FILE, depth: int = 3) -> None:
             d = definition
             position = dict(start, blocks=[
                 {"owner": owner, "at": sq, "top": d.cube.top, "north": d.cube.north}
-                for owner, p in enumerate(d.players, start=1) for sq in p.start[:d.rules.blocks]])
+                for owner, p in enumerate(d.players, start=1) for sq in p.start[:d.rules.counts[owner - 1]]])
             ref = Ref(definition, position)
         else:
             while True:  # a position where the player to move has at least one move

@@ -19,7 +19,7 @@ from boardlab.analysis.protocol import CHANCE, TERMINAL
 from boardlab.layouts import BoardlabError, load
 
 NAMES = ("deblockle", "deblockle-no-touching", "deblockle-hopless-ends-turn", "deblockle-two-blocks", "board-5x6",
-         "board-3x3", "board-open-points")
+         "board-3x3", "board-open-points", "deblockle-handicap")
 DEFINITIONS = {name: definition_named(name) for name in NAMES}
 
 
@@ -61,7 +61,7 @@ PERFT = read_perft(PERFT_FILE)
 
 
 def test_perft_file_covers_every_rule_option():
-    assert {e["definition"] for e in PERFT} == set(NAMES) - {"board-3x3", "board-open-points"}
+    assert {e["definition"] for e in PERFT} == set(NAMES) - {"board-3x3", "board-open-points", "deblockle-handicap"}
     assert all(max(e["perft"]) >= 2 for e in PERFT)
 
 
@@ -224,8 +224,8 @@ def test_setup_puts_every_block_on_its_start_square():
         state = game.new_initial_state()
         assert state.current_player() == CHANCE
         state.apply(state.sample_chance(random.Random(1)))
-        blocks = definition.rules.blocks
         for seat, player in enumerate(definition.players):
+            blocks = definition.rules.counts[seat]
             assert sorted(game.board.name(c) for c, _ in state.blocks(seat)) == sorted(player.start[:blocks])
 
 

@@ -19,7 +19,7 @@ from boardlab.analysis.deblockle.engine import Move, make_game
 from boardlab.analysis.runner import CHANCE_STREAM, Match, derive_seed, run_records
 
 NAMES = ("deblockle", "deblockle-no-touching", "deblockle-hopless-ends-turn", "deblockle-two-blocks", "board-5x6",
-         "board-3x3", "board-open-points")
+         "board-3x3", "board-open-points", "deblockle-handicap")
 
 
 def short(definition, turns=120):

@@ -18,7 +18,7 @@ from boardlab.analysis.deblockle.engine import make_game
 from boardlab.analysis.runner import make_match, play_one
 
 NAMES = ("deblockle", "deblockle-no-touching", "deblockle-hopless-ends-turn", "deblockle-two-blocks", "board-5x6",
-         "board-open-points")
+         "board-open-points", "deblockle-handicap")
 
 
 def positions(name: str, count: int, seed: int, turns: int = 120):

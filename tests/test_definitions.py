@@ -159,6 +159,8 @@ DEBLOCKLE = [
     ("unknown colour", 'colour = "gold"', 'colour = "silver"', "players[0].colour", 'colour = "silver"'),
     ("unknown symbol", 'symbol = "hoops"', 'symbol = "loops"', "faces.Hoops.symbol", 'symbol = "loops"'),
     ("value out of range", "blocks = 4 ", "blocks = 5 ", "rules.blocks", "blocks = 5"),
+    ("handicap count out of range", "blocks = 4 ", "blocks = [3, 5] ", "rules.blocks[1]", "blocks = [3, 5]"),
+    ("handicap of three players", "blocks = 4 ", "blocks = [3, 4, 4] ", "rules.blocks", "blocks = [3, 4, 4]"),
     ("unknown option", 'hop = "slide"', 'hop = "glide"', "faces.Slider.hop", 'hop = "glide"'),
     ("cube repeats a face", 'west = "Hoops"', 'west = "Cross"', "cube.west", 'west = "Cross"'),
     ("cube names an unknown face", 'south = "X"', 'south = "Ex"', "cube.south", 'south = "Ex"'),

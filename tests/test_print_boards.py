@@ -204,10 +204,10 @@ def test_deblockle_board_geometry_and_marks(tmp_path):
         assert sorted((round(x, 3), round(y, 3)) for x, y, _, _ in stars) == \
             sorted((round(x, 3), round(y, 3)) for x, y in (corner(p.home_star) for p in d.players))
         starts = [s for s in shapes if s.kind == "rect" and s.style.get("dash")]
-        assert len(starts) == d.rules.blocks * len(d.players)
-        for player in d.players:
+        assert len(starts) == sum(d.rules.counts)
+        for player, count in zip(d.players, d.rules.counts):
             colour = d.colours[player.colour].hex
-            for square in player.start[:d.rules.blocks]:
+            for square in player.start[:count]:
                 x, y = corner(square)
                 assert any(s.style["stroke"] == colour and x < s.box[0] < x + side and y < s.box[1] < y + side
                            for s in starts), square
@@ -222,6 +222,9 @@ def test_deblockle_files_follow_the_definition(tmp_path):
     assert [f.name for f in files] == ["deblockle-cover-a4", "deblockle-board-a4", "deblockle-board-a3", "deblockle-cubes-a4"]
     nets = file_named(files, "-cubes-")
     assert len(nets.components) == d.rules.blocks * len(d.players)
+    handicap = deblockle_print.print_files(load("deblockle-handicap"), options())  # blocks = [3, 4]
+    assert [c.name for c in file_named(handicap, "-cubes-").components] == \
+        [f"deblockle-cube-gold-{k}" for k in (1, 2, 3)] + [f"deblockle-cube-blue-{k}" for k in (1, 2, 3, 4)]
     small = variant(tmp_path, 'extends = "deblockle"\n[rules]\nblocks = 1\n[print]\nboard_square = 24.0\n'
                               'cube_edge = 20.0\nglue_tab = 6.0\n')
     files = deblockle_print.print_files(small, options())

@@ -83,7 +83,9 @@ class DeblockleGame(Game):
         #: cells where a slide may stop short of its end whatever the direction (`slider_stop`)
         self.slide_stops = 0 if self.rules.slider_stop == "before_star" else sum(
             1 << n for c in self.stars for n in board.neighbour[c] if n >= 0 and n not in self.stars)
-        self.starts = tuple(tuple(board.cell(sq) for sq in p.start[:self.rules.blocks]) for p in definition.players)
+        #: each seat's start cells, as many as its blocks (`rules.blocks`, a pair for a handicap)
+        self.starts = tuple(tuple(board.cell(sq) for sq in p.start[:n])
+                            for p, n in zip(definition.players, self.rules.counts))
         hops = {name: face.hop for name, face in definition.faces.items()}
         #: hop kind of the face on top of each orientation
         self.hop = tuple(hops[faces[0]] for faces in self.cube.orientations)
@@ -113,12 +115,12 @@ class DeblockleGame(Game):
         """Ends, first-player share, blocked players and blocks scored (`summary.summarize`): the
         list-based twin of `tally`."""
         from boardlab.analysis.deblockle.summary import summarize
-        return summarize(records, self.rules.blocks)
+        return summarize(records, max(self.rules.counts))
 
     def tally(self, match):
         """The figures of `summarize`, streamed (`summary.DeblockleTally`: counts, no records)."""
         from boardlab.analysis.deblockle.summary import DeblockleTally
-        return DeblockleTally(self.rules.blocks)
+        return DeblockleTally(max(self.rules.counts))
 
     def describe_summary(self, figures: dict) -> str:
         """The Deblockle lines of `boardlab simulate`'s plain-text output."""

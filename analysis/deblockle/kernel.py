@@ -33,7 +33,8 @@ ENDS = ("", "scored", "no_moves", "cap")
  SCORED0, SCORED1) = range(15)
 FIELDS = 15
 # fields of the rule vector
-R_HOPS_STEPS, R_ENDS_TURN, R_NO_TOUCHING, R_MAX_TURNS, R_BLOCKS, R_FIRST, R_BLOCKED_DRAW, R_SLIDE_STOPS = range(8)
+R_HOPS_STEPS, R_ENDS_TURN, R_NO_TOUCHING, R_MAX_TURNS, R_BLOCKS, R_FIRST, R_BLOCKED_DRAW, R_SLIDE_STOPS, R_BLOCKS1 = range(9)
+# R_BLOCKS: player 1's blocks, R_BLOCKS1: player 2's (equal unless a handicap)
 #: room for the option rows of one position (one per block and tip direction)
 OPTION_ROOM = 64
 
@@ -59,9 +60,32 @@ class KernelTables:
         self.star_mask = np.int64(game.star_mask)
         self.target = np.array(game.target, dtype=np.int64)
         self.rules = np.array([rules.hoops_steps, rules.hopless_tip == "ends_turn", rules.no_touching,
-                               rules.max_turns, rules.blocks, rules.first - 1, rules.both_blocked == "draw",
-                               game.slide_stops], dtype=np.int64)
-        self.starts = np.array(game.starts, dtype=np.int64)
+                               rules.max_turns, rules.counts[0], rules.first - 1, rules.both_blocked == "draw",
+                               game.slide_stops, rules.counts[1]], dtype=np.int64)
+        self.starts = start_array(game)
+
+
+def start_array(game) -> np.ndarray:
+    """Each seat's start cells as a row, padded with -1 where a seat has fewer blocks (a handicap)."""
+    starts = np.full((2, max(1, max(len(s) for s in game.starts))), -1, dtype=np.int64)
+    for seat, cells in enumerate(game.starts):
+        starts[seat, :len(cells)] = cells
+    return starts
+
+
+@njit(cache=True)
+def set_up(st, masks, orient, setup, starts, rules):
+    """Put every block on its start cell in the orientation of `setup` (seat 0's blocks in start
+    order, then seat 1's), each seat with its own number of blocks."""
+    i = 0
+    for seat in range(2):
+        count = rules[R_BLOCKS] if seat == 0 else rules[R_BLOCKS1]
+        for k in range(count):
+            cell = starts[seat, k]
+            orient[cell] = setup[i]
+            masks[seat] |= _ONE << cell
+            i += 1
+        st[LEFT0 + seat] = count
 
 
 def tables_of(game) -> KernelTables:
@@ -289,19 +313,13 @@ def play_games(orientations, keys, tb_neighbour, tb_diagonal, tb_around, tb_tips
     orient = np.full(cells, -1, dtype=np.int64)
     masks = np.zeros(2, dtype=np.int64)
     opt = np.zeros((OPTION_ROOM, 4), dtype=np.int64)
-    blocks = starts.shape[1]
     for g in range(orientations.shape[0]):
         st = out[g]
         st[:] = 0
         st[WINNER] = -1
         orient[:] = -1
         masks[:] = 0
-        for seat in range(2):
-            for i in range(blocks):
-                cell = starts[seat, i]
-                orient[cell] = orientations[g, seat * blocks + i]
-                masks[seat] |= _ONE << cell
-            st[LEFT0 + seat] = blocks
+        set_up(st, masks, orient, orientations[g], starts, rules)
         rows, n = advance(st, rules[R_FIRST], masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask,
                           target, rules, opt)
         key = keys[g]
@@ -347,7 +365,7 @@ def play_setups(game, orientations, move_keys, recorded: int = 0) -> KernelResul
     orientations = np.asarray(orientations, dtype=np.int64).reshape(len(move_keys), -1)
     count = len(orientations)
     out = np.zeros((count, FIELDS), dtype=np.int64)
-    scored = np.zeros((count, 2, max(1, game.rules.blocks)), dtype=np.int64)
+    scored = np.zeros((count, 2, max(game.rules.counts)), dtype=np.int64)
     histories = np.zeros((min(recorded, count), game.rules.max_turns, 3), dtype=np.int64)
     keys = np.asarray(move_keys, dtype=np.uint64)
     play_games(orientations, keys, t.neighbour, t.diagonal, t.around, t.tips, t.hop, t.star_mask, t.target, t.rules,

@@ -77,9 +77,10 @@ def parse_position(game, data):
             raise BoardlabError(f"{where}: {block['north']} cannot face north with {block['top']} on top "
                                 "(it is the top face or the face opposite it)")
         seat = owner - 1
-        if state.left[seat] == game.rules.blocks:
-            raise BoardlabError(f"{where}: player {owner} has more than {game.rules.blocks} blocks "
-                                f"(rules.blocks = {game.rules.blocks})")
+        most = game.rules.counts[seat]
+        if state.left[seat] == most:
+            raise BoardlabError(f"{where}: player {owner} has more than {most} block{'s' if most != 1 else ''} "
+                                f"(rules.blocks)")
         state.place(seat, cell, orientation)
     to_move = data["to_move"]
     if type(to_move) is not int or to_move not in (1, 2):

@@ -49,12 +49,12 @@ class SearchTables:
                 tts[seat, cell, orientation] = turns
         self.tts = tts
         # the most moves of a position: every block tipped four ways onto every square
-        self.room = max(1, game.rules.blocks) * 4 * cells + 1
+        self.room = max(game.rules.counts) * 4 * cells + 1
 
 
 def search_tables(game, never: int) -> SearchTables | None:
     """The game's `SearchTables`, or None when the kernel cannot play its board."""
-    if game.board.cells > 62 or 4 * game.rules.blocks > OPTION_ROOM:
+    if game.board.cells > 62 or 4 * max(game.rules.counts) > OPTION_ROOM:
         return None
     tables = game.__dict__.get("_search_tables")
     if tables is None:
@@ -379,7 +379,6 @@ def play_agent_games(orientations, seeds, kinds, budgets, neighbour, diagonal, a
     masks = np.zeros(2, dtype=np.int64)
     opt = np.zeros((OPTION_ROOM, 4), dtype=np.int64)
     mts = np.zeros((2, STATE_WORDS), dtype=np.uint32)
-    blocks = starts.shape[1]
     for g in range(orientations.shape[0]):
         st = out[g]
         st[:] = 0
@@ -388,13 +387,9 @@ def play_agent_games(orientations, seeds, kinds, budgets, neighbour, diagonal, a
         masks[:] = 0
         for seat in range(2):
             seed_state(mts[seat], seeds[g, seat])
-            for i in range(blocks):
-                cell = starts[seat, i]
-                orient[cell] = orientations[g, seat * blocks + i]
-                masks[seat] |= _ONE << cell
-            st[LEFT0 + seat] = blocks
-        rows, n = kernel.advance(st, rules[kernel.R_FIRST], masks, orient, neighbour, diagonal, around, tips, hop, star_mask, target,
-                                 rules, opt)
+        kernel.set_up(st, masks, orient, orientations[g], starts, rules)
+        rows, n = kernel.advance(st, rules[kernel.R_FIRST], masks, orient, neighbour, diagonal, around, tips, hop,
+                                 star_mask, target, rules, opt)
         while st[MOVER] >= 0:
             seat = st[MOVER]
             mt = mts[seat]
@@ -423,7 +418,7 @@ def play_agents(game, orientations, seeds, kinds, budgets, tables: SearchTables,
     t = tables.kernel
     count = len(orientations)
     out = np.zeros((count, kernel.FIELDS), dtype=np.int64)
-    scored = np.zeros((count, 2, max(1, game.rules.blocks)), dtype=np.int64)
+    scored = np.zeros((count, 2, max(game.rules.counts)), dtype=np.int64)
     play_agent_games(np.asarray(orientations, dtype=np.int64).reshape(count, -1), np.asarray(seeds, dtype=np.uint64),
                      np.asarray(kinds, dtype=np.int64), np.asarray(budgets, dtype=np.int64), t.neighbour, t.diagonal,
                      t.around, t.tips, t.hop, t.star_mask, t.target, t.rules, t.starts, tables.tts, tables.room,

@@ -91,9 +91,9 @@ def draw_board(canvas: Canvas, definition) -> None:
         # star stays visible on the dark square in greyscale print
         draw_symbol(canvas, "star", x + w / 2, y + h / 2, side * 0.98, fill=paper)
         draw_symbol(canvas, "star", x + w / 2, y + h / 2, side * 0.72, fill=colours[player.colour].hex, stroke=ink)
-    for player in definition.players:
+    for player, count in zip(definition.players, definition.rules.counts):
         colour = colours[player.colour]
-        for square in player.start[:definition.rules.blocks]:
+        for square in player.start[:count]:
             x, y, w, h = square_box(definition, square)
             inset = side * 0.1
             canvas.rect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, stroke=colour.hex, width=LINE * 2,
@@ -131,19 +131,26 @@ def cube_faces(definition) -> dict[str, str]:
 
 
 def net_components(definition) -> list[Component]:
-    """One net per block: rules.blocks for each player, in the player's colour."""
+    """One net per block: each player's rules.blocks (a pair for a handicap), in the player's colour."""
     settings = definition.print
     ink = ink_and_paper(definition)[0]
     faces = cube_faces(definition)
-    blocks = definition.rules.blocks
     nets = []
-    for player in definition.players:
+    for player, blocks in zip(definition.players, definition.rules.counts):
         colour = definition.colours[player.colour]
         for k in range(blocks):
             nets.append(net_component(f"{definition.game.id}-cube-{player.colour}-{k + 1}", edge=settings.cube_edge,
                                       tab=settings.glue_tab, faces=faces, colour=colour.hex, ink=ink,
                                       caption=f"{colour.label}\nblock {k + 1}/{blocks}"))
     return nets
+
+
+def per_player(definition) -> str:
+    """How many cubes each player has, for the cover: "4 per player", or "4 gold, 3 blue"."""
+    counts = definition.rules.counts
+    if counts[0] == counts[1]:
+        return f"{counts[0]} per player"
+    return ", ".join(f"{n} {definition.colours[p.colour].label}" for p, n in zip(definition.players, counts))
 
 
 def print_files(definition, options: PrintOptions) -> list[PrintFile]:
@@ -167,7 +174,7 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     board_d = definition.board
     pieces = [f"the board: {board_d.files} x {board_d.ranks} squares of {definition.print.board_square:g} mm, "
               f"in tiles on {options.paper} (glue them together) or on one {conventions.sheet.poster_paper} sheet",
-              f"{len(nets)} cubes, {definition.rules.blocks} per player, {definition.print.cube_edge:g} mm: cut the "
+              f"{len(nets)} cubes, {per_player(definition)}, {definition.print.cube_edge:g} mm: cut the "
               "nets out, fold every dashed line away from the print, glue the tabs inside"]
     cover = cover_file(f"{definition.game.id}-cover-{file_suffix(options)}", game=label,
                        version=definition.game.version, files=files, pieces=pieces,
@@ -191,10 +198,10 @@ def tts_box(definition):
 
     board = Component(f"{definition.game.id}-board", *board_size(definition), lambda c: draw_board(c, definition))
     blocks = []
-    for player in definition.players:
+    for player, count in zip(definition.players, definition.rules.counts):
         faces = {side: face_component(definition, player.colour, getattr(definition.cube, side)) for side in SIDES}
         blocks.append(TtsBlock(f"{definition.game.id}-block-{player.colour}", faces, definition.print.cube_edge,
-                               count=definition.rules.blocks))
+                               count=count))
     return TtsBox(boards=[TtsPiece(board)], blocks=blocks)
 
 
@@ -212,9 +219,9 @@ def setup_drawing(definition):
 
     def draw(canvas: Canvas) -> None:
         draw_board(canvas, definition)
-        for player in definition.players:
+        for player, count in zip(definition.players, definition.rules.counts):
             colour = definition.colours[player.colour]
-            for square in player.start[:definition.rules.blocks]:
+            for square in player.start[:count]:
                 x, y, w, h = square_box(definition, square)
                 edge = definition.print.cube_edge
                 left, top = x + (w - edge) / 2, y + (h - edge) / 2

@@ -76,7 +76,7 @@ class DeblockleTable(TableArt):
             items.append(box(*square_box(d, name), key=f"sq-{name}", title=name))
         set_up = state.current_player() != CHANCE
         notes = [f"{name}: {state.left[s]} block{'s' if state.left[s] != 1 else ''} on the board, "
-                 f"{d.rules.blocks - state.left[s] if set_up else 0} scored"
+                 f"{d.rules.counts[s] - state.left[s] if set_up else 0} scored"
                  for s, name in enumerate(self.seat_names())]
         return View(width, height, items, notes)
 
