@@ -29,8 +29,10 @@ the runner, the commands and the tests ask for them directly and never look for 
 `Game.report_extras`          the game's own charts and tables in its balance report
 ============================  ===============================================================
 
-Further capabilities (integer move codes and a compiled rollout are planned) are added the
-same way: a flag or method with a default here, and a check in tests/test_conformance.py.
+A `State` may also offer integer move codes (`legal_codes`, `apply_code`, `move_of_code`), a
+move drawn by its index (`random_move`) and a compiled random playout (`random_playout`), each
+with a default here.  Further capabilities are added the same way: a flag or method with a
+default here, and a check in tests/test_conformance.py.
 Exact tables and `boardlab moves` are parts of the game's registry entry instead (they work on
 a definition, not on one `Game`).
 """
@@ -192,6 +194,19 @@ class TurnState(State):
         if self._moves is None:
             self._moves = self.moves_of(self.mover)
         return self._moves
+
+    def apply_outcome(self, play, outcome: Hashable) -> None:
+        """Play a chance outcome with `play` (the engine's deal or setup), which checks it before it
+        changes anything.
+
+        :raises IllegalMoveError: when `play` refuses the outcome (not one of this chance node's).
+        """
+        try:
+            play(outcome)
+        except IllegalMoveError:
+            raise
+        except (TypeError, ValueError) as err:
+            raise IllegalMoveError(f"{outcome!r} is not an outcome of this chance node: {err}") from None
 
     def check_move(self, move: Hashable) -> None:
         """:raises IllegalMoveError: when the game is over or `move` is not a legal move here."""

@@ -10,6 +10,8 @@ Per engine and per allowed player count (the smallest and the largest):
   `sample_chance` draws one of them;
 - a game that rotates its deal gets the deal back after a full turn of the table;
 - a game that reads positions reads back what it writes;
+- legal moves (and listed chance outcomes) are unique; a move that is not legal in the
+  position, and any move once the game is over, raises `IllegalMoveError` and changes nothing;
 - the same seed gives the same records and summary with 1 and with 2 workers, and whatever
   the blocks the games are cut into.
 """
@@ -24,7 +26,7 @@ import pytest
 
 from boardlab.analysis import engines
 from boardlab.analysis.agents import RandomAgent
-from boardlab.analysis.protocol import CHANCE, Game
+from boardlab.analysis.protocol import CHANCE, Game, IllegalMoveError
 from boardlab.analysis.runner import make_match, play_blocks, run_records, summarize
 from boardlab.layouts import game_ids, load
 
@@ -99,6 +101,51 @@ def test_random_playouts_follow_the_protocol(game_id, players):
         assert sum(returns) == pytest.approx(1.0) or all(r == 0 for r in returns)
         assert all(returns[seat] > 0 for seat in state.winners()) or state.is_unfinished()
         assert json.dumps(state.stats())  # records travel between processes and into the store
+
+
+class NoSuchMove:
+    """A move no engine has: equal to nothing but itself."""
+
+
+#: moves remembered per playout to try where they are not legal
+REMEMBERED = 40
+
+
+def assert_refused(game: Game, state, move) -> None:
+    """Playing `move` raises IllegalMoveError and leaves the state as it was."""
+    player, moves = state.current_player(), list(state.legal_moves())
+    position = state.to_position() if game.reads_positions and player >= 0 else None
+    with pytest.raises(IllegalMoveError):
+        state.apply(move)
+    assert state.current_player() == player and list(state.legal_moves()) == moves
+    if position is not None:
+        assert state.to_position() == position
+
+
+@pytest.mark.parametrize("game_id,players", list(engine_cases()))
+def test_illegal_moves_and_moves_after_the_end_raise_and_legal_moves_are_unique(game_id, players):
+    game = new_game(game_id, players)
+    for playout in range(PLAYOUTS):
+        rng = random.Random(1000 + playout)
+        state = game.new_initial_state()
+        seen: list = []  # moves legal somewhere earlier in this game
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                assert_refused(game, state, NoSuchMove())  # not an outcome of this chance node
+                state.apply(state.sample_chance(rng))
+                continue
+            moves = list(state.legal_moves())
+            assert len(set(moves)) == len(moves), "a legal move listed twice"
+            assert_refused(game, state, NoSuchMove())
+            elsewhere = next((m for m in reversed(seen) if m not in moves), None)
+            if elsewhere is not None:  # legal in another position, not in this one
+                assert_refused(game, state, elsewhere)
+            move = moves[rng.randrange(len(moves))]
+            seen = (seen + [move])[-REMEMBERED:]
+            state.apply(move)
+        for move in seen[-3:] + [NoSuchMove()]:
+            assert_refused(game, state, move)
+        assert state.is_terminal()
 
 
 @pytest.mark.parametrize("game_id,players", list(engine_cases()))

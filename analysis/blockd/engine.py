@@ -436,7 +436,7 @@ class BlockdState(TurnState):
         :raises IllegalMoveError: when the move is not legal here.
         """
         if self.mover == CHANCE:
-            self._deal(move)
+            self.apply_outcome(self._deal, move)
             return
         self.check_move(move)
         self._play(move.to, move.restore)

@@ -290,7 +290,7 @@ class DeblockleState(TurnState):
         :raises IllegalMoveError: when the move is not legal here.
         """
         if self.mover == CHANCE:
-            self._setup(move)
+            self.apply_outcome(self._setup, move)
             return
         self.check_move(move)
         seat = self.mover
@@ -349,6 +349,9 @@ class DeblockleState(TurnState):
 
     def _setup(self, rolled) -> None:
         game = self.game
+        blocks = sum(len(cells) for cells in game.starts)
+        if len(rolled) != blocks or not all(isinstance(o, int) and 0 <= o < len(game.cube.orientations) for o in rolled):
+            raise ValueError(f"a setup is {blocks} orientation numbers, one per block")
         placed = iter(game.placements(rolled))
         for seat, cells in enumerate(game.starts):
             for cell in cells:

@@ -263,7 +263,7 @@ class LinksState(TurnState):
         :raises IllegalMoveError: when the move is not legal here.
         """
         if self.mover == CHANCE:
-            self._deal(move)
+            self.apply_outcome(self._deal, move)
             return
         self.check_move(move)
         seat = self.mover

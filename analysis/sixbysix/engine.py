@@ -297,7 +297,10 @@ class SixBySixState(State):
     # -- rules ------------------------------------------------------------------------------
     def _place(self, move) -> None:
         seat = self.order[self.step]
-        face, number = move
+        try:
+            face, number = move
+        except (TypeError, ValueError):
+            raise IllegalMoveError(f"{move!r} is not a move (a bet face and a marker number)") from None
         if face not in self.game.faces:
             raise IllegalMoveError(f"{face} is not a face of the die {self.game.faces}")
         if number not in self.allowed:
