@@ -47,3 +47,47 @@ def test_every_print_file_of_a_variant_names_it(tmp_path, capsys, game, variant)
         assert not any("variant" in line for line in base_lines if f"{pdf.name} · " in line)
     cover = _text(next(p for p in pdfs if "-cover-" in p.name))
     assert any(line.startswith(f"Variant {variant}:") for line in cover)
+
+
+BLIND_FOUR = '''extends = "blockd"
+[board]
+rows = 6
+columns = 4
+[cards]
+values = [1, 2, 3, 4]
+blind = 4
+'''
+SIX_BY_SIX = '''extends = "blockd"
+[game]
+max_players = 3
+[board]
+rows = 6
+columns = 6
+[cards]
+suits = ["red", "blue", "green"]
+values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+blind = 3
+'''
+
+
+@pytest.mark.parametrize("name, text", [("blockd-blind-four", BLIND_FOUR), ("blockd-six", SIX_BY_SIX)])
+def test_blockd_variants_at_the_schemas_limits_build_every_output(tmp_path, monkeypatch, capsys, name, text):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOARDLAB_CACHE", str(tmp_path / "cache"))
+    variant = tmp_path / f"{name}.toml"
+    variant.write_text(text)
+    assert main(["check", str(variant)]) == 0
+    assert main(["print", "blockd", "--variant", str(variant)]) == 0
+    assert main(["rulebook", "blockd", "--variant", str(variant)]) == 0
+    assert main(["tables", "blockd", "--variant", str(variant), "--deals", "2", "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert main(["simulate", "blockd", "--variant", str(variant), "--games", "4", "--workers", "1", "--json"]) == 0
+    import json
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["variant"] == name and summary["games"] == 4 and summary["agents"] == ["random"] * summary["players"]
+    folder = tmp_path / "build" / "print" / name
+    assert {p.name for p in folder.glob("blockd-rulebook-*.pdf")} == {"blockd-rulebook-es-a4.pdf", "blockd-rulebook-en-a4.pdf"}
+    blind = int(text.split("blind = ")[1].split()[0])
+    svgs = {p.stem for p in folder.rglob("*.svg")}
+    assert {"blind"} | {f"blind-{k}" for k in range(2, blind + 1)} <= svgs
+    assert f"blind-{blind + 1}" not in svgs

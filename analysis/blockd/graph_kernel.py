@@ -32,32 +32,32 @@ from boardlab.analysis.blockd.kernel import BLOCK, STACK, low_index
 
 
 @njit(cache=True, inline="always")
-def _reach(masks, dests, skips, counts, c, cell, wall, landing):
+def _reach(masks, dests, skips, spans, c, cell, wall, landing):
     """Mask of the destinations of a pawn on `cell` (class c), given the walls and the landing mask."""
     out = np.int64(0)
-    j = 0
-    end = counts[c, cell]
+    j = spans[c, cell, 0]
+    end = spans[c, cell, 1]
     while j < end:
-        bit = np.int64(1) << dests[c, cell, j]
+        bit = np.int64(1) << dests[j]
         if not bit & landing:
-            j = skips[c, cell, j]
-        elif masks[c, cell, j] & wall == 0:
+            j = skips[j]
+        elif masks[j] & wall == 0:
             out |= bit
-            j = skips[c, cell, j]
+            j = skips[j]
         else:
             j += 1
     return out
 
 
 @njit(cache=True, inline="always")
-def _has_reach(masks, dests, skips, counts, c, cell, wall, landing):
+def _has_reach(masks, dests, skips, spans, c, cell, wall, landing):
     """Whether `_reach(...)` is not empty (stops at the first destination)."""
-    j = 0
-    end = counts[c, cell]
+    j = spans[c, cell, 0]
+    end = spans[c, cell, 1]
     while j < end:
-        if not (landing >> dests[c, cell, j]) & 1:
-            j = skips[c, cell, j]
-        elif masks[c, cell, j] & wall == 0:
+        if not (landing >> dests[j]) & 1:
+            j = skips[j]
+        elif masks[j] & wall == 0:
             return True
         else:
             j += 1
@@ -65,7 +65,7 @@ def _has_reach(masks, dests, skips, counts, c, cell, wall, landing):
 
 
 @njit(cache=True)
-def _dead_end_within(cls, masks, dests, skips, counts, start, down, blind, others, rule, keep_stacked, moves):
+def _dead_end_within(cls, masks, dests, skips, spans, start, down, blind, others, rule, keep_stacked, moves):
     """Whether some sequence of 1..`moves` moves from `start` ends on a cell without a move."""
     landing = ~others if rule != STACK else np.int64(-1)
     extra = others if rule == BLOCK else np.int64(0)
@@ -73,7 +73,7 @@ def _dead_end_within(cls, masks, dests, skips, counts, start, down, blind, other
     downs = np.zeros(moves, dtype=np.int64)
     left = np.zeros(moves, dtype=np.int64)  # destinations still to try at each depth
     at[0], downs[0] = start, down
-    left[0] = _reach(masks, dests, skips, counts, cls[start], start, down | blind | extra, landing)
+    left[0] = _reach(masks, dests, skips, spans, cls[start], start, down | blind | extra, landing)
     depth = 0
     while depth >= 0:
         if left[depth] == 0:
@@ -85,10 +85,10 @@ def _dead_end_within(cls, masks, dests, skips, counts, start, down, blind, other
         stays = keep_stacked and (others >> here) & 1
         after = downs[depth] if stays else downs[depth] | (np.int64(1) << here)
         if depth + 1 == moves:  # the last move: only whether `to` is a dead end matters
-            if not _has_reach(masks, dests, skips, counts, cls[to], to, after | blind | extra, landing):
+            if not _has_reach(masks, dests, skips, spans, cls[to], to, after | blind | extra, landing):
                 return True
             continue
-        onward = _reach(masks, dests, skips, counts, cls[to], to, after | blind | extra, landing)
+        onward = _reach(masks, dests, skips, spans, cls[to], to, after | blind | extra, landing)
         if onward == 0:
             return True
         depth += 1
@@ -97,7 +97,7 @@ def _dead_end_within(cls, masks, dests, skips, counts, start, down, blind, other
 
 
 @njit(cache=True)
-def _figures(cls, masks, dests, skips, counts, blocked, pawn_mask, rule, reach):
+def _figures(cls, masks, dests, skips, spans, blocked, pawn_mask, rule, reach):
     """Fill `reach[cell]` (the move graph) and return (dead cells, components, largest component)."""
     cells = reach.shape[0]
     for cell in range(cells):
@@ -107,7 +107,7 @@ def _figures(cls, masks, dests, skips, counts, blocked, pawn_mask, rule, reach):
         others = pawn_mask & ~(np.int64(1) << cell)
         landing = ~others if rule != STACK else np.int64(-1)
         wall = blocked | (others if rule == BLOCK else np.int64(0))
-        reach[cell] = _reach(masks, dests, skips, counts, cls[cell], cell, wall, landing)
+        reach[cell] = _reach(masks, dests, skips, spans, cls[cell], cell, wall, landing)
     closure = np.zeros(cells, dtype=np.int64)
     dead = 0
     for cell in range(cells):
@@ -156,7 +156,7 @@ def graph_figures(state) -> tuple[int, int, int, list[int]] | None:
         return None
     t = kernel.tables_of(game)
     reach = np.zeros(game.grid.cells, dtype=np.int64)
-    dead, parts, largest = _figures(kernel.deal_arrays_of(state)[0], t.masks, t.dests, t.skips, t.counts,
+    dead, parts, largest = _figures(kernel.deal_arrays_of(state)[0], t.masks, t.dests, t.skips, t.spans,
                                     state.blocked, state.pawn_mask(), kernel.PAWNS[game.rules.pawns], reach)
     return int(dead), int(parts), int(largest), reach.tolist()
 
@@ -195,10 +195,10 @@ def trap_distance(state, seat: int, horizon: int = 3) -> int | None:
     keep = not game.flip_at_once
     landing = ~others if rule != STACK else -1
     wall = state.down | deal.blind | (others if rule == BLOCK else 0)
-    if not _reach(t.masks, t.dests, t.skips, t.counts, cls[cell], cell, wall, landing):
+    if not _reach(t.masks, t.dests, t.skips, t.spans, cls[cell], cell, wall, landing):
         return 0
     for moves in range(1, horizon + 1):
-        if _dead_end_within(cls, t.masks, t.dests, t.skips, t.counts, cell, state.down, deal.blind, others, rule,
+        if _dead_end_within(cls, t.masks, t.dests, t.skips, t.spans, cell, state.down, deal.blind, others, rule,
                             keep, moves):
             return moves
     return None

@@ -20,9 +20,9 @@ the engine move by move (`tests/test_blockd_kernel.py`).
 A position is an int64 vector `st` (fields `DOWN` .. `DONE` below) and per-seat arrays
 `pawns`, `marked`, `bonus`; the deal is the step-count class and the suit of the card on
 every cell and the mask of blind cards.  The walk tables of the engine
-(`walks.walk_table`) are stacked per step-count class: `masks[c, cell, j]` (cells entered)
-and `dests[c, cell, j]` (destination) for j < `counts[c, cell]` (`graph_kernel` reads these),
-and laid flat for the games: walks `walk_lo[c, cell]` .. `walk_hi[c, cell] - 1` of
+(`walks.walk_table`, built by `walks_kernel`) are laid flat per step-count class and cell:
+`masks[j]` (cells entered) and `dests[j]` (destination) for j in `spans[c, cell]`
+(`graph_kernel` reads these), and, padded, for the games: walks `walk_lo[c, cell]` .. `walk_hi[c, cell] - 1` of
 `walk_masks` and `walk_bits` (the destination's bit; padded with walks that reach nothing).
 
 Move generation is the engine's `moves_of`: a walk hitting no blocked cell gives a
@@ -45,6 +45,7 @@ the reference engine instead, never other rules.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 from numba import njit
@@ -62,7 +63,8 @@ try:  # LLVM's count-trailing-zeros; a plain loop replaces it if a numba version
 except ImportError:  # pragma: no cover
     trailing_zeros = None
 
-from boardlab.analysis.blockd.walks import walk_table
+from boardlab.analysis.blockd import walks_kernel
+from boardlab.analysis.blockd.walks import walk_rows
 
 #: the largest board whose cells fit an int64 mask
 MAX_CELLS = 62
@@ -146,40 +148,33 @@ class KernelTables:
             if steps not in classes:
                 classes.append(steps)
             card_class.append(classes.index(steps))
-        rows = [[walk_table(game.grid, cell, steps) for cell in range(cells)] for steps in classes]
-        width = max(len(r) for per_class in rows for r in per_class)
-        self.masks = np.zeros((len(classes), cells, width), dtype=np.int64)
-        self.dests = np.zeros((len(classes), cells, width), dtype=np.int64)
-        self.skips = np.zeros((len(classes), cells, width), dtype=np.int64)  # first walk of the next destination
-        self.counts = np.zeros((len(classes), cells), dtype=np.int64)
-        for c, per_class in enumerate(rows):
-            for cell, row in enumerate(per_class):
-                self.counts[c, cell] = len(row)
-                for j, (mask, destination) in enumerate(row):
-                    self.masks[c, cell, j] = mask
-                    self.dests[c, cell, j] = destination
-                for j in range(len(row) - 1, -1, -1):
-                    last = j == len(row) - 1 or row[j + 1][1] != row[j][1]
-                    self.skips[c, cell, j] = j + 1 if last else self.skips[c, cell, j + 1]
+        self.cells = cells
+        # per class and cell, (masks, destinations) of `walks.walk_table`: built by the compiled
+        # path and kept on disk (`walks_kernel`); a set-up over a second shows its progress
+        progress = walks_kernel.Progress(f"Blockd walk tables, {game.grid.rows} x {game.grid.columns}"
+                                         f"{' torus' if game.grid.torus else ''}, step classes", len(classes))
+        self._rows = []
+        for c, steps in enumerate(classes):
+            self._rows.append(walk_rows(game.grid, steps))
+            progress.step(c + 1)
+        progress.close()
+        self.counts = np.array([[len(m) for m, _ in per_class] for per_class in self._rows],
+                               dtype=np.int64).reshape(len(classes), cells)
         # The same walks flat, for the compiled games: walks `walk_lo[c, cell]` .. `walk_hi[c, cell] - 1`
         # of `walk_masks` (cells entered) and `walk_bits` (the destination's bit), in 32-bit
         # integers when the board fits them (half the memory to read).
         narrow = np.int32 if cells <= 31 else np.int64
-        self.walk_lo = np.zeros((len(classes), cells), dtype=np.int64)
-        self.walk_hi = np.zeros((len(classes), cells), dtype=np.int64)
-        flat_masks: list[int] = []
-        flat_bits: list[int] = []
-        for c, per_class in enumerate(rows):
-            for cell, row in enumerate(per_class):
-                self.walk_lo[c, cell] = len(flat_masks)
-                flat_masks.extend(mask for mask, _ in row)
-                flat_bits.extend(1 << destination for _, destination in row)
-                padding = -len(row) % WALK_STEP  # mask 0, bit 0: open, but adds no destination
-                flat_masks.extend([0] * padding)
-                flat_bits.extend([0] * padding)
-                self.walk_hi[c, cell] = len(flat_masks)
-        self.walk_masks = np.array(flat_masks, dtype=narrow)
-        self.walk_bits = np.array(flat_bits, dtype=narrow)
+        padded = self.counts + (-self.counts % WALK_STEP)  # mask 0, bit 0: open, but adds no destination
+        self.walk_hi = np.cumsum(padded.ravel()).reshape(padded.shape).astype(np.int64)
+        self.walk_lo = self.walk_hi - padded
+        total = int(padded.sum())
+        self.walk_masks = np.zeros(total, dtype=narrow)
+        self.walk_bits = np.zeros(total, dtype=narrow)
+        for c, per_class in enumerate(self._rows):
+            for cell, (masks, dests) in enumerate(per_class):
+                lo = self.walk_lo[c, cell]
+                self.walk_masks[lo:lo + len(masks)] = masks
+                self.walk_bits[lo:lo + len(masks)] = np.int64(1) << dests
         self.card_class = np.array(card_class, dtype=np.int64)
         self.card_suit = np.array(card_suit, dtype=np.int64)
         self.card_blind = np.array([card.is_blind for card in game.cards], dtype=bool)
@@ -188,6 +183,37 @@ class KernelTables:
         self.rules = np.array([game.players, PAWNS[r.pawns], r.eliminated_card == "flip",
                                r.elimination == "immediate", bool(r.restore_bonus), r.max_turns,
                                game.flip_at_once], dtype=np.int64)
+
+    @functools.cached_property
+    def _graph_arrays(self):
+        """`masks`, `dests`, `skips` (the index of the first walk of the next destination) laid flat,
+        every class's rows one after the other, and `spans[c, cell]` = (first, end) of a row: made
+        when first asked for (`graph_kernel` reads them; the games read `walk_masks`)."""
+        spans = np.zeros(self.counts.shape + (2,), dtype=np.int64)
+        spans[..., 1] = np.cumsum(self.counts.ravel()).reshape(self.counts.shape)
+        spans[..., 0] = spans[..., 1] - self.counts
+        rows = [row for per_class in self._rows for row in per_class]
+        masks = np.concatenate([m for m, _ in rows]).astype(np.int64) if rows else np.zeros(0, np.int64)
+        dests = np.concatenate([d for _, d in rows]).astype(np.int64) if rows else np.zeros(0, np.int64)
+        skips = np.concatenate([lo + np.searchsorted(d, d, side="right")  # each row is sorted by destination
+                                for lo, (_, d) in zip(spans[..., 0].ravel().tolist(), rows)]) if rows else masks
+        return masks, dests, skips.astype(np.int64), spans
+
+    @property
+    def masks(self) -> np.ndarray:
+        return self._graph_arrays[0]
+
+    @property
+    def dests(self) -> np.ndarray:
+        return self._graph_arrays[1]
+
+    @property
+    def skips(self) -> np.ndarray:
+        return self._graph_arrays[2]
+
+    @property
+    def spans(self) -> np.ndarray:
+        return self._graph_arrays[3]
 
     def deal_arrays(self, card_ids: np.ndarray):
         """(class per cell, suit per cell, blind mask, start cell per seat) of deals (rows of card ids)."""

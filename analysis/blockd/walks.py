@@ -118,9 +118,41 @@ def walk_table(grid: Grid, start: int, step_counts: tuple[int, ...]) -> tuple[tu
     """The walks a pawn on `start` may take with any of `step_counts`, as (entered, destination).
 
     Per destination only the minimal entered masks are kept (see the module docstring);
-    the result is sorted by destination, then mask.
+    the result is sorted by destination, then mask.  Built by the compiled path
+    (`walks_kernel.walk_arrays`, cached on disk) when the grid fits an int64 mask, else by
+    `walk_table_python`, its readable twin.
 
     >>> walk_table(Grid(2, 2, torus=False), 0, (2,))
+    ((10, 3), (12, 3))
+    """
+    from boardlab.analysis.blockd import walks_kernel
+
+    if grid.cells > walks_kernel.MAX_CELLS:
+        return walk_table_python(grid, start, step_counts)
+    masks, dests = _all_cells(grid, tuple(sorted(set(step_counts))))[start]
+    return tuple(zip(masks.tolist(), dests.tolist()))
+
+
+def walk_rows(grid: Grid, step_counts: tuple[int, ...]):
+    """Per cell, `walk_table` as two int64 numpy arrays (masks entered, destinations).
+
+    :raises ValueError: for a grid of more cells than an int64 mask holds.
+    """
+    return _all_cells(grid, tuple(sorted(set(step_counts))))
+
+
+@functools.lru_cache(maxsize=64)
+def _all_cells(grid: Grid, step_counts: tuple[int, ...]):
+    from boardlab.analysis.blockd import walks_kernel
+
+    return walks_kernel.walk_arrays(grid, step_counts)
+
+
+@functools.lru_cache(maxsize=None)
+def walk_table_python(grid: Grid, start: int, step_counts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """`walk_table` in plain Python: every walk enumerated, then the minimal masks per destination.
+
+    >>> walk_table_python(Grid(2, 2, torus=False), 0, (2,))
     ((10, 3), (12, 3))
     """
     by_destination: dict[int, set[int]] = {}

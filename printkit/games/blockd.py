@@ -50,9 +50,18 @@ def blockd_cards(d) -> list[Card]:
         for value in d.cards.values:
             cards.append(Card(f"{suit}-{value}", _number_drawer(d, geometry, suit, value), back))
     for index in range(d.cards.blind):
-        name = "blind" if d.cards.blind == 1 else f"blind-{index + 1}"
-        cards.append(Card(name, back, back))
+        cards.append(Card(blind_card_name(index), back, back))
     return cards
+
+
+def blind_card_name(index: int) -> str:
+    """The component of the blind card `index` (from 0): "blind", then "blind-2", "blind-3", ...,
+    so that the rulebook's [blind] drawing is there whatever the number of blind cards.
+
+    >>> [blind_card_name(i) for i in range(4)]
+    ['blind', 'blind-2', 'blind-3', 'blind-4']
+    """
+    return "blind" if index == 0 else f"blind-{index + 1}"
 
 
 def _corner_index(canvas: Canvas, d, geometry: CardGeometry, suit: str, value: str | None) -> None:

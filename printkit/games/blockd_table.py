@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from boardlab.analysis.protocol import CHANCE
 from boardlab.layouts import print_conventions
-from boardlab.printkit.games.blockd import blockd_cards
+from boardlab.printkit.games.blockd import blind_card_name, blockd_cards
 from boardlab.printkit.imposition import card_geometry
 from boardlab.printkit.pages import Component
 from boardlab.printkit.palette import ink_and_paper
@@ -45,7 +45,7 @@ class BlockdTable(TableArt):
         card = game.cards[card_id]
         if card.is_blind:
             first = next(i for i, c in enumerate(game.cards) if c.is_blind)
-            return "blind" if d.cards.blind == 1 else f"blind-{card_id - first + 1}"
+            return blind_card_name(card_id - first)
         suit = game.suits[card.suit]
         return f"{suit}-start" if card.value == d.cards.start_value else f"{suit}-{card.value}"
 
