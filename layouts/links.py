@@ -26,8 +26,44 @@ class Master:
     ends: tuple[End, End]  # used only when rules.master_links = "match"
 
 
+#: the kinds of card a card list may hold
+CARD_KINDS = ("game", "central", "empty", "master")
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One line of a card list: a kind of card and how many of it (`[[deck.cards]]` in the
+    definition, or a row of the CSV file `deck.card_list` names)."""
+
+    kind: Literal["game", "central", "empty", "master"]
+    count: int = field(default=1, metadata=limits(min=1, max=50))
+    ends: str = ""  # game cards, and masters with master_links = "match": "red 1 / blue 2"
+    value: int = field(default=0, metadata=limits(min=0, max=20))  # a master's capture value
+    text: str = ""  # a master's name, printed on the card
+
+
+def parse_ends(text: str) -> tuple[End, End] | None:
+    """The two ends a card list writes as "COLOUR POINTS / COLOUR POINTS", or None when malformed.
+
+    >>> parse_ends("red 1 / blue 2")
+    (End(colour='red', points=1), End(colour='blue', points=2))
+    >>> parse_ends("red / blue 2") is None
+    True
+    """
+    parts = [p.split() for p in text.split("/")]
+    if len(parts) != 2 or any(len(p) != 2 or not p[1].isdigit() for p in parts):
+        return None
+    return End(parts[0][0], int(parts[0][1])), End(parts[1][0], int(parts[1][1]))
+
+
 @dataclass(frozen=True)
 class Deck:
+    """The deck: generated (every pair of the end faces `end_colours` x `end_points`, `copies`
+    times, then the central, empty and master cards), or, when `cards` is given (in the
+    definition or through the CSV file `card_list`), exactly the cards listed; the list then
+    also sets `central`, `empty`, `masters` and the end faces, so that everything reading the
+    deck reads the list."""
+
     end_colours: tuple[str, ...] = field(metadata=limits(min=1))
     end_points: tuple[int, ...] = field(metadata=limits(min=1))
     doubles: bool  # whether cards with two equal ends exist
@@ -37,13 +73,54 @@ class Deck:
     masters: tuple[Master, ...]
     hand_size: int = field(metadata=limits(min=1, max=20))
     removed_empty: dict[int, int]  # player count -> empty cards removed before dealing
+    cards: tuple[CardRow, ...] = ()  # an explicit card list: the whole deck
+    card_list: str = ""  # a CSV file of the card list (kind,ends,value,count,text), beside the definition
+
+    def __post_init__(self):
+        if not self.cards:
+            return
+        listed = [parse_ends(row.ends) for row in self.cards if row.kind == "game"]
+        ends = [end for pair in listed if pair for end in pair]
+        colours = tuple(dict.fromkeys(end.colour for end in ends))
+        faces = tuple(End(c, p) for c in colours for p in sorted({e.points for e in ends if e.colour == c}))
+        masters = []
+        for row in self.cards:
+            if row.kind == "master":
+                pair = parse_ends(row.ends) if row.ends else None
+                masters.append(Master(row.text, row.value, row.count,
+                                      pair if pair else (End(colours[0] if colours else "", 0),) * 2))
+        sets = object.__setattr__
+        sets(self, "_listed_faces", faces)
+        sets(self, "end_colours", colours)
+        sets(self, "end_points", tuple(sorted({e.points for e in ends})))
+        sets(self, "doubles", any(p and p[0] == p[1] for p in listed))
+        sets(self, "copies", 1)
+        sets(self, "central", sum(row.count for row in self.cards if row.kind == "central"))
+        sets(self, "empty", sum(row.count for row in self.cards if row.kind == "empty"))
+        sets(self, "masters", tuple(masters))
+
+    @property
+    def listed(self) -> bool:
+        """Whether the deck is a card list (else generated from the end faces)."""
+        return bool(self.cards)
 
     @property
     def faces(self) -> tuple[End, ...]:
+        if self.cards:
+            return self.__dict__["_listed_faces"]
         return tuple(End(c, p) for c in self.end_colours for p in self.end_points)
 
     @property
     def game_cards(self) -> tuple[tuple[End, End], ...]:
+        """Every game card, copies included; each card's ends in the order of `faces`."""
+        if self.cards:
+            order = {face: i for i, face in enumerate(self.faces)}
+            out = []
+            for row in self.cards:
+                pair = parse_ends(row.ends) if row.kind == "game" else None
+                if pair:
+                    out += [tuple(sorted(pair, key=order.__getitem__))] * row.count
+            return tuple(out)
         pairs = combinations_with_replacement(self.faces, 2) if self.doubles else combinations(self.faces, 2)
         return tuple(pair for pair in pairs for _ in range(self.copies))
 
@@ -74,14 +151,15 @@ class Definition(GameDefinition):
 def check(d: Definition, report) -> None:
     """Cross-field checks: colours exist, the removal table covers every player count and fits."""
     deck = d.deck
-    for i, colour in enumerate(deck.end_colours):
+    check_card_list(d, report)
+    for i, colour in enumerate(() if deck.listed else deck.end_colours):  # a card list's rows are checked above
         check_colour_ref(d.colours, colour, ("deck", "end_colours", i), report)
     if len(set(deck.end_colours)) != len(deck.end_colours):
         report(("deck", "end_colours"), "a colour appears twice", "each colour once")
     if len(set(deck.end_points)) != len(deck.end_points):
         report(("deck", "end_points"), "a point value appears twice", "distinct values")
     if not deck.game_cards:
-        report(("deck", "doubles"), f"the deck has no game cards ({len(deck.faces)} end face(s), doubles = "
+        report(("deck", "cards") if deck.listed else ("deck", "doubles"), f"the deck has no game cards ({len(deck.faces)} end face(s), doubles = "
                f"{str(deck.doubles).lower()})", "at least two end faces, or doubles = true")
     names = [m.name for m in deck.masters]
     for i, master in enumerate(deck.masters):
@@ -108,5 +186,35 @@ def check(d: Definition, report) -> None:
     most = max(table.values(), default=0)
     if most > deck.empty:
         worst = min(n for n, removed in table.items() if removed == most)
-        report(("deck", "empty"), f"{deck.empty} empty cards, but removed_empty removes {most} with {worst} players",
+        report(("deck", "cards") if deck.listed else ("deck", "empty"),
+               f"{deck.empty} empty cards, but removed_empty removes {most} with {worst} players",
                f"at least {most}, or a smaller removed_empty")
+
+
+def check_card_list(d: Definition, report) -> None:
+    """A card list's rows: ends written as the game reads them, known colours, one central card,
+    masters with a name and a value."""
+    for i, row in enumerate(d.deck.cards):
+        where = ("deck", "cards", i)
+        if row.kind == "game" or (row.kind == "master" and row.ends):
+            pair = parse_ends(row.ends)
+            if pair is None:
+                report(where + ("ends",), f"ends {row.ends!r} are not two ends", '"COLOUR POINTS / COLOUR POINTS", e.g. "red 1 / blue 2"')
+            else:
+                for end in pair:
+                    check_colour_ref(d.colours, end.colour, where + ("ends",), report)
+        elif row.ends:
+            report(where + ("ends",), f"{'an' if row.kind[0] in 'aeiou' else 'a'} {row.kind} card has no ends",
+                   "leave ends empty")
+        if row.kind == "master":
+            if not row.text:
+                report(where + ("text",), "a master card needs its name", 'e.g. "FIVE"')
+            if row.value < 1:
+                report(where + ("value",), "a master card needs its capture value", "1 to 20")
+        elif row.text or row.value:
+            report(where + ("text" if row.text else "value",), f"only master cards have a name and a value", "leave it empty")
+    if d.deck.cards:
+        if d.deck.central != 1:
+            report(("deck", "cards"), f"{d.deck.central} central cards in the card list", "exactly one")
+        if any(row.kind == "master" and not row.ends for row in d.deck.cards) and d.rules.master_links == "match":
+            report(("deck", "cards"), "rules.master_links = \"match\" needs the ends of every master card", "ends on every master row")

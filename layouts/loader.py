@@ -272,6 +272,7 @@ def _build(path: Path, game_id, data: dict, origins: dict, doc: Document, cross_
                                        f'unknown game "{game_id}"' if game_id else "missing",
                                        ", ".join(game_ids()))])
     module = game_part(game_id, "definition")
+    data, origins = read_card_lists(data, origins)
     checker = Checker(Source(doc.file, doc.lines, origins))
     definition = checker.build(module.Definition, data, ())
     if definition is not None and cross_checks:
@@ -286,6 +287,77 @@ def _build(path: Path, game_id, data: dict, origins: dict, doc: Document, cross_
         raise DefinitionError(checker.problems)
     variant = "baseline" if "extends" not in doc.data else path.stem
     return dataclasses.replace(definition, variant=variant, source=doc.file)
+
+
+#: the columns a card list file may have (`card_list`); each row one kind of card
+CARD_LIST_COLUMNS = ("kind", "ends", "value", "count", "text")
+
+
+def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict]:
+    """`data` with every section's `card_list = "FILE.csv"` read into that section's `cards`
+    (one table per row, as `[[SECTION.cards]]` would write it), and `origins` pointing each
+    row's keys at FILE:LINE, so that a bad row is reported where it is written.
+
+    A card list is a CSV file (as nanDECK and Squib read them): a header naming some of
+    `CARD_LIST_COLUMNS`, then one row per kind of card; blank rows and rows starting with "#"
+    are skipped; whole numbers are numbers, anything else text. The path is taken relative to
+    the definition file that names it.
+
+    :raises DefinitionError: when the file cannot be read, or its header is not one of columns.
+    """
+    import csv
+    import io
+
+    out, origins = dict(data), dict(origins)
+    for section, table in data.items():
+        if not isinstance(table, dict) or not isinstance(table.get("card_list"), str) or not table["card_list"]:
+            continue
+        named_in, line = origins.get((section, "card_list"), ("?", 0))
+        key = f"{section}.card_list"
+        if "cards" in table:
+            raise DefinitionError([Problem(named_in, line, key, f"both {section}.cards and {section}.card_list",
+                                           "one card list: the rows in the definition, or the CSV file")])
+        path = Path(named_in).parent / table["card_list"]
+        name = display_path(path)
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except FileNotFoundError:
+            raise DefinitionError([Problem(named_in, line, key, f"no such file {name}", "a CSV file beside the definition")]) from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise DefinitionError([Problem(named_in, line, key, f"cannot read {name}: {getattr(err, 'strerror', None) or err}",
+                                           "a UTF-8 CSV file")]) from None
+        reader = csv.reader(io.StringIO(text))
+        rows, header = [], None
+        try:
+            for cells in reader:
+                number = reader.line_num
+                if not any(c.strip() for c in cells) or cells[0].strip().startswith("#"):
+                    continue
+                if header is None:
+                    header = [c.strip().lower() for c in cells]
+                    unknown = [c for c in header if c not in CARD_LIST_COLUMNS]
+                    if unknown or "kind" not in header or len(set(header)) != len(header):
+                        raise DefinitionError([Problem(name, number, key, f"the header {','.join(header)} is not a card "
+                                                       "list's", "a header of " + ", ".join(CARD_LIST_COLUMNS) +
+                                                       " (kind required)")])
+                    continue
+                if len(cells) > len(header):
+                    raise DefinitionError([Problem(name, number, key, f"{len(cells)} cells for {len(header)} columns",
+                                                   ",".join(header))])
+                index = len(rows)
+                row = {}
+                for column, cell in zip(header, cells):
+                    cell = cell.strip()
+                    if cell:
+                        row[column] = int(cell) if re.fullmatch(r"-?\d+", cell) else cell
+                        origins[(section, "cards", index, column)] = (name, number)
+                origins[(section, "cards", index)] = (name, number)
+                rows.append(row)
+        except csv.Error as err:
+            raise DefinitionError([Problem(name, reader.line_num, key, f"not a CSV file: {err}", "comma-separated rows")]) from None
+        origins[(section, "cards")] = (name, 1)
+        out[section] = {**table, "cards": rows}
+    return out, origins
 
 
 def locate(name_or_path: str | Path, key: tuple) -> tuple[str, int]:

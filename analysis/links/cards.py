@@ -22,7 +22,6 @@ Text forms (used by positions and moves):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations, combinations_with_replacement
 
 from boardlab.layouts.errors import BoardlabError
 
@@ -64,9 +63,14 @@ class LinksDeck:
         letters = definition.colours
         self.face_texts = tuple(f"{letters[f.colour].letter}{f.points}" for f in self.faces)
         matching = definition.rules.master_links == "match"
-        pairs = (combinations_with_replacement if deck.doubles else combinations)(range(len(self.faces)), 2)
-        kinds = [Kind(GAME, pair) for pair in pairs]
-        counts = [deck.copies] * len(kinds)
+        # one kind per distinct pair of end faces, in the deck's order, with its number of copies
+        # (a generated deck: every pair, `copies` times; a card list: as listed)
+        copies: dict[tuple[int, int], int] = {}
+        for first, second in deck.game_cards:
+            pair = tuple(sorted((face_index[first], face_index[second])))
+            copies[pair] = copies.get(pair, 0) + 1
+        kinds = [Kind(GAME, pair) for pair in copies]
+        counts = list(copies.values())
         self.game_kinds = tuple(range(len(kinds)))
         self.empty = len(kinds)
         kinds.append(Kind(EMPTY, None))

@@ -35,7 +35,7 @@ class LinksTable(TableArt):
         self.names: dict[int, str] = {}
         for kind, k in enumerate(deck.kinds):
             if k.category == GAME:
-                first, second = d.deck.game_cards[kind]
+                first, second = (deck.faces[end] for end in k.ends)
                 self.names[kind] = f"{end_name(first)}-{end_name(second)}"
             elif kind == deck.empty:
                 self.names[kind] = "empty"
