@@ -31,6 +31,24 @@ def at_most(limit: int, least: int = 1):
     return check
 
 
+def number_between(low: float, high: float, inclusive: bool = True):
+    """An argument type: a number from `low` to `high` (the ends themselves only when `inclusive`).
+
+    >>> number_between(0, 1, inclusive=False)("0.25"), number_between(0.05, 60)("60")
+    (0.25, 60.0)
+    """
+    def check(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        inside = low <= value <= high if inclusive else low < value < high
+        if not inside:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"must be between {low:g} and {high:g}, got {text}")
+        return value
+    return check
+
+
 def add_seed_argument(p) -> None:
     """`--seed S`: the one seed every random choice of the command flows from (default 1)."""
     p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")

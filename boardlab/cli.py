@@ -31,6 +31,7 @@ COMMANDS = (
     "rulebook",
     "play",
     "export",
+    "watch",
 )
 
 

@@ -360,6 +360,34 @@ def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict]:
     return out, origins
 
 
+def definition_files(name_or_path: str | Path) -> list[Path]:
+    """The files a definition is read from: itself, every file it extends, and the card lists
+    they name; as far as they can be read (a broken file is listed, what it would name is not).
+
+    >>> [p.name for p in definition_files("blockd-pawns-block")]
+    ['blockd-pawns-block.toml', 'blockd.toml']
+    """
+    try:
+        path = resolve(name_or_path)
+    except BoardlabError:
+        return [Path(name_or_path)] if Path(name_or_path).suffix == ".toml" else []
+    files: list[Path] = []
+    while path is not None and path.resolve() not in [f.resolve() for f in files]:
+        files.append(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        except (OSError, UnicodeDecodeError, RecursionError, tomllib.TOMLDecodeError):
+            break
+        files += [path.parent / table["card_list"] for table in data.values()
+                  if isinstance(table, dict) and isinstance(table.get("card_list"), str) and table["card_list"]]
+        parent = data.get("extends")
+        try:
+            path = resolve(parent, relative_to=path.parent) if isinstance(parent, str) else None
+        except BoardlabError:
+            path = None
+    return files
+
+
 def locate(name_or_path: str | Path, key: tuple) -> tuple[str, int]:
     """(file, line) where a definition or variant chain sets `key` (or its nearest written parent).
 

@@ -5,24 +5,14 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from boardlab.arguments import add_agent_argument, add_seed_argument, at_most, game_definition, positive
+from boardlab.arguments import (add_agent_argument, add_seed_argument, at_most, game_definition, number_between,
+                                positive)
 from boardlab.commands.report import add_store_arguments
 from boardlab.layouts import game_ids
 from boardlab.layouts.limits import MAX_GAMES
 
 #: the command's line in `boardlab --help`
 HELP = "variants against the baseline: every headline metric with a verdict"
-
-
-def _share(text: str) -> float:
-    import argparse
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
-    return value
 
 
 def register(subparsers) -> None:
@@ -43,7 +33,7 @@ def register(subparsers) -> None:
     how.add_argument("--until-decided", action="store_true",
                      help=f"play batches of {CompareOptions.batch} games until the SPRT decides "
                           f"(cap: {CompareOptions.cap} games)")
-    p.add_argument("--delta", type=_share, default=CompareOptions.delta, metavar="D",
+    p.add_argument("--delta", type=number_between(0, 1, inclusive=False), default=CompareOptions.delta, metavar="D",
                    help=f"SPRT indifference region: a change in seat 1's win share smaller than D does not matter "
                         f"(default: {CompareOptions.delta})")
     p.add_argument("--cap", type=at_most(MAX_GAMES), default=CompareOptions.cap, metavar="N",
