@@ -15,7 +15,7 @@ import boardlab
 from boardlab.layouts.errors import BoardlabError, DefinitionError, one_line
 from boardlab.layouts.registry import game_ids
 
-#: sub-commands, each a module in boardlab/commands/
+#: sub-commands, each a module in boardlab/commands/ (a dash in the name is an underscore there)
 COMMANDS = (
     "list",
     "check",
@@ -32,6 +32,7 @@ COMMANDS = (
     "play",
     "export",
     "watch",
+    "new-game",
 )
 
 
@@ -80,7 +81,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     chosen = None if argv is None else chosen_command(argv)
     for name in COMMANDS:
-        module = importlib.import_module(f"boardlab.commands.{name}")
+        module = importlib.import_module(f"boardlab.commands.{name.replace('-', '_')}")
         if argv is None or name == chosen:
             module.register(sub)
         else:

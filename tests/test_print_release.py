@@ -7,6 +7,7 @@ from the code that placed the cards.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -428,8 +429,11 @@ def test_the_cover_lists_every_file_with_its_sheets_the_pieces_and_what_else_to_
         seats = len(d.components.seats)
         counts = [f"{seats} player cards", f"{seats} markers", f"{seats * d.components.chips_per_colour} chips",
                   f"{seats} ordinary six-sided dice"]
-    else:
+    elif game == "deblockle":
         counts = [f"{len(d.players) * d.rules.blocks} cubes"]
+    else:  # a game this test does not know: its print module's own piece lines, at least one
+        counts = []
+        assert re.search(r"The pieces\n• \S", text), text
     for count in counts:
         assert count in text, count
     # a duplex run has the test square on both sides of the cover

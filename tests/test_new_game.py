@@ -1,0 +1,112 @@
+"""`boardlab new-game`: the skeleton works as written.  A sixth game is made in a temporary
+folder, registered through the `boardlab.games` entry point as a designer's package would be,
+and the conformance suite (tests/test_conformance.py, unchanged) and the commands run on it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from boardlab import newgame
+from boardlab.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+NAME = "sixth"
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory):
+    """The skeleton as a package of its own in a temporary folder, with an entry point naming it."""
+    into = tmp_path_factory.mktemp("newgame")
+    assert main(["new-game", NAME, "--into", str(into)]) == 0
+    info = into / f"{NAME}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {NAME}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[boardlab.games]\n{NAME} = {NAME}.registration:GAME\n")
+    return into
+
+
+def run(into: Path, *argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(into)}
+    return subprocess.run([sys.executable, *argv], capture_output=True, text=True, env=env, cwd=cwd)
+
+
+def test_the_skeleton_is_one_folder(package):
+    folder = package / NAME
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["__init__.py", "definition.py", "engine.py", "printing.py", "registration.py", f"{NAME}.toml",
+         f"{NAME}.en.md", f"{NAME}.es.md"])
+    assert not re.search(r"@[A-Z]+@", "".join(p.read_text() for p in folder.iterdir()))  # every placeholder filled
+
+
+def test_the_conformance_suite_passes_on_a_new_game(package):
+    done = run(package, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=--import-mode=importlib",
+               "tests/test_conformance.py", "-k", NAME)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    passed = re.search(r"(\d+) passed", done.stdout)
+    # both player counts of every protocol test (a skip: a capability the skeleton does not declare)
+    assert passed and int(passed.group(1)) >= 6 and "failed" not in done.stdout, done.stdout
+
+
+def test_every_command_handles_a_new_game(package, tmp_path):
+    script = ("import sys; from boardlab.cli import main; sys.exit(main(sys.argv[1:]))")
+    out = str(tmp_path)
+    for argv in (["list", "--ids"], ["check", NAME], ["simulate", NAME, "--games", "40", "--workers", "1", "--json"],
+                 ["print", NAME, "--out", out], ["rulebook", NAME, "--out", out],
+                 ["report", NAME, "--games", "24", "--skill-games", "4", "--skill-budget", "16", "--decision-games",
+                  "4", "--workers", "1", "--store", str(tmp_path / "r.sqlite"), "--out", out]):
+        done = run(package, "-c", script, *argv, cwd=tmp_path)
+        assert done.returncode == 0, (argv, done.stderr[-2000:])
+        if argv[0] == "list":
+            assert NAME in done.stdout.split()
+        if argv[0] == "simulate":
+            assert json.loads(done.stdout)["games"] == 40
+    written = {p.name for p in tmp_path.iterdir()}
+    assert {f"{NAME}-cover-a4.pdf", f"{NAME}-cards-a4.pdf", f"{NAME}-rulebook-en-a4.pdf",
+            f"{NAME}-rulebook-es-a4.pdf", f"{NAME}.json", f"{NAME}.pdf"} <= written
+    report = json.loads((tmp_path / f"{NAME}.json").read_text())
+    assert set(report["data"]["by_players"]) == {"2", "3", "4"}
+
+
+def test_in_the_source_tree_it_is_a_folder_in_games_and_one_registry_line(tmp_path):
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "games").mkdir()
+    registry = (ROOT / "layouts" / "registry.py").read_text()
+    (tmp_path / "layouts" / "registry.py").write_text(registry)
+    folder, written = newgame.write_in_tree(NAME, tmp_path)
+    assert folder == tmp_path / "games" / NAME and (folder / "engine.py").is_file()
+    new = written.read_text()
+    added = [line for line in new.splitlines() if line not in registry.splitlines()]
+    assert len(added) == 2 and added[0].strip().startswith(f'GameEntry("{NAME}", "boardlab.games.{NAME}.definition"')
+    namespace: dict = {}
+    exec(compile(new, "registry.py", "exec"), namespace)  # still a module, and the tuple holds the game
+    entry = namespace["BUILT_IN"][-1]
+    assert (entry.id, entry.engine, entry.print, entry.definition_file) == \
+        (NAME, f"boardlab.games.{NAME}.engine", f"boardlab.games.{NAME}.printing", f"{NAME}.toml")
+    assert "from boardlab.games.sixth" not in (folder / "engine.py").read_text()  # imports boardlab only
+
+
+@pytest.mark.parametrize("name,message", [
+    ("Nim", "cannot be a game id"), ("9x", "cannot be a game id"), ("class", "cannot be a game id"),
+    ("a-b", "cannot be a game id"), ("blockd", "already registered")])
+def test_names_that_cannot_be_a_new_game_are_refused_in_one_line(name, message, tmp_path, capsys):
+    if name == "blockd":
+        from boardlab.layouts import game_ids
+        name = game_ids()[0]
+    assert main(["new-game", name, "--into", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_folder_is_never_overwritten(tmp_path, capsys):
+    (tmp_path / NAME).mkdir()
+    (tmp_path / NAME / "mine.txt").write_text("keep")
+    assert main(["new-game", NAME, "--into", str(tmp_path)]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert [p.name for p in (tmp_path / NAME).iterdir()] == ["mine.txt"]
