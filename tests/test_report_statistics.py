@@ -234,7 +234,7 @@ def test_skill_matters_with_its_depth_and_the_steps_it_could_not_tell_apart_with
     assert text.startswith(f"Skill matters: 1 distinguishable level with 2 players (random < greedy ~ mcts-16 ~ "
                            f"mcts-32; mcts-32 rated {rating:.0f} Elo above random, 95% interval ")
     assert text.endswith(f"Searching longer showed no significant gain above greedy with 2 players: these 40 "
-                         f"decided games detect {mdd * 100:.1f} points; about 785 games per level would detect "
+                         f"decided games per level detect {mdd * 100:.1f} points; about 785 games per level would detect "
                          f"5.0 points.")
 
 
@@ -285,3 +285,18 @@ def test_restricted_play_findings_say_what_an_element_decides_or_that_too_few_ga
                      "with 2 players (a fair share is 50%) (100 games each).",
                      f"Too few games to tell whether using b matters to g (100 games each): they detect only "
                      f"{mdd * 100:.1f} points; about 785 games would."]
+
+
+def test_skill_matters_at_several_counts_is_one_finding_grouped_by_depth():
+    data = {**report_data(games([850, 850]), 2), **report_data(games([600, 600, 600]), 3)}
+    data["2"]["skill"] = ladder(2, ("greedy", 100, 120))
+    data["3"]["skill"] = ladder(3, ("greedy", 90, 120))
+    select_findings(data)
+    found = [f for f in findings("Game", data) if f["kind"] == "skill"]
+    # one step each: 2 players, odds (100 + 1/2) / (20 + 1/2); 3 players, the tested seat against two
+    # copies, so its odds over one are 2 (90 + 1/2) / (30 + 1/2)
+    two, three = 400 * math.log10(100.5 / 20.5), 400 * math.log10(2 * 90.5 / 30.5)
+    low, high = sorted([two, three])
+    assert [f["text"] for f in found] == [
+        f"Skill matters at every player count: 1 distinguishable level with 2 and 3 players; the top level, greedy, "
+        f"is rated {low:.0f} to {high:.0f} Elo above random (120 games per level)."]

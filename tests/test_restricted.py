@@ -160,3 +160,64 @@ def test_effects_through_the_store_on_any_worker_count(tmp_path):
         again = effects(game.definition, 2, 6, 1, store, backend=LocalBackend(2))
     first.pop("seconds"), again.pop("seconds")
     assert again == first
+
+
+def solved(state, seat) -> int:
+    """The value of `state` for `seat` with best play on both sides, by brute force over the whole
+    game tree: +1 a win, -1 a loss, 0 neither (a two-player game with no chance after the deal)."""
+    if state.is_terminal():
+        winners = state.winners()
+        if state.is_unfinished() or not winners:
+            return 0
+        return 1 if winners == (seat,) else (-1 if seat not in winners else 0)
+    values = []
+    for move in state.legal_moves():
+        after = state.clone()
+        after.apply(move)
+        values.append(solved(after, seat))
+    return max(values) if state.current_player() == seat else min(values)
+
+
+class _Perfect(OnePlyAgent):
+    """Plays a move of the best solved value (`solved`), ties at random."""
+
+    name = "perfect"
+
+    @classmethod
+    def score(cls, state, seat, move):
+        after = state.clone()
+        after.apply(move)
+        return solved(after, seat)
+
+
+#: a late Blockd position (reached in random play) where red, to move with the restore bonus, has
+#: 19 moves: restoring cell 5 and stepping onto it, a start card, is the only one that wins
+BLOCKD_ONLY_WIN = {"game": "blockd", "grid": ["Y1 G2 Y2 G1 Y4", "Y0 R1 B4 X G4", "G0 G3 R0 R4 R2",
+                                              "B5 Y5 G5 B3 R5", "Y3 B1 B0 R3 B2"],
+                   "down": [[0, 3], [0, 4], [1, 0], [1, 2], [2, 0], [2, 2], [2, 3], [3, 0], [3, 1], [3, 3], [4, 0],
+                            [4, 1], [4, 2], [4, 3]],
+                   "pawns": {"red": [2, 4], "blue": [2, 1]}, "to_move": "red", "restore": True}
+
+
+def test_barring_blockds_only_winning_move_loses_with_best_play():
+    """Blockd, a position solved by brute force: the only winning move uses both the restore bonus
+    and a start card, every other move loses.  The perfect agent wins from it every time; the same
+    agent barred from either element loses every time against the perfect opponent."""
+    game = engines.make_game(load("blockd"), 2)
+    state = game.state_from_position(BLOCKD_ONLY_WIN)
+    seat = state.current_player()
+    values = {move: _Perfect.score(state, seat, move) for move in state.legal_moves()}
+    wins = [move for move, value in values.items() if value == 1]
+    assert len(values) == 19 and len(wins) == 1 and all(v == -1 for m, v in values.items() if m not in wins)
+    for name in ("restore", "start-card"):
+        restriction = game.restriction(name)
+        assert restriction.bars(state, wins[0])
+        assert not all(restriction.bars(state, move) for move in values)  # the barred agent has a choice
+        for seed in range(5):
+            for barred, winner in ((False, seat), (True, 1 - seat)):
+                play = game.state_from_position(BLOCKD_ONLY_WIN)
+                movers = {seat: BarredAgent(_Perfect(), restriction) if barred else _Perfect(), 1 - seat: _Perfect()}
+                rng = random.Random(seed)
+                while not play.is_terminal():
+                    play.apply(movers[play.current_player()].choose(play, rng))
+                assert play.winners() == (winner,), (name, seed, barred)

@@ -233,10 +233,11 @@ def ladder_words(trace: dict) -> dict:
 
 def _skill(counts):
     """The skill trace's findings: "skill matters" with the depth at every player count where some
-    level is distinguishable (and what the undistinguished steps above could detect); "luck
-    dominates" where none is and the games could have told; else "too few games to tell"."""
-    out, parts, flats, tops = [], [], [], []
-    score = 0.0
+    level is distinguishable (one count: its chain and top rating; several: the counts grouped by
+    depth, the range of top ratings), and what the undistinguished steps above the last
+    distinguishable one could detect; "luck dominates" where no level is distinguishable and the
+    games could have told; else "too few games to tell"."""
+    out, matters = [], []
     for players, d in counts.items():
         trace = d.get("skill")
         if not trace or not trace.get("pairings"):
@@ -244,17 +245,7 @@ def _skill(counts):
         w = ladder_words(trace)
         first = trace["pairings"][0]["power"]
         if w["depth"]:
-            parts.append(say("skill.matters_part", players=players, **{k: w[k] for k in LADDER_FIELDS}))
-            tops.append(w["top"])
-            score = max(score, (w["share"] - w["fair"]) * 50)
-            if w["flat"]:
-                power = max((p["power"] for p in w["flat"]), key=lambda q: q["mdd"] or 1.0)
-                needed = "" if power["enough"] else say("skill.needed", needed=f"{power['games_needed'] or 0:,}",
-                                                        difference=unsigned_points(power["difference"]))
-                below = trace["levels"][len(trace["pairings"]) - len(w["flat"])]["agent"]
-                flats.append(say("skill.flat", level=below, players=players, decided=listed(
-                    sorted({f"{p['decided']:,}" for p in w["flat"]})), mdd=unsigned_points(power["mdd"] or 1.0),
-                    needed=needed))
+            matters.append((players, w, trace))
         elif first["enough"]:
             out.append({"score": 2.0, "kind": "luck", "players": [players],
                         "text": say("skill.luck", players=players, games=w["games"], mdd=unsigned_points(first["mdd"]),
@@ -264,13 +255,52 @@ def _skill(counts):
                         "text": say("skill.too_few", players=players, games=w["games"],
                                     mdd=unsigned_points(first["mdd"] or 1.0), needed=f"{first['games_needed'] or 0:,}",
                                     difference=unsigned_points(first["difference"]))})
-    if parts:
-        games = listed(sorted({f"{d['skill']['games_per_level']:,}" for d in counts.values() if d.get("skill")}))
-        out.append({"score": max(score, 1.0), "kind": "skill",
-                    "players": [n for n, d in counts.items() if d.get("skill", {}).get("depth")],
-                    "text": say("skill.matters", parts="; ".join(parts), top=listed(sorted(set(tops))), games=games)
-                    + "".join(flats)})
+    if not matters:
+        return out
+    games = listed(sorted({w["games"] for _, w, _ in matters}))
+    tops = listed(sorted({w["top"] for _, w, _ in matters}))
+    if len(matters) == 1:
+        players, w, _ = matters[0]
+        text = say("skill.matters", parts=say("skill.matters_part", players=players, **{k: w[k] for k in LADDER_FIELDS}),
+                   top=tops, games=games)
+    else:
+        by_depth: dict[int, list] = {}
+        for players, w, _ in matters:
+            by_depth.setdefault(w["depth"], []).append(players)
+        groups = "; ".join(say("skill.depth_group", depth=depth, s="" if depth == 1 else "s",
+                               players=listed(str(n) for n in ns)) for depth, ns in sorted(by_depth.items(), reverse=True))
+        ratings = sorted(float(w["rating"]) for _, w, _ in matters)
+        text = say("skill.matters_many", where=_where([n for n, _, _ in matters], counts), groups=groups, top=tops,
+                   ratings=_span([f"{r:.0f}" for r in ratings]), games=games)
+    flats: dict[str, list] = {}
+    for players, w, trace in matters:
+        if w["flat"]:
+            below = trace["levels"][len(trace["pairings"]) - len(w["flat"])]["agent"]
+            flats.setdefault(below, []).append((players, w["flat"]))
+    for below, seen in flats.items():
+        steps = [p for _, flat in seen for p in flat]
+        powers = [p["power"] for p in steps]
+        worst = max(powers, key=lambda q: q["mdd"] or 1.0)
+        needed = "" if all(q["enough"] for q in powers) else say(
+            "skill.needed", needed=f"{max(q['games_needed'] or 0 for q in powers):,}",
+            difference=unsigned_points(worst["difference"]))
+        text += say("skill.flat", level=below, players=listed(str(n) for n, _ in seen),
+                    decided=_span(sorted({p["decided"] for p in steps}), "{:,}"),
+                    mdd=_span(sorted((q["mdd"] or 1.0) * 100 for q in powers), "{:.1f}") + " points", needed=needed)
+    score = max((w["share"] - w["fair"]) * 50 for _, w, _ in matters)
+    out.append({"score": max(score, 1.0), "kind": "skill", "players": [n for n, _, _ in matters], "text": text})
     return out
+
+
+def _games(seen) -> str:
+    """The game counts of these (players, row) pairs, listed."""
+    return listed(f"{g:,}" for g in sorted({e["games"] for _, e in seen}))
+
+
+def _span(values, fmt: str = "{}") -> str:
+    """The smallest to the largest of sorted `values` ("9.5 to 13.0"), or the one value."""
+    first, last = fmt.format(values[0]), fmt.format(values[-1])
+    return first if first == last else f"{first} to {last}"
 
 
 def _restricted(counts):
@@ -294,7 +324,6 @@ def _restricted(counts):
         if not found:
             quiet.append((element, seen))
             continue
-        games = listed(sorted({f"{e['games']:,}" for _, e in seen}))
         ahead = [(n, e) for n, e in found if e["share"] > e["fair_share"]]
         behind = [(n, e) for n, e in found if e["share"] <= e["fair_share"]]
         if ahead:
@@ -306,14 +335,14 @@ def _restricted(counts):
             out.append({"score": max((e["share"] - e["fair_share"]) * 50 for _, e in ahead), "kind": "element",
                         "players": [n for n, _ in ahead], "element": element,
                         "text": say("element.matters", element_cap=description[0].upper() + description[1:],
-                                    agent=agent, parts=parts, decides=decides, games=games)})
+                                    agent=agent, parts=parts, decides=decides, games=_games(ahead))})
         if behind:
             parts = listed(say("element.part", share=pct(e["share"], 0), fair=pct(e["fair_share"], 0), players=n)
                            for n, e in behind)
             out.append({"score": max((e["fair_share"] - e["share"]) * 50 for _, e in behind), "kind": "element",
                         "players": [n for n, _ in behind], "element": element,
                         "text": say("element.hurts", agent=agent, element=seen[0][1]["description"], parts=parts,
-                                    games=games)})
+                                    games=_games(behind))})
     if quiet:
         powers = [e["power"] for _, seen in quiet for _, e in seen]
         agent = listed(sorted({agents[element] for element, _ in quiet}))

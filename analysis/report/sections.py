@@ -204,14 +204,15 @@ def skill_blocks(data: dict, players: int) -> list:
     others = "the other seat" if players == 2 else f"the other {players - 1} seats"
     return [table(f"Skill trace, {players} players", [("level", "text"), ("rating (Elo)", "f0"),
                                                       ("95% interval", "ci_f0"), ("against", "text"),
-                                                      ("decided", "int"), ("its share of decided games", "pct"),
-                                                      ("95% interval", "ci_pct"), ("p-value (a gain)", "p"),
-                                                      ("better than the one below", "yes")], rows,
+                                                      ("decided", "int"), ("its share", "pct"),
+                                                      ("95% interval", "ci_pct"), ("p (a gain)", "p"),
+                                                      ("better", "yes")], rows,
                   f"Each level plays {data['games_per_level']:,} games against the level below it in {others}, "
-                  f"the seats rotating; a fair share is {data['fair_share']:.1%}. Ratings are Bradley-Terry "
-                  f"(Luce) fits of every decided game on the Elo scale, random = 0 (400 points are odds of 10 "
-                  f"to 1). Depth: {data['depth']} (levels significantly better than the one below, "
-                  f"false-discovery rate 5% over the ladder). "
+                  f"the seats rotating; its share is of the decided games, a fair one {data['fair_share']:.1%}. "
+                  f"Ratings are Bradley-Terry (Luce) "
+                  f"fits of every decided game on the Elo scale, random = 0 (400 points are odds of 10 to 1). "
+                  f"Better: significantly better than the level below, with the false-discovery rate over the "
+                  f"ladder's steps held at 5%; the depth, the number of such levels, is {data['depth']}. "
                   + ("The ladder ran to its top." if data["stopped"] == "the ladder's top" else
                      f"The ladder stopped early: {data['stopped']}.")),
             rating_chart(data)]
@@ -225,13 +226,12 @@ def restricted_blocks(data: dict, players: int) -> list:
     rows = [[e["description"], e["decided"], e["share"], e["ci95"], decided_by(e["share"], fair)
              if e["share"] is not None and e["share"] > fair else None, e["p_value"], e.get("discovery", False)]
             for e in data["elements"]]
-    return [table(f"Restricted play, {players} players", [("element", "text"), ("decided", "int"),
-                                                          (f"{agent}'s share of decided games", "pct"),
-                                                          ("95% interval", "ci_pct"),
-                                                          ("games it decides", "pct"), ("p-value (two-sided)", "p"),
+    return [table(f"Restricted play, {players} players", [("element", "text"), ("decided games", "int"),
+                                                          (f"{agent}'s share", "pct"), ("95% interval", "ci_pct"),
+                                                          ("games it decides", "pct"), ("p (two-sided)", "p"),
                                                           ("significant", "yes")], rows,
                   f"{agent} in one seat against {others}, {data['games_per_element']:,} games per element, the "
-                  f"seats rotating; a fair share is {fair:.1%}. Games it decides: d = (share - fair) / (1 - fair), "
+                  f"seats rotating; its share is of the decided games, a fair one {fair:.1%}. Games it decides: d = (share - fair) / (1 - fair), "
                   f"the share of games the element wins outright if the rest go fairly (a dash: the full agent did "
                   f"no better than fair). Significant: selected by the report's false-discovery control."),
             chart("whiskers", f"restricted-{players}",
@@ -239,7 +239,7 @@ def restricted_blocks(data: dict, players: int) -> list:
                   categories=[e["element"] for e in data["elements"]],
                   values=[e["share"] if e["share"] is not None else fair for e in data["elements"]],
                   low=[e["ci95"][0] for e in data["elements"]], high=[e["ci95"][1] for e in data["elements"]],
-                  reference=round(fair, 6), axis="share of decided games; dashed: a fair share")]
+                  reference=round(fair, 6), axis="share of decided games")]
 
 
 def metric_label(metric: str, unit: str) -> str:

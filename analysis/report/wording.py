@@ -59,8 +59,11 @@ PHRASES = {
     "skill.matters": "Skill matters: {parts}; the ladder climbed to {top} ({games} games per level).",
     "skill.matters_part": "{depth} distinguishable level{s} with {players} players ({chain}; {top} rated "
                           "{rating} Elo above random, 95% interval {low} .. {high})",
+    "skill.matters_many": "Skill matters {where}: {groups}; the top level, {top}, is rated {ratings} Elo above "
+                          "random ({games} games per level).",
+    "skill.depth_group": "{depth} distinguishable level{s} with {players} players",
     "skill.flat": " Searching longer showed no significant gain above {level} with {players} players: these "
-                  "{decided} decided games detect {mdd}{needed}.",
+                  "{decided} decided games per level detect {mdd}{needed}.",
     "skill.needed": "; about {needed} games per level would detect {difference}",
     "skill.luck": "Luck dominates with {players} players: no level is significantly better than the one below "
                   "({games} games per level, enough to detect {mdd}); by the ratings {top} would win about {share} "
