@@ -44,7 +44,7 @@ print: $(STAMP)
 	rm -rf build/print  # files a definition no longer makes must not linger
 	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
 	games=$(GAMES) || exit 1; for game in $$games; do for paper in a4 letter; do \
-		$(BOARDLAB) print $$game --paper $$paper || exit 1; done; done
+		$(BOARDLAB) print $$game --paper $$paper --lang all || exit 1; done; done
 
 # the balance reports of the default definitions, into reports/; every game played is kept in
 # build/results.sqlite, so a rerun plays only what changed

@@ -23,6 +23,8 @@ The markup (documented for designers in the README, "Rulebooks") is:
 - `::: setup`, `::: pagebreak`: the drawn setup example, a new page;
 - `::: terms` ... `::: end`: lines `word = translation` naming values (colours, table headings) in
   this language; `{n}` in a term stands for any number (`Sum of {n} dice = Suma de {n} dados`).
+  The language's table in layouts/terms/LANG.toml comes first (the shipped games keep their
+  words there); a text's own terms add to it or override it.
 
 Nothing here draws: printkit.rulebook turns a `Book` into a PDF.
 
@@ -138,6 +140,16 @@ def rule_choices(definition) -> dict[str, tuple]:
     return found
 
 
+def language_terms(language: str) -> dict[str, str]:
+    """The terms table of a language (layouts/terms/LANG.toml), empty when it has none."""
+    from boardlab.layouts.terms import table
+
+    try:
+        return table(language)
+    except BoardlabError:
+        return {}
+
+
 def build_book(definition, language: str, check: bool = False) -> Book | list[Problem]:
     """The rulebook of a definition in a language.
 
@@ -148,7 +160,8 @@ def build_book(definition, language: str, check: bool = False) -> Book | list[Pr
     """
     text = read_text(definition.game.id, language)
     problems = list(text.problems)
-    blocks = _resolve(text.blocks, definition, language, text.terms, problems, text.file, keep=True)
+    terms = {**language_terms(language), **text.terms}  # the language's table, then the text's own
+    blocks = _resolve(text.blocks, definition, language, terms, problems, text.file, keep=True)
     written = _options_written(text.blocks)
     for path, values in rule_choices(definition).items():
         missing = [v for v in values if (path, v) not in {(p, w) for p, w, _ in written}]
@@ -161,7 +174,7 @@ def build_book(definition, language: str, check: bool = False) -> Book | list[Pr
         return problems
     if problems:
         raise DefinitionError(problems)
-    return Book(definition, language, text.file, blocks, text.terms)
+    return Book(definition, language, text.file, blocks, terms)
 
 
 def check_rulebook(definition) -> list[Problem]:

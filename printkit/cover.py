@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from boardlab.layouts.common import PrintConventions
+from boardlab.layouts.terms import plural, term, word
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_width
 from boardlab.printkit.marks import MARK_WIDTH, footed_file, printable_box, with_variant
@@ -28,7 +29,14 @@ TEXT_SIZE = 8.0
 LINE = 1.45  # line height, in text sizes
 TEST_SQUARE = 20.0  # mm: the duplex test square's side
 #: what every print run needs to cut its pieces out
-TOOLS = "scissors, or a craft knife, a metal ruler and a cutting mat; a 3 mm corner rounder for the cards if you like"
+def tools() -> str:
+    """What every print run needs to cut its pieces out (a line of a cover's extras)."""
+    return word("scissors, or a craft knife, a metal ruler and a cutting mat; a 3 mm corner rounder for the cards if you like")
+
+
+def edge(flip: str) -> str:
+    """The edge a duplex page flips on, in the language being written."""
+    return {"long": word("long"), "short": word("short")}.get(flip, flip)
 
 
 def sheets_of(print_file: PrintFile) -> int:
@@ -44,8 +52,8 @@ def sheets_of(print_file: PrintFile) -> int:
 def how_to_print(print_file: PrintFile) -> str:
     """Both sides with the edge to flip, or one side."""
     if print_file.duplex:
-        return f"both sides, flip on the {print_file.duplex} edge"
-    return "one side"
+        return term("cover.both_sides", edge=edge(print_file.duplex))
+    return word("one side")
 
 
 def test_square_box(width: float, height: float, conventions: PrintConventions) -> tuple[float, float, float, float]:
@@ -80,32 +88,26 @@ def cover_file(name: str, *, game: str, version: str, files: Sequence[PrintFile]
     """
     width, height = paper_size(conventions, options.paper)
     duplex = any(f.duplex for f in files)
-    lines: list[tuple[str, float, bool]] = [(f"{game} {version}: print and play on {options.paper.capitalize()}", TITLE_SIZE, True),
-                                           ("", TEXT_SIZE, False), ("The pieces", HEADING_SIZE, True)]
+    lines: list[tuple[str, float, bool]] = [(term("cover.title", game=game, version=version,
+                                                 paper=options.paper.capitalize()), TITLE_SIZE, True),
+                                           ("", TEXT_SIZE, False), (term("cover.pieces"), HEADING_SIZE, True)]
     if variant != "baseline":
-        lines[1:1] = [(f"Variant {variant}: the pieces of this variant, not of the game's own rules", HEADING_SIZE,
-                       True)]
+        lines[1:1] = [(term("cover.variant", variant=variant), HEADING_SIZE, True)]
     lines += [(f"• {piece}", TEXT_SIZE, False) for piece in pieces]
-    lines += [("", TEXT_SIZE, False), ("You also need", HEADING_SIZE, True)]
+    lines += [("", TEXT_SIZE, False), (term("cover.also"), HEADING_SIZE, True)]
     lines += [(f"• {extra}", TEXT_SIZE, False) for extra in extras]
-    lines += [("", TEXT_SIZE, False), ("The files", HEADING_SIZE, True)]
+    lines += [("", TEXT_SIZE, False), (term("cover.files"), HEADING_SIZE, True)]
     for f in files:
-        count = sheets_of(f)
-        lines.append((f"• {f.name}.pdf: {f.title}; {count} sheet{'s' if count != 1 else ''}, print {how_to_print(f)}",
-                      TEXT_SIZE, False))
-    lines += [("", TEXT_SIZE, False), ("How to print", HEADING_SIZE, True),
-              ("• Print at 100 % (\"actual size\"; never \"fit to page\"), then check the 50 mm bar in the footer "
-               "with a ruler.", TEXT_SIZE, False),
-              ("• Cards and pieces on card stock of 160 to 250 g/m²; colour, best quality.", TEXT_SIZE, False),
-              ("• Cut on solid lines, fold on dashed lines; the colour past a cut line (bleed) is there to be cut "
-               "away.", TEXT_SIZE, False)]
+        lines.append(("• " + term("cover.file", name=f.name, title=f.title, sheets=plural("cover.sheets", sheets_of(f)),
+                                  how=how_to_print(f)), TEXT_SIZE, False))
+    lines += [("", TEXT_SIZE, False), (term("cover.how"), HEADING_SIZE, True),
+              ("• " + term("cover.how.scale"), TEXT_SIZE, False),
+              ("• " + term("cover.how.stock"), TEXT_SIZE, False),
+              ("• " + term("cover.how.cut"), TEXT_SIZE, False)]
     if duplex:
-        lines += [("• Print this cover on both sides first, with the settings of the card sheets. Hold it against the light: the "
-                   "square on the back", TEXT_SIZE, False),
-                  ("  should lie exactly behind the square at the top right. If it lies X mm to the right and Y mm "
-                   "lower (as seen", TEXT_SIZE, False),
-                  ("  from this side; left and higher are negative), print again with --back-offset=-X,-Y.",
-                   TEXT_SIZE, False)]
+        lines += [("• " + term("cover.how.duplex.1"), TEXT_SIZE, False),
+                  ("  " + term("cover.how.duplex.2"), TEXT_SIZE, False),
+                  ("  " + term("cover.how.duplex.3"), TEXT_SIZE, False)]
     square = test_square_box(width, height, conventions)
 
     def draw_front(canvas: Canvas) -> None:
@@ -118,7 +120,7 @@ def cover_file(name: str, *, game: str, version: str, files: Sequence[PrintFile]
                 canvas.text(x, baseline, text, size=fitted, fill=ink, bold=bold)
             baseline += size * MM_PER_POINT * LINE
         if duplex:
-            _test_square(canvas, square, ink, "front")
+            _test_square(canvas, square, ink, word("front"))
 
     pages = [Page(width, height, draw_front)]
     if duplex:
@@ -130,9 +132,9 @@ def cover_file(name: str, *, game: str, version: str, files: Sequence[PrintFile]
         def draw_back(canvas: Canvas) -> None:
             dx, dy = back_shift(options, flip)
             with canvas.transform(dx, dy):
-                _test_square(canvas, back_box, ink, "back")
+                _test_square(canvas, back_box, ink, word("back"))
         pages.append(Page(width, height, draw_back))
-    cover = footed_file(name, f"{game} cover: the files, the pieces, what else to get, how to print", pages, (),
+    cover = footed_file(name, term("cover.subject", game=game), pages, (),
                         conventions, label=with_variant(f"{game} {version}", variant), ink=ink)
     if not duplex:
         return cover

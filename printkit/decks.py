@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from boardlab.layouts.common import PrintConventions
+from boardlab.layouts.terms import term, word
+from boardlab.printkit.cover import edge
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.imposition import CardGeometry, SheetPage, Slot, card_geometry, impose_cards
 from boardlab.printkit.marks import (cut_marks, draw_cut_marks, draw_fold_marks, draw_sheet_footer, footer_date,
@@ -129,9 +131,9 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
             draw_cut_marks(canvas, cut_marks(sheet_layout, sheet_page.printed, conventions, geometry.bleed,
                                                 geometry.corner_radius),
                            style.ink, style.paper)
-            side = {"front": "fronts", "back": f"backs ({options.duplex}-edge flip)",
-                    "gutterfold": "fold on the middle line, fronts and backs"}[sheet_page.kind]
-            text = footer_text(style.label, name, f"sheet {sheet_page.number}/{total}", side, date=date)
+            side = {"front": word("fronts"), "back": term("cards.backs", edge=edge(options.duplex)),
+                    "gutterfold": word("fold on the middle line, fronts and backs")}[sheet_page.kind]
+            text = footer_text(style.label, name, f"{word('sheet')} {sheet_page.number}/{total}", side, date=date)
             draw_sheet_footer(canvas, sheet_layout, conventions, text, style.ink)
             if sheet_layout.gutterfold:
                 draw_fold_marks(canvas, sheet_layout, sheet_page.printed, conventions, style.ink)
@@ -238,11 +240,11 @@ def deck_files(d, options: PrintOptions, cards: Sequence[Card], conventions: Pri
     :raises BoardlabError: when a card does not fit the paper.
     """
     geometry = card_geometry(d.print, conventions)
-    size = d.print.card if isinstance(d.print.card, str) else f"{geometry.width:g} x {geometry.height:g} mm"
+    size = word(d.print.card) if isinstance(d.print.card, str) else f"{geometry.width:g} x {geometry.height:g} mm"
     ink, paper = ink_and_paper(d)
     style = SheetStyle(ink, paper, footer_label(d))
     deck = card_sheet_file(f"{d.game.id}-cards-{file_suffix(options)}",
-                           f"{d.game.name} cards ({len(cards)}, {size})", cards, geometry, conventions, options, style)
-    single = single_card_file(f"{d.game.id}-cards-single", f"{d.game.name} cards, one face per page with bleed "
-                              "(for print-on-demand)", cards, geometry)
+                           term("cards.title", game=d.game.name, n=len(cards), size=size), cards, geometry, conventions,
+                           options, style)
+    single = single_card_file(f"{d.game.id}-cards-single", term("cards.single", game=d.game.name), cards, geometry)
     return deck, single

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.terms import word
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_width
 from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile
@@ -227,7 +228,7 @@ def footer_label(definition) -> str:
 
 def with_variant(label: str, variant: str) -> str:
     """`label`, followed by the variant's name unless `variant` is the baseline."""
-    return label if variant == "baseline" else f"{label} · variant {variant}"
+    return label if variant == "baseline" else f"{label} · {word('variant')} {variant}"
 
 
 def footer_text(label: str, file_name: str, position: str, *notes: str, date: str | None = None) -> str:
@@ -275,7 +276,8 @@ def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequen
     def footed(page: Page, number: int) -> Page:
         def draw(canvas: Canvas) -> None:
             page.draw(canvas)
-            text = footer_text(label, name, f"{unit} {number}/{total}", *notes, date=date)
+            shown = {"page": word("page"), "sheet": word("sheet")}.get(unit, unit)
+            text = footer_text(label, name, f"{shown} {number}/{total}", *notes, date=date)
             draw_footer(canvas, printable_box(page.width, page.height, conventions), conventions, text, ink)
         return Page(page.width, page.height, draw, page.trim_box, page.bleed_box)
 

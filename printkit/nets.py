@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from boardlab.layouts.common import PrintConventions
+from boardlab.layouts.terms import word
 from boardlab.printkit.draw import Canvas, Point
 from boardlab.printkit.packing import Box, grid_positions, paginate, printable_area
 from boardlab.printkit.pages import Component, Page
@@ -173,7 +174,7 @@ def _tab_label(canvas: Canvas, outline: list[Point], depth: float, ink: str) -> 
     horizontal = abs(y2 - y1) < abs(x2 - x1)
     size = min(6.0, depth * 0.6 / MM_PER_POINT)
     with canvas.transform(dx=mx, dy=my, rotate=0 if horizontal else -90):
-        canvas.text(0, size * MM_PER_POINT * 0.35, "glue", size=size, fill=ink, anchor="middle")
+        canvas.text(0, size * MM_PER_POINT * 0.35, word("glue"), size=size, fill=ink, anchor="middle")
 
 
 def net_component(name: str, *, edge: float, tab: float, faces: Mapping[str, str], colour: str, ink: str,

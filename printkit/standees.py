@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from boardlab.layouts.common import PrintConventions, StandeeSize
+from boardlab.layouts.terms import word
 from boardlab.printkit.cardart import fitted_size
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import Box, Section, flow_pages, grid_positions
@@ -100,12 +101,13 @@ def draw_standee(canvas: Canvas, x: float, y: float, size: StandeeSize, art: Sta
 def _draw_figure(canvas: Canvas, width: float, height: float, art: StandeeArt) -> None:
     """One face of the figure centred on (0, 0): the symbol large, the label under it."""
     on_colour = contrast_ink(art.colour)
-    label_size = fitted_size(art.label, LABEL_SIZE, width * 0.9, bold=True)
+    label = word(art.label)
+    label_size = fitted_size(label, LABEL_SIZE, width * 0.9, bold=True)
     label_height = label_size * MM_PER_POINT
     symbol = min(width * 0.75, height - 3 * label_height)
     top = -height / 2
     draw_symbol(canvas, art.symbol, 0, top + (height - 2 * label_height) / 2, symbol, fill=on_colour)
-    canvas.text(0, height / 2 - label_height * 0.8, art.label, size=label_size, fill=on_colour, anchor="middle",
+    canvas.text(0, height / 2 - label_height * 0.8, label, size=label_size, fill=on_colour, anchor="middle",
                 bold=True)
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.terms import number, plural, term
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.marks import CUT_WIDTH, footed_file
 from boardlab.printkit.packing import paper_size, printable_area
@@ -217,11 +218,11 @@ def draw_tile(canvas: Canvas, board: Component, tiles: list[Tile], tile: Tile, l
             x = left + overlap
             canvas.line(x, top, x, top + tile.height, stroke=ink, width=MARK_WIDTH, dash=SEAM_DASH)
             with canvas.transform(dx=left + overlap / 2, dy=top + tile.height / 2, rotate=-90):
-                canvas.text(0, 0.9, f"glue: {other.name} over this strip", size=6, fill=ink, anchor="middle")
+                canvas.text(0, 0.9, term("tiles.glue", tile=other.name), size=6, fill=ink, anchor="middle")
         if other.column == tile.column and other.row == tile.row - 1:
             y = top + overlap
             canvas.line(left, y, left + tile.width, y, stroke=ink, width=MARK_WIDTH, dash=SEAM_DASH)
-            canvas.text(left + tile.width / 2, top + overlap / 2 + 0.9, f"glue: {other.name} over this strip",
+            canvas.text(left + tile.width / 2, top + overlap / 2 + 0.9, term("tiles.glue", tile=other.name),
                         size=6, fill=ink, anchor="middle")
     with canvas.layer("cut"):
         canvas.rect(left, top, tile.width, tile.height, stroke=ink, width=CUT_WIDTH)
@@ -247,11 +248,9 @@ def draw_key(canvas: Canvas, tiles: list[Tile], current: Tile, x: float, y: floa
     columns = max(t.column for t in tiles) + 1
     text_x = x + columns * cell + 3
     line = size * MM_PER_POINT * 1.5
-    canvas.text(text_x, y + line, f"Tile {current.name} of {len(tiles)}", size=size + 1, fill=ink, bold=True)
-    canvas.text(text_x, y + 2 * line, f"Key: {tile_key(tiles)}", size=size, fill=ink)
-    canvas.text(text_x, y + 3 * line,
-                f"Cut on the solid outline. Lay each tile over the {overlap:g} mm strip of the tile to its right"
-                " and below, so that the alignment marks continue.", size=size, fill=ink)
+    canvas.text(text_x, y + line, term("tiles.tile", tile=current.name, n=len(tiles)), size=size + 1, fill=ink, bold=True)
+    canvas.text(text_x, y + 2 * line, term("tiles.key", layout=tile_key(tiles)), size=size, fill=ink)
+    canvas.text(text_x, y + 3 * line, term("tiles.how", overlap=float(overlap)), size=size, fill=ink)
 
 
 def poster_page(board: Component, conventions: PrintConventions, *, ink: str) -> tuple[Page, float]:
@@ -275,9 +274,10 @@ def poster_page(board: Component, conventions: PrintConventions, *, ink: str) ->
             board.draw(canvas)
         size = conventions.sheet.footer_size
         paper = conventions.sheet.poster_paper.upper()
-        note = (f"Scale 100 %: the board as designed ({board.width:g} x {board.height:g} mm)." if scale == 1.0 else
-                f"Scaled to {scale * 100:.1f} % to fit {paper}: {board.width * scale:.1f} x"
-                f" {board.height * scale:.1f} mm instead of {board.width:g} x {board.height:g} mm.")
+        note = (term("tiles.full_size", width=float(board.width), height=float(board.height)) if scale == 1.0 else
+                term("tiles.scaled", scale=number(scale * 100, 1), paper=paper, width=number(board.width * scale, 1),
+                     height=number(board.height * scale, 1), full_width=float(board.width),
+                     full_height=float(board.height)))
         canvas.text(ax, ay + ah + 1.5 * size * MM_PER_POINT * 1.5, note, size=size + 1, fill=ink, bold=True)
 
     return Page(page_w, page_h, draw), scale
@@ -292,7 +292,6 @@ def board_files(board: Component, conventions: PrintConventions, *, game: str, l
     :raises BoardlabError: for an unknown paper or an overlap larger than the page.
     """
     pages = tiled_pages(board, paper, conventions, ink=ink, paper_colour=paper_colour, grid=grid)
-    plural = "s" if len(pages) > 1 else ""
     name = f"{game}-board-{paper}"
     free: tuple[FreeArea, ...] = ()
     if len(pages) == 1:
@@ -300,12 +299,13 @@ def board_files(board: Component, conventions: PrintConventions, *, game: str, l
         ax, ay, aw, ah = printable_area(pages[0].width, pages[0].height, conventions)
         if ah - board.height - gap > 0:
             free = (FreeArea(name, 0, (ax, ay + board.height + gap, aw, ah - board.height - gap)),)
-    files = [footed_file(name, f"{label} board ({len(pages)} {paper} page{plural})", pages, (board,), conventions,
+    files = [footed_file(name, plural("tiles.board", len(pages), game=label, paper=paper), pages, (board,), conventions,
                          label=footer, ink=ink, free=free)]
     if len(pages) > 1:
         poster, scale = poster_page(board, conventions, ink=ink)
         poster_name = conventions.sheet.poster_paper
-        files.append(footed_file(f"{game}-board-{poster_name}", f"{label} board on one {poster_name} page"
-                                 + ("" if scale == 1.0 else f" (scaled to {scale * 100:.1f} %)"), (poster,), (board,),
+        files.append(footed_file(f"{game}-board-{poster_name}", term("tiles.poster", game=label, paper=poster_name)
+                                 + ("" if scale == 1.0 else term("tiles.poster_scaled", scale=number(scale * 100, 1))),
+                                 (poster,), (board,),
                                  conventions, label=footer, ink=ink))
     return files

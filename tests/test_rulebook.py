@@ -17,7 +17,7 @@ from boardlab.analysis.blockd.walks import Grid
 from boardlab.layouts import GAMES, load, print_conventions, variants_of
 from boardlab.layouts import rulebook_markup as rulebook_text
 from boardlab.layouts import rulebook_facts
-from boardlab.layouts.rulebook import outline, read_text
+from boardlab.layouts.rulebook import build_book, outline, read_text
 from boardlab.printkit.rulebook.book import check_texts, exact_tables, render_rulebook
 from boardlab.printkit.rulebook.typeset import TOC_AFTER
 
@@ -139,7 +139,7 @@ def test_the_appendix_prints_the_analysis_tables_exactly(game, books):
         pytest.skip(f"{game} has no exact tables in analysis yet")
     for language in ("en", "es"):
         found = words(books[(game, language)])
-        terms = read_text(game, language).terms
+        terms = build_book(load(game), language).terms
         for table in tables.tables:
             for row in table.rows:
                 cells = [str(v) for v in row]
@@ -258,7 +258,7 @@ def test_spanish_appendix_titles_and_headings_are_translated(game):
     tables = exact_tables(load(game))
     if tables is None:
         pytest.skip(f"{game} has no exact tables in analysis yet")
-    terms = read_text(game, "es").terms
+    terms = build_book(load(game), "es").terms
     deck = getattr(load(game), "deck", None)
     names = {m.name for m in getattr(deck, "masters", ())}  # card names stay
     missing = [word for table in tables.tables for word in (table.title, *table.columns)

@@ -18,8 +18,9 @@ def register(subparsers) -> None:
         "check", help=HELP,
         description="Validate game definitions and variant files, including that their components "
                     "fit the definition's paper, that their ink reads on their paper and marks on "
-                    "every colour, and that their rulebook texts name only facts the "
-                    "definition holds. Prints one line per problem, "
+                    "every colour, that their rulebook texts name only facts the "
+                    "definition holds, and that layouts/terms/ has every text of the outputs in each of the "
+                    "definition's languages. Prints one line per problem, "
                     "FILE:LINE: KEY: what is wrong (what is allowed), and exits with status 2 if any.")
     p.add_argument("targets", nargs="*", metavar="PATH|GAME",
                    help=f"definition or variant files, or game/variant names (default: {', '.join(game_ids())})")
@@ -29,6 +30,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from boardlab.printkit.pages import PrintOptions
     from boardlab.printkit.palette import contrast_problems
+    from boardlab.layouts.terms import check_terms
     from boardlab.printkit.rulebook.book import check_texts as rulebook_problems
 
     failed = False
@@ -66,7 +68,7 @@ def run(args) -> int:
         if colours:
             failed = True
             continue
-        rulebook = rulebook_problems(d)
+        rulebook = [str(p) for p in check_terms(d)] + list(rulebook_problems(d))
         if rulebook:
             for line in rulebook:
                 print(line, file=sys.stderr)

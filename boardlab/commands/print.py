@@ -1,6 +1,7 @@
 """`boardlab print GAME`: the print-and-play files of a game (PDF, and SVG per component).
 
-Files go to build/print/GAME/ (a variant's to build/print/VARIANT/) unless --out says otherwise.  Everything is drawn first and then
+Files go to build/print/GAME/ (a variant's to build/print/VARIANT/) unless --out says otherwise;
+in a language other than the definition's first (`--lang`), to the subfolder LANG/ of that.  Everything is drawn first and then
 moved into place, so a bad option or a component that does not fit the paper leaves the output
 folder as it was.
 """
@@ -38,9 +39,13 @@ def register(subparsers) -> None:
     p.add_argument("--pod", metavar="PRESET", choices=tuple(conventions.pod_bleeds),
                    help="also write one PNG per card face at 300 dpi into pod-PRESET/, with the bleed of a "
                         f"print-on-demand shop: {', '.join(conventions.pod_bleeds)}")
+    p.add_argument("--lang", metavar="LANG",
+                   help="the language of every printed text (card faces, covers, footers): one of the definition's "
+                        "[rulebook] languages, or 'all' for each of them (default: the first)")
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="output folder (default: build/print/GAME; with --variant build/print/VARIANT, the variant's "
-                        "file name with the game id in front if it lacks it)")
+                        "file name with the game id in front if it lacks it; another language than the first "
+                        "goes to its subfolder LANG)")
     p.set_defaults(run=run)
 
 
@@ -59,18 +64,46 @@ def default_out(definition, base: Path = DEFAULT_OUT) -> Path:
     return base / (variant if variant.startswith(f"{game}-") else f"{game}-{variant}")
 
 
+def languages_of(definition, asked: str | None) -> list[str]:
+    """The languages a print run writes: the definition's first, one it lists, or all of them.
+
+    :raises BoardlabError: for a language the definition does not list.
+    """
+    have = list(getattr(getattr(definition, "rulebook", None), "languages", ()) or ("en",))
+    if asked is None:
+        return have[:1]
+    if asked == "all":
+        return have
+    if asked not in have:
+        raise BoardlabError(f"{definition.game.name} has no language '{asked}' (languages: {', '.join(have)})")
+    return [asked]
+
+
 def run(args) -> int:
+    from boardlab.layouts.terms import speaking
+
+    definition = game_definition(args.game, args.variant)
+    languages = languages_of(definition, getattr(args, "lang", None))
+    first = list(getattr(getattr(definition, "rulebook", None), "languages", ()) or ("en",))[0]
+    for language in languages:
+        with speaking(language):
+            out = args.out if args.out is not None else default_out(definition)
+            code = run_language(args, definition, out if language == first else out / language)
+        if code:
+            return code
+    return 0
+
+
+def run_language(args, definition, out_dir: Path) -> int:
     from boardlab.printkit.marks import footer_date
     from boardlab.printkit.output import render_print_files, write_rendered
     from boardlab.printkit.pages import PrintOptions
     from boardlab.printkit.pod import DPI, face_images, with_pod_bleed
 
-    definition = game_definition(args.game, args.variant)
     footer_date()  # a bad SOURCE_DATE_EPOCH is refused before anything is drawn
     module = game_part(args.game, "print")
     options = PrintOptions(paper=args.paper or definition.print.paper, duplex=args.duplex, backs=args.layout,
                            back_offset=args.back_offset)
-    out_dir = args.out if args.out is not None else default_out(definition)
     if out_dir.exists() and not out_dir.is_dir():
         raise BoardlabError(f"{out_dir} exists and is not a folder")
     files = module.print_files(definition, options)

@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from boardlab.layouts import print_conventions
+from boardlab.layouts.terms import plural, term, word
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed, paint_frame
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.packing import paper_size, share_free_space
-from boardlab.printkit.cover import TOOLS, cover_file
+from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import Card, deck_files, file_suffix
 from boardlab.printkit.imposition import CardGeometry, card_geometry
 from boardlab.printkit.marks import footed_file, footer_label
@@ -83,8 +84,9 @@ def _face_base(canvas: Canvas, d, geometry: CardGeometry, suit: str, value: str 
     with half_turned(canvas, geometry):
         _corner_index(canvas, d, geometry, suit, value)
     room = geometry.width - 2 * geometry.safe - 4 * geometry.width * 0.11
-    size = fitted_size(colour.label, 11.0, room)
-    centred_text(canvas, geometry.width / 2, geometry.height - geometry.safe - 4.5, colour.label, size, ink_and_paper(d)[0])
+    label = word(colour.label)
+    size = fitted_size(label, 11.0, room)
+    centred_text(canvas, geometry.width / 2, geometry.height - geometry.safe - 4.5, label, size, ink_and_paper(d)[0])
 
 
 def _start_drawer(d, geometry: CardGeometry, suit: str):
@@ -153,22 +155,21 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     [deck], pawn_pages = share_free_space([deck], [standee_section(pawns, d.print.pawn, ink=ink, gap=d.print.piece_gap)],
                                           paper, conventions, gap=d.print.piece_gap)
     if not pawn_pages:
-        title = f"{deck.title} and pawns ({len(pawns)}, folding standees)"
+        title = term("blockd.deck_and_pawns", deck=deck.title, n=len(pawns))
         files = [replace(deck, title=title, subject=deck.subject.replace(deck.title, title, 1),
                          components=deck.components + pawn_components), single]
     else:
         files = [deck, footed_file(f"{d.game.id}-pawns-{options.paper}",
-                                   f"{d.game.name} pawns ({len(pawns)}, folding standees)", pawn_pages, pawn_components,
+                                   term("blockd.pawns_file", game=d.game.name, n=len(pawns)), pawn_pages, pawn_components,
                                    conventions, label=footer_label(d), ink=ink, unit="sheet",
-                                   notes=("cut on solid lines, fold on dashed lines",)), single]
+                                   notes=(word("cut on solid lines, fold on dashed lines"),)), single]
     geometry = card_geometry(d.print, conventions)
     values = ", ".join(str(v) for v in d.cards.values)
-    pieces = [f"{len(cards)} cards, {geometry.width:g} x {geometry.height:g} mm: per suit a start card and the "
-              f"numbers {values}; {d.cards.blind} blind card{'s' if d.cards.blind != 1 else ''}",
-              f"{len(pawns)} pawns, one per suit: folding standees (fold at the middle, glue front to back, "
-              "fold the flaps out)"]
+    pieces = [term("blockd.cards", n=len(cards), width=geometry.width, height=geometry.height, values=values,
+                   blind=plural("blockd.blind", d.cards.blind)),
+              term("blockd.pawns", n=len(pawns))]
     cover = cover_file(f"{d.game.id}-cover-{file_suffix(options)}", game=d.game.name, version=d.game.version,
-                       files=files, pieces=pieces, extras=[TOOLS, "a glue stick for the pawns"], options=options,
+                       files=files, pieces=pieces, extras=[tools(), word("a glue stick for the pawns")], options=options,
                        conventions=conventions, ink=ink, variant=d.variant)
     return [cover, *files]
 

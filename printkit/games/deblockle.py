@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from boardlab.layouts import print_conventions
 from boardlab.layouts.deblockle import CUBE_SIDES
-from boardlab.printkit.cover import TOOLS, cover_file
+from boardlab.layouts.terms import term, word
+from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import file_suffix
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.nets import net_component, net_pages
@@ -141,7 +142,7 @@ def net_components(definition) -> list[Component]:
         for k in range(blocks):
             nets.append(net_component(f"{definition.game.id}-cube-{player.colour}-{k + 1}", edge=settings.cube_edge,
                                       tab=settings.glue_tab, faces=faces, colour=colour.hex, ink=ink,
-                                      caption=f"{colour.label}\nblock {k + 1}/{blocks}"))
+                                      caption=f"{word(colour.label)}\n{term('nets.block', k=k + 1, n=blocks)}"))
     return nets
 
 
@@ -149,8 +150,8 @@ def per_player(definition) -> str:
     """How many cubes each player has, for the cover: "4 per player", or "4 gold, 3 blue"."""
     counts = definition.rules.counts
     if counts[0] == counts[1]:
-        return f"{counts[0]} per player"
-    return ", ".join(f"{n} {definition.colours[p.colour].label}" for p, n in zip(definition.players, counts))
+        return term("deblockle.per_player", n=counts[0])
+    return ", ".join(f"{n} {word(definition.colours[p.colour].label)}" for p, n in zip(definition.players, counts))
 
 
 def print_files(definition, options: PrintOptions) -> list[PrintFile]:
@@ -169,16 +170,16 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     nets = net_components(definition)
     pages = net_pages(nets, paper_size(conventions, options.paper), conventions, gap=definition.print.net_gap)
     files.append(footed_file(f"{definition.game.id}-cubes-{options.paper}",
-                             f"{label} cube nets ({len(nets)}, {definition.print.cube_edge:g} mm)", pages, nets,
+                             term("deblockle.nets_file", game=label, n=len(nets), edge=float(definition.print.cube_edge)),
+                             pages, nets,
                              conventions, label=footer, ink=ink))
     board_d = definition.board
-    pieces = [f"the board: {board_d.files} x {board_d.ranks} squares of {definition.print.board_square:g} mm, "
-              f"in tiles on {options.paper} (glue them together) or on one {conventions.sheet.poster_paper} sheet",
-              f"{len(nets)} cubes, {per_player(definition)}, {definition.print.cube_edge:g} mm: cut the "
-              "nets out, fold every dashed line away from the print, glue the tabs inside"]
+    pieces = [term("deblockle.board", files=board_d.files, ranks=board_d.ranks, square=float(definition.print.board_square),
+                   paper=options.paper, poster=conventions.sheet.poster_paper),
+              term("deblockle.cubes", n=len(nets), per=per_player(definition), edge=float(definition.print.cube_edge))]
     cover = cover_file(f"{definition.game.id}-cover-{file_suffix(options)}", game=label,
                        version=definition.game.version, files=files, pieces=pieces,
-                       extras=[TOOLS, "glue for the cubes and the board tiles; a blunt knife to score the folds"],
+                       extras=[tools(), word("glue for the cubes and the board tiles; a blunt knife to score the folds")],
                        options=options, conventions=conventions, ink=ink, variant=definition.variant)
     return [cover, *files]
 

@@ -16,9 +16,10 @@ make masters match like game cards).  All of it is read from the definition.
 from __future__ import annotations
 
 from boardlab.layouts import print_conventions
+from boardlab.layouts.terms import term, word
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.cover import TOOLS, cover_file
+from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import Card, deck_files, file_suffix
 from boardlab.printkit.imposition import CardGeometry, card_geometry
 from boardlab.printkit.pages import PrintFile, PrintOptions
@@ -69,8 +70,9 @@ def _draw_end(canvas: Canvas, d, geometry: CardGeometry, end, top: float, height
     canvas.circle(geometry.width * 0.70, middle - badge * 0.25, badge, fill=ink_and_paper(d)[1], stroke=ink_and_paper(d)[0], width=0.4)
     draw_symbol(canvas, colour.symbol, geometry.width * 0.70, middle - badge * 0.25, badge * 1.25,
                 fill=colour.hex, stroke=ink_and_paper(d)[0])
-    label_size = fitted_size(colour.label, 9.0, geometry.width * 0.4)
-    canvas.text(geometry.width * 0.70, middle + badge * 0.75 + 3.5, colour.label, size=label_size, fill=text_ink,
+    label = word(colour.label)
+    label_size = fitted_size(label, 9.0, geometry.width * 0.4)
+    canvas.text(geometry.width * 0.70, middle + badge * 0.75 + 3.5, label, size=label_size, fill=text_ink,
                 anchor="middle")
 
 
@@ -152,8 +154,9 @@ def _master_drawer(d, geometry: CardGeometry, master):
                     end_band()
         cx, cy = geometry.width / 2, geometry.height / 2
         draw_symbol(canvas, "star", cx, cy - geometry.height * 0.12, geometry.width * 0.34, fill=paper)
-        size = fitted_size(master.name, 34.0, geometry.width - 2 * geometry.safe - 4, bold=True)
-        centred_text(canvas, cx, cy + geometry.height * 0.1, master.name, size, paper, bold=True)
+        name = word(master.name)
+        size = fitted_size(name, 34.0, geometry.width - 2 * geometry.safe - 4, bold=True)
+        centred_text(canvas, cx, cy + geometry.height * 0.1, name, size, paper, bold=True)
         for corner in (False, True):
             def index():
                 centred_text(canvas, geometry.safe + 5, geometry.safe + band + 6, str(master.value), 20.0, paper,
@@ -192,10 +195,10 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     deck, single = deck_files(d, options, links_cards(d), conventions)
     geometry = card_geometry(d.print, conventions)
     masters = sum(m.count for m in d.deck.masters)
-    pieces = [f"{len(links_cards(d))} cards, {geometry.width:g} x {geometry.height:g} mm: {len(d.deck.game_cards)} game cards, "
-              f"{d.deck.central} central, {d.deck.empty} empty and {masters} master cards, one back for all"]
+    pieces = [term("links.pieces", n=len(links_cards(d)), width=geometry.width, height=geometry.height,
+                   game_cards=len(d.deck.game_cards), central=d.deck.central, empty=d.deck.empty, masters=masters)]
     cover = cover_file(f"{d.game.id}-cover-{file_suffix(options)}", game=d.game.name, version=d.game.version,
-                       files=[deck, single], pieces=pieces, extras=[TOOLS], options=options, conventions=conventions,
+                       files=[deck, single], pieces=pieces, extras=[tools()], options=options, conventions=conventions,
                        ink=ink_and_paper(d)[0], variant=d.variant)
     return [cover, deck, single]
 

@@ -20,10 +20,11 @@ from fractions import Fraction
 from itertools import product
 
 from boardlab.layouts import print_conventions
+from boardlab.layouts.terms import term, word
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_extent
-from boardlab.printkit.cover import TOOLS, cover_file
+from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file, file_suffix, single_card_file
 from boardlab.printkit.imposition import CardGeometry
 from boardlab.printkit.marks import footed_file, footer_label
@@ -120,7 +121,7 @@ def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
         draw_symbol(canvas, colour.symbol, k * side + side / 2, side * 0.4, side * 0.45, fill=on_colour)
     size = side * 0.18 / MM_PER_POINT
     # the label's descenders stay inside the safe zone too
-    canvas.text(width / 2, height - definition.print.safe - text_extent(size, bold=True)[1], colour.label, size=size,
+    canvas.text(width / 2, height - definition.print.safe - text_extent(size, bold=True)[1], word(colour.label), size=size,
                 fill=on_colour, anchor="middle", bold=True)
 
 
@@ -150,10 +151,9 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     cards = [Card(f"{game}-card-{seat}", lambda canvas, seat=seat: draw_card_front(canvas, definition, seat),
                   lambda canvas, seat=seat: draw_card_back(canvas, definition, seat), f"{game}-card-{seat}-back")
              for seat in seats]
-    files.append(card_sheet_file(f"{game}-cards-{file_suffix(options)}", f"{label} player cards ({len(cards)})",
+    files.append(card_sheet_file(f"{game}-cards-{file_suffix(options)}", term("sixbysix.cards", game=label, n=len(cards)),
                                  cards, geometry, conventions, options, SheetStyle(ink, paper_colour, footer)))
-    single = single_card_file(f"{game}-cards-single", f"{label} player cards, one face per page with bleed "
-                              "(for print-on-demand)", cards, geometry)
+    single = single_card_file(f"{game}-cards-single", term("sixbysix.cards_single", game=label), cards, geometry)
 
     markers = [StandeeArt(definition.colours[seat].hex, definition.colours[seat].symbol,
                           definition.colours[seat].label) for seat in seats]
@@ -174,19 +174,19 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
         files = [replace(files[0], components=files[0].components + tuple(components)), *files[1:]]
     else:
         files.append(footed_file(f"{game}-pieces-{options.paper}",
-                                 f"{label} markers ({len(markers)}) and chips ({len(chips)}), some on the board and "
-                                 "card sheets", pages, components, conventions, label=footer, ink=ink))
+                                 term("sixbysix.pieces_file", game=label, markers=len(markers), chips=len(chips)),
+                                 pages, components, conventions, label=footer, ink=ink))
     faces = definition.dice.faces
     rows, columns = len(definition.board.cells), len(definition.board.cells[0])
-    pieces = [f"the board: {rows} x {columns} squares of {settings.board_square:g} mm",
-              f"{len(cards)} player cards, one per colour, a row of {len(faces)} boxes each",
-              f"{len(markers)} markers, one per colour: folding standees (fold at the middle, glue, fold the flaps out)",
-              f"{len(chips)} chips, {definition.components.chips_per_colour} per colour "
-              f"({settings.chip:g} mm {settings.chip_shape}s); some are on the board and card sheets"]
-    dice = (f"{len(seats)} ordinary six-sided dice, one per player" if tuple(faces) == (1, 2, 3, 4, 5, 6) else
-            f"{len(seats)} dice with the faces {', '.join(str(f) for f in faces)}, one per player")
+    pieces = [term("sixbysix.board", rows=rows, columns=columns, square=float(settings.board_square)),
+              term("sixbysix.cards_piece", n=len(cards), boxes=len(faces)),
+              term("sixbysix.markers", n=len(markers)),
+              term("sixbysix.chips", n=len(chips), per=definition.components.chips_per_colour, size=float(settings.chip),
+                   shape={"disc": term("sixbysix.chip.disc"), "square": term("sixbysix.chip.square")}[settings.chip_shape])]
+    dice = (term("sixbysix.dice", n=len(seats)) if tuple(faces) == (1, 2, 3, 4, 5, 6) else
+            term("sixbysix.dice_faces", n=len(seats), faces=", ".join(str(f) for f in faces)))
     cover = cover_file(f"{game}-cover-{file_suffix(options)}", game=label, version=definition.game.version,
-                       files=[*files, single], pieces=pieces, extras=[dice, TOOLS, "a glue stick for the markers"],
+                       files=[*files, single], pieces=pieces, extras=[dice, tools(), word("a glue stick for the markers")],
                        options=options, conventions=conventions, ink=ink, variant=definition.variant)
     return [cover, *files, single]
 

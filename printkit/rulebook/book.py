@@ -21,6 +21,7 @@ import re
 from reportlab.lib import colors
 from reportlab.platypus import Table, TableStyle
 
+from boardlab.layouts.terms import SOURCE_LANGUAGE
 from boardlab.layouts.registry import game_entry, game_part
 from boardlab.layouts import BoardlabError, print_conventions
 from boardlab.layouts.rulebook import Block, Book, build_book, check_rulebook
@@ -248,12 +249,27 @@ def table_cell(value, book: Book) -> str:
     return book.term(text)
 
 
+def available_languages() -> set[str]:
+    """The languages with a terms table in layouts/terms/."""
+    from boardlab.layouts.terms import TERMS
+
+    return {p.stem for p in TERMS.glob("*.toml")}
+
+
 def render_rulebook(definition, language: str, paper: str) -> bytes:
-    """The rulebook PDF of a definition in `language` on `paper` (a paper name of layouts/print.toml).
+    """The rulebook PDF of a definition in `language` on `paper` (a paper name of layouts/print.toml);
+    its drawings (the print module's components) speak the book's language too.
 
     :raises DefinitionError: for mistakes in the text (FILE:LINE each).
     :raises BoardlabError: for a missing text, an unknown paper, a drawing the print files lack.
     """
+    from boardlab.layouts.terms import speaking
+
+    with speaking(language if language in available_languages() else SOURCE_LANGUAGE):
+        return _render_rulebook(definition, language, paper)
+
+
+def _render_rulebook(definition, language: str, paper: str) -> bytes:
     conventions = print_conventions()
     if paper not in conventions.papers:
         raise BoardlabError(f"unknown paper '{paper}' (papers: {', '.join(conventions.papers)})")

@@ -1,0 +1,168 @@
+"""Every text a player or designer reads, by language: layouts/terms/LANG.toml, one table each.
+
+A table's `[terms]` maps a key to its text in that language.  Two kinds of keys:
+
+- a dotted key (`cover.title`, `nets.block`): a text of boardlab's own (print files, figures),
+  with `{name}` fields filled by the caller; every language's table holds every such key that
+  the code uses (`boardlab check` reads the code for the keys: `term(...)` and `plural(...)`);
+- a word of a definition (`gold`, `Slider`, `ONE`, a table heading): the definitions are
+  written in English, so only the other languages list them (`{n}` stands for any number).
+
+The language being written is set once around a piece of work (`speaking("es")`), so the
+drawing code far below a print run or a rulebook asks `term("nets.glue")` without passing
+the language down every call.
+
+>>> with speaking("es"):
+...     term("nets.block", k=1, n=4), word("gold"), plural("cover.sheets", 2), number(2.5)
+('bloque 1/4', 'oro', '2 hojas', '2,5')
+>>> word("gold"), number(2.5)
+('gold', '2.5')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import re
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+from boardlab.layouts.errors import BoardlabError, Problem
+
+TERMS = Path(__file__).resolve().parent / "terms"
+#: the language of the definitions' own words
+SOURCE_LANGUAGE = "en"
+DECIMAL_POINT = {"en": ".", "es": ","}
+
+_language: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=SOURCE_LANGUAGE)
+
+
+@contextlib.contextmanager
+def speaking(language: str):
+    """Write in `language` inside the block (print runs, rulebooks, reports)."""
+    table(language)  # an unknown language fails here, before anything is drawn
+    token = _language.set(language)
+    try:
+        yield
+    finally:
+        _language.reset(token)
+
+
+def language() -> str:
+    """The language being written."""
+    return _language.get()
+
+
+@lru_cache(maxsize=None)
+def table(lang: str) -> dict[str, str]:
+    """The `[terms]` table of layouts/terms/LANG.toml.
+
+    :raises BoardlabError: when the language has no table or the file is not valid TOML.
+    """
+    path = TERMS / f"{lang}.toml"
+    if not path.is_file():
+        have = ", ".join(sorted(p.stem for p in TERMS.glob("*.toml")))
+        raise BoardlabError(f"no terms for the language '{lang}' (layouts/terms/ has {have})")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise BoardlabError(f"layouts/terms/{lang}.toml: {err}") from None
+    terms = data.get("terms", {})
+    if not all(isinstance(v, str) for v in terms.values()):
+        raise BoardlabError(f"layouts/terms/{lang}.toml: every term must be a text in quotes")
+    return dict(terms)
+
+
+def term(key: str, /, **fields) -> str:
+    """The text of a dotted key in the language being written, its `{fields}` filled.
+
+    :raises BoardlabError: when the language's table lacks the key (`boardlab check` finds it first).
+    """
+    lang = language()
+    terms = table(lang)
+    if key not in terms:
+        raise BoardlabError(f"layouts/terms/{lang}.toml: no term '{key}'")
+    shown = {k: number(v) if isinstance(v, float) else v for k, v in fields.items()}
+    return terms[key].format(**shown)
+
+
+def plural(key: str, n: int, /, **fields) -> str:
+    """`KEY.one` or `KEY.many` by the count `n` (filled in as `{n}`)."""
+    return term(f"{key}.{'one' if n == 1 else 'many'}", n=n, **fields)
+
+
+def word(text: str) -> str:
+    """A word of a definition (a colour's label, a face, a master's name) in the language being
+    written; `{n}` patterns of the table match numbers.  Unchanged in the definitions' language."""
+    lang = language()
+    if lang == SOURCE_LANGUAGE:
+        return text
+    from boardlab.layouts.rulebook_facts import translate
+    return translate(text, table(lang))
+
+
+def number(value: float, digits: int | None = None) -> str:
+    """A number as the language writes it: `2.5` or `2,5` (`digits` fixed decimals, else `:g`)."""
+    text = f"{value:.{digits}f}" if digits is not None else f"{value:g}"
+    return text.replace(".", DECIMAL_POINT.get(language(), "."))
+
+
+# -- the keys the code uses, for `boardlab check` -------------------------------------------------
+USE = re.compile(r"""(?<![\w.])(term|plural|word)\(\s*(?:"((?:[^"\\]|\\.)+)"|'((?:[^'\\]|\\.)+)')\s*[,)]""")
+#: the folders whose code asks for terms
+CODE = (Path(__file__).resolve().parent.parent / "printkit",)
+
+
+@lru_cache(maxsize=None)
+def keys_used() -> tuple[frozenset[str], frozenset[str]]:
+    """The dotted keys (`term("KEY"`, `plural("KEY"`) and the literal words (`word("TEXT")`)
+    the code asks for, read from its source."""
+    keys, words = set(), set()
+    for folder in CODE:
+        for path in sorted(folder.rglob("*.py")):
+            for kind, double, single in USE.findall(path.read_text(encoding="utf-8")):
+                key = (double or single).replace('\\"', '"')
+                if kind == "word":
+                    words.add(key)
+                else:
+                    keys.update((f"{key}.one", f"{key}.many") if kind == "plural" else (key,))
+    return frozenset(keys), frozenset(words)
+
+
+def definition_words(definition) -> list[tuple[str, str]]:
+    """(where, word) for every word of a definition that is printed: colour labels, face names,
+    the Links masters' names."""
+    out = [(f"colours.{name}.label", c.label) for name, c in getattr(definition, "colours", {}).items()]
+    out += [(f"faces.{name}", name) for name in getattr(definition, "faces", {}) or {}]
+    card = getattr(getattr(definition, "print", None), "card", None)
+    if isinstance(card, str):
+        out.append(("print.card", card))
+    deck = getattr(definition, "deck", None)
+    for i, master in enumerate(getattr(deck, "masters", ()) or ()):
+        out.append((f"deck.masters[{i}].name", master.name))
+    return out
+
+
+def check_terms(definition) -> list[Problem]:
+    """Every term a definition's outputs need, missing from one of its languages' tables."""
+    problems = []
+    languages = tuple(getattr(getattr(definition, "rulebook", None), "languages", ())) or (SOURCE_LANGUAGE,)
+    for lang in languages:
+        file = f"layouts/terms/{lang}.toml"
+        try:
+            terms = table(lang)
+        except BoardlabError as err:
+            problems.append(Problem(file, 0, "terms", str(err)))
+            continue
+        keys, words = keys_used()
+        for key in sorted(keys - set(terms)):
+            problems.append(Problem(file, 0, key, "missing term", "a text for every key the print code uses"))
+        if lang != SOURCE_LANGUAGE:
+            for text in sorted(words - set(terms)):
+                problems.append(Problem(file, 0, text, "missing word", "a translation of every word the print code uses"))
+            for where, text in definition_words(definition):
+                if text not in terms:
+                    problems.append(Problem(file, 0, text, f"no {lang} word for {where} = \"{text}\"",
+                                            f'add "{text}" = "..." to [terms]'))
+    return problems

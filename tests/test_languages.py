@@ -1,0 +1,134 @@
+"""Every output in the designer's language: rendered in Spanish, the print files (card faces,
+covers, footers) and the rulebooks hold none of the English words boardlab writes; the terms
+tables hold every key the code asks for; `print --lang` writes each language's set."""
+
+from __future__ import annotations
+
+import io
+import re
+import tomllib
+
+import pytest
+from pypdf import PdfReader
+
+from boardlab import cli
+from boardlab.layouts import GAMES, game_part, load, print_conventions
+from boardlab.layouts.terms import TERMS, check_terms, definition_words, keys_used, speaking, table, term, word
+from boardlab.printkit.output import render_print_files
+from boardlab.printkit.pages import PrintOptions
+from boardlab.printkit.rulebook import render_rulebook
+
+#: Spanish words spelled like English ones ("dice": says)
+SPANISH_TOO = {"dice"}
+WORD = re.compile(r"[A-Za-zÁÉÍÓÚÜÑáéíóúüñ]{3,}")
+
+
+def tokens(text: str) -> set[str]:
+    """The words of a text, lower case, without file names (`links-cards-a4.pdf`) and the
+    definition settings a rulebook quotes as the TOML writes them (`[no_touching = false]`)."""
+    text = re.sub(r"\S+\.(pdf|svg)\b", " ", text)
+    text = re.sub(r"\[[^\]]*=[^\]]*\]", " ", text)
+    text = re.sub(r"--[a-z-]+(=\S+)?", " ", text)  # command-line options (--back-offset)
+    return {w.lower() for w in WORD.findall(text)}
+
+
+def english_words() -> set[str]:
+    """The English words of boardlab's own texts and of the definitions' printed words, less the
+    ones Spanish writes alike (mm, euro, Links ...)."""
+    english = set()
+    for value in table("en").values():
+        english |= tokens(re.sub(r"\{[a-z_]+\}", " ", value))
+    spanish_table = table("es")
+    for key in spanish_table:
+        if "." not in key or " " in key:  # a word of a definition or of the code, written in English
+            english |= tokens(re.sub(r"\{n\}", " ", key))
+    for game in GAMES:
+        english |= {w for _, text in definition_words(load(game)) for w in tokens(text)}
+    spanish = set()
+    for value in spanish_table.values():
+        spanish |= tokens(re.sub(r"\{[a-z_]+\}", " ", value))
+    names = {w for game in GAMES for w in tokens(f"{load(game).game.name} {game}")}
+    return english - spanish - names - SPANISH_TOO
+
+
+def pdf_text(data: bytes) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def test_the_english_word_list_is_not_empty_and_holds_the_known_offenders():
+    words = english_words()
+    # the words the issue found in the Spanish outputs must be on the list the test looks for
+    assert {"glue", "block", "red", "blue", "gold", "one", "two", "three", "four", "sheet", "cards"} <= words
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_spanish_print_files_hold_no_english_word(game):
+    d = load(game)
+    conventions = print_conventions()
+    english = english_words()
+    found = {}
+    with speaking("es"):
+        files = game_part(game, "print").print_files(d, PrintOptions(d.print.paper, conventions.duplex,
+                                                                     conventions.layout))
+        for name, data in render_print_files(files).items():
+            if name.endswith(".pdf"):
+                bad = tokens(pdf_text(data)) & english
+                if bad:
+                    found[name] = sorted(bad)
+    assert found == {}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_spanish_rulebooks_hold_no_english_word(game):
+    text = pdf_text(render_rulebook(load(game), "es", "a4"))
+    assert sorted(tokens(text) & english_words()) == []
+
+
+def test_links_masters_are_spanish_on_the_spanish_cards(tmp_path):
+    assert cli.main(["print", "links", "--lang", "es", "--out", str(tmp_path)]) == 0
+    svg = {p.stem: p.read_text(encoding="utf-8") for p in (tmp_path / "svg").glob("master-*.svg")}
+    assert sorted(svg) == ["master-four", "master-one", "master-three", "master-two"]
+    for name, spanish in (("one", "UNO"), ("two", "DOS"), ("three", "TRES"), ("four", "CUATRO")):
+        assert f">{spanish}<" in svg[f"master-{name}"] and f">{name.upper()}<" not in svg[f"master-{name}"]
+
+
+def test_print_lang_all_writes_each_language_set(tmp_path, capsys):
+    assert cli.main(["print", "deblockle", "--lang", "all", "--out", str(tmp_path)]) == 0
+    spanish, english = tmp_path / "deblockle-cover-a4.pdf", tmp_path / "en" / "deblockle-cover-a4.pdf"
+    assert "Las piezas" in pdf_text(spanish.read_bytes()) and "The pieces" in pdf_text(english.read_bytes())
+    assert cli.main(["print", "deblockle", "--lang", "ca", "--out", str(tmp_path / "x")]) == 2
+    assert "no language 'ca'" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_every_language_table_has_every_key_the_code_uses():
+    keys, words = keys_used()
+    assert {"cover.title", "nets.block", "cover.sheets.one", "cover.sheets.many"} <= keys and "glue" in words
+    for path in TERMS.glob("*.toml"):
+        tomllib.loads(path.read_text(encoding="utf-8"))  # valid TOML
+    for game in GAMES:
+        assert check_terms(load(game)) == []
+    # each language's texts fill the same fields
+    for key in keys:
+        fields = [set(re.findall(r"\{([a-z_]+)\}", table(lang)[key])) for lang in ("en", "es")]
+        assert fields[0] == fields[1], key
+
+
+def test_check_names_a_missing_term(monkeypatch):
+    from boardlab.layouts import terms
+
+    spanish = dict(table("es"))
+    del spanish["nets.block"], spanish["gold"]
+    monkeypatch.setattr(terms, "table", lambda lang: spanish if lang == "es" else table(lang))
+    problems = [str(p) for p in check_terms(load("deblockle"))]
+    assert any("layouts/terms/es.toml" in p and "nets.block: missing term" in p for p in problems)
+    assert any('no es word for colours.gold.label = "gold"' in p for p in problems)
+
+
+def test_terms_fill_numbers_with_the_languages_decimal_point():
+    with speaking("es"):
+        assert term("tiles.full_size", width=210.5, height=297.0) == \
+            "Escala 100 %: el tablero tal como se diseñó (210,5 × 297 mm)."
+        assert word("gold") == "oro" and word("ONE") == "UNO"
+    assert term("tiles.full_size", width=210.5, height=297.0) == \
+        "Scale 100 %: the board as designed (210.5 x 297 mm)."
