@@ -144,6 +144,16 @@ def definition_words(definition) -> list[tuple[str, str]]:
     return out
 
 
+def _text_terms(definition, lang: str) -> dict[str, str]:
+    """The `::: terms` of the game's rulebook text in `lang` (a game's own words), if it has one."""
+    from boardlab.layouts.rulebook_markup import read_text
+
+    try:
+        return read_text(definition.game.id, lang).terms
+    except BoardlabError:
+        return {}
+
+
 def check_terms(definition) -> list[Problem]:
     """Every term a definition's outputs need, missing from one of its languages' tables."""
     problems = []
@@ -151,7 +161,7 @@ def check_terms(definition) -> list[Problem]:
     for lang in languages:
         file = f"layouts/terms/{lang}.toml"
         try:
-            terms = table(lang)
+            terms = {**table(lang), **_text_terms(definition, lang)}
         except BoardlabError as err:
             problems.append(Problem(file, 0, "terms", str(err)))
             continue
