@@ -95,7 +95,9 @@ def run(args) -> int:
 
 
 def run_language(args, definition, out_dir: Path) -> int:
+    from boardlab.layouts.terms import language
     from boardlab.printkit.marks import footer_date
+    from boardlab.printkit.rulebook import player_aid_name, render_player_aid
     from boardlab.printkit.output import render_print_files, write_rendered
     from boardlab.printkit.pages import PrintOptions
     from boardlab.printkit.pod import DPI, face_images, with_pod_bleed
@@ -116,6 +118,10 @@ def run_language(args, definition, out_dir: Path) -> int:
                 faces = face_images(print_file, f"pod-{args.pod}")
                 images += len(faces)
                 rendered.update(faces)
+    # the player aid: the rulebook's quick reference on one page (none when the rulebook has none)
+    aid = render_player_aid(definition, language(), options.paper)
+    if aid is not None:
+        rendered[f"{player_aid_name(definition.game.id, options.paper)}.pdf"] = aid
     written = write_rendered(rendered, out_dir)
     pdfs = [path for path in written if path.suffix == ".pdf"]
     svgs = sum(path.suffix == ".svg" for path in written)
@@ -123,6 +129,9 @@ def run_language(args, definition, out_dir: Path) -> int:
           + f" in {out_dir}")
     for print_file, path in zip(files, pdfs):
         print(f"  {path}  {print_file.title}, {len(print_file.pages)} page{'s' if len(print_file.pages) != 1 else ''}")
+    if aid is not None:
+        print(f"  {out_dir / player_aid_name(definition.game.id, options.paper)}.pdf  player aid (the rulebook's quick "
+              "reference), 1 page")
     if args.pod is not None:
         print(f"  {out_dir / f'pod-{args.pod}'}  one PNG per card face, {DPI} dpi, "
               f"{print_conventions().pod_bleeds[args.pod]:g} mm bleed")

@@ -24,7 +24,7 @@ from reportlab.platypus import Table, TableStyle
 from boardlab.layouts.terms import SOURCE_LANGUAGE
 from boardlab.layouts.registry import game_entry, game_part
 from boardlab.layouts import BoardlabError, print_conventions
-from boardlab.layouts.rulebook import Block, Book, build_book, check_rulebook
+from boardlab.layouts.rulebook import Block, Book, build_book, check_rulebook, read_text
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.fonts import BOLD_FONT, REGULAR_FONT
 from boardlab.printkit.marks import footer_date
@@ -270,16 +270,27 @@ def render_rulebook(definition, language: str, paper: str) -> bytes:
 
 
 def _render_rulebook(definition, language: str, paper: str) -> bytes:
-    conventions = print_conventions()
-    if paper not in conventions.papers:
-        raise BoardlabError(f"unknown paper '{paper}' (papers: {', '.join(conventions.papers)})")
+    size = _paper(paper)
     book = build_book(definition, language)
     components = components_of(definition, paper)
     problems = drawing_problems(book, components)
     if problems:
         raise BoardlabError(problems[0])
-    size = conventions.papers[paper]
     story = _Story(book, size, components)
+    title = f"{definition.game.name} — {book.term('Rules')}"
+    return build_pdf(story.make, page=size, footer=_footer(definition, story.ink, size), title=title,
+                     author="boardlab")
+
+
+def _paper(paper: str) -> tuple[float, float]:
+    conventions = print_conventions()
+    if paper not in conventions.papers:
+        raise BoardlabError(f"unknown paper '{paper}' (papers: {', '.join(conventions.papers)})")
+    return conventions.papers[paper]
+
+
+def _footer(definition, ink: str, size: tuple[float, float]):
+    """The footer of every page: the game, its version, the variant, the date and the page number."""
     date = footer_date()
     label = f"{definition.game.name} {definition.game.version}"
     if definition.variant != "baseline":
@@ -290,11 +301,45 @@ def _render_rulebook(definition, language: str, paper: str) -> bytes:
     def footer(canvas, doc) -> None:
         canvas.saveState()
         canvas.setFont(REGULAR_FONT, 8)
-        canvas.setFillColor(colors.HexColor(story.ink))
+        canvas.setFillColor(colors.HexColor(ink))
         y = FOOTER_FROM_BOTTOM * POINTS_PER_MM
         canvas.drawString(MARGIN * POINTS_PER_MM, y, label)
         canvas.drawRightString((size[0] - MARGIN) * POINTS_PER_MM, y, str(doc.page))
         canvas.restoreState()
+    return footer
 
-    title = f"{definition.game.name} — {book.term('Rules')}"
-    return build_pdf(story.make, page=size, footer=footer, title=title, author="boardlab")
+
+def player_aid_name(game_id: str, paper: str) -> str:
+    """The file stem of a game's player aid, beside its print files.
+
+    >>> player_aid_name("links", "a4")
+    'links-aid-a4'
+    """
+    return f"{game_id}-aid-{paper}"
+
+
+def render_player_aid(definition, language: str, paper: str) -> bytes | None:
+    """The rulebook's quick reference alone, on one page: the player aid printed with the cards.
+    None when the rulebook has no quick reference (or no text in `language`).
+
+    :raises DefinitionError: for mistakes in the text.
+    """
+    from boardlab.layouts.terms import speaking
+
+    size = _paper(paper)
+    try:
+        text = read_text(definition.game.id, language)
+    except BoardlabError:
+        return None
+    if not any(block.kind == "quickref" for block in text.blocks):
+        return None
+    with speaking(language if language in available_languages() else SOURCE_LANGUAGE):
+        book = build_book(definition, language)
+        quick = next((block for block in book.blocks if block.kind == "quickref"), None)
+        if quick is None:  # the quick reference is inside a condition the definition does not meet
+            return None
+        story = _Story(book, size, {})
+        body = [f for f in story.quick_reference(quick.children) if not isinstance(f, PageBreak)]
+        title = f"{definition.game.name} — {book.term('Rules')}"
+        return build_pdf(lambda toc: body, page=size, footer=_footer(definition, story.ink, size), title=title,
+                         author="boardlab")
