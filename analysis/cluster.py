@@ -22,11 +22,14 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 import boardlab
+from boardlab import stopping
 from boardlab.analysis.runner import Backend, BlockResult, Job, play_timed
 from boardlab.layouts.errors import BoardlabError
 
 #: seconds to wait for the scheduler (and for a first worker) unless told otherwise
 TIMEOUT = 10.0
+#: seconds between two looks at a signal while blocks are in flight
+STEP = 0.2
 
 
 def code_fingerprint() -> str:
@@ -59,14 +62,23 @@ class DaskBackend(Backend):
         except ImportError:
             raise BoardlabError("--cluster needs Dask: pip install 'boardlab[cluster]'") from None
         self.address, self.timeout = address, TIMEOUT if timeout is None else timeout
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)  # failures reach the user as one line
+        logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)  # failures reach the user as one line
         self.cluster = None
+        try:  # a signal meanwhile is answered once the client's call returns, never inside it
+            with stopping.deferred():
+                self._connect(Client, LocalCluster, address, workers)
+        except BaseException:
+            self.close()
+            raise
+
+    def _connect(self, Client, LocalCluster, address: str, workers: int | None) -> None:
         try:
             if address == "local":
                 from boardlab.analysis.runner import default_workers
-                self.cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
-                                            processes=True, host="127.0.0.1", dashboard_address=None,
-                                            silence_logs=logging.CRITICAL)
+                with stopping.helpers_ignore_ctrl_c():  # its processes leave the terminal's Ctrl-C to this one
+                    self.cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
+                                                processes=True, host="127.0.0.1", dashboard_address=None,
+                                                silence_logs=logging.CRITICAL)
                 self.client = Client(self.cluster, timeout=self.timeout)
             else:
                 self.client = Client(address, timeout=self.timeout)
@@ -96,6 +108,12 @@ class DaskBackend(Backend):
                                     f"install the same boardlab on every worker")
 
     def play(self, jobs: Sequence[Job], player=None) -> Iterator[BlockResult]:
+        # A signal is answered between the client's calls, never inside one (`stopping.deferred`):
+        # the client holds locks across its calls, and an interrupt in the middle deadlocks it.
+        with stopping.deferred() as signals:
+            yield from self._play(jobs, player, signals)
+
+    def _play(self, jobs: Sequence[Job], player, signals) -> Iterator[BlockResult]:
         from distributed import wait
 
         matches: dict[int, object] = {}
@@ -103,20 +121,27 @@ class DaskBackend(Backend):
             if id(match) not in matches:  # each match travels to the cluster once
                 matches[id(match)] = self.client.scatter(match, broadcast=False, hash=False)
         pending = {}
-        for i, (match, (start, stop)) in enumerate(jobs):
-            future = self.client.submit(_play_remote, matches[id(match)], start, stop, player, pure=False,
-                                        retries=2)
-            pending[future] = (i, start, stop)
         from distributed.client import FuturesCancelledError
         from distributed.comm import CommClosedError
 
         try:
+            for i, (match, (start, stop)) in enumerate(jobs):
+                signals.check()
+                future = self.client.submit(_play_remote, matches[id(match)], start, stop, player, pure=False,
+                                            retries=2)
+                pending[future] = (i, start, stop)
+            waited = 0.0
             while pending:
+                signals.check()
                 try:
-                    done, _ = wait(list(pending), timeout=self.timeout, return_when="FIRST_COMPLETED")
+                    done, _ = wait(list(pending), timeout=STEP, return_when="FIRST_COMPLETED")
                 except TimeoutError:
-                    self._check_alive()
+                    waited += STEP
+                    if waited >= self.timeout:
+                        self._check_alive()
+                        waited = 0.0
                     continue
+                waited = 0.0
                 for future in done:
                     i, start, stop = pending.pop(future)
                     if future.status == "cancelled":
@@ -128,8 +153,11 @@ class DaskBackend(Backend):
         except (FuturesCancelledError, CommClosedError, asyncio.CancelledError):
             raise self._lost() from None
         finally:
-            for future in pending:
-                future.cancel()
+            if pending:  # one message for all (one per future takes seconds when thousands are queued)
+                try:
+                    self.client.cancel(list(pending))
+                except Exception:  # the scheduler is gone: nothing left to cancel
+                    pass
 
     def _lost(self) -> BoardlabError:
         return BoardlabError(f"lost the Dask scheduler at {self.address} (no answer within {self.timeout:g} s); "

@@ -13,12 +13,13 @@ queue lock that would make the shutdown hang.
 from __future__ import annotations
 
 import multiprocessing
-import signal
 from typing import Callable
+
+from boardlab import stopping
 
 
 def _quiet_worker(initializer: Callable | None, initargs: tuple) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process answers Ctrl-C for everyone
+    stopping.for_worker()  # the main process answers Ctrl-C for everyone; SIGTERM ends a worker quietly
     if initializer is not None:
         initializer(*initargs)
 

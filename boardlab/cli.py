@@ -12,6 +12,7 @@ import os
 import sys
 
 import boardlab
+from boardlab import stopping
 from boardlab.layouts.errors import BoardlabError, DefinitionError, one_line
 from boardlab.layouts.registry import game_ids
 
@@ -92,21 +93,22 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every failure a user can cause is one line on stderr.
 
-    Exit status: 0 done, 2 bad input (or output that cannot be written), 130 interrupted (Ctrl-C,
-    within a second, whatever the command was doing; files are wholly old or wholly new).
+    Exit status: 0 done, 2 bad input (or output that cannot be written), 130 interrupted (Ctrl-C),
+    143 and 129 stopped by SIGTERM and SIGHUP (`boardlab.stopping`: within a second, whatever the
+    command was doing; workers gone, files wholly old or wholly new).
     """
     try:
         return _main(argv)
-    except KeyboardInterrupt:
-        return _interrupted()
+    except KeyboardInterrupt as interrupt:
+        return _interrupted(interrupt)
 
 
-def _interrupted() -> int:
+def _interrupted(interrupt: KeyboardInterrupt) -> int:
     try:
-        print("boardlab: interrupted", file=sys.stderr)
+        print(stopping.message_of(interrupt), file=sys.stderr)
     except (KeyboardInterrupt, OSError):
         pass
-    return 130
+    return stopping.status_of(interrupt)
 
 
 def _main(argv: list[str] | None) -> int:

@@ -1,27 +1,30 @@
-"""The installed `boardlab` command: `boardlab.cli.main`, answering a Ctrl-C from its first instant.
+"""The installed `boardlab` command: `boardlab.cli.main`, answering a signal from its first instant.
 
-A Ctrl-C while the command modules are still being imported (numpy, reportlab, ...) ends with
-the same one line and exit status 130 as one during the work; one arriving after the work is
-done is ignored (the command exits with its own status).
+Ctrl-C, SIGTERM and SIGHUP (`boardlab.stopping`) are answered before anything else is imported:
+one arriving while the command modules are still being imported (numpy, reportlab, ...) ends
+with the same one line and exit status (130, 143, 129) as one during the work; one arriving
+after the work is done is ignored (the command exits with its own status).
 """
 
 from __future__ import annotations
 
-import signal
 import sys
 
 
 def main() -> int:
+    from boardlab import stopping
+
+    stopping.install()
     try:
         from boardlab.cli import main as run_command
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         try:
-            print("boardlab: interrupted", file=sys.stderr)
+            print(stopping.message_of(interrupt), file=sys.stderr)
         except (KeyboardInterrupt, OSError):
             pass
-        return 130
+        return stopping.status_of(interrupt)
     code = run_command()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the work is done: a late Ctrl-C cannot cut the exit short
+    stopping.ignore_all()  # the work is done: a late signal cannot cut the exit short
     return code
 
 

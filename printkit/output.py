@@ -20,12 +20,11 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import tempfile
-import threading
 from pathlib import Path
 from typing import Iterable
 
+from boardlab import stopping
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.pages import PrintFile
 from boardlab.printkit.pdf import render_pdf
@@ -67,7 +66,7 @@ def write_rendered(rendered: dict[str, bytes], out_dir: Path | str) -> list[Path
     """
     out_dir = Path(out_dir)
     try:
-        with _interrupts_held():  # staging, swap and clean-up take milliseconds: never cut in the middle
+        with stopping.held():  # staging, swap and clean-up take milliseconds: never cut in the middle
             return _move_into_place(rendered, out_dir)
     except OSError as err:
         where = err.filename or out_dir
@@ -119,23 +118,6 @@ def _undone_on_failure(done: list[tuple[Path, Path | None]]):
             elif destination.exists():
                 destination.unlink()
         raise
-
-
-@contextlib.contextmanager
-def _interrupts_held():
-    """Hold a Ctrl-C (SIGINT) until the block is over, then raise it: the swap of renames is
-    never cut in the middle (it takes milliseconds).  Outside the main thread, nothing is held."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
-    if caught:
-        raise KeyboardInterrupt
 
 
 def write_print_files(print_files: Iterable[PrintFile], out_dir: Path | str) -> list[Path]:

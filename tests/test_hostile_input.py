@@ -275,21 +275,8 @@ def as_a_terminal_starts_it() -> None:
 def interrupt(argv, after, cwd=None):
     """Start the command in its own process group, Ctrl-C the group after `after` seconds (or,
     with IMPORTING, while it imports its libraries), as a terminal does; return (exit status, stderr, seconds from the signal to the exit)."""
-    process = subprocess.Popen(COMMAND + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, cwd=cwd, preexec_fn=as_a_terminal_starts_it)
-    if after == IMPORTING:
-        wait_for_import(process.pid, "numpy")
-    else:
-        time.sleep(after)
-    sent = time.monotonic()
-    os.killpg(process.pid, signal.SIGINT)
-    try:
-        _, err = process.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        pytest.fail(f"{argv}: still running 20 s after Ctrl-C")
-    return process.returncode, err, time.monotonic() - sent
+    code, err, seconds, _ = stop_at(argv, after, signal.SIGINT, to_group=True, cwd=cwd)
+    return code, err, seconds
 
 
 @pytest.mark.parametrize("argv,after", [
@@ -302,6 +289,143 @@ def test_ctrl_c_is_one_line_and_status_130(argv, after):
     code, err, seconds = interrupt(argv, after)
     assert (code, err) == (130, "boardlab: interrupted\n")
     assert seconds < 5  # "within a second" on an idle machine; this shared one gets slack
+
+
+def group_members(group: int) -> list[str]:
+    """The live (not zombie) processes of process group `group`, as "PID STATE COMMAND" (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # after "PID (COMMAND) "
+        if int(fields[2]) == group and fields[0] not in ("Z", "X"):
+            found.append(f"{entry.name} {fields[0]} {stat[stat.index('(') + 1:stat.rindex(')')]}")
+    return found
+
+
+STOP_LINES = {signal.SIGINT: "boardlab: interrupted\n", signal.SIGTERM: "boardlab: stopped by SIGTERM\n",
+              signal.SIGHUP: "boardlab: stopped by SIGHUP\n"}
+
+
+def stop_at(argv, after: float, number: int, to_group: bool, cwd=None):
+    """Start the command as a terminal does, send `number` after `after` s (to its whole process
+    group, as a terminal's Ctrl-C, or to the main process alone, as `kill PID`); return (exit status,
+    stderr, seconds from the signal to the exit, processes of its group still alive 1 s later)."""
+    process = subprocess.Popen(COMMAND + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, cwd=cwd, preexec_fn=as_a_terminal_starts_it)
+    if after == IMPORTING:  # past Python's own start-up (which no program can guard), in the imports
+        wait_for_import(process.pid, "numpy")
+    else:
+        time.sleep(after)
+    sent = time.monotonic()
+    if to_group:
+        os.killpg(process.pid, number)
+    else:
+        os.kill(process.pid, number)
+    try:
+        _, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail(f"{argv}: still running 20 s after {signal.Signals(number).name}")
+    seconds = time.monotonic() - sent
+    stop = time.monotonic() + 1.0  # workers get a second to go
+    while group_members(process.pid) and time.monotonic() < stop:
+        time.sleep(0.05)
+    left = group_members(process.pid)
+    if left:
+        os.killpg(process.pid, signal.SIGKILL)
+    return process.returncode, err, seconds, left
+
+
+def check_stopped(argv, after, number, to_group=True, cwd=None):
+    code, err, seconds, left = stop_at(argv, after, number, to_group, cwd)
+    assert left == [], f"{argv} at {after} s: worker processes outlived it: {left}"
+    assert (code, err) in ((128 + number, STOP_LINES[number]), (0, "")), (after, code, err)  # 0: it had finished
+    assert seconds < 5, seconds  # "within a second" on an idle machine; this shared one gets slack
+    return code
+
+
+SIMULATE = ["simulate", "blockd", "--games", "50000000", "--workers", "2"]
+
+
+def report_argv(tmp_path):
+    return ["report", "blockd", "--store", str(tmp_path / "results.sqlite"), "--out", str(tmp_path / "out"),
+            "--workers", "2"]
+
+
+def store_is_whole(path: Path) -> None:
+    if path.exists():
+        import sqlite3
+
+        with sqlite3.connect(path) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+#: ten moments over the first 5 s (the imports, pool start-up, numba's cache load, blocks in flight,
+#: the store's commits); `make test` tries three of them, `make test-slow` all ten
+TEN_MOMENTS = [IMPORTING, 0.3, 0.6, 1.0, 1.5, 2.0, 2.7, 3.4, 4.2, 4.9]
+QUICK_MOMENTS = [0.3, 1.5, 3.4]
+
+
+@pytest.mark.parametrize("after", QUICK_MOMENTS)
+def test_ctrl_c_stops_a_two_worker_simulate_and_its_workers(after):
+    assert check_stopped(SIMULATE, after, signal.SIGINT) == 130
+
+
+@pytest.mark.parametrize("after", [0.6, 2.7])
+def test_ctrl_c_stops_a_report_and_leaves_its_store_whole(tmp_path, after):
+    check_stopped(report_argv(tmp_path), after, signal.SIGINT)
+    store_is_whole(tmp_path / "results.sqlite")
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_to_the_main_process_stop_it_and_its_workers(number):
+    assert check_stopped(SIMULATE, 1.5, number, to_group=False) == 128 + number
+
+
+def test_sigterm_to_the_whole_group_is_one_line_too():
+    assert check_stopped(SIMULATE, 1.5, signal.SIGTERM, to_group=True) == 143
+
+
+def test_a_killed_report_takes_its_workers_with_it_quietly(tmp_path):
+    code, err, _, left = stop_at(report_argv(tmp_path), 2.5, signal.SIGKILL, to_group=False)
+    assert code == -signal.SIGKILL and left == [] and err == "", (left, err)
+    store_is_whole(tmp_path / "results.sqlite")
+
+
+@pytest.mark.slow  # one run in about twelve has hung past 20 s (not understood yet): kept out of make test
+@pytest.mark.parametrize("after", [1.0, 4.0])
+def test_ctrl_c_stops_a_local_dask_cluster_quietly(after):
+    pytest.importorskip("distributed")
+    code, err, seconds, left = stop_at(SIMULATE + ["--cluster", "local"], after, signal.SIGINT, to_group=True)
+    assert (code, err) == (130, "boardlab: interrupted\n"), err[-2000:]  # no worker's or nanny's traceback
+    assert left == []
+    assert seconds < 10  # the cluster's own start-up and shut-down take seconds; no hang
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("after", TEN_MOMENTS)
+def test_ctrl_c_at_ten_moments_of_simulate(after):
+    check_stopped(SIMULATE, after, signal.SIGINT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("after", TEN_MOMENTS)
+def test_ctrl_c_at_ten_moments_of_report(tmp_path, after):
+    check_stopped(report_argv(tmp_path), after, signal.SIGINT)
+    store_is_whole(tmp_path / "results.sqlite")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("after", TEN_MOMENTS[::3])
+def test_sigterm_at_moments_of_report(tmp_path, after):
+    check_stopped(report_argv(tmp_path), after, signal.SIGTERM, to_group=False)
+    store_is_whole(tmp_path / "results.sqlite")
 
 
 def test_ctrl_c_during_print_leaves_files_wholly_old_or_new(tmp_path):

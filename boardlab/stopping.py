@@ -1,0 +1,199 @@
+"""Stopping on a signal: Ctrl-C (SIGINT), SIGTERM and SIGHUP end every command the same way.
+
+`install()` (called by `boardlab.entry` before any heavy import) makes each of the three raise
+`Stopped` in the main thread, a `KeyboardInterrupt`, so every `with` block on the way out runs:
+worker pools are terminated, temporary files removed, the store's transaction rolled back.  The
+command then prints one line and exits with 128 + the signal's number: 130 for Ctrl-C, 143 for
+SIGTERM, 129 for SIGHUP.  After the first signal, further ones are only noted, so that the
+clean-up they interrupt is never cut short (it takes well under a second).  A signal the command
+was started with ignored (`nohup`, a background job without job control) stays ignored.
+
+>>> Stopped(signal.SIGTERM).status, Stopped(signal.SIGHUP).status, status_of(KeyboardInterrupt())
+(143, 129, 130)
+>>> message_of(KeyboardInterrupt()), message_of(Stopped(signal.SIGTERM))
+('boardlab: interrupted', 'boardlab: stopped by SIGTERM')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+
+#: the signals that stop a command
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(KeyboardInterrupt):
+    """The command was told to stop by signal `signum`."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def status(self) -> int:
+        return 128 + self.signum
+
+
+def status_of(interrupt: KeyboardInterrupt) -> int:
+    """The exit status for an interrupt: 128 + its signal (a bare KeyboardInterrupt is Ctrl-C, 130)."""
+    return interrupt.status if isinstance(interrupt, Stopped) else 128 + signal.SIGINT
+
+
+def message_of(interrupt: KeyboardInterrupt) -> str:
+    """The one line the command ends with."""
+    if not isinstance(interrupt, Stopped) or interrupt.signum == signal.SIGINT:
+        return "boardlab: interrupted"
+    return f"boardlab: stopped by {signal.Signals(interrupt.signum).name}"
+
+
+_late: list[int] = []
+
+
+def _note(signum, frame) -> None:
+    _late.append(signum)
+
+
+def _stop(signum, frame) -> None:
+    for number in SIGNALS:  # the clean-up on the way out must not be cut short by a second signal
+        if signal.getsignal(number) is _stop:
+            signal.signal(number, _note)
+    raise Stopped(signum)
+
+
+def install() -> None:
+    """Answer SIGINT, SIGTERM and SIGHUP by raising `Stopped` (except those inherited as ignored)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for number in SIGNALS:
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            signal.signal(number, _stop)
+
+
+def ignore_all() -> None:
+    """The work is done: a late signal cannot cut the exit short."""
+    for number in SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
+
+
+def for_worker() -> None:
+    """In a worker process: Ctrl-C is the main process's to answer (ignored here); SIGTERM and
+    SIGHUP end the worker at once and quietly (their default actions, no Python handler); and the
+    worker ends with its parent (Linux: PR_SET_PDEATHSIG), even when the parent was killed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    import os
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before the call: nobody will send the signal
+        os._exit(1)
+
+
+@contextlib.contextmanager
+def helpers_ignore_ctrl_c():
+    """Processes that multiprocessing spawns inside the block (a Dask LocalCluster's workers)
+    start with SIGINT and SIGHUP ignored: a terminal's Ctrl-C reaches every process of the group,
+    and only the main process must answer it (it then closes the helpers itself; SIGTERM, which
+    is how they are closed, keeps its default).  Spawned processes run a small /bin/sh wrapper
+    around this interpreter (`trap '' INT HUP`, then exec): an ignored signal is inherited
+    through exec, and Python keeps it ignored."""
+    import multiprocessing.spawn as spawn
+    import os
+    import shlex
+    import shutil
+    import tempfile
+
+    previous = spawn.get_executable()
+    folder = tempfile.mkdtemp(prefix="boardlab-spawn-")
+    try:
+        wrapper = os.path.join(folder, "python")
+        with open(wrapper, "w", encoding="utf-8") as script:
+            script.write(f"#!/bin/sh\ntrap '' INT HUP\nexec {shlex.quote(os.fsdecode(previous))} \"$@\"\n")
+        os.chmod(wrapper, 0o700)
+        spawn.set_executable(wrapper)
+        yield
+    finally:
+        spawn.set_executable(previous)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Deferred:
+    """Signals noted, to be answered where the code says it is safe (`check`)."""
+
+    def __init__(self):
+        self.caught: list[int] = []
+
+    def note(self, signum, frame) -> None:
+        self.caught.append(signum)
+
+    def check(self) -> None:
+        """Raise `Stopped` if a stopping signal arrived."""
+        if self.caught:
+            raise Stopped(self.caught[0])
+
+
+@contextlib.contextmanager
+def deferred():
+    """Inside the block a stopping signal is only noted; `check()` on the object it gives raises
+    `Stopped` at a point the code chose.  For libraries that must not be interrupted anywhere
+    (Dask's client holds locks across its calls: a KeyboardInterrupt in the middle leaves it
+    deadlocked); the code waits in short steps and checks between them.  Outside the main
+    thread, nothing is deferred (check never raises)."""
+    state = Deferred()
+    if threading.current_thread() is not threading.main_thread():
+        yield state
+        return
+    previous = {number: signal.getsignal(number) for number in SIGNALS}
+    for number, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(number, state.note)
+    try:
+        yield state
+    finally:
+        for number, handler in previous.items():
+            if handler is _stop and state.caught:
+                handler = _note  # stopping: the clean-up on the way out is not cut short
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+    state.check()
+
+
+@contextlib.contextmanager
+def held():
+    """Hold the stopping signals until the block is over, then stop: a few renames or a commit
+    (milliseconds) are never cut in the middle.  Outside the main thread, nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {number: signal.getsignal(number) for number in SIGNALS}
+    for number, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(number, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+    if caught:
+        first = caught[0]
+        handler = previous[first]
+        if callable(handler):  # _stop, or Python's own default_int_handler: raises
+            handler(first, None)
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(first)
