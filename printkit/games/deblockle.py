@@ -206,6 +206,14 @@ def tts_box(definition):
     return TtsBox(boards=[TtsPiece(board)], blocks=blocks)
 
 
+def figure_components(definition) -> list[Component]:
+    """The rulebook's symbol legend: each face of a block, as the nets print it in player 1's colour."""
+    from boardlab.printkit.games.deblockle_table import face_component
+
+    colour = definition.players[0].colour
+    return [face_component(definition, colour, face) for face in definition.faces]
+
+
 def setup_drawing(definition):
     """The rulebook's setup example (`printkit.rulebook.setups`): the board with every block on its
     start square, the rolled faces up."""

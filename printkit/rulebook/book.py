@@ -63,11 +63,16 @@ def exact_tables(definition):
 
 
 def components_of(definition, paper: str) -> dict:
-    """Every component the game's print files draw, by name."""
+    """Every component the game's print files draw, by name, and the print module's
+    `figure_components(definition)` (drawings for the rulebook alone) when it has that."""
     conventions = print_conventions()
-    files = print_module(definition.game.id).print_files(
-        definition, PrintOptions(paper, conventions.duplex, conventions.layout))
-    return {component.name: component for f in files for component in f.components}
+    module = print_module(definition.game.id)
+    files = module.print_files(definition, PrintOptions(paper, conventions.duplex, conventions.layout))
+    found = {component.name: component for f in files for component in f.components}
+    # drawings only the rulebook shows (a symbol legend), when the print module offers any
+    for component in getattr(module, "figure_components", lambda d: ())(definition):
+        found.setdefault(component.name, component)
+    return found
 
 
 def drawing_problems(book: Book, components: dict) -> list[str]:
