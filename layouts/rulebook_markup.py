@@ -17,7 +17,7 @@ RULEBOOKS = Path(__file__).resolve().parent / "rulebooks"
 
 #: containers closed by `::: end`, and directives that stand alone
 CONTAINERS = ("when", "option", "components", "quickref", "cover", "appendix", "terms")
-LEAVES = ("setup", "pagebreak")
+LEAVES = ("setup", "example", "pagebreak")
 
 HEADING = re.compile(r"^(#{1,2})\s+(.*?)\s*\{#([a-z0-9-]+)\}\s*$")
 DIRECTIVE = re.compile(r"^:::\s*([a-z]+)\s*(.*?)\s*$")

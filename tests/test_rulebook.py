@@ -291,3 +291,52 @@ def test_a_setup_drawing_for_a_game_without_one_is_a_check_error(monkeypatch):
     problems = check_texts(load(game))
     assert problems and all(f"::: setup: no setup drawing for {game}" in p for p in problems)
     assert f"rulebooks/{game}." in problems[0].split(":")[0]
+
+
+def test_the_deblockle_worked_example_is_a_legal_move_of_the_engines_setup():
+    import random
+
+    from boardlab.analysis.deblockle.engine import make_game
+    from boardlab.layouts.terms import speaking
+    from boardlab.printkit.games import deblockle as art
+    from boardlab.printkit.rulebook.setups import EXAMPLE_SEED
+
+    d = load("deblockle")
+    with speaking("es"):
+        _, width, height, caption = art.worked_example(d)
+    assert width > 0 and height > 0 and caption.startswith("Quien juega con oro vuelca")
+    start, onto, end = re.findall(r"\b[a-g][1-7]\b", caption)[:3]
+    game = make_game(d)
+    state = game.new_initial_state()
+    state.apply(state.sample_chance(random.Random(EXAMPLE_SEED)))
+    board = game.board
+    assert any((board.name(m.frm), board.name(board.neighbour[m.frm][m.tip]), board.name(m.to)) == (start, onto, end)
+               for m in state.legal_moves())
+    assert end != onto  # the example shows a hop, not only a tip
+
+
+def test_the_sixbysix_worked_example_is_a_round_the_engine_plays_so():
+    from boardlab.analysis.sixbysix.engine import Move, SixBySixGame
+    from boardlab.printkit.games import sixbysix as art
+
+    d = load("sixbysix")
+    _, width, height, caption = art.worked_example(d)
+    players = int(re.search(r"A round with (\d) players", caption).group(1))
+    moves = re.findall(r"(\w+) bets on (\d+), puts the marker on (\d+) and rolls (\d+)", caption)
+    assert len(moves) == players
+    game = SixBySixGame(d, players)
+    state = game.new_initial_state()
+    seats = [d.components.seats.index(colour.lower()) for colour, _, _, _ in moves]
+    assert seats == state.order
+    for _, bet, number, _ in moves:
+        state.apply(Move(int(bet), int(number)))
+    chips = state.chips[:]
+    for _, _, _, die in moves:
+        state.apply(int(die))
+    total = int(re.search(r"The dice add up to (\d+)", caption).group(1))
+    assert total == sum(int(m[3]) for m in moves)
+    winner, bank = re.search(r"the (\w+) marker stands on \d+ and takes the bank, (\d+) chips", caption).groups()
+    seat = d.components.seats.index(winner)
+    assert [int(m[2]) for m in moves][seats.index(seat)] == total
+    refunded = int(moves[seats.index(seat)][1]) == int(moves[seats.index(seat)][3])
+    assert state.chips[seat] == chips[seat] + int(bank) + refunded and state.bank == 0

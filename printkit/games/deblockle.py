@@ -13,6 +13,8 @@ and the face on each side of the cube (`cube`, `faces[...].symbol`).
 
 from __future__ import annotations
 
+import math
+
 from boardlab.layouts import print_conventions
 from boardlab.layouts.deblockle import CUBE_SIDES
 from boardlab.layouts.terms import term, word
@@ -238,3 +240,70 @@ def setup_drawing(definition):
                 face = definition.faces[names[rng.randrange(len(names))]]
                 draw_symbol(canvas, face.symbol, x + w / 2, y + h / 2, edge * 0.62, fill=contrast_ink(colour.hex))
     return draw, width, height
+
+
+def _arrow(canvas: Canvas, start, end, *, colour: str, width: float, dash=None) -> None:
+    """A straight arrow from `start` to `end` (mm), its head at `end`."""
+    (x1, y1), (x2, y2) = start, end
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    head = width * 4.5
+    bx, by = x2 - ux * head, y2 - uy * head
+    canvas.line(x1, y1, bx, by, stroke=colour, width=width, dash=dash)
+    canvas.polygon([(x2, y2), (bx - uy * head * 0.5, by + ux * head * 0.5), (bx + uy * head * 0.5, by - ux * head * 0.5)],
+                   fill=colour)
+
+
+def worked_example(definition):
+    """The rulebook's worked example (`::: example`): a tip and a hop in a real position - the
+    engine's own setup of `EXAMPLE_SEED` and the first of its legal moves whose hop leaves the
+    tipped-onto square.  Returns (draw, width, height, caption): the board before the move, a
+    dashed arrow for the tip, a solid one for the hop and a ring where the block ends; the caption
+    says the move in the language being written."""
+    from random import Random
+
+    from boardlab.analysis.deblockle.engine import SCORED, make_game
+    from boardlab.printkit.rulebook.setups import EXAMPLE_SEED
+
+    game = make_game(definition)
+    state = game.new_initial_state()
+    state.apply(state.sample_chance(Random(EXAMPLE_SEED)))
+    board, cube = game.board, game.cube
+    moves = state.legal_moves()
+    move = next((m for m in moves if m.to != SCORED and m.to != board.neighbour[m.frm][m.tip]), moves[0])
+    seat = state.current_player()
+    onto = board.neighbour[move.frm][move.tip]
+    turned = cube.tips[state.orientation[move.frm]][move.tip]
+    width, height = board_size(definition)
+    ink = ink_and_paper(definition)[0]
+    edge = definition.print.cube_edge
+
+    def centre(cell: int):
+        x, y, w, h = square_box(definition, board.name(cell))
+        return x + w / 2, y + h / 2
+
+    def draw(canvas: Canvas) -> None:
+        draw_board(canvas, definition)
+        for s in range(2):
+            colour = definition.colours[definition.players[s].colour]
+            for cell, orientation in state.blocks(s):
+                cx, cy = centre(cell)
+                canvas.rect(cx - edge / 2, cy - edge / 2, edge, edge, fill=colour.hex, stroke=ink, width=0.6,
+                            radius=edge * 0.08)
+                face = definition.faces[cube.top(orientation)]
+                draw_symbol(canvas, face.symbol, cx, cy, edge * 0.62, fill=contrast_ink(colour.hex))
+        ring = definition.colours[definition.players[seat].colour].hex
+        if move.to != SCORED:
+            tx, ty = centre(move.to)
+            canvas.circle(tx, ty, edge * 0.55, stroke=ink, width=1.6)
+            canvas.circle(tx, ty, edge * 0.55, stroke=ring, width=0.8)
+        _arrow(canvas, centre(move.frm), centre(onto), colour=ink, width=1.2, dash=(2.0, 1.5))
+        if move.to != SCORED and move.to != onto:
+            _arrow(canvas, centre(onto), centre(move.to), colour=ink, width=1.4)
+
+    directions = {0: term("deblockle.direction.up"), 1: term("deblockle.direction.right"),
+                  2: term("deblockle.direction.down"), 3: term("deblockle.direction.left")}
+    caption = term("deblockle.example", player=word(definition.colours[definition.players[seat].colour].label),
+                   start=board.name(move.frm), direction=directions[move.tip], onto=board.name(onto),
+                   face=word(cube.top(turned)), end=board.name(move.to))
+    return draw, width, height, caption

@@ -262,3 +262,69 @@ def setup_drawing(definition):
             c, r = places[str(number)]
             pawn(canvas, c * side + side * 0.86, r * side + side * 0.14, side * 0.24, definition.colours[seat], ink)
     return draw, width, height
+
+
+def worked_example(definition):
+    """The rulebook's worked example (`::: example`): one round played by the engine - a middling
+    number of players, each bet and marker drawn by a seeded generator from the legal moves, each
+    die from the engine's own dice - the first round from `EXAMPLE_SEED` on whose sum a marker
+    stands.  Returns (draw, width, height, caption): the board with the markers, the dice in the
+    players' colours under it and a ring round the sum; the caption tells the round."""
+    import random
+
+    from boardlab.analysis.protocol import CHANCE
+    from boardlab.analysis.sixbysix.engine import SixBySixGame
+    from boardlab.printkit.rulebook.setups import EXAMPLE_SEED, pawn
+
+    players = (definition.game.min_players + definition.game.max_players) // 2
+    game = SixBySixGame(definition, players)
+    for seed in range(EXAMPLE_SEED, EXAMPLE_SEED + 200):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        order, bets, markers, dice = list(state.order), {}, {}, {}
+        bank = state.bank
+        while state.current_player() != CHANCE:
+            seat = state.current_player()
+            move = rng.choice(state.legal_moves())
+            bets[seat], markers[seat] = move
+            state.apply(move)
+        while len(dice) < len(order):
+            seat = order[len(dice)]
+            dice[seat] = state.sample_chance(rng)
+            bank += dice[seat] != bets[seat]
+            state.apply(dice[seat])
+        total = sum(dice.values())
+        winner = next((s for s in order if markers[s] == total), None)
+        if winner is not None:
+            break
+    seats = definition.components.seats
+    colour = {s: definition.colours[seats[s]] for s in order}
+    width, height = board_size(definition)
+    side = definition.print.board_square
+    ink = ink_and_paper(definition)[0]
+    places = {token: (c, r) for r, row in enumerate(definition.board.cells) for c, token in enumerate(row)}
+    band = side * 1.3
+
+    def draw(canvas: Canvas) -> None:
+        draw_board(canvas, definition)
+        for s in order:
+            c, r = places[str(markers[s])]
+            pawn(canvas, c * side + side * 0.86, r * side + side * 0.14, side * 0.24, colour[s], ink)
+        if str(total) in places:
+            c, r = places[str(total)]
+            canvas.circle(c * side + side / 2, r * side + side / 2, side * 0.47, stroke=ink, width=1.4)
+        die = side * 0.6
+        gap = (width - die * len(order)) / (len(order) + 1)
+        for k, s in enumerate(order):
+            draw_die_face(canvas, gap + k * (die + gap) + die / 2, height + band / 2, die, dice[s],
+                          face=colour[s].hex, ink=contrast_ink(colour[s].hex))
+
+    moves = "; ".join(term("sixbysix.example.player", player=word(colour[s].label), bet=bets[s], number=markers[s],
+                           die=dice[s]) for s in order)
+    moves = moves[:1].upper() + moves[1:]
+    if winner is None:  # no seed in the range put a marker on the sum: the bank stays
+        caption = term("sixbysix.example.nobody", players=players, moves=moves, sum=total)
+    else:
+        caption = term("sixbysix.example", players=players, moves=moves, sum=total, winner=word(colour[winner].label),
+                       bank=bank)
+    return draw, width, height + band, caption

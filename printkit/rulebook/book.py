@@ -21,7 +21,7 @@ import re
 from reportlab.lib import colors
 from reportlab.platypus import Table, TableStyle
 
-from boardlab.layouts.terms import SOURCE_LANGUAGE
+from boardlab.layouts.terms import SOURCE_LANGUAGE, term
 from boardlab.layouts.registry import game_entry, game_part
 from boardlab.layouts import BoardlabError, print_conventions
 from boardlab.layouts.rulebook import Block, Book, build_book, check_rulebook, read_text
@@ -31,8 +31,9 @@ from boardlab.printkit.marks import footer_date
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.print_modules import print_module
 from boardlab.printkit.rulebook.figures import Figure, component_figure
-from boardlab.printkit.rulebook.setups import games_with_setup, setup_drawing
-from boardlab.printkit.rulebook.typeset import (FOOTER_FROM_BOTTOM, MARGIN, KeepInFrame, ListFlowable, ListItem,
+from boardlab.printkit.rulebook.setups import games_with_setup, setup_drawing, worked_example
+from boardlab.printkit.rulebook.typeset import (FOOTER_FROM_BOTTOM, MARGIN, KeepInFrame, KeepTogether, ListFlowable,
+                                                ListItem,
                                                 PageBreak, Paragraph, Spacer, build_pdf, heading, rich, styles,
                                                 table_flowable)
 from boardlab.printkit.units import POINTS_PER_MM
@@ -93,6 +94,9 @@ def drawing_problems(book: Book, components: dict) -> list[str]:
         elif block.kind == "setup" and setup_drawing(book.definition.game.id) is None:
             out.append(f"{book.file}:{block.line}: ::: setup: no setup drawing for {book.definition.game.id} "
                        f"(games with one: {', '.join(games_with_setup()) or 'none'}); leave the directive out")
+        elif block.kind == "example" and worked_example(book.definition.game.id) is None:
+            out.append(f"{book.file}:{block.line}: ::: example: the print module of {book.definition.game.id} draws no "
+                       "worked example (worked_example); leave the directive out")
     return out
 
 
@@ -184,8 +188,10 @@ class _Story:
             return [self.component_table(block.children)]
         if block.kind == "setup":
             draw, width, height = setup_drawing(self.d.game.id)(self.d)
-            return [Spacer(1, 4), Figure(draw, width, height, max_width=self.width / POINTS_PER_MM * 0.85,
-                                         max_height=SETUP_HEIGHT), Spacer(1, 8)]
+            return self.figure(draw, width, height, term("figure.setup"))
+        if block.kind == "example":
+            draw, width, height, caption = worked_example(self.d.game.id)(self.d)
+            return self.figure(draw, width, height, term("figure.example", caption=caption))
         if block.kind == "pagebreak":
             return [PageBreak()]
         if block.kind == "quickref":
@@ -193,6 +199,12 @@ class _Story:
         if block.kind == "appendix":
             return self.appendix(block.children)
         return []  # terms, and anything that prints nothing
+
+    def figure(self, draw, width: float, height: float, caption: str) -> list:
+        """A drawing with its caption under it, kept together on one page."""
+        return [Spacer(1, 4), KeepTogether([Figure(draw, width, height, max_width=self.width / POINTS_PER_MM * 0.85,
+                                                   max_height=SETUP_HEIGHT),
+                                            Paragraph(rich(caption), self.styles["caption"])]), Spacer(1, 6)]
 
     def component_table(self, items: list[Block]) -> Table:
         rows = []

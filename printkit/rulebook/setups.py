@@ -43,6 +43,14 @@ def setup_drawing(game_id: str) -> Callable | None:
     return getattr(game_part(game_id, "print"), "setup_drawing", None)
 
 
+def worked_example(game_id: str) -> Callable | None:
+    """The `worked_example` of the game's print module (`::: example`: a move of a real position,
+    drawn, with its caption), or None when it has none."""
+    if not game_entry(game_id).has("print"):
+        return None
+    return getattr(game_part(game_id, "print"), "worked_example", None)
+
+
 def games_with_setup() -> list[str]:
     """The games whose print module draws a setup example."""
     return [game_id for game_id in game_ids("print") if setup_drawing(game_id) is not None]

@@ -66,6 +66,8 @@ def styles(ink: str, accent: str) -> dict[str, ParagraphStyle]:
         "item": ParagraphStyle("item", parent=body, spaceAfter=2),
         "cell": ParagraphStyle("cell", parent=body, fontSize=8, leading=10, spaceAfter=0),
         "small": ParagraphStyle("small", parent=body, fontSize=8.5, leading=11),
+        "caption": ParagraphStyle("caption", parent=body, fontName=ITALIC_FONT, fontSize=8.5, leading=11,
+                                  alignment=TA_CENTER, spaceBefore=3),
         "toc1": ParagraphStyle("toc1", parent=body, fontSize=11, leading=16, leftIndent=0),
         "toc2": ParagraphStyle("toc2", parent=body, fontSize=9.5, leading=13, leftIndent=14),
     }
