@@ -54,6 +54,7 @@ started, saying so in one line; a file that is not a store, or is damaged, raise
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -66,7 +67,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from boardlab.layouts.errors import BoardlabError
+from boardlab import files
+from boardlab.layouts.errors import BoardlabError, one_line
 from boardlab.layouts.registry import game_entry
 
 if TYPE_CHECKING:  # the runner brings numpy: loaded when records are read, not to name the store's path
@@ -180,6 +182,17 @@ CREATE TABLE IF NOT EXISTS blocks (config TEXT NOT NULL, start INTEGER NOT NULL,
 """
 
 
+@functools.cache
+def _columns() -> dict[str, tuple[str, ...]]:
+    """Each table's column names as _TABLES makes them (a store whose tables differ is refused)."""
+    db = sqlite3.connect(":memory:")
+    db.executescript(_TABLES)
+    tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    found = {table: tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})")) for table in tables}
+    db.close()
+    return found
+
+
 def _boardlab_version() -> str:
     from boardlab import __version__
     return __version__
@@ -202,8 +215,11 @@ class ResultStore:
         wanted = {"schema": str(SCHEMA_VERSION), "boardlab": _boardlab_version()}
         if found and found != wanted:
             self.db.close()
-            aside = self.path.with_name(self.path.name + ".old")
-            os.replace(self.path, aside)
+            try:
+                aside = files.move_aside(self.path)
+            except OSError as err:
+                raise StoreError(f"{self.path}: written by another boardlab, and it cannot be moved aside "
+                                 f"({err.strerror or err}); choose another file with --store") from None
             self.notice(f"{self.path}: written by boardlab {found.get('boardlab', '?')} (store schema "
                         f"{found.get('schema', '?')}); moved to {aside.name}, starting a new store")
             self.db = self._open()
@@ -219,6 +235,11 @@ class ResultStore:
             db.executescript(_TABLES)
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("integrity check failed")
+            for table, columns in _columns().items():
+                found = tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
+                if found != columns:
+                    raise sqlite3.DatabaseError(f"its table {table} has the columns {', '.join(found)}, "
+                                                f"not {', '.join(columns)}")
         except sqlite3.DatabaseError as err:
             raise StoreError(f"{self.path}: not a usable results store ({err}); "
                              f"remove it or choose another file with --store") from None
@@ -240,11 +261,24 @@ class ResultStore:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @contextlib.contextmanager
+    def _guarded(self):
+        """SQLite's errors (a read-only file, a full disk, a table changed under us) and records
+        that do not decode, as one `StoreError` naming the file."""
+        try:
+            yield
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path}: cannot use the results store ({err}); "
+                             f"free some space, make it writable, or choose another file with --store") from None
+        except (ValueError, TypeError) as err:  # a record that is not JSON, or not of a record's shape
+            raise StoreError(f"{self.path}: a stored record is damaged ({one_line(str(err))}); "
+                             f"remove the file or choose another with --store") from None
+
     # -- the API the runners feed ---------------------------------------------------------------
     def register(self, key: ConfigKey) -> str:
         """The configuration id of `key`, recorded with the key itself (for people reading the file)."""
         config = key.id()
-        with self.db:
+        with self._guarded(), self.db:
             self.db.execute("INSERT OR IGNORE INTO configs VALUES (?, ?)",
                             (config, json.dumps(dataclasses.asdict(key), sort_keys=True)))
         return config
@@ -261,7 +295,7 @@ class ResultStore:
         """
         if sorted(r.index for r in records) != list(range(start, stop)):
             raise ValueError(f"block {start}..{stop} got records of other games")
-        with self.db:
+        with self._guarded(), self.db:
             self.db.executemany("INSERT OR REPLACE INTO games VALUES (?, ?, ?)",
                                 [(config, r.index, encode_record(r)) for r in records])
             self.db.execute("INSERT OR REPLACE INTO blocks VALUES (?, ?, ?, ?)", (config, start, stop, seconds))
@@ -271,17 +305,19 @@ class ResultStore:
 
         :raises KeyError: when one of them is not stored.
         """
-        rows = self.db.execute("SELECT idx, record FROM games WHERE config = ? AND idx < ? ORDER BY idx",
-                               (config, games)).fetchall()
-        if len(rows) != games:
-            raise KeyError(f"{games - len(rows)} of {games} games of {config[:12]} are not stored")
-        return [decode_record(i, text) for i, text in rows]
+        with self._guarded():
+            rows = self.db.execute("SELECT idx, record FROM games WHERE config = ? AND idx < ? ORDER BY idx",
+                                   (config, games)).fetchall()
+            if len(rows) != games:
+                raise KeyError(f"{games - len(rows)} of {games} games of {config[:12]} are not stored")
+            return [decode_record(i, text) for i, text in rows]
 
     def seconds(self, config: str, games: int) -> float:
         """Compute time recorded for the blocks that lie within games 0..games-1."""
-        row = self.db.execute("SELECT COALESCE(SUM(seconds), 0) FROM blocks WHERE config = ? AND stop <= ?",
-                              (config, games)).fetchone()
-        return float(row[0])
+        with self._guarded():
+            row = self.db.execute("SELECT COALESCE(SUM(seconds), 0) FROM blocks WHERE config = ? AND stop <= ?",
+                                  (config, games)).fetchone()
+            return float(row[0])
 
     def cached(self, key: dict, compute):
         """The JSON-ready result of `compute()` for `key`, computed once and then read from the store.
@@ -290,16 +326,19 @@ class ResultStore:
         must hold everything they depend on (include an engine fingerprint).
         """
         name = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
-        row = self.db.execute("SELECT value FROM results WHERE key = ?", (name,)).fetchone()
-        if row is not None:
-            return json.loads(row[0])
+        with self._guarded():
+            row = self.db.execute("SELECT value FROM results WHERE key = ?", (name,)).fetchone()
+            if row is not None:
+                return json.loads(row[0])
         text = json.dumps(compute(), sort_keys=True)
-        with self.db:
+        with self._guarded(), self.db:
             self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?)", (name, text))
         return json.loads(text)
 
     def _stored_indices(self, config: str) -> set[int]:
-        return {i for (i,) in self.db.execute("SELECT idx FROM games WHERE config = ?", (config,))}
+        with self._guarded():
+            return {i for (i,) in self.db.execute("SELECT idx FROM games WHERE config = ?", (config,))}
+
 
 
 def config_key(game, agent_names: Sequence[str], seed: int, seat_rotation: bool) -> ConfigKey:

@@ -29,6 +29,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from boardlab.files import write_synced
 from boardlab.layouts.errors import BoardlabError
 
 SKELETON = Path(__file__).resolve().parent / "skeleton"
@@ -101,7 +102,7 @@ def _write_folder(folder: Path, files: dict[str, str]) -> None:
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
         for file, text in files.items():
-            (staging / file).write_text(text, encoding="utf-8")
+            write_synced(staging / file, text.encode("utf-8"))
         os.replace(staging, folder)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -125,7 +126,8 @@ def write_in_tree(name: str, root: Path) -> list[Path]:
     folder = root / "games" / name
     _write_folder(folder, render(name, package))
     staging = registry.with_name(f".{registry.name}.new")
-    staging.write_text(text, encoding="utf-8")
+    staging.unlink(missing_ok=True)
+    write_synced(staging, text.encode("utf-8"))
     os.replace(staging, registry)
     return [folder, registry]
 

@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
-from boardlab import stopping
+from boardlab import files, stopping
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.pages import PrintFile
 from boardlab.printkit.pdf import render_pdf
@@ -83,7 +83,7 @@ def _move_into_place(rendered: dict[str, bytes], out_dir: Path) -> list[Path]:
         for relative, data in rendered.items():
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
+            files.write_synced(target, data)
         for relative in rendered:
             destination = out_dir / relative
             if destination.is_dir():
@@ -101,6 +101,8 @@ def _move_into_place(rendered: dict[str, bytes], out_dir: Path) -> list[Path]:
                     os.replace(destination, kept)
                 done.append((destination, kept))
                 os.replace(staging / relative, destination)
+        for folder in {destination.parent for destination, _ in done}:
+            files.sync_folder(folder)  # the renames themselves reach the disk
         return [destination for destination, _ in done]
     finally:
         shutil.rmtree(staging, ignore_errors=True)

@@ -521,3 +521,159 @@ def test_blockd_tables_explain_their_terms_and_skip_percentiles_of_few_values(ca
     assert "| after | positions | 0 moves | 1 move | 2 moves | 3 moves | more than 3 |" in out
     shares = [row.split(" | ")[2:] for row in out.splitlines() if row.startswith("| start | 2 | ") and "%" in row]
     assert shares and all(cell.rstrip(" |").endswith("%") for cell in shares[0])
+
+
+# -- stores that are damaged, of another version, read-only ------------------------------------------
+STORE_COMMANDS = {
+    "report": ["report", "blockd", "--games", "8", "--workers", "1", "--skill-games", "4", "--decision-games", "4",
+               "--deals", "2"],
+    "skill": ["skill", "blockd", "--games", "8", "--max-budget", "4", "--workers", "1", "--no-restricted"],
+    "sweep": ["sweep", "blockd", "--vary", "rules.restore_bonus=true,false", "--games", "8", "--workers", "1"],
+    "compare": ["compare", "blockd", "blockd-flat", "--games", "8", "--workers", "1"],
+    "tune": ["tune", "blockd", "--goal", "balance<=0.5", "--over", "rules.restore_bonus=true,false", "--games", "10",
+             "--workers", "1"],
+}
+
+
+def store_argv(command, tmp_path, store):
+    out = ["--out", str(tmp_path / "out")] if command in ("report", "skill", "sweep") else []
+    return STORE_COMMANDS[command] + ["--store", str(store)] + out
+
+
+@pytest.fixture(scope="module")
+def filled_store(tmp_path_factory):
+    """A store holding the games of a small skill trace (made once)."""
+    folder = tmp_path_factory.mktemp("store")
+    store = folder / "results.sqlite"
+    assert main(store_argv("skill", folder, store)) == 0
+    return store
+
+
+def sql(path, *statements):
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        for statement in statements:
+            db.execute(statement)
+    db.close()
+
+
+@pytest.mark.parametrize("command", sorted(STORE_COMMANDS))
+def test_a_store_whose_table_has_another_shape_is_one_line(tmp_path, capsys, command, filled_store):
+    store = tmp_path / "results.sqlite"
+    store.write_bytes(filled_store.read_bytes())
+    sql(store, "DROP TABLE games", "CREATE TABLE games (a, b)")
+    before = store.read_bytes()
+    one_line_failure(*run(capsys, *store_argv(command, tmp_path, store)), "its table games has the columns a, b")
+    assert store.read_bytes() == before
+
+
+@pytest.mark.parametrize("record,words", [("not json", "Expecting value"), ("[1, 2]", "not enough values"),
+                                          ('{"a": 1}', "a stored record is damaged")])
+def test_a_damaged_record_is_one_line(tmp_path, capsys, filled_store, record, words):
+    store = tmp_path / "results.sqlite"
+    store.write_bytes(filled_store.read_bytes())
+    sql(store, f"UPDATE games SET record = '{record}' WHERE idx = 3")
+    one_line_failure(*run(capsys, *store_argv("skill", tmp_path, store)), "a stored record is damaged", words)
+
+
+def test_a_store_that_cannot_be_written_is_one_line(tmp_path, capsys, filled_store, monkeypatch):
+    import sqlite3
+
+    from boardlab.analysis import store as store_module
+
+    store = tmp_path / "results.sqlite"
+    store.write_bytes(filled_store.read_bytes())
+    real_connect = sqlite3.connect  # read-only as SQLite sees it (root may write a file without w bits)
+    monkeypatch.setattr(store_module.sqlite3, "connect",
+                        lambda path, **kw: real_connect(f"file:{path}?mode=ro", uri=True, **kw)
+                        if str(path) == str(store) else real_connect(path, **kw))
+    argv = store_argv("skill", tmp_path, store)
+    argv[argv.index("--games") + 1] = "16"  # games not stored yet: they must be written
+    one_line_failure(*run(capsys, *argv), "readonly database", "--store")
+
+
+def test_stores_of_other_versions_are_moved_aside_under_numbered_names(tmp_path, capsys, filled_store):
+    store = tmp_path / "results.sqlite"
+    contents = []
+    for version in ("0.0.1", "0.0.2", "0.0.3"):
+        store.write_bytes(filled_store.read_bytes())
+        sql(store, f"UPDATE meta SET value = '{version}' WHERE name = 'boardlab'")
+        contents.append(store.read_bytes())
+        code, out, err = run(capsys, *store_argv("skill", tmp_path, store))
+        assert code == 0 and f"written by boardlab {version}" in err, err
+    assert [(tmp_path / name).read_bytes() for name in ("results.sqlite.old", "results.sqlite.old.1",
+                                                         "results.sqlite.old.2")] == contents
+
+
+# -- a full disk ------------------------------------------------------------------------------------------
+class FullDisk:
+    """`os` for boardlab.files, whose `write` (or `close`, as NFS reports it) fails with ENOSPC."""
+
+    def __init__(self, on: str):
+        self.on = on
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    def write(self, fd, data):
+        if self.on == "write":
+            raise OSError(28, "No space left on device")
+        return os.write(fd, data)
+
+    def close(self, fd):
+        os.close(fd)
+        if self.on == "close":
+            raise OSError(28, "No space left on device")
+
+
+def files_of(folder: Path) -> dict:
+    return {p.relative_to(folder): p.read_bytes() if p.is_file() else "folder" for p in folder.rglob("*")}
+
+
+@pytest.mark.parametrize("on", ["write", "close"])
+@pytest.mark.parametrize("argv", [["print", "blockd"], ["rulebook", "blockd", "--lang", "en"],
+                                  ["export", "tts", "blockd"]])
+def test_a_full_disk_leaves_the_old_files_and_says_so(tmp_path, capsys, monkeypatch, on, argv):
+    from boardlab import files
+
+    out = tmp_path / "out"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    assert main(argv + ["--out", str(out)]) == 0
+    before = files_of(out)
+    capsys.readouterr()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400000")  # the new files would differ (their date)
+    monkeypatch.setattr(files, "os", FullDisk(on))
+    one_line_failure(*run(capsys, *argv, "--out", str(out)), "No space left on device")
+    assert files_of(out) == before, "every old file kept, nothing staged left behind"
+
+
+def test_a_full_disk_under_the_store_is_one_line(tmp_path, capsys, filled_store, monkeypatch):
+    import sqlite3
+
+    from boardlab.analysis import store as store_module
+
+    store = tmp_path / "results.sqlite"
+    store.write_bytes(filled_store.read_bytes())
+
+    class Full:
+        def __init__(self, db):
+            self.db = db
+
+        def __getattr__(self, name):
+            return getattr(self.db, name)
+
+        def __enter__(self):
+            return self.db.__enter__()
+
+        def __exit__(self, *exc):
+            return self.db.__exit__(*exc)
+
+        def executemany(self, *args):
+            raise sqlite3.OperationalError("database or disk is full")
+
+    real_open = store_module.ResultStore._open
+    monkeypatch.setattr(store_module.ResultStore, "_open", lambda self: Full(real_open(self)))
+    argv = store_argv("skill", tmp_path, store)
+    argv[argv.index("--games") + 1] = "16"
+    one_line_failure(*run(capsys, *argv), "database or disk is full")
