@@ -85,3 +85,16 @@ def check(d: Definition, report) -> None:
         report(("rules", "start_steps"), f"{high} steps cannot fit on {cells} cells", f"at most {cells - 1}")
     if max(d.cards.values, default=0) >= cells:
         report(("cards", "values"), f"{max(d.cards.values)} steps cannot fit on {cells} cells", f"at most {cells - 1}")
+    longest = max([high, *d.cards.values])
+    most = MAX_STEPS if cells <= COMPILED_CELLS else MAX_STEPS_LARGE
+    if longest > most:
+        key = ("rules", "start_steps") if high == longest else ("cards", "values")
+        report(key, f"{longest} steps: a pawn's walks of more than {most} steps on a grid of {cells} cells are too many "
+               "to tabulate (they grow about 2.7 times with every step)", f"at most {most} steps"
+               + ("" if cells > COMPILED_CELLS else f" ({MAX_STEPS_LARGE} on grids of more than {COMPILED_CELLS} cells)"))
+
+
+#: the longest walk a card may ask for: on grids of up to COMPILED_CELLS cells the walk tables are
+#: built by compiled code (12 steps on a 6 x 6 torus: about 5 s, once, then read from the disk
+#: cache); larger grids use the plain-Python twin
+MAX_STEPS, MAX_STEPS_LARGE, COMPILED_CELLS = 12, 8, 63

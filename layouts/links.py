@@ -167,6 +167,11 @@ def check(d: Definition, report) -> None:
             report(("deck", "masters", i, "name"), f'master "{master.name}" appears twice', "distinct names")
         for j, end in enumerate(master.ends):
             check_colour_ref(d.colours, end.colour, ("deck", "masters", i, "ends", j, "colour"), report)
+            if d.rules.master_links == "match" and end not in deck.faces:
+                report(("deck", "cards") if deck.listed else ("deck", "masters", i, "ends", j),
+                       f"master {master.name}'s end {end.colour} {end.points} is not an end of the deck's game cards "
+                       "(with master_links = \"match\" a master links like a game card)",
+                       ", ".join(f"{f.colour} {f.points}" for f in deck.faces))
     if d.game.min_players > d.game.max_players:
         report(("game", "min_players"), "more than max_players", f"at most {d.game.max_players}")
     wanted = set(range(d.game.min_players, d.game.max_players + 1))
@@ -174,18 +179,19 @@ def check(d: Definition, report) -> None:
     for n in sorted(wanted - set(table)):
         report(("deck", "removed_empty"), f"no entry for {n} players",
                f"one entry for every player count {min(wanted)}..{max(wanted)}")
-    for n in sorted(set(table) - wanted):
-        report(("deck", "removed_empty", str(n)), f"{n} players is outside {min(wanted)}..{max(wanted)}",
-               "only allowed player counts")
+    # entries for other player counts are unused, not wrong: a variant that plays with fewer
+    # players cannot take the extended definition's entries out of the table
+    for n in sorted(n for n in table if n < 1):
+        report(("deck", "removed_empty", str(n)), f"{n} is not a number of players", "1 or more")
     for n, removed in sorted(table.items()):
         if removed < 0:
             report(("deck", "removed_empty", str(n)), f"cannot remove {removed} cards", "0 or more")
         elif n in wanted and removed <= deck.empty and n * deck.hand_size > deck.size - deck.central - removed:
             report(("deck", "hand_size"), f"{n} players x {deck.hand_size} cards do not fit in a deck of "
                    f"{deck.size - deck.central - removed}", "a smaller hand or a bigger deck")
-    most = max(table.values(), default=0)
+    most = max((removed for n, removed in table.items() if n in wanted), default=0)
     if most > deck.empty:
-        worst = min(n for n, removed in table.items() if removed == most)
+        worst = min(n for n, removed in table.items() if removed == most and n in wanted)
         report(("deck", "cards") if deck.listed else ("deck", "empty"),
                f"{deck.empty} empty cards, but removed_empty removes {most} with {worst} players",
                f"at least {most}, or a smaller removed_empty")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from boardlab.arguments import add_seed_argument, at_most, game_definition, positive
@@ -36,6 +37,9 @@ def run(args) -> int:
     options = TableOptions(players=args.players, deals=args.deals, seed=args.seed, workers=args.workers,
                            progress=True)
     tables = game_part(args.game, "tables").tables(definition, options)
+    if definition.variant != "baseline":  # every output names the variant it is of
+        tables = dataclasses.replace(tables, title=f"{tables.title} (variant {definition.variant})",
+                                     data={"variant": definition.variant, **tables.data})
     if args.format == "json":
         print(json.dumps(tables.data, indent=2))
     elif args.format == "csv":
