@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -40,13 +41,14 @@ def test_every_print_file_of_a_variant_names_it(tmp_path, capsys, game, variant)
     for pdf in pdfs:
         if pdf.name.endswith("-single.pdf"):
             continue  # one face per page for a print shop: no footer on any page, by design
-        lines = _text(pdf)
-        footers = [line for line in lines if f"{pdf.name} · " in line]
-        assert footers and all(f"· variant {variant} ·" in line for line in footers), pdf.name
-        base_lines = _text(tmp_path / "b" / pdf.name)
-        assert not any("variant" in line for line in base_lines if f"{pdf.name} · " in line)
+        pages = [page.extract_text() for page in PdfReader(pdf).pages]
+        assert all(variant in page for page in pages), pdf.name  # every page's footer names the variant
+        sheets = [line for page in pages for line in page.splitlines() if f"{pdf.name} · " in line]
+        assert all(re.search(rf"· (variant|variante) {variant} ·", line) for line in sheets), pdf.name
+        base_pages = [page.extract_text() for page in PdfReader(tmp_path / "b" / pdf.name).pages]
+        assert not any(variant in page for page in base_pages)
     cover = _text(next(p for p in pdfs if "-cover-" in p.name))
-    assert any(line.startswith(f"Variant {variant}:") for line in cover)
+    assert any(re.match(rf"(Variant|Variante) {variant}:", line) for line in cover)
 
 
 BLIND_FOUR = '''extends = "blockd"
