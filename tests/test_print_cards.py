@@ -662,3 +662,24 @@ def test_any_card_size_either_fits_cleanly_or_is_refused(width, height, bleed, p
             assert all(overlap(slot.bleed_box, o.cut_box) < 1e-9 for o in page.printed if o is not slot)
         for mark in cut_marks(sheet_layout, page.printed, CONVENTIONS, bleed):
             assert inside((mark.x1, mark.y1, 0, 0), printable) and inside((mark.x2, mark.y2, 0, 0), printable)
+
+
+def test_the_blind_card_carries_a_mark_on_both_faces_that_a_face_down_card_lacks():
+    from boardlab.layouts import load
+    from boardlab.layouts.terms import speaking
+    from boardlab.printkit.games.blockd import blockd_cards
+    from boardlab.printkit.measure import PlacedCanvas
+
+    def texts(draw):
+        canvas = PlacedCanvas(100, 100)
+        draw(canvas)
+        return [s.content for s in canvas.shapes if s.kind == "text"]
+
+    d = load("blockd")
+    for language, mark in (("en", "BLIND CARD"), ("es", "CARTA CIEGA")):
+        with speaking(language):
+            cards = blockd_cards(d)
+            blind = next(c for c in cards if c.name == "blind")
+            face_down = next(c for c in cards if c.name == "red-1").back
+            assert mark in texts(blind.front) and mark in texts(blind.back)
+            assert mark not in texts(face_down) and d.game.name in texts(face_down)

@@ -15,6 +15,7 @@ The pawns, one per suit, are folding standees (printkit.standees) in the suit's 
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import replace
 
 from boardlab.layouts import print_conventions
@@ -50,8 +51,9 @@ def blockd_cards(d) -> list[Card]:
         cards.append(Card(f"{suit}-start", _start_drawer(d, geometry, suit), back))
         for value in d.cards.values:
             cards.append(Card(f"{suit}-{value}", _number_drawer(d, geometry, suit, value), back))
+    blind = _blind_drawer(d, geometry, back)
     for index in range(d.cards.blind):
-        cards.append(Card(blind_card_name(index), back, back))
+        cards.append(Card(blind_card_name(index), blind, blind))
     return cards
 
 
@@ -112,6 +114,27 @@ def _number_drawer(d, geometry: CardGeometry, suit: str, value: int):
         symbol = geometry.width * 0.22
         draw_symbol(canvas, colour.symbol, geometry.width / 2, geometry.height * 0.70, symbol,
                     fill=colour.hex, stroke=ink_and_paper(d)[0])
+    return draw
+
+
+def _blind_drawer(d, geometry: CardGeometry, back):
+    """The blind card, on both faces: the common back with a mark a face-down card lacks - a
+    paper band across the middle naming it, with a ring in two corners - so that nobody has to
+    remember which card is blind."""
+    def draw(canvas: Canvas) -> None:
+        back(canvas)
+        ink, paper = ink_and_paper(d)
+        band = geometry.height * 0.12
+        canvas.rect(0, geometry.height * 0.6 - band / 2, geometry.width, band, fill=paper, stroke=ink, width=0.5)
+        label = word("blind card").upper()
+        size = fitted_size(label, 16.0, geometry.width - 2 * geometry.safe - 4, bold=True)
+        centred_text(canvas, geometry.width / 2, geometry.height * 0.6, label, size, ink, bold=True)
+        for turned in (False, True):
+            with (half_turned(canvas, geometry) if turned else nullcontext()):
+                r = geometry.width * 0.07
+                cx, cy = geometry.safe + r + 1.5, geometry.safe + r + 1.5
+                canvas.circle(cx, cy, r, fill=paper, stroke=ink, width=0.5)
+                canvas.circle(cx, cy, r * 0.45, stroke=ink, width=0.8)
     return draw
 
 
