@@ -537,7 +537,8 @@ def test_print_command_writes_pdf_and_svgs_identically_twice(tmp_path, capsys):
 def test_print_command_options_name_the_file(tmp_path):
     assert main(["print", "links", "--paper", "letter", "--duplex", "short", "--out", str(tmp_path)]) == 0
     assert main(["print", "links", "--layout", "gutterfold", "--out", str(tmp_path)]) == 0
-    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["links-cards-a4-gutterfold.pdf",
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["links-aid-a4.pdf", "links-aid-letter.pdf",  # one side
+                                                               "links-cards-a4-gutterfold.pdf",
                                                                "links-cards-letter-short-edge.pdf",
                                                                "links-cards-single.pdf",
                                                                "links-cover-a4-gutterfold.pdf",

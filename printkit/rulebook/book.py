@@ -356,7 +356,7 @@ def render_player_aid(definition, language: str, paper: str) -> bytes | None:
         if quick is None:  # the quick reference is inside a condition the definition does not meet
             return None
         story = _Story(book, size, {})
-        body = [f for f in story.quick_reference(quick.children) if not isinstance(f, PageBreak)]
         title = f"{definition.game.name} — {book.term('Rules')}"
-        return build_pdf(lambda toc: body, page=size, footer=_footer(definition, story.ink, size), title=title,
-                         author="boardlab")
+        # the story is made inside build_pdf, once the fonts are registered (as for the rulebook)
+        return build_pdf(lambda toc: [f for f in story.quick_reference(quick.children) if not isinstance(f, PageBreak)],
+                         page=size, footer=_footer(definition, story.ink, size), title=title, author="boardlab")
