@@ -9,7 +9,7 @@ BOARDLAB := $(BIN)/boardlab
 # the games come from the registry (layouts/registry.py and the `boardlab.games` entry points)
 GAMES   = $$($(BOARDLAB) list --ids)
 
-.PHONY: all test test-slow check print rulebooks reports bench clean browser
+.PHONY: all test test-slow typecheck check print rulebooks reports bench clean browser
 
 all: check print rulebooks reports
 
@@ -22,8 +22,12 @@ $(STAMP): pyproject.toml setup.py
 check: $(STAMP)
 	$(BOARDLAB) check layouts/*.toml layouts/variants/*.toml
 
-test: $(STAMP) browser
+test: $(STAMP) browser typecheck
 	$(BIN)/python -m pytest -m "not slow"
+
+# mypy over the package as installed (tests/typecheck.py; settings in pyproject.toml [tool.mypy])
+typecheck: $(STAMP)
+	$(BIN)/python tests/typecheck.py
 
 # the browser tests' headless chromium (Debian's package): installed when missing, as root with apt-get;
 # otherwise those tests skip, and this says why in one line

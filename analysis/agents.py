@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from typing import Callable, Hashable
+from typing import Any, Callable, Hashable
 
 from boardlab.analysis.protocol import State
 from boardlab.layouts.limits import MAX_AGENT_NUMBER
@@ -42,7 +42,7 @@ class RandomAgent(Agent):
         return state.random_move(rng)
 
 
-def pick_best(moves, score: Callable[[Hashable], object], rng: random.Random) -> Hashable:
+def pick_best(moves, score: Callable[[Hashable], Any], rng: random.Random) -> Hashable:
     """A move of highest `score(move)` (any comparable values), ties broken uniformly by `rng`.
 
     >>> pick_best([1, 2, 3, 4], lambda m: m % 2, random.Random(1)) in (1, 3)

@@ -16,9 +16,12 @@ from __future__ import annotations
 import bisect
 import random
 from fractions import Fraction
-from typing import Callable, Hashable, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
+
+#: a chance outcome: any hashable value an engine defines (a face, a deal ...)
+Outcome = Any
 
 
 class Distribution:
@@ -29,7 +32,7 @@ class Distribution:
 
     __slots__ = ("_weights", "_outcomes", "_cumulative", "_total")
 
-    def __init__(self, weights: dict[Hashable, int]):
+    def __init__(self, weights: dict[Outcome, int]):
         cleaned = {}
         for outcome, weight in weights.items():
             if int(weight) != weight or weight < 0:
@@ -44,9 +47,9 @@ class Distribution:
         self._total = self._cumulative[-1]
 
     @classmethod
-    def uniform(cls, outcomes: Iterable[Hashable]) -> "Distribution":
+    def uniform(cls, outcomes: Iterable[Outcome]) -> "Distribution":
         """Every outcome equally likely; repeated outcomes add up."""
-        weights: dict[Hashable, int] = {}
+        weights: dict[Outcome, int] = {}
         for outcome in outcomes:
             weights[outcome] = weights.get(outcome, 0) + 1
         return cls(weights)
@@ -56,29 +59,29 @@ class Distribution:
         """The sum of the weights (the common denominator)."""
         return self._total
 
-    def weight(self, outcome: Hashable) -> int:
+    def weight(self, outcome: Outcome) -> int:
         return self._weights.get(outcome, 0)
 
-    def probability(self, outcome: Hashable) -> Fraction:
+    def probability(self, outcome: Outcome) -> Fraction:
         return Fraction(self._weights.get(outcome, 0), self._total)
 
-    def items(self) -> list[tuple[Hashable, Fraction]]:
+    def items(self) -> list[tuple[Outcome, Fraction]]:
         """(outcome, exact probability) pairs, in insertion order (the chance_outcomes form)."""
         return [(o, Fraction(w, self._total)) for o, w in self._weights.items()]
 
-    def weights(self) -> dict[Hashable, int]:
+    def weights(self) -> dict[Outcome, int]:
         return dict(self._weights)
 
-    def support(self) -> list[Hashable]:
+    def support(self) -> list[Outcome]:
         return sorted(self._weights)
 
-    def sample(self, rng: random.Random) -> Hashable:
+    def sample(self, rng: random.Random) -> Outcome:
         """One outcome drawn with its exact weight (one call of `rng.randrange`)."""
         r = rng.randrange(self._total)
         return self._outcomes[bisect.bisect_right(self._cumulative, r)]
 
-    def map(self, f: Callable[[Hashable], Hashable]) -> "Distribution":
-        out: dict[Hashable, int] = {}
+    def map(self, f: Callable[[Outcome], Outcome]) -> "Distribution":
+        out: dict[Outcome, int] = {}
         for outcome, weight in self._weights.items():
             key = f(outcome)
             out[key] = out.get(key, 0) + weight
@@ -86,7 +89,7 @@ class Distribution:
 
     def convolve(self, other: "Distribution", combine: Callable = lambda a, b: a + b) -> "Distribution":
         """The distribution of combine(a, b) for independent a ~ self and b ~ other."""
-        out: dict[Hashable, int] = {}
+        out: dict[Outcome, int] = {}
         for a, wa in self._weights.items():
             for b, wb in other._weights.items():
                 key = combine(a, b)

@@ -36,7 +36,9 @@ def code_fingerprint() -> str:
     """boardlab's version and a SHA-256 of its Python sources and definitions (what workers compare)."""
     digest = hashlib.sha256(boardlab.__version__.encode())
     for package in ("boardlab.analysis", "boardlab.layouts"):
-        root = Path(importlib.import_module(package).__file__).parent
+        module = importlib.import_module(package)
+        assert module.__file__ is not None  # a package of files, not a namespace
+        root = Path(module.__file__).parent
         for path in sorted(root.rglob("*")):
             if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
                 digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")

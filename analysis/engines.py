@@ -32,7 +32,7 @@ def make_game(definition, players: int | None = None):
     return engine_module(info.id).make_game(definition, players)
 
 
-def agent_factories(game_id: str) -> dict:
+def agent_factories(game_id: str) -> AgentTable:
     """Agent name -> factory(game) for a game: the common agents plus the engine's own."""
     agents = engine_module(game_id).AGENTS
     if isinstance(agents, AgentTable):  # keeps numbered names such as mcts-500 resolvable

@@ -152,7 +152,10 @@ class MCTS:
                 else:
                     state.apply(self.rollout.choose(state, rng))
                     plies += 1
-            return state.returns() if state.is_terminal() else tuple(self.evaluate(state))
+            if state.is_terminal():
+                return state.returns()
+            assert self.evaluate is not None  # a rollout limit comes with its evaluation (__init__)
+            return tuple(self.evaluate(state))
         policy = self.rollout.random_policy
         if policy is not None and not state.is_terminal():
             returns = state.random_playout(rng, policy)
@@ -168,11 +171,13 @@ class MCTS:
     def _select(self, node: Node) -> Node:
         log_parent = math.log(node.visits)
         c = self.exploration
-        best, best_score = None, -math.inf
+        best: Node | None = None
+        best_score = -math.inf
         for child in node.children.values():  # insertion order: ties go to the first expanded
             score = child.value / child.visits + c * math.sqrt(log_parent / child.visits)
             if score > best_score:
                 best, best_score = child, score
+        assert best is not None  # a node is selected from only once it has children
         return best
 
 

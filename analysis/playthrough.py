@@ -88,7 +88,7 @@ def read_header(text: str) -> tuple[str, int, int]:
 
     :raises ValueError: when one of the three lines is missing.
     """
-    fields = {}
+    fields: dict[str, str] = {}
     for line in text.splitlines():
         if line and not line.startswith("#"):
             key, _, value = line.partition(" ")

@@ -42,13 +42,17 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from boardlab.analysis.chance import Distribution
+from boardlab.analysis.chance import Distribution, Outcome
 from boardlab.layouts.errors import BoardlabError
 
 if TYPE_CHECKING:
     from boardlab.analysis.tally import Tally
+
+#: a move: each engine's own hashable value (a named tuple, an int ...); the protocol passes
+#: moves (and chance outcomes, `chance.Outcome`) through unchanged, so it types them no further
+Move = Any
 
 CHANCE = -1
 TERMINAL = -2
@@ -68,11 +72,11 @@ class State(ABC):
         """The seat to move, `CHANCE` at a chance node, `TERMINAL` when the game is over."""
 
     @abstractmethod
-    def legal_moves(self) -> Sequence[Hashable]:
+    def legal_moves(self) -> Sequence[Move]:
         """The legal moves of the player to move, in a fixed order; empty at chance/terminal nodes."""
 
     @abstractmethod
-    def apply(self, move: Hashable) -> None:
+    def apply(self, move: Move) -> None:
         """Play `move` (or the chance outcome at a chance node) in place.
 
         :raises IllegalMoveError: when `move` is not legal here.
@@ -82,11 +86,11 @@ class State(ABC):
     def clone(self) -> "State":
         """An independent copy."""
 
-    def chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
+    def chance_outcomes(self) -> list[tuple[Outcome, Fraction]]:
         """(outcome, exact probability) at a chance node."""
         raise NotImplementedError(f"{type(self).__name__} lists no chance outcomes")
 
-    def sample_chance(self, rng: random.Random) -> Hashable:
+    def sample_chance(self, rng: random.Random) -> Outcome:
         """One chance outcome drawn with its exact probability."""
         outcomes = self.chance_outcomes()
         denominator = 1
@@ -96,7 +100,7 @@ class State(ABC):
         return Distribution(weights).sample(rng)
 
     # -- optional capabilities: an engine overrides them to be searched faster -------------
-    def legal_codes(self) -> Sequence[Hashable]:
+    def legal_codes(self) -> Sequence[Move]:
         """The legal moves in the form a search tree keys them by, in the order of `legal_moves`.
 
         An engine with integer move codes returns small ints here, cheaper to list and to
@@ -104,15 +108,15 @@ class State(ABC):
         """
         return self.legal_moves()
 
-    def apply_code(self, code: Hashable) -> None:
+    def apply_code(self, code: Move) -> None:
         """Play the move of a code taken from `legal_codes()` of this state."""
         self.apply(code)
 
-    def move_of_code(self, code: Hashable) -> Hashable:
+    def move_of_code(self, code: Move) -> Move:
         """The move (as `legal_moves` gives it) of a code of `legal_codes()`."""
         return code
 
-    def random_move(self, rng: random.Random) -> Hashable:
+    def random_move(self, rng: random.Random) -> Move:
         """`legal_moves()[rng.randrange(len(legal_moves()))]`: the same draw and the same move;
         an engine may find the move by its index without listing them all."""
         moves = self.legal_moves()
@@ -195,7 +199,7 @@ class TurnState(State):
             self._moves = self.moves_of(self.mover)
         return self._moves
 
-    def apply_outcome(self, play, outcome: Hashable) -> None:
+    def apply_outcome(self, play, outcome: Outcome) -> None:
         """Play a chance outcome with `play` (the engine's deal or setup), which checks it before it
         changes anything.
 
@@ -208,7 +212,7 @@ class TurnState(State):
         except (TypeError, ValueError) as err:
             raise IllegalMoveError(f"{outcome!r} is not an outcome of this chance node: {err}") from None
 
-    def check_move(self, move: Hashable) -> None:
+    def check_move(self, move: Move) -> None:
         """:raises IllegalMoveError: when the game is over or `move` is not a legal move here."""
         if self.mover == TERMINAL or move not in self.legal_moves():
             raise IllegalMoveError(f"illegal move {move!r} in this position")
@@ -260,7 +264,7 @@ class Game(ABC):
     def new_initial_state(self) -> State:
         """The position before the first move (usually a chance node: the deal)."""
 
-    def rotate_deal(self, outcome: Hashable, rotation: int) -> Hashable:
+    def rotate_deal(self, outcome: Outcome, rotation: int) -> Outcome:
         """The first chance outcome (the deal) with seat s in the place seat (s + rotation) % n had.
 
         Only for games with `rotates_deal`; the runner then plays each deal once per rotation
@@ -323,7 +327,7 @@ class Game(ABC):
 
         return "greedy" if "greedy" in engines.agent_factories(self.id) else "random"
 
-    def is_pass(self, move: Hashable) -> bool:
+    def is_pass(self, move: Move) -> bool:
         """True when `move` is a pass (the mover does nothing); reports count turns whose only move is one."""
         return False
 

@@ -13,7 +13,7 @@ from statistics import NormalDist
 import numpy as np
 
 
-def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+def wilson_interval(successes: float, trials: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion.
 
     Honest at small counts and near 0 or 1, where the normal (Wald) interval is not.

@@ -135,6 +135,12 @@ def definition_hash(definition) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _source(module) -> str:
+    """The file a module was loaded from."""
+    assert module.__file__ is not None  # a module of files, not a namespace package
+    return module.__file__
+
+
 @functools.lru_cache(maxsize=None)
 def engine_fingerprint(engine_module: str) -> str:
     """SHA-256 of the simulation code of one engine: its package's sources plus the common modules.
@@ -144,8 +150,8 @@ def engine_fingerprint(engine_module: str) -> str:
     anything), so that files changed on disk during a run do not relabel what the running code
     plays.
     """
-    analysis = Path(importlib.import_module("boardlab.analysis").__file__).parent
-    module_file = Path(importlib.import_module(engine_module).__file__)
+    analysis = Path(_source(importlib.import_module("boardlab.analysis"))).parent
+    module_file = Path(_source(importlib.import_module(engine_module)))
     files = [analysis / f"{name}.py" for name in COMMON_SIMULATION_MODULES]
     files += sorted(module_file.parent.glob("*.py")) if module_file.parent != analysis else [module_file]
     digest = hashlib.sha256()

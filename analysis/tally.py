@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Self
 
 import numpy as np
 
@@ -105,7 +105,7 @@ class Tally:
         """Add finished games (`runner.GameRecord`s), in any order."""
         raise NotImplementedError
 
-    def merge(self, other: "Tally") -> None:
+    def merge(self, other: Self) -> None:
         """Add everything `other` (a tally of the same kind, of other games) holds."""
         raise NotImplementedError
 

@@ -42,7 +42,7 @@ class Goal:
     target: float
     text: str
 
-    def status(self, m: dict, final: bool = True) -> str:
+    def status(self, m: dict | None, final: bool = True) -> str:
         """"met", "missed" or "unsure" of a metric {"value", "ci95"}; a metric with no value is missed.
 
         A `~` goal is met only in a `final` judgement (after every game a candidate may play):

@@ -78,7 +78,10 @@ class Rules:
         >>> Rules(4, False, "illegal", 3, "random", 300).counts, Rules((4, 3), False, "illegal", 3, "random", 300).counts
         ((4, 4), (4, 3))
         """
-        return (self.blocks, self.blocks) if isinstance(self.blocks, int) else tuple(self.blocks)
+        if isinstance(self.blocks, int):
+            return self.blocks, self.blocks
+        first, second = self.blocks
+        return first, second
 
     @property
     def handicap(self) -> bool:

@@ -115,11 +115,12 @@ class Deck:
         """Every game card, copies included; each card's ends in the order of `faces`."""
         if self.cards:
             order = {face: i for i, face in enumerate(self.faces)}
-            out = []
+            out: list[tuple[End, End]] = []
             for row in self.cards:
                 pair = parse_ends(row.ends) if row.kind == "game" else None
                 if pair:
-                    out += [tuple(sorted(pair, key=order.__getitem__))] * row.count
+                    first, second = sorted(pair, key=order.__getitem__)
+                    out += [(first, second)] * row.count
             return tuple(out)
         pairs = combinations_with_replacement(self.faces, 2) if self.doubles else combinations(self.faces, 2)
         return tuple(pair for pair in pairs for _ in range(self.copies))

@@ -138,7 +138,7 @@ def _origins(doc: Document) -> dict[tuple, tuple[str, int]]:
     return {path: (doc.file, line) for path, line in doc.lines.items()}
 
 
-def _flatten(path: Path, seen: tuple[Path, ...] = ()) -> tuple[str, dict, dict, Document]:
+def _flatten(path: Path, seen: tuple[Path, ...] = ()) -> tuple[str | None, dict, dict, Document]:
     """(game id, merged data, key origins, top document) of a definition or variant chain."""
     doc = read_document(path)
     parent = doc.data.get("extends")
@@ -327,7 +327,8 @@ def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict]:
             raise DefinitionError([Problem(named_in, line, key, f"cannot read {name}: {getattr(err, 'strerror', None) or err}",
                                            "a UTF-8 CSV file")]) from None
         reader = csv.reader(io.StringIO(text))
-        rows, header = [], None
+        rows: list[dict[str, int | str]] = []
+        header = None
         try:
             for cells in reader:
                 number = reader.line_num
@@ -345,7 +346,7 @@ def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict]:
                     raise DefinitionError([Problem(name, number, key, f"{len(cells)} cells for {len(header)} columns",
                                                    ",".join(header))])
                 index = len(rows)
-                row = {}
+                row: dict[str, int | str] = {}
                 for column, cell in zip(header, cells):
                     cell = cell.strip()
                     if cell:
@@ -372,19 +373,20 @@ def definition_files(name_or_path: str | Path) -> list[Path]:
     except BoardlabError:
         return [Path(name_or_path)] if Path(name_or_path).suffix == ".toml" else []
     files: list[Path] = []
-    while path is not None and path.resolve() not in [f.resolve() for f in files]:
-        files.append(path)
+    at: Path | None = path
+    while at is not None and at.resolve() not in [f.resolve() for f in files]:
+        files.append(at)
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+            data = tomllib.loads(at.read_text(encoding="utf-8-sig"))
         except (OSError, UnicodeDecodeError, RecursionError, tomllib.TOMLDecodeError):
             break
-        files += [path.parent / table["card_list"] for table in data.values()
+        files += [at.parent / table["card_list"] for table in data.values()
                   if isinstance(table, dict) and isinstance(table.get("card_list"), str) and table["card_list"]]
         parent = data.get("extends")
         try:
-            path = resolve(parent, relative_to=path.parent) if isinstance(parent, str) else None
+            at = resolve(parent, relative_to=at.parent) if isinstance(parent, str) else None
         except BoardlabError:
-            path = None
+            at = None
     return files
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
 from boardlab.layouts.rulebook_facts import (FILTERS, UnknownKey, choices, condition_holds, fill, option_applies,
@@ -148,6 +148,12 @@ def language_terms(language: str) -> dict[str, str]:
         return table(language)
     except BoardlabError:
         return {}
+
+
+@overload
+def build_book(definition, language: str, check: Literal[False] = False) -> Book: ...
+@overload
+def build_book(definition, language: str, check: Literal[True]) -> list[Problem]: ...
 
 
 def build_book(definition, language: str, check: bool = False) -> Book | list[Problem]:

@@ -141,7 +141,8 @@ def apply_filter(value: Any, spec: str, path: str, definition, language: str, te
     if name == "count":
         return len(value)
     if name in ("min", "max", "sum"):
-        return {"min": min, "max": max, "sum": sum}[name](_number(v) for v in value)
+        numbers = [_number(v) for v in value]
+        return min(numbers) if name == "min" else max(numbers) if name == "max" else sum(numbers)
     if name in ("first", "last"):
         return value[0] if name == "first" else value[-1]
     if name == "each" and len(args) == 1:

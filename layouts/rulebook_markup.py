@@ -183,7 +183,9 @@ def outline(text: Text) -> dict[str, list]:
     >>> outline(t)
     {'headings': ['a'], 'placeholders': ['rules.torus'], 'directives': ['setup']}
     """
-    headings, placeholders, directives = [], [], []
+    headings: list[str] = []
+    placeholders: list[str] = []
+    directives: list[str] = []
 
     def walk(blocks: list[Block]) -> None:
         for block in blocks:

@@ -123,7 +123,7 @@ class FrozenDict(dict):
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]  # dict is unhashable; a read-only one is not
         return hash(tuple(sorted(self.items(), key=repr)))
 
     def __reduce__(self):
@@ -151,7 +151,7 @@ class Checker:
     # -- conversion ------------------------------------------------------------------------
     def _convert(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
         origin = typing.get_origin(tp)
-        if dataclasses.is_dataclass(tp):
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             return self._dataclass(tp, value, path)
         if origin in (Union, types.UnionType):
             options = [a for a in typing.get_args(tp) if a is not type(None)]

@@ -72,7 +72,9 @@ class _Scanner:
                 self.advance(3)
                 start = self.pos
                 body = _MULTILINE_BASIC if quote == TRIPLE_BASIC else _MULTILINE_LITERAL
-                self.advance(body.match(self.text, self.pos).end() - self.pos)
+                closing = body.match(self.text, self.pos)
+                assert closing is not None  # the parser accepted the file: the string is closed
+                self.advance(closing.end() - self.pos)
                 while self.peek(4) == quote + quote[0]:  # a closing run may hold up to two extra quotes
                     self.advance()
                 value = self.text[start:self.pos]
@@ -81,6 +83,7 @@ class _Scanner:
         quote = self.peek()
         self.advance()
         match = (_BASIC if quote == '"' else _LITERAL).match(self.text, self.pos)
+        assert match is not None  # the parser accepted the file: the string is closed
         self.advance(match.end() - self.pos)
         self.advance()
         return match.group()

@@ -78,7 +78,8 @@ def _whiskers(block: dict) -> Drawing:
     n = len(block["categories"])
     plot = LinePlot()
     plot.x, plot.y, plot.width, plot.height = 50, 35, WIDTH - 80, HEIGHT - 70
-    series = [[(i + 1, lo), (i + 1, hi)] for i, (lo, hi) in enumerate(zip(block["low"], block["high"]))]
+    series: list[list[tuple[float, float]]] = [[(i + 1, lo), (i + 1, hi)]
+                                                for i, (lo, hi) in enumerate(zip(block["low"], block["high"]))]
     series.append([(i + 1, v) for i, v in enumerate(block["values"])])
     if block.get("reference") is not None:
         series.append([(0.5, block["reference"]), (n + 0.5, block["reference"])])

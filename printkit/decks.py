@@ -127,7 +127,9 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
                 card = cards[slot.card]
                 _draw_face(canvas, slot, card.front if slot.side == "front" else card.back, geometry)
             for slot in sheet_page.spares:
-                _draw_face(canvas, slot, blank_front if slot.side == "front" else blank_back, geometry)
+                back = blank_back
+                assert back is not None  # spare slots come only with cards
+                _draw_face(canvas, slot, blank_front if slot.side == "front" else back, geometry)
             draw_cut_marks(canvas, cut_marks(sheet_layout, sheet_page.printed, conventions, geometry.bleed,
                                                 geometry.corner_radius),
                            style.ink, style.paper)

@@ -198,7 +198,8 @@ def plan_card_sheet(geometry: CardGeometry, conventions: PrintConventions, paper
     best = None
     # the footer at the bottom (marks round the block), or, when that costs a row, the rows filling
     # the printable height with the footer turned in the left margin
-    arrangements = [("bottom", (side_band, side_band + footer_band))]
+    arrangements: list[tuple[Literal["bottom", "left"], tuple[float, float]]] = [
+        ("bottom", (side_band, side_band + footer_band))]
     if not gutterfold:  # the fold marks of a gutterfold sheet need the room above and below the block
         arrangements.append(("left", (side_band + footer_band, 0.0)))
     for footer, (x_band, y_band) in arrangements:
@@ -241,7 +242,8 @@ def _cut_box(sheet_layout: SheetLayout, column: int, row: int) -> Box:
     return (sheet_layout.column_x[column], sheet_layout.row_y[row], sheet_layout.slot_width, sheet_layout.slot_height)
 
 
-def _slots(sheet_layout: SheetLayout, placed: list[tuple[int, str, int, int, int]], bleed: float) -> tuple[Slot, ...]:
+def _slots(sheet_layout: SheetLayout, placed: list[tuple[int, Literal["front", "back"], int, int, int]],
+           bleed: float) -> tuple[Slot, ...]:
     """Slots of one page from (card, side, column, row, rotation): bleed boxes see the whole page."""
     occupied = {(column, row) for _, _, column, row, _ in placed}
     return tuple(Slot(card, side, _cut_box(sheet_layout, column, row),
@@ -277,7 +279,10 @@ def impose_cards(card_count: int, geometry: CardGeometry, conventions: PrintConv
     pages: list[SheetPage] = []
     for sheet_index, first in enumerate(range(0, card_count, per_page)):
         cards = range(first, min(first + per_page, card_count))
-        fronts, backs, spare_fronts, spare_backs = [], [], [], []
+        fronts: list[tuple[int, Literal["front", "back"], int, int, int]] = []
+        backs: list[tuple[int, Literal["front", "back"], int, int, int]] = []
+        spare_fronts: list[tuple[int, Literal["front", "back"], int, int, int]] = []
+        spare_backs: list[tuple[int, Literal["front", "back"], int, int, int]] = []
         positions = [(card, position) for position, card in enumerate(cards)]
         positions += [(-1, position) for position in range(len(cards), per_page) if position not in taken]
         for card, position in positions:

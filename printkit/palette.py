@@ -87,7 +87,7 @@ def contrast_problems(definition) -> list[tuple[tuple[str, ...], str, str]]:
     []
     """
     ink, paper = ink_and_paper(definition)
-    out = []
+    out: list[tuple[tuple[str, ...], str, str]] = []
     ratio = contrast_ratio(ink, paper)
     if ratio < TEXT_CONTRAST:
         out.append((("print", "ink_colour"), f"the ink {ink} on the paper {paper} reaches only {ratio:.2f}:1",

@@ -25,9 +25,12 @@ So the page draws and matches keys; which moves are legal is the engine's alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.printkit.pages import Component
+
+if TYPE_CHECKING:
+    from boardlab.analysis.protocol import Move, Outcome
 
 Item = dict[str, Any]
 
@@ -101,19 +104,19 @@ class TableArt:
         """The table as `seat` sees it; None sees everything (agents watched)."""
         raise NotImplementedError
 
-    def targets(self, state, move: Hashable) -> Sequence[str]:
+    def targets(self, state, move: Move) -> Sequence[str]:
         """The keys a person clicks, in order, to play `move` (a legal move of `state`)."""
         raise NotImplementedError
 
-    def move_text(self, state, move: Hashable) -> str:
+    def move_text(self, state, move: Move) -> str:
         """`move` (legal in `state`, before it is played) in the project's words."""
         return str(move)
 
-    def move_json(self, state, move: Hashable) -> Any:
+    def move_json(self, state, move: Move) -> Any:
         """`move`'s JSON form (that of `boardlab moves` where the game has one)."""
         return self.move_text(state, move)
 
-    def chance_text(self, state, outcome: Hashable) -> str:
+    def chance_text(self, state, outcome: Outcome) -> str:
         """A chance outcome of `state` (a chance node) for the move list."""
         return "chance"
 

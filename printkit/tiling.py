@@ -94,7 +94,8 @@ def _spans(length: float, room: float, overlap: float, lines: tuple[float, ...] 
     if count == 1:
         return [(0, length)]
     if lines:
-        spans, start = [], 0
+        spans: list[tuple[float, float]] = []
+        start: float = 0
         while length - start > room + 1e-9:
             seams = [x for x in lines if start + overlap < x <= start + room + 1e-9]
             if not seams:
@@ -156,6 +157,7 @@ def tiled_pages(board: Component, paper_name: str, conventions: PrintConventions
         tiles = plan_tiles(board.width, board.height, aw, ah - key_band(conventions), overlap, grid)
         if best is None or len(tiles) < len(best[2]):
             best = (page_w, page_h, tiles)
+    assert best is not None  # a paper has at least one orientation
     page_w, page_h, tiles = best
     ax, ay, aw, ah = printable_area(page_w, page_h, conventions)
     if len(tiles) == 1:  # at the top of the page, so that the room under it can take small pieces
@@ -266,6 +268,7 @@ def poster_page(board: Component, conventions: PrintConventions, *, ink: str) ->
         scale = min(1.0, aw / board.width, ah / board.height)
         if best is None or scale > best[0] + 1e-12:
             best = (scale, page_w, page_h, ax, ay, aw, ah)
+    assert best is not None  # a paper has at least one orientation
     scale, page_w, page_h, ax, ay, aw, ah = best
 
     def draw(canvas: Canvas) -> None:

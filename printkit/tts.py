@@ -393,6 +393,7 @@ def render(game_id: str, name: str, box: TtsBox, url: Callable[[str], str], dpi:
             document = PrintFile(f"{game_id}-tts", f"{name} for Tabletop Simulator",
                                  tuple(planned.pages[f] for f in chosen))
             for file, png in zip(chosen, page_images(document, dpi, transparent=transparent)):
+                assert png is not None  # no page is skipped
                 files[file] = png
     files.update(planned.texts)
     files[f"{game_id}.json"] = (json.dumps(planned.saved, indent=2) + "\n").encode()

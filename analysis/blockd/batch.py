@@ -41,6 +41,7 @@ from boardlab.analysis.blockd import kernel
 from boardlab.analysis.mersenne import first_draws
 from boardlab.analysis.runner import CHANCE_STREAM, GameRecord, derive_seed  # noqa: F401 (doctests compare with it)
 from boardlab.analysis.seeds import derive_seeds
+from boardlab.analysis.blockd.tally import BlockdTally
 from boardlab.analysis.tally import SummaryTally
 
 #: stream of the batch path's move choices (the runner uses 0 for deals and 1 for agents)
@@ -67,7 +68,7 @@ def uniforms(keys: np.ndarray, turns: np.ndarray) -> np.ndarray:
 
 
 # -- the games --------------------------------------------------------------------------------
-def deal_cards(game, deal_seeds: Sequence[int]) -> np.ndarray:
+def deal_cards(game, deal_seeds: Sequence[int] | np.ndarray) -> np.ndarray:
     """The card id on every cell for each deal: `engine.deal` with `Random(seed)`, vectorised.
 
     Each deal's key is the first 64-bit draw of `random.Random(seed)`, as in `engine.deal`
@@ -146,7 +147,9 @@ def _played(game, match, start: int, stop: int):
     indices = np.arange(start, stop)
     deal_of, rotation_of, card_ids = block_deals(game, match, indices)
     keys = derive_seeds(match.seed, BATCH_STREAM, indices)
-    return indices, deal_of, rotation_of, kernel.play_deals(game, card_ids, keys, weighting_of(game, match))
+    weighting = weighting_of(game, match)
+    assert weighting is not None  # the batch path plays only matches it supports (`unsupported`)
+    return indices, deal_of, rotation_of, kernel.play_deals(game, card_ids, keys, weighting)
 
 
 def _play_block(game, match, start: int, stop: int) -> list[GameRecord]:
@@ -174,5 +177,7 @@ def tally_block(game, match, start: int, stop: int) -> SummaryTally | None:
     out = result.out
     tally = SummaryTally(match)
     tally.add_arrays(indices, out[:, kernel.WINNER], out[:, kernel.UNFINISHED] != 0, out[:, kernel.TURNS])
-    tally.own.add_arrays(out, result.elim)
+    own = tally.own
+    assert isinstance(own, BlockdTally)  # Blockd's own figures (`BlockdGame.tally`)
+    own.add_arrays(out, result.elim)
     return tally

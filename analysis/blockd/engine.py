@@ -451,7 +451,9 @@ class BlockdState(TurnState):
         self.pawns[seat] = to
         if self.game.flip_at_once or left not in self.pawns:
             self.down |= 1 << left
-        earned = rules.restore_bonus and self.deal.suit[to] == seat
+        deal = self.deal
+        assert deal is not None  # dealt by the first chance outcome
+        earned = rules.restore_bonus and deal.suit[to] == seat
         self.restore[seat] = earned
         self.restores_earned += earned
         self.turns += 1
@@ -466,7 +468,9 @@ class BlockdState(TurnState):
     @property
     def blocked(self) -> int:
         """Cells no path may enter: face-down cards and blind cards."""
-        return self.down | self.deal.blind
+        deal = self.deal
+        assert deal is not None  # dealt by the first chance outcome
+        return self.down | deal.blind
 
     def pawn_mask(self, without: int = -1) -> int:
         """Cells holding a pawn, except the pawn of seat `without`."""
@@ -483,7 +487,9 @@ class BlockdState(TurnState):
         >>> bin(state.destinations_from(state.pawns[0], state.pawn_mask(0))).count("1")  # 24 less blind and 3 pawns
         20
         """
-        return destinations(self.deal.walks[cell], self.blocked, others, self.game.rules.pawns)
+        deal = self.deal
+        assert deal is not None  # dealt by the first chance outcome
+        return destinations(deal.walks[cell], self.blocked, others, self.game.rules.pawns)
 
     def mobility(self, seat: int) -> int:
         """How many distinct cells `seat`'s pawn could end on if it moved now (no restore); 0 off the board."""
@@ -508,7 +514,9 @@ class BlockdState(TurnState):
         landing = ~others if pawns != "stack" else -1
         reach = 0
         via: dict[int, int] = {}
-        for mask, destination in self.deal.walks[self.pawns[seat]]:
+        deal = self.deal
+        assert deal is not None  # dealt by the first chance outcome
+        for mask, destination in deal.walks[self.pawns[seat]]:
             hit = mask & blocked
             if not hit:
                 reach |= 1 << destination
@@ -554,7 +562,9 @@ class BlockdState(TurnState):
         blocked = self.blocked | (others if pawns == "block" else 0)
         restorable = self.down if self.restore[seat] and self.game.rules.restore_bonus else 0
         landing = ~others if pawns != "stack" else -1
-        for mask, destination in self.deal.walks[cell]:
+        deal = self.deal
+        assert deal is not None  # dealt by the first chance outcome
+        for mask, destination in deal.walks[cell]:
             if landing >> destination & 1:
                 hit = mask & blocked
                 if not hit or (restorable and not hit & (hit - 1) and hit & restorable):

@@ -25,9 +25,11 @@ def report_extras(definition, players: int, seed: int) -> tuple[list, dict]:
 
     state = dealt(0)
     grid = game.grid
-    values, labels = [], []
+    values: list[list[int | None]] = []
+    labels: list[list[str]] = []
     for row in range(grid.rows):
-        values.append([]), labels.append([])
+        values.append([])
+        labels.append([])
         for column in range(grid.columns):
             cell = grid.cell(row, column)
             card_id = state.deal.card_ids[cell]

@@ -391,7 +391,7 @@ def pick(plain, restorable, via, u1, u2, weighting):
         if ways == 0 or u2 < 0.5:
             return -1, to
         u2 = 2.0 * u2 - 1.0
-    n = min(np.int64(u2 * ways), ways - 1)
+    n = min(int(u2 * ways), ways - 1)
     r = restorable
     while r:
         k = low_index(r)

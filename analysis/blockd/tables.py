@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from typing import Any
 
 import numpy as np
 
@@ -150,7 +151,7 @@ def sample(definition, players: int, deals: int, seed: int, workers: int | None 
                 bar.update(job[-1])
     if bar:
         bar.close()
-    pooled: dict[str, dict[str, list]] = {}
+    pooled: dict[str, dict[str, Any]] = {}
     for block in results:
         for game_points in block:
             for checkpoint, measures in game_points:
@@ -161,7 +162,7 @@ def sample(definition, players: int, deals: int, seed: int, workers: int | None 
     out = {}
     for checkpoint in sorted(pooled, key=lambda c: -1 if c == "start" else int(c.split()[1])):
         values = pooled[checkpoint]
-        entry = {"positions": values["positions"]}
+        entry: dict[str, Any] = {"positions": values["positions"]}
         for key in ("mobility", "reach", "dead_cells", "components", "largest_component"):
             entry[key] = describe(values[key])
         entry["trap_distance"] = trap_shares(values["trap"])
@@ -190,7 +191,7 @@ def tables(definition, options) -> "TableSet":
         by_checkpoint = sample(definition, players, options.deals, options.seed, options.workers, options.progress)
         data["by_players"][str(players)] = by_checkpoint
         for key, title in titles.items():
-            rows = []
+            rows: list[tuple] = []
             for checkpoint, entry in by_checkpoint.items():
                 d = entry[key]
                 rows.append((checkpoint, entry["positions"], d["count"], d["mean"], _or_dash(d["p10"]), d["median"],
@@ -200,11 +201,11 @@ def tables(definition, options) -> "TableSet":
                 rows = [row[:2] + row[3:] for row in rows]
             out.append(Table(f"{title}, {players} players", columns, tuple(rows), percentiles))
         shares = [str(d) for d in range(TRAP_HORIZON + 1)] + ["more"]
-        rows = tuple((checkpoint, entry["positions"], *(f"{entry['trap_distance'][k]:.1%}" for k in shares))
-                     for checkpoint, entry in by_checkpoint.items())
+        rows = [(checkpoint, entry["positions"], *(f"{entry['trap_distance'][k]:.1%}" for k in shares))
+                for checkpoint, entry in by_checkpoint.items()]
         out.append(Table(f"Trap distance of a pawn (share of pawns), {players} players",
                          ("after", "positions", *(f"{k} move{'' if k == '1' else 's'}" if k != "more" else f"more than {TRAP_HORIZON}"
-                                                   for k in shares)), rows,
+                                                   for k in shares)), tuple(rows),
                          note="Trap distance: the fewest of its own moves after which a pawn could stand "
                               "without a move if the others stood still (its cards flipping as in play); "
                               f'"more" means not within {TRAP_HORIZON}.'))

@@ -162,7 +162,7 @@ def walk_table_python(grid: Grid, start: int, step_counts: tuple[int, ...]) -> t
             for cell in walk:
                 mask |= 1 << cell
             by_destination.setdefault(walk[-1], set()).add(mask)
-    table = []
+    table: list[tuple[int, int]] = []
     for destination in sorted(by_destination):
         masks = sorted(by_destination[destination], key=lambda m: (m.bit_count(), m))
         kept: list[int] = []

@@ -102,8 +102,9 @@ def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
     seeds = [[derive_seed(match.seed, AGENT_STREAM, i, s) for s in range(game.players)] for i in indices.tolist()]
     kinds = [[seats[a][0] for a in order] for _, _, order in seating]
     budgets = [[seats[a][1] for a in order] for _, _, order in seating]
-    result = search.play_agents(game, orientations, seeds, kinds, budgets, search.search_tables(game, agents.NEVER),
-                                agents.EXPLORATION, agents.ROLLOUT_PLIES, agents.MARGIN, agents.RACE_SCALE)
+    tables = search.search_tables(game, agents.NEVER)
+    assert tables is not None  # the batch path plays only boards the kernel takes (`unsupported`)
+    result = search.play_agents(game, orientations, seeds, kinds, budgets, tables, agents.EXPLORATION, agents.ROLLOUT_PLIES, agents.MARGIN, agents.RACE_SCALE)
     return _records(match, indices, seating, result)
 
 

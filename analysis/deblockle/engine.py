@@ -63,6 +63,13 @@ from boardlab.analysis.deblockle.cube import Cube
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, TurnState
 
 
+def _square(board, name: str) -> int:
+    """The cell of a square the definition names (its check has refused any not on the board)."""
+    cell = board.cell(name)
+    assert cell is not None, name
+    return cell
+
+
 class DeblockleGame(Game):
     """Deblockle for a definition (two players)."""
 
@@ -75,7 +82,7 @@ class DeblockleGame(Game):
         self.rules = definition.rules
         self.board = board = BoardGeometry(definition.board.files, definition.board.ranks)
         self.cube = Cube.from_definition(definition)
-        self.home_star = tuple(board.cell(p.home_star) for p in definition.players)
+        self.home_star = tuple(_square(board, p.home_star) for p in definition.players)
         #: target[seat]: the star where seat scores (the opponent's home star)
         self.target = (self.home_star[1], self.home_star[0])
         self.stars = frozenset(self.home_star)
@@ -84,7 +91,7 @@ class DeblockleGame(Game):
         self.slide_stops = 0 if self.rules.slider_stop == "before_star" else sum(
             1 << n for c in self.stars for n in board.neighbour[c] if n >= 0 and n not in self.stars)
         #: each seat's start cells, as many as its blocks (`rules.blocks`, a pair for a handicap)
-        self.starts = tuple(tuple(board.cell(sq) for sq in p.start[:n])
+        self.starts = tuple(tuple(_square(board, sq) for sq in p.start[:n])
                             for p, n in zip(definition.players, self.rules.counts))
         hops = {name: face.hop for name, face in definition.faces.items()}
         #: hop kind of the face on top of each orientation

@@ -74,12 +74,13 @@ def start_figures(game, seat: int, cell: int, table: dict) -> dict:
     for face in cube.faces:
         options = [table.get((cell, o)) for o in cube.with_top(face)]
         by_top[face] = {"best": _min(options), "worst": _max(options)}
-    if any(t is None for t in turns):
+    known = [t for t in turns if t is not None]
+    if len(known) < len(turns):
         return {"min": _min(turns), "mean": None, "max": None, "adversarial_mean": None,
-                "adversarial_cost": None, "never": sum(t is None for t in turns), "by_top": by_top}
-    mean = Fraction(sum(turns), len(turns))
+                "adversarial_cost": None, "never": len(turns) - len(known), "by_top": by_top}
+    mean = Fraction(sum(known), len(known))
     adversarial = Fraction(sum(v["worst"] for v in by_top.values()), len(by_top))
-    return {"min": min(turns), "mean": mean, "max": max(turns), "adversarial_mean": adversarial,
+    return {"min": min(known), "mean": mean, "max": max(known), "adversarial_mean": adversarial,
             "adversarial_cost": adversarial - mean, "never": 0, "by_top": by_top}
 
 
@@ -104,7 +105,8 @@ def adversarial_placement(game, cells, tops, table) -> tuple[tuple[int, int], ..
     for cell in set(cells):
         for face in set(tops):
             worst[cell, face] = max(cube.with_top(face), key=lambda o: (table.get((cell, o), _NEVER), -o))
-    best, chosen = None, None
+    best: int | None = None
+    chosen: tuple[int, ...] = ()
     for order in permutations(range(len(tops))):
         total = sum(table.get((cell, worst[cell, tops[i]]), _NEVER) for cell, i in zip(cells, order))
         if best is None or total > best:

@@ -40,7 +40,7 @@ def summarize(records, blocks: int) -> dict:
     most = 0
     spells = [0, 0]
     scored = [0, 0]
-    kth = [[[] for _ in range(blocks)] for _ in range(2)]
+    kth: list[list[list[int]]] = [[[] for _ in range(blocks)] for _ in range(2)]
     bands: dict[int, int] = {}
     first = decided = 0
     for record in records:

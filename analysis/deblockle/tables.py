@@ -63,8 +63,8 @@ def player_document(game, seat: int, graph) -> dict:
         known = [t for t in turns if t is not None]
         squares[board.name(cell)] = {
             "min": min(known) if known else None,
-            "mean": _text(Fraction(sum(turns), len(turns))) if len(known) == len(turns) else "never",
-            "max": max(turns) if len(known) == len(turns) else None}
+            "mean": _text(Fraction(sum(known), len(known))) if len(known) == len(turns) else "never",
+            "max": max(known) if len(known) == len(turns) else None}
     by_turns: dict[str, int] = {}
     for d in sorted(set(table.values())):
         by_turns[str(d)] = sum(1 for v in table.values() if v == d)

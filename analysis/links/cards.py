@@ -32,6 +32,12 @@ GAME, EMPTY, MASTER = "game", "empty", "master"
 EMPTY_TEXT = "empty"
 
 
+def _pair(ends) -> tuple[int, int]:
+    """Two face indices as a pair."""
+    first, second = ends
+    return first, second
+
+
 @dataclass(frozen=True)
 class Kind:
     """One distinct card.
@@ -67,21 +73,21 @@ class LinksDeck:
         # (a generated deck: every pair, `copies` times; a card list: as listed)
         copies: dict[tuple[int, int], int] = {}
         for first, second in deck.game_cards:
-            pair = tuple(sorted((face_index[first], face_index[second])))
-            copies[pair] = copies.get(pair, 0) + 1
+            low, high = sorted((face_index[first], face_index[second]))
+            copies[low, high] = copies.get((low, high), 0) + 1
         kinds = [Kind(GAME, pair) for pair in copies]
         counts = list(copies.values())
         self.game_kinds = tuple(range(len(kinds)))
         self.empty = len(kinds)
         kinds.append(Kind(EMPTY, None))
         counts.append(deck.empty)
-        self.master_kinds = []
+        master_kinds: list[int] = []
         for i, m in enumerate(deck.masters):
-            ends = tuple(sorted(face_index[end] for end in m.ends)) if matching else None
-            self.master_kinds.append(len(kinds))
+            ends = _pair(sorted(face_index[end] for end in m.ends)) if matching else None
+            master_kinds.append(len(kinds))
             kinds.append(Kind(MASTER, ends, i, m.value))
             counts.append(m.count)
-        self.master_kinds = tuple(self.master_kinds)
+        self.master_kinds = tuple(master_kinds)
         self.master_names = tuple(m.name for m in deck.masters)
         self.kinds = tuple(kinds)
         self.full_copies = tuple(counts)
@@ -89,7 +95,7 @@ class LinksDeck:
         self._texts = tuple(self._kind_text(k) for k in self.kinds)
         self._by_text = {text: i for i, text in enumerate(self._texts)}
         for i, kind in enumerate(self.kinds):
-            if kind.category == GAME and kind.ends[0] != kind.ends[1]:
+            if kind.category == GAME and kind.ends is not None and kind.ends[0] != kind.ends[1]:
                 self._by_text[self._face_pair(kind.ends[1], kind.ends[0])] = i
         self._face_by_text = {text: i for i, text in enumerate(self.face_texts)}
 
@@ -148,7 +154,7 @@ class LinksDeck:
         return f"{self.face_texts[a]}-{self.face_texts[b]}"
 
     def _kind_text(self, k: Kind) -> str:
-        if k.category == GAME:
+        if k.category == GAME and k.ends is not None:
             return self._face_pair(*k.ends)
         if k.category == EMPTY:
             return EMPTY_TEXT

@@ -276,7 +276,7 @@ def git_commit() -> str:
 
 def _ladder_words(traces: dict, effects: dict) -> str:
     """The head's words for the skill trace's levels and restricted play's agent."""
-    ladders = {}
+    ladders: dict[str, list[str]] = {}
     for n, t in traces.items():
         ladders.setdefault(", ".join(level["agent"] for level in t["levels"]), []).append(str(n))
     words = "".join(f"; skill trace{'' if len(ladders) == 1 else ' with ' + ', '.join(ns) + ' players'}: {ladder}"

@@ -6,6 +6,8 @@ show, which go into the report's JSON under the same player count.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from boardlab.analysis.report.document import chart, table, text
@@ -144,9 +146,9 @@ def decisions(outcome, players: int) -> tuple[list, dict]:
         passes += r.stats["passes"]
     turns = sum(choices.values())
     values = [k for k, c in sorted(choices.items()) for _ in range(c)]
-    described = describe_lengths(values)
+    described: dict[str, Any] = describe_lengths(values)
     single = choices.get(1, 0)
-    data = {"games": len(outcome.records), "decisions": turns, "legal_moves": described,
+    data: dict[str, Any] = {"games": len(outcome.records), "decisions": turns, "legal_moves": described,
             "single_choice": share(single, turns), "must_pass": share(passes, turns)}
     rows = [["legal moves per decision: mean", f"{described['mean']:.1f}"],
             ["legal moves per decision: median / 90th percentile", f"{described['median']:g} / {described['p90']:g}"],

@@ -126,7 +126,9 @@ class SixBySixGame(Game):
         """The chooser's order over the allowed numbers with `active` players (cached)."""
         per_count = self._orders.setdefault(chooser, {})
         if active not in per_count:
-            per_count[active] = chooser.order(self.probabilities[active], self.allowed[active])
+            order = chooser.order(self.probabilities[active], self.allowed[active])
+            assert order is not None  # only preference choosers (greedy, favourite) are asked
+            per_count[active] = order
         return per_count[active]
 
     def twin(self) -> "SixBySixGame":
@@ -143,10 +145,11 @@ class SixBySixGame(Game):
         records = play_range(match, start, stop)
         if not self.compare_lead:
             return records
-        twin = dataclasses.replace(match, game=self.twin())
+        twin_game = self.twin()
+        twin = dataclasses.replace(match, game=twin_game)
         out = []
         for record, other in zip(records, play_range(twin, start, stop)):
-            stats = {**record.stats, "other_lead": {"lead": twin.game.lead, "winners": list(other.winners),
+            stats = {**record.stats, "other_lead": {"lead": twin_game.lead, "winners": list(other.winners),
                                                     "unfinished": other.unfinished, "rounds": other.length}}
             out.append(dataclasses.replace(record, stats=stats))
         return out

@@ -222,9 +222,9 @@ def play_records(match, indices, choosers) -> list:
     wins = np.zeros((count, n), dtype=np.int64)
     checkpoints = [c for c in CHECKPOINTS if c <= game.rules.max_rounds]
     snapshots = np.zeros((count, max(len(checkpoints), 1), n + 1), dtype=np.int64)
-    for order, rows in by_order.items():  # one call per seating of the agents
+    for order, listed in by_order.items():  # one call per seating of the agents
         tables = _tables(game, [choosers[a] for a in order])
-        rows = np.array(rows)
+        rows = np.array(listed)
         parts = [np.zeros((len(rows),) + a.shape[1:], dtype=a.dtype) for a in (out, chips, elim, bets, refunds,
                                                                                wins, snapshots)]
         play_games(seeds[rows], *tables, *parts)

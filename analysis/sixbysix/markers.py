@@ -53,7 +53,9 @@ class Chooser:
             return None
         if self.kind == "greedy":
             return tuple(sorted(allowed, key=lambda x: (-probabilities.get(x, 0), x)))
-        return tuple(sorted(allowed, key=lambda x: (abs(x - self.favourite), x)))
+        favourite = self.favourite
+        assert favourite is not None  # a favourite chooser names its number
+        return tuple(sorted(allowed, key=lambda x: (abs(x - favourite), x)))
 
     @classmethod
     def parse(cls, text: str) -> "Chooser":
@@ -83,7 +85,9 @@ def greedy_numbers(probabilities: Mapping[int, Fraction], allowed: Sequence[int]
     >>> greedy_numbers(sum_probabilities(range(1, 7), 6), range(2, 37), 6)
     (21, 20, 22, 19, 23, 18)
     """
-    return GREEDY.order(probabilities, tuple(allowed))[:players]
+    order = GREEDY.order(probabilities, tuple(allowed))
+    assert order is not None  # greedy is a preference order
+    return order[:players]
 
 
 def seat_win_probabilities(probabilities: Mapping[int, Fraction], allowed: Sequence[int],
@@ -163,7 +167,7 @@ def win_probability_after_random(probabilities: Mapping[int, Fraction], allowed:
     m = len(allowed)
     order = chooser.order(probabilities, allowed)
     if order is None:
-        return sum((probabilities.get(x, 0) for x in allowed), Fraction(0)) / m
+        return sum((Fraction(probabilities.get(x, 0)) for x in allowed), Fraction(0)) / m
     sets = math.comb(m, position)
     total = Fraction(0)
     for j, number in enumerate(order[:position + 1], start=1):

@@ -172,7 +172,7 @@ def tables(definition, options: TableOptions) -> TableSet:
                      cover_rows, board_note))
 
     markers = {n: marker_analysis(definition, n) for n in counts}
-    greedy_rows = []
+    greedy_rows: list[tuple] = []
     for n, m in markers.items():
         for position, (number, p) in enumerate(zip(m["greedy_numbers"], m["fixed"]), start=1):
             greedy_rows.append((n, position, number, shown(p), decimal_text(p)))

@@ -122,7 +122,9 @@ def two_player_game(definition, lead: str | None = None, chips: int | None = Non
                 cols.append(index[target])
                 values.append(-p)
             else:
-                absorb[i, 2 if target == "draw" else target] += p
+                column = 2 if target == "draw" else target  # a winning seat, or the draw column
+                assert isinstance(column, int)
+                absorb[i, column] += p
     matrix = scipy.sparse.csc_matrix((values, (rows, cols)), shape=(size, size))
     solution = scipy.sparse.linalg.splu(matrix).solve(np.column_stack([absorb, np.ones(size)]))
     w0, w1, draw, rounds = solution[0]

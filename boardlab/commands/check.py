@@ -62,16 +62,16 @@ def run(args) -> int:
             failed = True
             continue
         colours = contrast_problems(d)  # marks and text must read on what they are drawn on
-        for key, problem, allowed in colours:
-            file, line = locate(path, key)
-            print(f"{file}:{line}: {'.'.join(key)}: {problem} ({allowed})", file=sys.stderr)
+        for key, what, allowed in colours:
+            file, number = locate(path, key)
+            print(f"{file}:{number}: {'.'.join(key)}: {what} ({allowed})", file=sys.stderr)
         if colours:
             failed = True
             continue
         rulebook = [str(p) for p in check_terms(d)] + list(rulebook_problems(d))
         if rulebook:
-            for line in rulebook:
-                print(line, file=sys.stderr)
+            for message in rulebook:
+                print(message, file=sys.stderr)
             failed = True
             continue
         what = d.game.name if d.variant == "baseline" else f"{d.game.name}, variant {d.variant}"

@@ -16,7 +16,7 @@ eliminated player's card covers exactly one row of the board, as the rules ask.
 from __future__ import annotations
 
 from dataclasses import replace
-from fractions import Fraction
+from functools import partial
 from itertools import product
 
 from boardlab.layouts import print_conventions
@@ -148,8 +148,8 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
                         paper=options.paper, ink=ink, paper_colour=paper_colour)
 
     geometry = CardGeometry(*card_size(definition), settings.bleed, settings.safe, settings.corner_radius)
-    cards = [Card(f"{game}-card-{seat}", lambda canvas, seat=seat: draw_card_front(canvas, definition, seat),
-                  lambda canvas, seat=seat: draw_card_back(canvas, definition, seat), f"{game}-card-{seat}-back")
+    cards = [Card(f"{game}-card-{seat}", partial(draw_card_front, definition=definition, seat=seat),
+                  partial(draw_card_back, definition=definition, seat=seat), f"{game}-card-{seat}-back")
              for seat in seats]
     files.append(card_sheet_file(f"{game}-cards-{file_suffix(options)}", term("sixbysix.cards", game=label, n=len(cards)),
                                  cards, geometry, conventions, options, SheetStyle(ink, paper_colour, footer)))
@@ -167,9 +167,9 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
                   for seat, art in zip(seats, markers)]
     chip_box = settings.chip + settings.piece_gap
     for seat in seats:
-        components.append(Component(f"{game}-chip-{seat}", chip_box, chip_box, lambda canvas, art=chip_art[seat]: (
-            draw_token(canvas, chip_box / 2, chip_box / 2, shape=settings.chip_shape, size=settings.chip,
-                       gap=settings.piece_gap, art=art, ink=ink))))
+        components.append(Component(f"{game}-chip-{seat}", chip_box, chip_box, partial(
+            draw_token, cx=chip_box / 2, cy=chip_box / 2, shape=settings.chip_shape, size=settings.chip,
+            gap=settings.piece_gap, art=chip_art[seat], ink=ink)))
     if not pages:  # every piece found room on the board and card sheets
         files = [replace(files[0], components=files[0].components + tuple(components)), *files[1:]]
     else:
@@ -209,8 +209,8 @@ def tts_box(definition):
     ink, paper = ink_and_paper(definition)
     seats = definition.components.seats
     width, height = card_size(definition)
-    cards = [Card(f"{game}-card-{seat}", lambda canvas, seat=seat: draw_card_front(canvas, definition, seat),
-                  lambda canvas, seat=seat: draw_card_back(canvas, definition, seat), f"{game}-card-{seat}-back")
+    cards = [Card(f"{game}-card-{seat}", partial(draw_card_front, definition=definition, seat=seat),
+                  partial(draw_card_back, definition=definition, seat=seat), f"{game}-card-{seat}-back")
              for seat in seats]
     markers, chips = [], []
     for seat in seats:
@@ -224,8 +224,9 @@ def tts_box(definition):
         dice, blocks = [TtsDice("die", [definition.colours[seat].hex for seat in seats])], []
     else:  # a die of its own: a block per seat showing its faces
         edge = settings.board_square * 0.6
-        sides = {side: Component(f"{game}-die-{k}", edge, edge, lambda c, v=faces[k % len(faces)]: (
-            draw_die_face(c, edge / 2, edge / 2, edge * 0.95, v, face=paper, ink=ink))) for k, side in enumerate(SIDES)}
+        sides = {side: Component(f"{game}-die-{k}", edge, edge, partial(
+            draw_die_face, cx=edge / 2, cy=edge / 2, size=edge * 0.95, value=faces[k % len(faces)], face=paper, ink=ink))
+            for k, side in enumerate(SIDES)}
         dice, blocks = [], [TtsBlock(f"{game}-die", sides, edge, count=len(seats))]
     return TtsBox(decks=[TtsDeck("player-cards", cards, width, height)], boards=[TtsPiece(board_component(definition))],
                   tiles=chips, tokens=markers, blocks=blocks, dice=dice)
@@ -237,7 +238,7 @@ def likeliest_sums(faces, players: int, numbers) -> list[int]:
     >>> likeliest_sums((1, 2, 3, 4, 5, 6), 2, range(2, 37))
     [7, 6]
     """
-    weights: dict[int, Fraction] = {}
+    weights: dict[int, int] = {}
     for roll in product(faces, repeat=players):
         weights[sum(roll)] = weights.get(sum(roll), 0) + 1
     ranked = sorted((n for n in numbers if n in weights), key=lambda n: (-weights[n], n))

@@ -7,6 +7,8 @@ colour on its number.  A move is two clicks: a face box of your card, then a fre
 
 from __future__ import annotations
 
+from functools import partial
+
 from boardlab.analysis.protocol import CHANCE
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.games.sixbysix import board_component, board_size, card_size, draw_card_front
@@ -31,7 +33,8 @@ class SixBySixTable(TableArt):
         for seat in d.components.seats:
             colour = d.colours[seat]
             out[f"{game_id}-card-{seat}"] = Component(f"{game_id}-card-{seat}", width, height,
-                                                      lambda c, seat=seat: _clipped(c, width, height, d, seat))
+                                                      partial(_clipped, width=width, height=height, definition=d,
+                                                              seat=seat))
             out[f"{game_id}-marker-{seat}"] = token_component(f"{game_id}-marker-{seat}", side * 0.7, colour.hex,
                                                               colour.symbol, ink)
             out[f"{game_id}-chip-{seat}"] = token_component(f"{game_id}-chip-{seat}", d.print.chip, colour.hex,
@@ -40,7 +43,7 @@ class SixBySixTable(TableArt):
         for face in sorted(set(d.dice.faces)):
             out[f"{game_id}-die-{face}"] = Component(
                 f"{game_id}-die-{face}", die, die,
-                lambda c, face=face: draw_die_face(c, die / 2, die / 2, die * 0.95, face, face=paper, ink=ink))
+                partial(draw_die_face, cx=die / 2, cy=die / 2, size=die * 0.95, value=face, face=paper, ink=ink))
         return out
 
     def seat_names(self) -> list[str]:

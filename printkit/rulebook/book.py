@@ -155,7 +155,8 @@ class _Story:
         return out
 
     def blocks(self, blocks: list[Block]) -> list:
-        out, run = [], []
+        out: list = []
+        run: list[Block] = []
         for block in blocks + [Block("end")]:
             if block.kind in ("bullet", "number") and (not run or run[0].kind == block.kind):
                 run.append(block)
@@ -187,7 +188,9 @@ class _Story:
         if block.kind == "components":
             return [self.component_table(block.children)]
         if block.kind == "setup":
-            draw, width, height = setup_drawing(self.d.game.id)(self.d)
+            drawing = setup_drawing(self.d.game.id)
+            assert drawing is not None  # check_texts refuses the directive for a game without one
+            draw, width, height = drawing(self.d)
             return self.figure(draw, width, height, term("figure.setup"))
         if block.kind == "example":
             draw, width, height, caption = worked_example(self.d.game.id)(self.d)

@@ -83,7 +83,8 @@ def rich(text: str) -> str:
     >>> rich(r"**Goal.** Win *now* \\* `pawns = \\"pass\\"` a<b")
     '<b>Goal.</b> Win <i>now</i> * <font size="8" color="#555555">[pawns = &quot;pass&quot;]</font> a&lt;b'
     """
-    out, open_tags = [], []
+    out: list[str] = []
+    open_tags: list[str] = []
     position = 0
     for m in INLINE.finditer(text):
         out.append(xml_escape(text[position:m.start()], {'"': "&quot;"}))
