@@ -181,7 +181,7 @@ def held():
         yield
         return
     caught: list[int] = []
-    previous = {number: signal.getsignal(number) for number in SIGNALS}
+    previous = {signal.Signals(number): signal.getsignal(number) for number in SIGNALS}
     for number, handler in previous.items():
         if handler is not signal.SIG_IGN:
             signal.signal(number, lambda signum, frame: caught.append(signum))
@@ -192,7 +192,7 @@ def held():
             signal.signal(number, handler if handler is not None else signal.SIG_DFL)
     if caught:
         first = caught[0]
-        handler = previous[first]
+        handler = previous[signal.Signals(first)]
         if callable(handler):  # _stop, or Python's own default_int_handler: raises
             handler(first, None)
         elif handler == signal.SIG_DFL:

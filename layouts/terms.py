@@ -118,7 +118,8 @@ CODE = (Path(__file__).resolve().parent.parent / "printkit",)
 def keys_used() -> tuple[frozenset[str], frozenset[str]]:
     """The dotted keys (`term("KEY"`, `plural("KEY"`) and the literal words (`word("TEXT")`)
     the code asks for, read from its source."""
-    keys, words = set(), set()
+    keys: set[str] = set()
+    words: set[str] = set()
     for folder in CODE:
         for path in sorted(folder.rglob("*.py")):
             for kind, double, single in USE.findall(path.read_text(encoding="utf-8")):

@@ -282,7 +282,10 @@ def worked_example(definition):
     for seed in range(EXAMPLE_SEED, EXAMPLE_SEED + 200):
         rng = random.Random(seed)
         state = game.new_initial_state()
-        order, bets, markers, dice = list(state.order), {}, {}, {}
+        order = list(state.order)
+        bets: dict[int, int] = {}
+        markers: dict[int, int] = {}
+        dice: dict[int, int] = {}
         bank = state.bank
         while state.current_player() != CHANCE:
             seat = state.current_player()

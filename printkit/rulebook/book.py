@@ -193,7 +193,9 @@ class _Story:
             draw, width, height = drawing(self.d)
             return self.figure(draw, width, height, term("figure.setup"))
         if block.kind == "example":
-            draw, width, height, caption = worked_example(self.d.game.id)(self.d)
+            example = worked_example(self.d.game.id)
+            assert example is not None  # check_texts refuses the directive for a game without one
+            draw, width, height, caption = example(self.d)
             return self.figure(draw, width, height, term("figure.example", caption=caption))
         if block.kind == "pagebreak":
             return [PageBreak()]
