@@ -318,3 +318,24 @@ def test_deblockle_sizes_measured_in_the_pdf():
         lines = page_geometry(nets, k).lines
         full_edges += sum(1 for ln in lines if abs(math.dist(ln[:2], ln[2:4]) - edge) < TOLERANCE)
     assert full_edges == per_net * d.rules.blocks * len(d.players)
+
+
+def test_the_sixbysix_setup_drawing_covers_the_rows_its_setup_step_covers():
+    from boardlab.analysis.sixbysix.board import allowed_numbers
+    from boardlab.printkit.games import sixbysix as art
+    from boardlab.printkit.measure import PlacedCanvas
+
+    d = load("sixbysix")
+    players = (d.game.min_players + d.game.max_players) // 2
+    draw, width, height = art.setup_drawing(d)
+    canvas = PlacedCanvas(width, height)
+    draw(canvas)
+    labels = [s.content for s in canvas.shapes if s.kind == "text"]
+    unused = d.components.seats[players:]
+    # one card back (its colour's name) per colour nobody plays, over a row no sum can reach
+    assert all(labels.count(d.colours[seat].label) == 1 for seat in unused)
+    dead_rows = [row for row in d.board.cells
+                 if all(t == d.board.base or int(t) not in allowed_numbers(d, players) for t in row)]
+    assert len(dead_rows) == len(unused) == 2
+    chosen = art.likeliest_sums(d.dice.faces, players, d.board.numbers)[:players]
+    assert all(n in allowed_numbers(d, players) for n in chosen)  # no marker on a covered number

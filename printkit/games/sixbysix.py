@@ -245,6 +245,25 @@ def likeliest_sums(faces, players: int, numbers) -> list[int]:
     return ranked[:players]
 
 
+def draw_covering_cards(canvas: Canvas, definition, players: int) -> None:
+    """With `covering`, the cards of the colours nobody plays laid over the bottom rows their
+    absence makes impossible (the setup's step), one card per row, the last row first."""
+    if not definition.rules.covering:
+        return
+    from boardlab.analysis.sixbysix.board import allowed_numbers
+
+    allowed = set(allowed_numbers(definition, players))
+    side = definition.print.board_square
+    unused = list(definition.components.seats[players:])
+    width, _ = card_size(definition)
+    for r in range(len(definition.board.cells) - 1, -1, -1):
+        numbers = [int(t) for t in definition.board.cells[r] if t != definition.board.base]
+        if not unused or not numbers or any(n in allowed for n in numbers):
+            continue
+        with canvas.clip(0, r * side, width, side), canvas.transform(dx=0, dy=r * side):
+            draw_card_back(canvas, definition, unused.pop(0))
+
+
 def setup_drawing(definition):
     """The rulebook's setup example (`printkit.rulebook.setups`): the board with a marker for each
     of a middling number of players, on the likeliest sums."""
@@ -259,6 +278,7 @@ def setup_drawing(definition):
 
     def draw(canvas: Canvas) -> None:
         draw_board(canvas, definition)
+        draw_covering_cards(canvas, definition, players)
         for seat, number in zip(definition.components.seats, chosen):
             c, r = places[str(number)]
             pawn(canvas, c * side + side * 0.86, r * side + side * 0.14, side * 0.24, definition.colours[seat], ink)
@@ -311,6 +331,7 @@ def worked_example(definition):
 
     def draw(canvas: Canvas) -> None:
         draw_board(canvas, definition)
+        draw_covering_cards(canvas, definition, players)
         for s in order:
             c, r = places[str(markers[s])]
             pawn(canvas, c * side + side * 0.86, r * side + side * 0.14, side * 0.24, colour[s], ink)
