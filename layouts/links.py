@@ -126,6 +126,19 @@ class Deck:
         return tuple(pair for pair in pairs for _ in range(self.copies))
 
     @property
+    def example_card(self) -> str:
+        """The component name of the game card the rulebook draws: the first with two different
+        ends (else the first), e.g. "red1-red2".
+
+        >>> from boardlab.layouts import load
+        >>> load("links").deck.example_card
+        'red1-red2'
+        """
+        cards = self.game_cards
+        first, second = next((pair for pair in cards if pair[0] != pair[1]), cards[0] if cards else (End("", 0),) * 2)
+        return f"{first.colour}{first.points}-{second.colour}{second.points}"
+
+    @property
     def size(self) -> int:
         return len(self.game_cards) + self.central + self.empty + sum(m.count for m in self.masters)
 
