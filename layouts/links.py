@@ -161,6 +161,13 @@ class Definition(GameDefinition):
     print: PrintSettings
     analysis: Analysis
 
+    @property
+    def removed_empty(self) -> dict[int, int]:
+        """`deck.removed_empty` for the player counts the game allows (what the rulebook lists: a
+        variant for fewer players keeps the extended table's other entries, unused)."""
+        wanted = range(self.game.min_players, self.game.max_players + 1)
+        return {n: r for n, r in sorted(self.deck.removed_empty.items()) if n in wanted}
+
 
 def check(d: Definition, report) -> None:
     """Cross-field checks: colours exist, the removal table covers every player count and fits."""
