@@ -155,6 +155,21 @@ def _text_terms(definition, lang: str) -> dict[str, str]:
         return {}
 
 
+def _written_at(definition, where: str) -> tuple[str | None, int]:
+    """(file, line) of the definition chain where the key `where` ("colours.teal.label",
+    "deck.masters[0].name") is written, or (None, 0) when it cannot be told."""
+    from boardlab.layouts.loader import locate
+
+    source = getattr(definition, "source", None)
+    if not source:
+        return None, 0
+    key = tuple(int(p) if p.isdigit() else p for p in re.split(r"[.\[\]]+", where) if p)
+    try:
+        return locate(source, key)
+    except BoardlabError:
+        return None, 0
+
+
 def check_terms(definition) -> list[Problem]:
     """Every term a definition's outputs need, missing from one of its languages' tables."""
     problems = []
@@ -174,6 +189,8 @@ def check_terms(definition) -> list[Problem]:
                 problems.append(Problem(file, 0, text, "missing word", "a translation of every word the print code uses"))
             for where, text in definition_words(definition):
                 if text not in terms:
-                    problems.append(Problem(file, 0, text, f"no {lang} word for {where} = \"{text}\"",
-                                            f'add "{text}" = "..." to [terms]'))
+                    at, line = _written_at(definition, where)  # the definition's line: where the word is new
+                    problems.append(Problem(at or file, line, where if at else text,
+                                            f"no {lang} word for {where} = \"{text}\"",
+                                            f'add "{text}" = "..." to [terms] in {file}'))
     return problems

@@ -93,3 +93,16 @@ def test_blockd_variants_at_the_schemas_limits_build_every_output(tmp_path, monk
     svgs = {p.stem for p in folder.rglob("*.svg")}
     assert {"blind"} | {f"blind-{k}" for k in range(2, blind + 1)} <= svgs
     assert f"blind-{blind + 1}" not in svgs
+
+
+def test_a_new_colour_without_a_spanish_word_is_refused_at_its_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    variant = tmp_path / "links-teal.toml"
+    variant.write_text('extends = "links"\n\n[colours.teal]\nhex = "#008080"\nletter = "T"\nsymbol = "star"\n'
+                       'label = "teal"\n\n[deck]\nend_colours = ["red", "blue", "green", "teal"]\n')
+    assert main(["check", variant.name]) == 2
+    err = capsys.readouterr().err
+    assert 'links-teal.toml:7: colours.teal.label: no es word for colours.teal.label = "teal"' in err, err
+    purple = variant.read_text().replace('"teal"', '"purple"').replace("teal", "purple")
+    variant.write_text(purple)  # a colour the Spanish table names ("morado"): accepted
+    assert main(["check", variant.name]) == 0
