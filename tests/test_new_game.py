@@ -20,11 +20,106 @@ ROOT = Path(__file__).resolve().parent.parent
 NAME = "sixth"
 
 
-@pytest.fixture(scope="module")
-def package(tmp_path_factory):
-    """The skeleton as a package of its own in a temporary folder, with an entry point naming it."""
+#: the rules of Nim (a pile of `rules.track` stones; take 1 to `rules.step`; whoever takes the
+#: last stone wins) written into the skeleton's engine.py, as a designer would: the only edit
+NIM_ENGINE = '''"""Nim: one pile of `rules.track` stones; in turn each player takes 1 to `rules.step`; whoever
+takes the last stone wins.  A die decides who starts."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from boardlab.analysis.agents import AgentTable, OnePlyAgent, RandomAgent
+from boardlab.analysis.mcts import MCTSAgent
+from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
+
+
+class NimGame(Game):
+    def new_initial_state(self) -> "NimState":
+        return NimState(self)
+
+
+class NimState(State):
+    def __init__(self, game: NimGame):
+        self.game = game
+        self.pile = game.definition.rules.track
+        self.mover = CHANCE
+        self.turns = 0
+        self.won: tuple[int, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"NimState(pile={self.pile}, mover={self.mover})"
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def current_player(self) -> int:
+        return self.mover
+
+    def chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        return [(seat, Fraction(1, self.players)) for seat in range(self.players)] if self.mover == CHANCE else []
+
+    def legal_moves(self) -> list[int]:
+        return [] if self.mover < 0 else list(range(1, min(self.game.definition.rules.step, self.pile) + 1))
+
+    def apply(self, move) -> None:
+        if self.mover == CHANCE:
+            if type(move) is not int or move not in range(self.players):
+                raise IllegalMoveError(f"{move!r} is not a seat to start")
+            self.mover = move
+            return
+        if type(move) is not int or move not in self.legal_moves():
+            raise IllegalMoveError(f"cannot take {move!r} from {self.pile}")
+        self.pile -= move
+        self.turns += 1
+        if self.pile == 0:
+            self.won, self.mover = (self.mover,), TERMINAL
+        else:
+            self.mover = (self.mover + 1) % self.players
+
+    def clone(self) -> "NimState":
+        other = NimState.__new__(NimState)
+        other.__dict__.update(self.__dict__)
+        return other
+
+    def winners(self) -> tuple[int, ...]:
+        return self.won
+
+    def length(self) -> int:
+        return self.turns
+
+
+class Greedy(OnePlyAgent):
+    """Leaves a multiple of step + 1 stones when it can (the winning reply in two-player Nim)."""
+
+    name = "greedy"
+
+    @staticmethod
+    def value(after: NimState, seat: int) -> float:
+        return 1.0 if after.pile % (after.game.definition.rules.step + 1) == 0 else 0.0
+
+
+def make_game(definition, players: int) -> NimGame:
+    return NimGame(definition, players)
+
+
+def _mcts(iterations: int):
+    return lambda game: MCTSAgent(iterations, RandomAgent(), name=f"mcts-{iterations}")
+
+
+AGENTS = AgentTable({"greedy": lambda game: Greedy()}, families={"mcts": _mcts})
+'''
+
+
+@pytest.fixture(scope="module", params=["as written", "with the rules of nim"])
+def package(request, tmp_path_factory):
+    """The skeleton as a package of its own in a temporary folder, with an entry point naming it;
+    as written, or with Nim's rules in its engine file (the only file edited)."""
     into = tmp_path_factory.mktemp("newgame")
     assert main(["new-game", NAME, "--into", str(into)]) == 0
+    if request.param != "as written":
+        (into / NAME / "engine.py").write_text(NIM_ENGINE)
     info = into / f"{NAME}-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {NAME}\nVersion: 0.1\n")
