@@ -340,3 +340,22 @@ def test_the_sixbysix_worked_example_is_a_round_the_engine_plays_so():
     assert [int(m[2]) for m in moves][seats.index(seat)] == total
     refunded = int(moves[seats.index(seat)][1]) == int(moves[seats.index(seat)][3])
     assert state.chips[seat] == chips[seat] + int(bank) + refunded and state.bank == 0
+
+
+def test_the_blockd_worked_example_is_a_legal_move_along_a_real_path():
+    from boardlab.analysis.blockd.walks import neighbours
+    from boardlab.printkit.games import blockd as art
+
+    d = load("blockd")
+    game, state, move, path = art.example_move(d)
+    assert move in state.legal_moves()
+    seat = state.current_player()
+    assert path[0] == state.pawns[seat] and path[-1] == move.to
+    card = game.cards[state.deal.card_ids[path[0]]]
+    assert len(path) - 1 in game.step_counts(card)  # exactly the card's steps
+    steps = neighbours(game.grid)
+    assert all(b in steps[a] for a, b in zip(path, path[1:]))  # orthogonal steps (wrapping on a torus)
+    assert len(set(path)) == len(path)  # no cell twice
+    assert not any(state.blocked >> cell & 1 for cell in path[1:])  # never into a face-down or blind card
+    _, _, _, caption = art.worked_example(d)
+    assert f"exactly {len(path) - 1} steps" in caption

@@ -246,3 +246,107 @@ def setup_drawing(definition):
                 pawn(canvas, x + geometry.width / 2, y + geometry.height * 0.42, geometry.width * 0.7, starts[card_id],
                      ink)
     return draw, columns * step_x - CARD_GAP, rows * step_y - CARD_GAP
+
+
+def _path_of(grid, start: int, end: int, entered: int) -> list[int]:
+    """The cells of a walk from `start` to `end` entering exactly the cells of `entered`, in order
+    (a search over that handful of cells)."""
+    from boardlab.analysis.blockd.walks import neighbours
+
+    steps = neighbours(grid)
+    want = bin(entered).count("1")
+
+    def walk(path: list[int]) -> list[int] | None:
+        if len(path) - 1 == want:
+            return path if path[-1] == end else None
+        for n in steps[path[-1]]:
+            if entered >> n & 1 and n not in path:
+                found = walk(path + [n])
+                if found:
+                    return found
+        return None
+    return walk([start]) or [start, end]
+
+
+def example_move(definition):
+    """The worked example's position and move: (game, state, move, path) - the engine's deal of
+    `EXAMPLE_SEED`, one turn of every player (each the middle one of its legal moves), then the
+    next player's middle move without a restore and the cells of one walk it takes."""
+    from random import Random
+
+    from boardlab.analysis.blockd.engine import make_game, random_deal
+    from boardlab.printkit.rulebook.setups import EXAMPLE_SEED
+
+    game = make_game(definition, definition.game.max_players)
+    state = game.new_initial_state()
+    state.apply(random_deal(game, Random(EXAMPLE_SEED)))
+    for _ in range(game.players):
+        if state.is_terminal():
+            break
+        moves = state.legal_moves()
+        state.apply(moves[len(moves) // 2])
+    seat = state.current_player()
+    moves = [m for m in state.legal_moves() if m.restore < 0] or state.legal_moves()
+    move = moves[len(moves) // 2]
+    start = state.pawns[seat]
+    blocked = state.blocked | (state.pawn_mask(seat) if definition.rules.pawns == "block" else 0)
+    deal = state.deal
+    assert deal is not None  # dealt above
+    entered = next(mask for mask, end in deal.walks[start] if end == move.to and not mask & blocked)
+    return game, state, move, _path_of(game.grid, start, move.to, entered)
+
+
+def worked_example(definition):
+    """The rulebook's worked example (`::: example`): a move with its path in a real position -
+    the engine's deal of `EXAMPLE_SEED` (the setup drawing's), one turn of every player (each the
+    middle one of its legal moves), then the next move (`example_move`).  Returns
+    (draw, width, height, caption): the grid as it lies then (face-down cards show their back),
+    the pawns, the path step by step (a step across a wrapping edge leaves one side and enters
+    the other) and a ring on the card where it ends."""
+    from boardlab.printkit.rulebook.setups import CARD_GAP, pawn
+
+    geometry = card_geometry(definition.print, print_conventions())
+    cards = blockd_cards(definition)
+    game, state, move, path = example_move(definition)
+    seat, deal, start = state.current_player(), state.deal, path[0]
+    rows, columns = definition.board.rows, definition.board.columns
+    step_x, step_y = geometry.width + CARD_GAP, geometry.height + CARD_GAP
+    ink = ink_and_paper(definition)[0]
+    suits = definition.cards.suits
+
+    def centre(cell: int):
+        row, column = divmod(cell, columns)
+        return column * step_x + geometry.width / 2, row * step_y + geometry.height / 2
+
+    def draw(canvas: Canvas) -> None:
+        for cell, card_id in enumerate(deal.card_ids):
+            row, column = divmod(cell, columns)
+            x, y = column * step_x, row * step_y
+            face = cards[card_id].back if state.down >> cell & 1 else cards[card_id].front
+            with canvas.clip(x, y, geometry.width, geometry.height, geometry.corner_radius):
+                with canvas.transform(dx=x, dy=y):
+                    face(canvas)
+            canvas.rect(x, y, geometry.width, geometry.height, stroke=ink, width=0.5, radius=geometry.corner_radius)
+        for s, cell in enumerate(state.pawns):
+            if cell >= 0:
+                cx, cy = centre(cell)
+                pawn(canvas, cx, cy - geometry.height * 0.08, geometry.width * 0.6, definition.colours[suits[s]], ink)
+        for a, b in zip(path, path[1:]):
+            (ax, ay), (bx, by) = centre(a), centre(b)
+            (ra, ca), (rb, cb) = divmod(a, columns), divmod(b, columns)
+            if abs(ra - rb) + abs(ca - cb) == 1:
+                canvas.line(ax, ay, bx, by, stroke=ink, width=1.6)
+            else:  # across a wrapping edge: out of one side, in at the other
+                dx = (1 if cb < ca else -1) * step_x / 2 if ra == rb else 0
+                dy = (1 if rb < ra else -1) * step_y / 2 if ca == cb else 0
+                canvas.line(ax, ay, ax + dx, ay + dy, stroke=ink, width=1.6, dash=(1.5, 1.0))
+                canvas.line(bx - dx, by - dy, bx, by, stroke=ink, width=1.6, dash=(1.5, 1.0))
+        ex, ey = centre(move.to)
+        canvas.circle(ex, ey, geometry.width * 0.36, stroke=ink, width=1.6)
+
+    card = game.cards[deal.card_ids[start]]
+    target = game.cards[deal.card_ids[move.to]]
+    colour = word(definition.colours[suits[seat]].label)
+    ends_on = term("blockd.card", colour=word(definition.colours[suits[target.suit]].label), value=target.value)
+    caption = term("blockd.example", player=colour, value=card.value, steps=len(path) - 1, end=ends_on)
+    return draw, columns * step_x - CARD_GAP, rows * step_y - CARD_GAP, caption
