@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from boardlab.layouts import load, print_conventions
-from boardlab.printkit.games.sixbysix import card_size as sixbysix_card_size
 from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.pdf import render_pdf
 from boardlab.layouts.registry import game_ids
@@ -26,10 +25,13 @@ TOLERANCE = 1e-3  # mm
 
 
 def card_cut_size(game: str) -> tuple[float, float]:
+    """The cut size of a game's cards: its print module's `card_size` (cards of a size of their
+    own, such as 6x6's player cards), else the definition's card (a preset or [width, height])."""
     d = load(game)
-    if game == "sixbysix":
-        return sixbysix_card_size(d)
-    return tuple(CONVENTIONS.card_sizes[d.print.card])
+    own = getattr(print_module(game), "card_size", None)
+    if own is not None:
+        return own(d)
+    return tuple(d.print.card) if isinstance(d.print.card, tuple) else tuple(CONVENTIONS.card_sizes[d.print.card])
 
 
 def card_files(game: str, options: PrintOptions):
@@ -61,7 +63,7 @@ OPTIONS = [PrintOptions(paper, duplex, backs) for paper in ("a4", "letter")
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o.paper}-{o.duplex}-{o.backs}")
-@pytest.mark.parametrize("game", ["blockd", "links", "sixbysix"])
+@pytest.mark.parametrize("game", [g for g in game_ids("print") if card_files(g, PrintOptions("a4", "long", "duplex"))])
 def test_every_card_face_has_bleed_on_every_edge_no_card_butts_against(game, options):
     """Each card face is drawn clipped to its bleed box.  A side of that box either lies against
     another card's box (the two share a cut line) or reaches exactly `bleed` beyond the cut
