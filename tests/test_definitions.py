@@ -211,7 +211,8 @@ def generated_corruptions(game: str):
     """(description, corrupted text, key, line) for the game's definition file, from its schema's
     fields and limits alone: each key written on a line of its own renamed (an unknown key),
     removed when the schema requires it (a missing key, reported at its table), given a value of
-    the wrong type, and set one step beyond each of its limits."""
+    the wrong type, nan and inf for a number that may be fractional, and set one step beyond each
+    of its limits."""
     definition = game_part(game, "definition").Definition
     path = game_entry(game).definition_path()
     text = path.read_text()
@@ -241,6 +242,9 @@ def generated_corruptions(game: str):
             yield (f"{key}: unknown option", changed(f'{parts[-1]} = "no_such_option"'), key, index + 1)
         numeric = tp in (int, float) or (typing.get_origin(tp) in (typing.Union, types.UnionType)
                                          and set(typing.get_args(tp)) <= {int, float, type(None)})
+        if numeric and float in (typing.get_args(tp) or (tp,)):  # TOML's nan and inf are floats
+            yield (f"{key}: not a number", changed(f"{parts[-1]} = nan"), key, index + 1)
+            yield (f"{key}: infinite", changed(f"{parts[-1]} = inf"), key, index + 1)
         if numeric and meta.get("min") is not None:
             yield (f"{key}: below its least", changed(f"{parts[-1]} = {_number(meta['min'] - 1, tp)}"), key, index + 1)
         if numeric and meta.get("max") is not None:
