@@ -78,7 +78,7 @@ class DaskBackend(Backend):
             if address == "local":
                 from boardlab.analysis.runner import default_workers
                 with stopping.helpers_ignore_ctrl_c():  # its processes leave the terminal's Ctrl-C to this one
-                    self.cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
+                    self.cluster = LocalCluster(n_workers=min(workers or default_workers(), default_workers()), threads_per_worker=1,
                                                 processes=True, host="127.0.0.1", dashboard_address=None,
                                                 silence_logs=logging.CRITICAL)
                 self.client = Client(self.cluster, timeout=self.timeout)

@@ -16,6 +16,7 @@ import multiprocessing
 from typing import Callable
 
 from boardlab import stopping
+from boardlab.layouts.limits import default_workers
 
 
 def _quiet_worker(initializer: Callable | None, initargs: tuple) -> None:
@@ -25,10 +26,13 @@ def _quiet_worker(initializer: Callable | None, initargs: tuple) -> None:
 
 
 def local_pool(workers: int, initializer: Callable | None = None, initargs: tuple = ()):
-    """A `multiprocessing` pool of `workers` processes (fork where available) that ignore SIGINT.
+    """A `multiprocessing` pool of `workers` processes (fork where available) that ignore SIGINT,
+    never more than the cores this process may run on (more would only share them: the results
+    are the same whatever the number of workers).
 
     Use it as a context manager: on leaving the block, also by an exception, the workers are
     terminated.
     """
+    workers = max(1, min(workers, default_workers()))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     return context.Pool(workers, initializer=_quiet_worker, initargs=(initializer, initargs))

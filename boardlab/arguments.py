@@ -71,6 +71,17 @@ def add_cluster_arguments(p) -> None:
                    help="seconds to wait for the scheduler and its workers before giving up (default: 10)")
 
 
+def worker_count(text: str) -> int:
+    """--workers: a whole number from 1 to MAX_WORKERS (the pool then uses at most the cores there are).
+
+    >>> worker_count("2")
+    2
+    """
+    from boardlab.layouts.limits import MAX_WORKERS
+
+    return at_most(MAX_WORKERS)(text)
+
+
 def positive(text: str) -> int:
     """A whole number >= 1.
 

@@ -25,3 +25,37 @@ MAX_WORKERS = 64
 def default_workers() -> int:
     """The cores this process may run on (at least 1): the default and the most of --workers."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+# -- definitions and positions ----------------------------------------------------------------------
+#: the largest definition, variant or position file read (bytes; the largest definition today is about
+#: 11 kB): a larger one is refused before it is parsed
+MAX_FILE_BYTES = 2_000_000
+#: the most digits of a whole number in a definition or a position (the largest today has 4)
+MAX_INTEGER_DIGITS = 15
+#: the longest text value of a definition (characters; the longest today is about 300)
+MAX_TEXT_CHARS = 1_000
+#: the longest name or label (keys `name`, `label`, `letter`, `symbol`, `id`)
+MAX_NAME_CHARS = 60
+#: keys whose values are names or labels
+NAME_KEYS = ("name", "label", "letter", "symbol", "id")
+#: the most items of one list or table of a definition (the longest today has 6)
+MAX_ITEMS = 1_000
+#: the longest `extends` chain (a variant of a variant of ...)
+MAX_EXTENDS_DEPTH = 32
+#: rulebook markup: the deepest nesting of `:::` blocks, and the most characters of one text
+MAX_MARKUP_DEPTH = 20
+MAX_MARKUP_CHARS = 500_000
+#: the most `::: pagebreak` of one rulebook text (today's have at most a handful)
+MAX_PAGE_BREAKS = 100
+
+
+def control_character(text: str, allow_newlines: bool) -> str | None:
+    """The first control character of `text` as U+XXXX (tab and newline allowed in long texts), or None.
+
+    >>> control_character("red", False), control_character("a\\x1b[31m", False), control_character("a\\nb", True)
+    (None, 'U+001B', None)
+    """
+    for char in text:
+        if (ord(char) < 32 and not (allow_newlines and char in "\n\t")) or 0x7f <= ord(char) < 0xa0:
+            return f"U+{ord(char):04X}"
+    return None

@@ -22,6 +22,7 @@ from typing import Any, Mapping
 
 from boardlab.layouts.common import PrintConventions, check_colour_palette, check_print
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
+from boardlab.layouts.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, MAX_INTEGER_DIGITS
 from boardlab.layouts.registry import game_entry, game_ids, game_part
 from boardlab.layouts.schema import Checker, Source
 from boardlab.layouts.tomlmap import key_lines
@@ -54,6 +55,10 @@ def read_document(path: Path) -> Document:
     """Parse one TOML file, turning every way it can fail into a DefinitionError."""
     name = display_path(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:  # refused before it is read: parsing 100 MB of TOML takes minutes
+            raise DefinitionError([Problem(name, 0, "file", f"{size:,} bytes", f"at most {MAX_FILE_BYTES:,} bytes "
+                                           "(a definition is a few kB)")])
         raw = path.read_bytes()
     except FileNotFoundError:
         raise DefinitionError([Problem(name, 0, "file", "no such file")]) from None
@@ -82,6 +87,11 @@ def read_document(path: Path) -> Document:
             line = text.count("\n") + 1
         raise DefinitionError([Problem(name, line, "syntax", f"TOML syntax error: {message}",
                                        "see https://toml.io for the format")]) from None
+    except ValueError:  # Python's own limit on the digits of a whole number (4,300) stopped the parser
+        m = re.search(r"\d{%d,}" % (MAX_INTEGER_DIGITS + 1), text)
+        line = text.count("\n", 0, m.start()) + 1 if m else 0
+        raise DefinitionError([Problem(name, line, "value", "a whole number of thousands of digits",
+                                       f"at most {MAX_INTEGER_DIGITS} digits")]) from None
     deepest = max(lines, key=len, default=())
     if len(deepest) > MAX_DEPTH:
         raise DefinitionError([Problem(name, lines[deepest], "syntax", f"keys nested {len(deepest)} levels deep",
@@ -157,11 +167,19 @@ def _flatten(path: Path, seen: tuple[Path, ...] = ()) -> tuple[str | None, dict,
             message = f'no game or variant named "{parent}"'
         raise DefinitionError([Problem(doc.file, line, "extends", message,
                                        ", ".join(game_ids()) + ", a variant name or a path to a definition")]) from None
+    if len(seen) + 1 >= MAX_EXTENDS_DEPTH:
+        raise DefinitionError([Problem(doc.file, line, "extends", f"a chain of more than {MAX_EXTENDS_DEPTH} files",
+                                       f"at most {MAX_EXTENDS_DEPTH} definitions and variants, each extending the next")])
     if parent_path.resolve() in seen or parent_path.resolve() == path.resolve():
         raise DefinitionError([Problem(doc.file, line, "extends", "variants extend each other in a circle",
                                        "extend the game definition")])
     game_id, data, origins, _ = _flatten(parent_path, seen + (path.resolve(),))
     top = {k: v for k, v in doc.data.items() if k != "extends"}
+    mine_id = top.get("game", {}).get("id", game_id) if isinstance(top.get("game"), dict) else game_id
+    if mine_id != game_id:
+        raise DefinitionError([Problem(doc.file, doc.lines.get(("game", "id"), line), "game.id",
+                                       f"a variant cannot change the game it is a variant of ({game_id})",
+                                       "leave game.id out; a new game is a definition of its own")])
     merged = _merge(data, top)
     mine = _origins(doc)
     for key_path, where in mine.items():
@@ -193,8 +211,10 @@ def print_conventions() -> PrintConventions:
 def is_conventions_file(path: Path) -> bool:
     """True for a print conventions file (layouts/print.toml or a copy): paper sizes, no [game]."""
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return False  # read_document says why
         data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, RecursionError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, RecursionError, ValueError):  # ValueError: also TOMLDecodeError
         return False
     return "papers" in data and "game" not in data and "extends" not in data
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from boardlab.layouts.errors import BoardlabError, Problem
+from boardlab.layouts.limits import MAX_MARKUP_CHARS, MAX_MARKUP_DEPTH, MAX_PAGE_BREAKS
 
 RULEBOOKS = Path(__file__).resolve().parent / "rulebooks"
 
@@ -23,6 +24,7 @@ HEADING = re.compile(r"^(#{1,2})\s+(.*?)\s*\{#([a-z0-9-]+)\}\s*$")
 DIRECTIVE = re.compile(r"^:::\s*([a-z]+)\s*(.*?)\s*$")
 ITEM = re.compile(r"^(-|\d+\.)\s+(.*)$")
 PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
+STRAY_BRACE = re.compile(r"(?<!\\)[{}]")
 
 
 @dataclass
@@ -76,8 +78,12 @@ def parse(source: str, file: str, language: str) -> Text:
     >>> [b.kind for b in t.blocks], t.blocks[2].children[0].text, t.problems
     (['heading', 'paragraph', 'when'], 'Wrap.', [])
     """
+    if len(source) > MAX_MARKUP_CHARS:
+        return Text(file, language, [], {}, [Problem(file, 0, "file", f"{len(source):,} characters",
+                                                     f"at most {MAX_MARKUP_CHARS:,} (a rulebook text is about 20,000)")])
     problems: list[Problem] = []
     root: list[Block] = []
+    breaks = 0
     stack: list[tuple[Block, list[Block]]] = []  # open directives and the list new blocks go to
     terms: dict[str, str] = {}
     paragraph: list[str] = []
@@ -123,17 +129,29 @@ def parse(source: str, file: str, language: str) -> Text:
                 else:
                     stack[-1] = (stack[-1][0], stack[-1][0].other)
             elif name in CONTAINERS:
+                if len(stack) >= MAX_MARKUP_DEPTH:  # stop reading: deeper blocks would only be more of this
+                    problems.append(Problem(file, number, f"::: {name}", f"nested more than {MAX_MARKUP_DEPTH} deep",
+                                            f"at most {MAX_MARKUP_DEPTH} open blocks"))
+                    return Text(file, language, root, terms, problems)
                 block = Block(name, line=number, arg=arg)
                 if name in ("when", "option") and not arg:
                     problems.append(Problem(file, number, f"::: {name}", "needs a condition", "e.g. rules.torus = true"))
                 target().append(block)
                 stack.append((block, block.children))
             elif name in LEAVES:
+                breaks += name == "pagebreak"
+                if breaks == MAX_PAGE_BREAKS + 1:
+                    problems.append(Problem(file, number, "::: pagebreak", f"more than {MAX_PAGE_BREAKS} page breaks",
+                                            f"at most {MAX_PAGE_BREAKS}"))
                 target().append(Block(name, line=number, arg=arg))
             else:
                 problems.append(Problem(file, number, f"::: {name}", "unknown directive",
                                         ", ".join(CONTAINERS + LEAVES + ("else", "end"))))
             continue
+        stray = STRAY_BRACE.search(PLACEHOLDER.sub("", stripped))
+        if stray:
+            problems.append(Problem(file, number, "placeholder", f"a {stray.group()} without its pair",
+                                    "a placeholder is {key} on one line; write \\{ or \\} for a brace itself"))
         if line.startswith("#"):
             flush()
             h = HEADING.match(stripped)

@@ -24,6 +24,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
+from boardlab.layouts import limits as stated
 from boardlab.layouts.errors import Problem
 from boardlab.layouts.tomlmap import line_of
 
@@ -186,12 +187,14 @@ class Checker:
                 if len(value) != len(args):
                     self._fail(path, f"expected {len(args)} items, got {len(value)}", type_name(tp))
                 kinds = list(args)
+            self._check_items(path, len(value))
             self._check_range(path, len(value), meta, what="length")
             return self._collect(tuple, [(k, v, path + (i,)) for i, (k, v) in enumerate(zip(kinds, value))])
         if origin is dict:
             key_tp, value_tp = typing.get_args(tp)
             if not isinstance(value, dict):
                 self._fail(path, f"wrong type: {describe(value)}", "a table")
+            self._check_items(path, len(value))
             items, bad = [], False
             for key, item in value.items():
                 if key_tp is int:
@@ -213,11 +216,14 @@ class Checker:
         if tp is int:
             if not isinstance(value, int) or isinstance(value, bool):
                 self._fail(path, f"wrong type: {describe(value)}", "a whole number")
+            self._check_digits(path, value)
             self._check_range(path, value, meta)
             return value
         if tp is float:
             if not isinstance(value, (int, float)) or isinstance(value, bool):
                 self._fail(path, f"wrong type: {describe(value)}", "a number")
+            if isinstance(value, int):
+                self._check_digits(path, value)
             if not math.isfinite(value):
                 self._fail(path, f"must be a finite number (got {show(value)})", _bounds(meta.get("min"), meta.get("max"))
                            or "a number such as 2.5")
@@ -228,6 +234,7 @@ class Checker:
                 self._fail(path, f"wrong type: {describe(value)}", "a text in quotes")
             if meta.get("min") is not None and len(value) < meta["min"]:
                 self._fail(path, "must not be empty")
+            self._check_text(path, value)
             return value
         if tp is Any:
             return value
@@ -269,6 +276,25 @@ class Checker:
         if failed:
             raise _Invalid
         return cls(**kwargs)
+
+    def _check_digits(self, path: tuple, value: int) -> None:
+        if abs(value) >= 10 ** stated.MAX_INTEGER_DIGITS:
+            self._fail(path, f"a whole number of more than {stated.MAX_INTEGER_DIGITS} digits",
+                       f"at most {stated.MAX_INTEGER_DIGITS} digits")
+
+    def _check_items(self, path: tuple, count: int) -> None:
+        if count > stated.MAX_ITEMS:
+            self._fail(path, f"{count:,} items", f"at most {stated.MAX_ITEMS:,}")
+
+    def _check_text(self, path: tuple, value: str) -> None:
+        name = bool(path) and path[-1] in stated.NAME_KEYS
+        longest = stated.MAX_NAME_CHARS if name else stated.MAX_TEXT_CHARS
+        if len(value) > longest:
+            self._fail(path, f"{len(value):,} characters long", f"at most {longest:,} characters"
+                       + (" for a name or label" if name else ""))
+        bad = stated.control_character(value, allow_newlines=not name)
+        if bad is not None:
+            self._fail(path, f"holds the control character {bad}", "printable characters")
 
     def _check_range(self, path: tuple, number: float, meta: dict, what: str = "") -> None:
         low, high = meta.get("min"), meta.get("max")

@@ -677,3 +677,111 @@ def test_a_full_disk_under_the_store_is_one_line(tmp_path, capsys, filled_store,
     argv = store_argv("skill", tmp_path, store)
     argv[argv.index("--games") + 1] = "16"
     one_line_failure(*run(capsys, *argv), "database or disk is full")
+
+
+# -- limits: every unbounded value has a stated bound (layouts/limits.py, listed in the README) ----------
+from boardlab.layouts import game_ids, limits  # noqa: E402
+
+
+@pytest.mark.parametrize("table,key,value,words", [
+    ("rules", "max_turns", "9" * 5000, ["a whole number of thousands of digits", ":3:"]),
+    ("rules", "max_turns", "9" * (limits.MAX_INTEGER_DIGITS + 1),
+     ["rules.max_turns", f"more than {limits.MAX_INTEGER_DIGITS} digits"]),
+    ("colours.red", "label", '"' + "r" * 10_000 + '"', ["colours.red.label", "10,000 characters long",
+                                                        f"at most {limits.MAX_NAME_CHARS} characters"]),
+    ("game", "name", '"Blo\\u0000ckd"', ["game.name", "control character U+0000"]),
+    ("colours.red", "label", '"red\\u001b[31m"', ["colours.red.label", "control character U+001B"]),
+    ("game", "summary", '"' + "s" * (limits.MAX_TEXT_CHARS + 1) + '"', ["game.summary", "characters long"]),
+    ("game", "assumptions", "[" + ", ".join(['"a"'] * (limits.MAX_ITEMS + 1)) + "]",
+     ["game.assumptions", f"{limits.MAX_ITEMS + 1:,} items"]),
+    ("game", "id", '"links"', ["game.id", "a variant cannot change the game it is a variant of (blockd)"]),
+])
+def test_values_beyond_the_limits_are_one_line_for_every_definition_command(tmp_path, capsys, table, key, value,
+                                                                            words):
+    path = variant(tmp_path, "v.toml", f'extends = "blockd"\n[{table}]\n{key} = {value}\n')
+    for argv in (["check", path], ["simulate", "blockd", "--variant", path, "--games", "2"],
+                 ["print", "blockd", "--variant", path, "--out", str(tmp_path / "out")],
+                 ["rulebook", "blockd", "--variant", path, "--out", str(tmp_path / "out")]):
+        one_line_failure(*run(capsys, *argv), *words)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_definition_file_over_the_size_limit_is_refused_before_it_is_parsed(tmp_path, capsys):
+    path = tmp_path / "v.toml"
+    path.write_text('extends = "blockd"\n# ' + "x" * limits.MAX_FILE_BYTES + "\n")
+    one_line_failure(*run(capsys, "check", str(path)), f"at most {limits.MAX_FILE_BYTES:,} bytes")
+
+
+def test_a_long_extends_chain_is_refused(tmp_path, capsys):
+    (tmp_path / "c0.toml").write_text('extends = "blockd"\n')
+    for i in range(1, 1100):
+        (tmp_path / f"c{i}.toml").write_text(f'extends = "c{i - 1}.toml"\n')
+    one_line_failure(*run(capsys, "check", str(tmp_path / "c1099.toml")),
+                     f"a chain of more than {limits.MAX_EXTENDS_DEPTH} files")
+    assert run(capsys, "check", str(tmp_path / f"c{limits.MAX_EXTENDS_DEPTH - 2}.toml"))[0] == 0
+
+
+@pytest.mark.parametrize("number", ["9" * 5000, "9" * (limits.MAX_INTEGER_DIGITS + 1)])
+def test_a_huge_number_in_a_position_is_one_line(tmp_path, capsys, number):
+    path = tmp_path / "p.json"
+    path.write_text('{"game": "blockd", "to_move": ' + number + "}")
+    for game in game_ids("moves"):
+        one_line_failure(*run(capsys, "moves", game, str(path)), f"at most {limits.MAX_INTEGER_DIGITS}")
+
+
+def test_moves_with_standard_input_closed_is_one_line():
+    done = subprocess.run(COMMAND + ["moves", "blockd", "-"], preexec_fn=lambda: os.close(0), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr == ("boardlab moves: -: standard input is closed (give a position "
+                                                    "file, or pipe one in)\n")
+
+
+@pytest.mark.parametrize("text,words", [
+    ("::: when rules.torus\n" * 3000, ["::: when", f"nested more than {limits.MAX_MARKUP_DEPTH} deep"]),
+    ("::: pagebreak\n" * 1000, [f"more than {limits.MAX_PAGE_BREAKS} page breaks"]),
+    ("# Goal {#goal}\nTake {rules.hand_size cards.\n", ["placeholder", "a { without its pair", ":2:"]),
+    ("x" * (limits.MAX_MARKUP_CHARS + 1), [f"at most {limits.MAX_MARKUP_CHARS:,}"]),
+])
+def test_rulebook_markup_beyond_its_limits_is_one_line(tmp_path, capsys, monkeypatch, text, words):
+    from boardlab.layouts import rulebook_markup
+
+    (tmp_path / "blockd.en.md").write_text(text, encoding="utf-8")
+    (tmp_path / "blockd.es.md").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(rulebook_markup, "text_path", lambda game, language: tmp_path / f"{game}.{language}.md")
+    code, out, err = run(capsys, "check", "blockd")
+    assert code == 2 and "Traceback" not in err and all(word in err for word in words), err[-500:]
+    code, out, err = run(capsys, "rulebook", "blockd", "--lang", "en", "--out", str(tmp_path / "out"))
+    assert code == 2 and "Traceback" not in err and all(word in err for word in words), err[-500:]
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("game,agent,words", [
+    ("sixbysix", "clever", ["analysis.agent", "unknown agent 'clever'", "greedy"]),
+    ("blockd", "mcts-0", ["analysis.agent", "the N of mcts-N is a whole number"]),
+])
+def test_check_knows_the_engines_agents(tmp_path, capsys, game, agent, words):
+    path = variant(tmp_path, "v.toml", f'extends = "{game}"\n[analysis]\nagent = "{agent}"\n')
+    one_line_failure(*run(capsys, "check", path), *words, "v.toml:3:")
+    path = variant(tmp_path, "w.toml", f'extends = "{game}"\n[analysis]\nagent = "greedy"\n')
+    assert run(capsys, "check", path)[0] == 0
+
+
+def test_many_workers_asked_for_use_at_most_the_cores():
+    from boardlab.layouts.limits import MAX_WORKERS, default_workers
+
+    process = subprocess.Popen(COMMAND + ["simulate", "blockd", "--games", "50000000", "--workers", "40"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=as_a_terminal_starts_it)
+    try:
+        most = 0
+        stop = time.monotonic() + 4
+        while time.monotonic() < stop:
+            most = max(most, len(group_members(process.pid)))
+            time.sleep(0.1)
+    finally:
+        os.killpg(process.pid, signal.SIGINT)
+        process.communicate(timeout=20)
+    assert 1 < most <= default_workers() + 1  # the main process and one worker per core
+    with pytest.raises(SystemExit) as done:
+        main(["simulate", "blockd", "--workers", str(MAX_WORKERS + 1)])
+    assert done.value.code == 2

@@ -61,6 +61,12 @@ def run(args) -> int:
             print(f"{file}:{line}: print: {err}", file=sys.stderr)
             failed = True
             continue
+        agent = agent_problem(d)
+        if agent:
+            file, line = locate(path, ("analysis", "agent"))
+            print(f"{file}:{line}: analysis.agent: {agent}", file=sys.stderr)
+            failed = True
+            continue
         colours = contrast_problems(d)  # marks and text must read on what they are drawn on
         for key, what, allowed in colours:
             file, number = locate(path, key)
@@ -77,3 +83,19 @@ def run(args) -> int:
         what = d.game.name if d.variant == "baseline" else f"{d.game.name}, variant {d.variant}"
         print(f"{d.source}: ok ({what}, {player_range(d.game.min_players, d.game.max_players)})")
     return 2 if failed else 0
+
+
+def agent_problem(d) -> str | None:
+    """Why the definition's `analysis.agent` is not an agent of its engine, or None.
+
+    "random" is every engine's; any other name loads the engine to look it up (so that checking a
+    definition that keeps the default stays quick).
+    """
+    agent = getattr(getattr(d, "analysis", None), "agent", "random")
+    if agent == "random" or not game_entry(d.game.id).has("engine"):
+        return None
+    from boardlab.analysis import engines
+
+    known = engines.agent_factories(d.game.id)
+    return None if agent in known else known.unknown(agent)
+

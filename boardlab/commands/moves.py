@@ -7,6 +7,7 @@ from pathlib import Path
 
 from boardlab.arguments import game_definition
 from boardlab.layouts import BoardlabError, game_ids, game_part
+from boardlab.layouts.limits import MAX_FILE_BYTES, MAX_INTEGER_DIGITS
 
 #: the command's line in `boardlab --help`
 HELP = "legal moves of a position given as JSON"
@@ -32,7 +33,14 @@ def read_position(name: str) -> dict:
     import sys
 
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        if name == "-":
+            if sys.stdin is None:  # started with standard input closed
+                raise BoardlabError("-: standard input is closed (give a position file, or pipe one in)")
+            text = sys.stdin.read(MAX_FILE_BYTES + 1)
+        else:
+            if Path(name).is_file() and Path(name).stat().st_size > MAX_FILE_BYTES:
+                raise BoardlabError(f"{name}: larger than {MAX_FILE_BYTES:,} bytes (a position is a few kB)")
+            text = Path(name).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BoardlabError(f"{name}: no such file") from None
     except IsADirectoryError:
@@ -41,12 +49,25 @@ def read_position(name: str) -> dict:
         raise BoardlabError(f"{name}: not UTF-8 text") from None
     except OSError as err:
         raise BoardlabError(f"{name}: cannot be read: {err.strerror}") from None
+    if len(text) > MAX_FILE_BYTES:
+        raise BoardlabError(f"{name}: larger than {MAX_FILE_BYTES:,} bytes (a position is a few kB)")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=whole_number)
     except json.JSONDecodeError as err:
         raise BoardlabError(f"{name}:{err.lineno}: not valid JSON: {err.msg}") from None
     except RecursionError:
         raise BoardlabError(f"{name}: nested too deeply to be a position") from None
+
+
+def whole_number(text: str) -> int:
+    """A JSON integer of a position, refused beyond MAX_INTEGER_DIGITS digits.
+
+    >>> whole_number("-12")
+    -12
+    """
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise BoardlabError(f"a whole number of {len(text.lstrip('-')):,} digits (at most {MAX_INTEGER_DIGITS})")
+    return int(text)
 
 
 def position_of_record(data):

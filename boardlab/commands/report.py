@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from boardlab.arguments import (add_agent_argument, add_cluster_arguments, add_seed_argument, at_most, game_definition,
-                                positive)
+                                positive, worker_count)
 from boardlab.layouts import game_ids
 from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_DEALS, MAX_GAMES
 
@@ -54,7 +54,7 @@ def add_store_arguments(p) -> None:
 
     p.add_argument("--store", metavar="PATH", default=str(DEFAULT_STORE),
                    help=f"the SQLite results store (default: {DEFAULT_STORE})")
-    p.add_argument("--workers", type=positive, metavar="W", help="worker processes (default: the number of cores)")
+    p.add_argument("--workers", type=worker_count, metavar="W", help="worker processes (default: the number of cores)")
     add_cluster_arguments(p)
 
 

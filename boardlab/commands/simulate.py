@@ -6,7 +6,8 @@ import argparse
 import json
 import textwrap
 
-from boardlab.arguments import add_cluster_arguments, add_seed_argument, at_most, game_definition, positive
+from boardlab.arguments import (add_cluster_arguments, add_seed_argument, at_most, game_definition, positive,
+                                worker_count)
 from boardlab.layouts import BoardlabError, game_ids
 from boardlab.layouts.limits import MAX_GAMES, default_workers
 
@@ -46,7 +47,7 @@ def add_match_arguments(p, games: int = 1000) -> None:
     p.add_argument("--games", type=at_most(MAX_GAMES), default=games, metavar="N",
                    help=f"games to play (default: {games}; at most {MAX_GAMES:,})")
     add_seed_argument(p)
-    p.add_argument("--workers", type=positive, metavar="W",
+    p.add_argument("--workers", type=worker_count, metavar="W",
                    help=f"worker processes (default: the number of cores, {default_workers()} here)")
     p.add_argument("--no-rotation", action="store_true",
                    help="play every deal once instead of once per rotation of the seats "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from boardlab.arguments import add_seed_argument, at_most, game_definition, positive
+from boardlab.arguments import add_seed_argument, at_most, game_definition, positive, worker_count
 from boardlab.layouts import game_ids, game_part
 from boardlab.layouts.limits import MAX_DEALS
 
@@ -24,7 +24,7 @@ def register(subparsers) -> None:
     p.add_argument("--deals", type=at_most(MAX_DEALS), default=1000, metavar="N",
                    help=f"random deals for estimated tables (default: 1000; at most {MAX_DEALS:,})")
     add_seed_argument(p)
-    p.add_argument("--workers", type=positive, metavar="W", help="worker processes (default: the number of cores)")
+    p.add_argument("--workers", type=worker_count, metavar="W", help="worker processes (default: the number of cores)")
     p.set_defaults(run=run)
 
 
