@@ -347,7 +347,9 @@ def test_the_blockd_worked_example_is_a_legal_move_along_a_real_path():
     from boardlab.printkit.games import blockd as art
 
     d = load("blockd")
-    game, state, move, path = art.example_move(d)
+    found = art.example_move(d)
+    assert found is not None
+    game, state, move, path = found
     assert move in state.legal_moves()
     seat = state.current_player()
     assert path[0] == state.pawns[seat] and path[-1] == move.to

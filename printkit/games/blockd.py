@@ -269,7 +269,8 @@ def _path_of(grid, start: int, end: int, entered: int) -> list[int]:
 
 
 def example_move(definition):
-    """The worked example's position and move: (game, state, move, path) - the engine's deal of
+    """The worked example's position and move: (game, state, move, path), or None when the deal
+    leaves no move to show - the engine's deal of
     `EXAMPLE_SEED`, one turn of every player (each the middle one of its legal moves), then the
     next player's middle move without a restore and the cells of one walk it takes."""
     from random import Random
@@ -278,22 +279,29 @@ def example_move(definition):
     from boardlab.printkit.rulebook.setups import EXAMPLE_SEED
 
     game = make_game(definition, definition.game.max_players)
-    state = game.new_initial_state()
-    state.apply(random_deal(game, Random(EXAMPLE_SEED)))
-    for _ in range(game.players):
+    for warm_up in (game.players, 0):  # a round first; on a board too small for that, the first move
+        state = game.new_initial_state()
+        state.apply(random_deal(game, Random(EXAMPLE_SEED)))
+        for _ in range(warm_up):
+            if state.is_terminal() or not state.legal_moves():
+                break
+            moves = state.legal_moves()
+            state.apply(moves[len(moves) // 2])
         if state.is_terminal():
-            break
-        moves = state.legal_moves()
-        state.apply(moves[len(moves) // 2])
-    seat = state.current_player()
-    moves = [m for m in state.legal_moves() if m.restore < 0] or state.legal_moves()
-    move = moves[len(moves) // 2]
-    start = state.pawns[seat]
-    blocked = state.blocked | (state.pawn_mask(seat) if definition.rules.pawns == "block" else 0)
-    deal = state.deal
-    assert deal is not None  # dealt above
-    entered = next(mask for mask, end in deal.walks[start] if end == move.to and not mask & blocked)
-    return game, state, move, _path_of(game.grid, start, move.to, entered)
+            continue
+        seat = state.current_player()
+        moves = [m for m in state.legal_moves() if m.restore < 0]
+        if not moves:
+            continue
+        move = moves[len(moves) // 2]
+        start = state.pawns[seat]
+        blocked = state.blocked | (state.pawn_mask(seat) if definition.rules.pawns == "block" else 0)
+        deal = state.deal
+        assert deal is not None  # dealt above
+        entered = next((mask for mask, end in deal.walks[start] if end == move.to and not mask & blocked), None)
+        if entered is not None:
+            return game, state, move, _path_of(game.grid, start, move.to, entered)
+    return None
 
 
 def worked_example(definition):
@@ -307,7 +315,10 @@ def worked_example(definition):
 
     geometry = card_geometry(definition.print, print_conventions())
     cards = blockd_cards(definition)
-    game, state, move, path = example_move(definition)
+    found = example_move(definition)
+    if found is None:  # no move to show (a board too small for one)
+        return None
+    game, state, move, path = found
     seat, deal, start = state.current_player(), state.deal, path[0]
     rows, columns = definition.board.rows, definition.board.columns
     step_x, step_y = geometry.width + CARD_GAP, geometry.height + CARD_GAP

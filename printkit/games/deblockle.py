@@ -259,7 +259,7 @@ def worked_example(definition):
     engine's own setup of `EXAMPLE_SEED` and the first of its legal moves whose hop leaves the
     tipped-onto square.  Returns (draw, width, height, caption): the board before the move, a
     dashed arrow for the tip, a solid one for the hop and a ring where the block ends; the caption
-    says the move in the language being written."""
+    says the move in the language being written.  None when the setup leaves no move."""
     from random import Random
 
     from boardlab.analysis.deblockle.engine import SCORED, make_game
@@ -270,6 +270,8 @@ def worked_example(definition):
     state.apply(state.sample_chance(Random(EXAMPLE_SEED)))
     board, cube = game.board, game.cube
     moves = state.legal_moves()
+    if state.is_terminal() or not moves:  # no move to show (a board too small for one)
+        return None
     move = next((m for m in moves if m.to != SCORED and m.to != board.neighbour[m.frm][m.tip]), moves[0])
     seat = state.current_player()
     onto = board.neighbour[move.frm][move.tip]

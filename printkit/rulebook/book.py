@@ -195,7 +195,10 @@ class _Story:
         if block.kind == "example":
             example = worked_example(self.d.game.id)
             assert example is not None  # check_texts refuses the directive for a game without one
-            draw, width, height, caption = example(self.d)
+            drawn = example(self.d)
+            if drawn is None:  # the position has no move to show (a tiny board): the text stands alone
+                return []
+            draw, width, height, caption = drawn
             return self.figure(draw, width, height, term("figure.example", caption=caption))
         if block.kind == "pagebreak":
             return [PageBreak()]
