@@ -361,3 +361,18 @@ def test_the_blockd_worked_example_is_a_legal_move_along_a_real_path():
     assert not any(state.blocked >> cell & 1 for cell in path[1:])  # never into a face-down or blind card
     _, _, _, caption = art.worked_example(d)
     assert f"exactly {len(path) - 1} steps" in caption
+
+
+def test_the_links_worked_example_is_a_capture_by_the_rules_of_the_table():
+    from boardlab.analysis.links.table import Line, capture_size
+    from boardlab.printkit.games import links as art
+
+    d = load("links")
+    found = art.example_capture(d)
+    assert found is not None
+    game, seat, move, (cards, run_start, count), taken = found
+    line = Line(cards, run_start, count)
+    assert capture_size(game.deck, d.rules, line, move.kind) == taken > 0  # the table's rule, independently
+    assert sum(1 for c, _ in cards[run_start:] if game.deck.kinds[c].category == "game") == count
+    _, _, _, caption = art.worked_example(d)
+    assert f"whose count is {count}" in caption and f"player {seat + 1} lays" in caption

@@ -16,7 +16,7 @@ make masters match like game cards).  All of it is read from the definition.
 from __future__ import annotations
 
 from boardlab.layouts import print_conventions
-from boardlab.layouts.terms import term, word
+from boardlab.layouts.terms import plural, term, word
 from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.cover import cover_file, tools
@@ -268,3 +268,91 @@ def setup_drawing(definition):
                 distance = first + k * (h + CARD_GAP)
                 place(canvas, cards[name], centre + dx * distance, centre + dy * distance, angle + (180 if turned else 0))
     return draw, 2 * size, 2 * size
+
+
+def example_capture(definition):
+    """The worked example's capture: (game, seat, move, (line cards, run start, count) before the
+    move, cards captured), or None when the game ends without one - the engine's deal of
+    `EXAMPLE_SEED` for the fewest players, every turn a legal move drawn by a generator of the
+    same seed, up to the first capture."""
+    import random
+
+    from boardlab.analysis.links.engine import make_game
+    from boardlab.printkit.rulebook.setups import EXAMPLE_SEED
+
+    game = make_game(definition, definition.game.min_players)
+    rng = random.Random(EXAMPLE_SEED)
+    state = game.new_initial_state()
+    state.apply(state.sample_chance(rng))
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        move = moves[rng.randrange(len(moves))]
+        seat = state.current_player()
+        before = None if move.is_pass else (list(state.lines[move.line].cards), state.lines[move.line].run_start,
+                                            state.lines[move.line].count)
+        captured = len(state.captured[seat])
+        state.apply(move)
+        if before is not None and len(state.captured[seat]) > captured:
+            return game, seat, move, before, len(state.captured[seat]) - captured
+    return None
+
+
+def worked_example(definition):
+    """The rulebook's worked example (`::: example`): the first capture of a real game - the
+    engine's deal of `EXAMPLE_SEED` for the fewest players, every turn a legal move drawn by a
+    generator of the same seed - drawn as the central card and the line the capture is made on,
+    the cards laid end to end (touching ends face each other), the counted run framed and the
+    capturing card ringed.  Returns (draw, width, height, caption), or None when no capture
+    comes within the game."""
+    from boardlab.analysis.links.cards import EMPTY, GAME, WILD
+    from boardlab.printkit.rulebook.setups import CARD_GAP
+
+    found = example_capture(definition)
+    if found is None:
+        return None
+    game, seat, move, (cards, run_start, count), taken = found
+    deck = game.deck
+    geometry = card_geometry(definition.print, print_conventions())
+    ink, paper = ink_and_paper(definition)
+    faces = definition.deck.faces
+
+    def card_drawer(kind: int, exposes: int):
+        k = deck.kinds[kind]
+        if k.category == EMPTY:
+            return _empty_drawer(definition, geometry)
+        if k.category != GAME:
+            return _master_drawer(definition, geometry, definition.deck.masters[k.master])
+        if exposes == WILD or k.ends is None:
+            top, bottom = k.ends or (0, 0)
+        else:
+            top, bottom = (k.ends[0], k.ends[1]) if exposes == k.ends[1] else (k.ends[1], k.ends[0])
+        return _game_card_drawer(definition, geometry, faces[top], faces[bottom])
+
+    laid = [(_central_drawer(definition, geometry), False)] + [(card_drawer(c, e), False) for c, e in cards]
+    laid.append((card_drawer(move.kind, move.exposes), True))
+    step = geometry.height + CARD_GAP  # cards lie across the line: a card's length along it
+    width, height = len(laid) * step - CARD_GAP, geometry.width
+
+    def draw(canvas: Canvas) -> None:
+        for i, (face, capturing) in enumerate(laid):
+            x = i * step
+            # turned a quarter: the card's top end (the one touching the card before) faces left
+            with canvas.transform(dx=x, dy=height, rotate=-90):
+                with canvas.clip(0, 0, geometry.width, geometry.height, geometry.corner_radius):
+                    face(canvas)
+                canvas.rect(0, 0, geometry.width, geometry.height, stroke=ink, width=0.6, radius=geometry.corner_radius)
+            if capturing:  # a ring that reads on a dark card and on a light one
+                canvas.circle(x + geometry.height / 2, height / 2, geometry.width * 0.45, stroke=paper, width=3.2)
+                canvas.circle(x + geometry.height / 2, height / 2, geometry.width * 0.45, stroke=ink, width=1.4)
+        if taken:
+            first = 1 + run_start
+            canvas.rect(first * step - CARD_GAP / 2, -CARD_GAP / 2, (len(laid) - 1 - first) * step, height + CARD_GAP,
+                        stroke=ink, width=1.2, dash=(3.0, 2.0))
+
+    how = (term("links.example.count", capture=definition.rules.capture_count)
+           if deck.kinds[move.kind].category == GAME else
+           term("links.example.master", master=word(definition.deck.masters[deck.kinds[move.kind].master].name),
+                value=deck.kinds[move.kind].value))
+    caption = term("links.example", players=game.players, seat=seat + 1, count=count, how=how,
+                   taken=plural("links.example.taken", taken))
+    return draw, width, height, caption
