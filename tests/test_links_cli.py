@@ -90,3 +90,60 @@ def test_simulate_every_player_count(capsys, players):
 def test_simulate_mixed_agents_reports_per_agent(capsys):
     data = simulate(capsys, "--players", "2", "--agents", "greedy,random", "--games", "20", "--workers", "1")
     assert set(data["win_rate_by_agent"]) == {"greedy", "random"}
+
+
+# -- impossible positions, and every position the engine reaches accepted ---------------------------------
+def test_a_counted_that_contradicts_the_restart_points_is_refused(tmp_path, capsys):
+    lines = {"lines": [{"cards": ["G1-R1", "R1-R2", "R2-B2", "B2-B1"], "counted": 2}, {"cards": ["Y1-G2"]}]}
+    code, out, err = run_moves(tmp_path, capsys, {**POSITION, **lines})
+    assert code == 2 and "lines[0].counted: 2, but 4 cards lie after the line's last restart point" in err, err
+    lines = {"lines": [{"cards": ["G1-R1", "empty", "R1-R2"], "counted": 3}, {"cards": ["Y1-G2"]}], "deck": 24}
+    code, out, err = run_moves(tmp_path, capsys, {**POSITION, **lines})
+    assert code == 2 and "lines[0].counted: 3, but 1 card lie" in err, err
+    lines = {"lines": [{"cards": ["G1-R1", "empty", "R1-R2"], "counted": 1}, {"cards": ["Y1-G2"]}], "deck": 24}
+    assert run_moves(tmp_path, capsys, {**POSITION, **lines})[0] == 0
+
+
+@pytest.mark.parametrize("hand_sizes,hand,lines,deck,words", [
+    # the first play: every hand holds the 4 dealt
+    ([5, 4], ["R1-B2", "ONE", "THREE", "B1-B1", "Y2-G1"], [], 33, "the hand holds 5 cards"),
+    # one line on the table: nobody can have passed, so nobody holds 6
+    ([4, 6], ["R1-B2", "ONE", "THREE", "B1-B1"], [{"cards": ["G1-R1"]}], 31, "hand_sizes[1] holds 6 cards"),
+])
+def test_hand_sizes_no_game_reaches_are_refused(tmp_path, capsys, hand_sizes, hand, lines, deck, words):
+    position = {"game": "links", "players": 2, "to_move": 0, "hand": hand, "lines": lines,
+                "hand_sizes": hand_sizes, "deck": deck}
+    code, out, err = run_moves(tmp_path, capsys, position)
+    assert code == 2 and words in err and "nobody can have passed" in err, err
+    position = {**position, "hand": hand[:4], "hand_sizes": [4, 4], "deck": deck + sum(hand_sizes) - 8}
+    code, out, err = run_moves(tmp_path, capsys, position)
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("variant", ["links", "links-capturing-card-taken", "links-free-play",
+                                     "links-idle-master-barred", "links-master-match"])
+@pytest.mark.parametrize("players", [2, 3, 5, 8])
+def test_every_position_of_seeded_self_play_is_accepted(variant, players):
+    """The impossible-position checks against the engine's own reachable positions: every
+    decision of seeded games (random and greedy players), under every rule option, must be read
+    back with the same legal moves."""
+    from boardlab.analysis import engines
+    from boardlab.analysis.links.position import moves, position_of
+    from boardlab.analysis.runner import make_match, play_one
+    from boardlab.layouts import load
+
+    definition = load(variant)
+    game = engines.make_game(definition, players)
+    known = engines.agent_factories("links")
+    seen = []
+
+    def observe(state):
+        listed = moves(definition, position_of(state))  # every check `boardlab moves links` makes
+        assert len(listed) == len(state.legal_moves())
+        seen.append(1)
+
+    names = (["random", "greedy"] * 4)[:players]
+    match = make_match(game, [known[name] for name in names], 7, True, names)
+    for index in range(3):
+        play_one(match, index, observe)
+    assert len(seen) > 50

@@ -88,12 +88,17 @@ def _line(game, data, slot: int) -> Line:
                 raise BoardlabError(f"{where}.cards[{i}]: {text} cannot be a capturing card that stayed "
                                     f"(capturing_card = \"{rules.capturing_card}\")")
             line.stayed.append(i)
-    # without "counted", the run is every card after the last restart point on the table
+    # the run is every card after the last restart point on the table (the engine restarts the
+    # count there and nowhere else)
     restarts = [i for i, (kind, _) in enumerate(line.cards) if deck.kinds[kind].category == EMPTY]
     since = max(restarts + line.stayed, default=-1) + 1
     counted = data.get("counted", len(line.cards) - since)
     if type(counted) is not int or not 0 <= counted <= len(line.cards):
         raise BoardlabError(f"{where}.counted: {counted!r} is not a number of cards 0..{len(line.cards)}")
+    if counted != len(line.cards) - since:
+        raise BoardlabError(f"{where}.counted: {counted}, but {len(line.cards) - since} card"
+                            f"{'s' if len(line.cards) - since != 1 else ''} lie after the line's last restart "
+                            f"point (an empty card, a capturing card that stayed, or the central card)")
     line.run_start = len(line.cards) - counted
     for kind, _ in line.cards[line.run_start:]:
         k = deck.kinds[kind]
@@ -169,6 +174,28 @@ def parse_position(definition, data) -> Observation:
                        tuple(tuple(p) for p in captured), tuple(hand_sizes), deck_size, 0, plays, tuple(moves))
 
 
+def _check_hand_sizes(game, lines, captured, deck_size: int, hand_sizes, held: int, to_move: int) -> None:
+    """Hands larger than any game makes them.  While no player can have passed, every hand holds
+    the deal: each turn lays one card and draws one.  Nobody can have passed while a side of the central
+    card was free at every turn (any card starts a line there) and `must_play` holds; lines never
+    empty under `capturing_card = "stays"`, and under "taken" only by a capture.  The draw pile
+    not empty means every draw was made."""
+    rules = game.rules
+    started = sum(1 for line in lines if line.cards)
+    no_pass = rules.must_play and started < rules.lines and (rules.capturing_card == "stays" or
+                                                              not any(captured))
+    if not no_pass or deck_size == 0:
+        return
+    deal = game.deck.hand_size
+    sizes = [(to_move, held)] + [(s, n) for s, n in enumerate(hand_sizes) if s != to_move]
+    for seat, size in sizes:
+        if size > deal:  # (fewer is unreachable too while the deck lasts; positions written by hand use it)
+            raise BoardlabError(f"{'the hand' if seat == to_move else f'hand_sizes[{seat}]'} holds {size} "
+                                f"card{'s' if size != 1 else ''}, but with a free side of the central card "
+                                f"nobody can have passed (must_play), so no hand holds more than the {deal} dealt "
+                                f"while the deck lasts")
+
+
 def _check_counts(game, hand, lines, captured) -> None:
     """No kind appears more often than the deck holds it (a card in two places, a card too many)."""
     deck = game.deck
@@ -206,6 +233,10 @@ def moves(definition, data) -> list[dict]:
     :raises BoardlabError: when the position is malformed or impossible.
     """
     observation = parse_position(definition, data)
+    # hands no game makes, checked here, for positions people give, and not in parse_position:
+    # the engine's own determinised states (the unseen cards all in one hand) read back through it
+    _check_hand_sizes(observation.game, observation.table_lines(), observation.captured, observation.deck_size,
+                      data.get("hand_sizes") or [], len(observation.hand), observation.mover)
     listed = [move_json(observation, m) for m in observation.legal_moves()]
     return sorted(listed, key=lambda m: ("pass" not in m, m.get("line", -1), m.get("card", ""),
                                          m.get("exposes") or ""))
