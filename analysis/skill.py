@@ -209,8 +209,20 @@ def stalled(pairings: list[Pairing]) -> bool:
     >>> stalled([Pairing("greedy", "random", 2), Pairing("mcts-4", "greedy", 2)])
     False
     """
-    doublings = [p for p in pairings if budget_of(p.agent) is not None and budget_of(p.below) is not None]
+    doublings = [p for p in pairings if budget_of(p.agent) is not None and budget_of(p.below) is not None
+                 and budget_of(p.agent) == 2 * budget_of(p.below)]
     return len(doublings) >= 2 and doublings[-1] is pairings[-1] and not any(p.significant for p in doublings[-2:])
+
+
+def capstone(ladder: list[str]) -> bool:
+    """True when the ladder's top is an agent of another kind than the budget doublings below it
+    (Links' history-consistent search above its MCTS): the trace plays it even after a stall.
+
+    >>> capstone(["random", "greedy", "mcts-16", "mcts-32", "ismcts-32"]), capstone(["random", "mcts-16", "mcts-32"])
+    (True, False)
+    """
+    return len(ladder) > 2 and budget_of(ladder[-1]) is not None and \
+        ladder[-1].rpartition("-")[0] != ladder[-2].rpartition("-")[0]
 
 
 def budget_of(agent: str) -> int | None:
@@ -250,17 +262,16 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
     climbs = {}
     for players in counts:
         game = engines.make_game(definition, players)
-        climbs[players] = {"game": game, "ladder": game.skill_ladder(max_budget),
+        climbs[players] = {"game": game, "ladder": game.skill_ladder(max_budget), "at": 0, "next": 1,
                            "games": rounded_games(games, players), "pairings": [], "outcomes": [], "stopped": "the ladder's top", "done": False}
-    step = 0
     while True:
-        climbing = [n for n, c in climbs.items() if not c["done"] and step + 1 < len(c["ladder"])]
+        climbing = [n for n, c in climbs.items() if not c["done"] and c["next"] < len(c["ladder"])]
         if not climbing:
             break
         jobs = []
         for n in climbing:
             c = climbs[n]
-            below, agent = c["ladder"][step], c["ladder"][step + 1]
+            below, agent = c["ladder"][c["at"]], c["ladder"][c["next"]]
             jobs.append(Job(definition, n, (agent,) + (below,) * (n - 1), c["games"], seed))
         names = sorted({j.agents[0] + " against " + j.agents[1] for j in jobs})
         outcomes = play_jobs(jobs, store, progress=progress, label=f"games of {', '.join(names)}", backend=backend)
@@ -268,10 +279,14 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
             c = climbs[n]
             c["outcomes"].append(outcome)
             c["pairings"].append(Pairing(job.agents[0], job.agents[1], n).add(outcome.records))
+            c["at"], c["next"] = c["next"], c["next"] + 1
             if stalled(c["pairings"]) and job.agents[0] != c["ladder"][-1]:
                 c["stopped"] = "two consecutive budget doublings without a significant gain"
-                c["done"] = True
-        step += 1
+                if capstone(c["ladder"]):  # the ladder's own top is still played, against the last level reached
+                    c["stopped"] += f"; {c['ladder'][-1]}, the ladder's top, against the last level"
+                    c["next"] = len(c["ladder"]) - 1
+                else:
+                    c["done"] = True
     return {n: _result(c, n, games, max_budget, seed) for n, c in climbs.items()}
 
 
@@ -310,7 +325,7 @@ def rating_chart(result: dict) -> dict:
     levels = result["levels"]
     return chart("whiskers", f"skill-{result['players']}-players",
                  f"Rating against budget, {result['players']} players (Elo, random = 0)",
-                 categories=[str(v["budget"]) if v["budget"] else v["agent"] for v in levels],
+                 categories=[str(v["budget"]) if v["agent"] == f"mcts-{v['budget']}" else v["agent"] for v in levels],
                  values=[v["rating"] for v in levels], low=[v["ci95"][0] for v in levels],
                  high=[v["ci95"][1] for v in levels], reference=None, scale="rating",
                  axis="MCTS budget (iterations per move); whiskers: 95% intervals")

@@ -109,3 +109,19 @@ def test_skill_refuses_bad_input_in_one_line(tmp_path, capsys, args, message):
         code = stop.code
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_links_ladder_is_topped_by_the_history_search_played_even_after_a_stall(tmp_path):
+    """Links' ladder ends with ismcts at the largest budget.  With 2 games a level nothing is
+    significant, so the doublings 32 / 16 and 64 / 32 stall the climb: mcts-128 is never played,
+    and the top, ismcts-128, is played against mcts-64, the last level reached."""
+    from boardlab.analysis.store import ResultStore
+
+    game = engines.make_game(load("links"), 2)
+    assert game.skill_ladder(128) == ["random", "greedy", "mcts-16", "mcts-32", "mcts-64", "mcts-128", "ismcts-128"]
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        result = skill.trace(load("links"), 2, 2, 128, 1, store)
+    assert [level["agent"] for level in result["levels"]] == ["random", "greedy", "mcts-16", "mcts-32", "mcts-64",
+                                                              "ismcts-128"]
+    assert (result["pairings"][-1]["agent"], result["pairings"][-1]["below"]) == ("ismcts-128", "mcts-64")
+    assert result["stopped"].startswith("two consecutive budget doublings without a significant gain; ismcts-128")

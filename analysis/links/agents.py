@@ -24,10 +24,17 @@ players all of them win about 70%.  What the search lacks is the other hands: sh
 deck order still hidden; `SeeingMCTS`, `bench_links.py --ceiling`) the same search wins 117 of
 200 (58.5%) against greedy and 173 of 200 (86.5%) against random players (README, Speed).
 
+- `ismcts`, `ismcts-N`: the same flat search over hands sampled consistently with the public
+  history (`engine.Observation.conditions`: a seat that could not play held no card with a play
+  on that table): up to `SAMPLES` deals of the other hands (fewer when N would give a deal fewer
+  iterations than there are moves; each deal by up to `TRIES` shuffles, kept to one
+  consistent with every condition), the N iterations shared among them with only the draw
+  pile shuffled afresh, the visits summed over the deals.
+
 `SeeingMCTS` is not an agent of the game: it reads the state, for the benchmark's upper bounds.
 
 >>> sorted(AGENTS)
-['greedy', 'mcts', 'random']
+['greedy', 'ismcts', 'mcts', 'random']
 >>> 'mcts-40' in AGENTS, AGENTS['mcts-40'](None).iterations, AGENTS['mcts'](None).iterations
 (True, 40, 1000)
 """
@@ -54,6 +61,9 @@ ROLLOUTS = {"random": 0, "greedy": 1, "self-greedy": 2, "mixed": 3}
 ROLLOUT = "greedy"
 #: weight of the score margin in the reward (the rest is the share of the win)
 MARGIN = 0.5
+#: deals of the other hands per move of `ismcts`, and shuffles tried for each to meet the history
+SAMPLES = 16
+TRIES = 200
 
 
 class ObservingAgent(Agent):
@@ -127,13 +137,14 @@ class DeterminisedMCTS(ObservingAgent):
                             kernel.HIDDEN_ALL)
 
     def _search(self, game, root: np.ndarray, pool: list[int], m: int, rng: random.Random,
-                hidden: int) -> tuple[np.ndarray, np.ndarray]:
+                hidden: int, iterations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         from boardlab.analysis.links import kernel
         from boardlab.analysis.links.batch import tables_of
 
         t = tables_of(game)
         visits, values = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.float64)
-        found = kernel.search(root, t.offsets, t.kinds, t.rules, np.array(pool, dtype=np.int64), self.iterations,
+        found = kernel.search(root, t.offsets, t.kinds, t.rules, np.array(pool, dtype=np.int64),
+                              iterations or self.iterations,
                               np.uint64(rng.getrandbits(64)), self.exploration, self.policy, self.margin,
                               visits, values, hidden)
         assert found == m, "the kernel and the engine disagree on the legal moves"
@@ -164,6 +175,35 @@ class SeeingMCTS(DeterminisedMCTS):
         return moves[int(np.argmax(visits))]
 
 
+class HistoryMCTS(DeterminisedMCTS):
+    """The flat search over deals consistent with the public history (see the module docstring)."""
+
+    def search(self, observation, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+        from boardlab.analysis.links import kernel
+        from boardlab.analysis.links.batch import pack
+
+        game = observation.game
+        m = len(observation.legal_moves())
+        samples = max(1, min(SAMPLES, self.iterations // m))  # each deal long enough to try every move
+        visits, values = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.float64)
+        for i in range(samples):
+            budget = self.iterations // samples + (1 if i < self.iterations % samples else 0)
+            root = pack(game.determinise(observation, rng, tries=TRIES))
+            v, w = self._search(game, root, [], m, rng, kernel.HIDDEN_DECK, budget)
+            visits += v
+            values += w
+        return visits, values
+
+
+def ismcts_agent(iterations: int):
+    """A factory(game) of the history-consistent search with this budget."""
+    return functools.partial(_make_ismcts, iterations)
+
+
+def _make_ismcts(iterations: int, game) -> HistoryMCTS:
+    return HistoryMCTS(iterations, name="ismcts" if iterations == DEFAULT_BUDGET else f"ismcts-{iterations}")
+
+
 def mcts_agent(iterations: int):
     """A factory(game) of the determinised MCTS agent with this budget."""
     return functools.partial(_make_mcts, iterations)
@@ -183,5 +223,6 @@ def _greedy(game) -> GreedyAgent:
 
 #: Links' agents (engine.AGENTS); `random` replaces the common one so that it too sees only
 #: the observation; `mcts-N` resolves for any N >= 1
-AGENTS = AgentTable({"random": _random, "greedy": _greedy, "mcts": mcts_agent(DEFAULT_BUDGET)},
-                    families={"mcts": mcts_agent})
+AGENTS = AgentTable({"random": _random, "greedy": _greedy, "mcts": mcts_agent(DEFAULT_BUDGET),
+                     "ismcts": ismcts_agent(DEFAULT_BUDGET)},
+                    families={"mcts": mcts_agent, "ismcts": ismcts_agent})

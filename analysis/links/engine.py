@@ -17,8 +17,11 @@ The one chance event is the shuffle (`sample_chance`): a tuple of kinds, the han
 seat (`deck.hand_size` each) and then the draw pile in drawing order.
 
 Hidden information: agents get `observation(seat)`, an `Observation` holding only what that
-seat sees (its hand, the table, every captured pile, hand sizes, the deck's size), never
-another hand or the deck order.
+seat sees (its hand, the table, every captured pile, hand sizes, the deck's size, and the
+public history: how many cards each seat has drawn, and every turn a seat could not play, with
+the table it could not play on), never another hand or the deck order.  `determinise` deals
+the unseen cards at random; with `tries` it keeps to deals consistent with that history
+(`consistent`).
 
 Points the rules leave open (a rule option in the definition's `[rules]` where the reading
 changes play; otherwise fixed here):
@@ -81,6 +84,9 @@ class Observation:
     turns: int
     plays: int
     moves: tuple[Move, ...]
+    draws: tuple[int, ...] = ()  # cards each seat has drawn so far (after the deal)
+    #: every turn a seat could not play: (seat, cards it had drawn by then, Line.key() of every slot)
+    blocked: tuple[tuple[int, int, tuple], ...] = ()
 
     @property
     def players(self) -> int:
@@ -107,6 +113,27 @@ class Observation:
             for kind in pile:
                 left[kind] -= 1
         return [kind for kind, c in enumerate(left) for _ in range(c)]
+
+    def conditions(self) -> list[tuple[int, int, frozenset]]:
+        """What the public history says of the other hands, one condition per turn a seat other
+        than this one could not play: (seat, least cards, kinds).  At least `least` of the
+        cards that seat holds now are of `kinds`: every card it held then was of a kind with no
+        play on that table, and of the cards it holds now all but those drawn since were held
+        then.  (Each is a necessary condition of its own; `consistent` checks them all.)"""
+        out = []
+        for seat, drawn, lines in self.blocked:
+            if seat == self.seat:
+                continue
+            least = self.hand_sizes[seat] - (self.draws[seat] - drawn)
+            if least > 0:
+                out.append((seat, least, self.game.unplayable_kinds(lines)))
+        return out
+
+
+def consistent(conditions, hands) -> int:
+    """How many of `conditions` (`Observation.conditions`) the hands (kinds per seat) break: 0
+    for a deal consistent with the public history."""
+    return sum(1 for seat, least, kinds in conditions if sum(1 for k in hands[seat] if k in kinds) < least)
 
 
 class LinksGame(Game):
@@ -142,9 +169,22 @@ class LinksGame(Game):
         turned = [card for s in range(n) for card in hands[(s + rotation) % n]]
         return tuple(turned) + tuple(outcome[n * h:])
 
-    def determinise(self, observation: Observation, rng: random.Random) -> "LinksState":
+    def unplayable_kinds(self, lines: tuple) -> frozenset:
+        """The kinds that have no play on a table of these `Line.key()`s (a later play, not the first)."""
+        key = tuple(lines)
+        cache = self.__dict__.setdefault("_unplayable", {})
+        if key not in cache:
+            table = [Line(*k) for k in key]
+            cache[key] = frozenset(k for k in range(len(self.copies))
+                                   if not legal_plays(self.deck, self.rules, table, [k], False))
+        return cache[key]
+
+    def determinise(self, observation: Observation, rng: random.Random, tries: int = 0) -> "LinksState":
         """A full state consistent with `observation`: the unseen cards dealt at random to the
-        other hands (of their known sizes) and the deck.
+        other hands (of their known sizes) and the deck.  With `tries` > 0 the deal is also
+        consistent with the public history (`Observation.conditions`): up to `tries` shuffles
+        are drawn and the first that breaks no condition is kept (when none does, the one
+        breaking fewest, the earliest of those).
 
         :raises ValueError: when the observation's counts do not add up.
         """
@@ -153,16 +193,25 @@ class LinksGame(Game):
         if len(unseen) != others + observation.deck_size:
             raise ValueError(f"{len(unseen)} unseen cards for {others} in other hands and "
                              f"{observation.deck_size} in the deck")
-        rng.shuffle(unseen)
+        conditions = observation.conditions() if tries > 0 else []
+        best = None
+        for _ in range(max(1, tries)):
+            rng.shuffle(unseen)
+            hands, at = [], 0
+            for seat, size in enumerate(observation.hand_sizes):
+                if seat == observation.seat:
+                    hands.append(list(observation.hand))
+                else:
+                    hands.append(sorted(unseen[at:at + size]))
+                    at += size
+            broken = consistent(conditions, hands) if conditions else 0
+            if best is None or broken < best[0]:
+                best = (broken, hands, unseen[at:])
+            if broken == 0:
+                break
         state = LinksState(self)
-        at = 0
-        for seat, size in enumerate(observation.hand_sizes):
-            if seat == observation.seat:
-                state.hands[seat] = list(observation.hand)
-            else:
-                state.hands[seat] = sorted(unseen[at:at + size])
-                at += size
-        state.deck = unseen[at:]
+        state.hands, state.deck = best[1], best[2]
+        state.draws, state.blocked = list(observation.draws or [0] * self.players), list(observation.blocked)
         state.lines = observation.table_lines()
         state.captured = [list(p) for p in observation.captured]
         state.turns, state.plays = observation.turns, observation.plays
@@ -183,6 +232,14 @@ class LinksGame(Game):
         if state.players != self.players:
             raise BoardlabError(f"the position is for {state.players} players, this game has {self.players}")
         return state
+
+    def skill_ladder(self, max_budget: int) -> list[str]:
+        """The default ladder (random, greedy, MCTS doubling up to `max_budget`) topped by the
+        history-consistent search at the largest budget (`agents.HistoryMCTS`, `ismcts-N`): its
+        step over the plain search at the same budget is what the public history is worth."""
+        ladder = super().skill_ladder(max_budget)
+        top = [name for name in ladder if name.startswith("mcts-")]
+        return ladder + ([f"ismcts-{top[-1].rpartition('-')[2]}"] if top else [])
 
     def restrictions(self) -> tuple:
         """The optional elements (`restrictions.py`)."""
@@ -236,6 +293,8 @@ class LinksState(TurnState):
         self._moves: list[Move] | None = None
         self.counters = {"blocked_turns": 0, "passes": 0, "lead_changes": 0, "leader": -1}
         self.captures: dict[str, list[int]] = {}  # what captured -> [captures, cards]
+        self.draws = [0] * n  # cards each seat has drawn (the public history, `Observation`)
+        self.blocked: list[tuple[int, int, tuple]] = []  # (seat, its draws by then, the table) per turn it could not play
 
     # -- protocol -------------------------------------------------------------------------
     @property
@@ -251,6 +310,8 @@ class LinksState(TurnState):
         other.captured = [p[:] for p in self.captured]
         other.counters = dict(self.counters)
         other.captures = {k: v[:] for k, v in self.captures.items()}
+        other.draws = self.draws[:]
+        other.blocked = self.blocked[:]
         return other
 
     def sample_chance(self, rng: random.Random) -> tuple[int, ...]:
@@ -302,7 +363,8 @@ class LinksState(TurnState):
         moves = tuple(self.legal_moves()) if seat == self.mover else ()
         return Observation(self.game, seat, self.mover, tuple(sorted(self.hands[seat])),
                            tuple(line.key() for line in self.lines), tuple(tuple(p) for p in self.captured),
-                           tuple(len(h) for h in self.hands), len(self.deck), self.turns, self.plays, moves)
+                           tuple(len(h) for h in self.hands), len(self.deck), self.turns, self.plays, moves,
+                           tuple(self.draws), tuple(self.blocked))
 
     def cards_in_play(self) -> list[int]:
         """Every card of the game wherever it is (hands, deck, table, captured), for invariant checks."""
@@ -327,6 +389,7 @@ class LinksState(TurnState):
     def _end_turn(self, seat: int) -> None:
         if self.deck:
             self.hands[seat].append(self.deck.pop())
+            self.draws[seat] += 1
         self.turns += 1
         self._track_lead()
         self._next_player(seat)
@@ -359,8 +422,10 @@ class LinksState(TurnState):
                 self.mover, self._moves = seat, moves
                 return
             self.counters["blocked_turns"] += 1
+            self.blocked.append((seat, self.draws[seat], tuple(line.key() for line in self.lines)))
             if self.deck:
                 self.hands[seat].append(self.deck.pop())
+                self.draws[seat] += 1
             self.turns += 1
             self._track_lead()
 
