@@ -29,7 +29,7 @@ deck order still hidden; `SeeingMCTS`, `bench_links.py --ceiling`) the same sear
   on that table): up to `SAMPLES` deals of the other hands (fewer when N would give a deal fewer
   iterations than there are moves; each deal by up to `TRIES` shuffles, kept to one
   consistent with every condition), the N iterations shared among them with only the draw
-  pile shuffled afresh, the visits summed over the deals.
+  pile shuffled afresh; it plays the move of the best mean reward over all the deals.
 
 `SeeingMCTS` is not an agent of the game: it reads the state, for the benchmark's upper bounds.
 
@@ -176,7 +176,18 @@ class SeeingMCTS(DeterminisedMCTS):
 
 
 class HistoryMCTS(DeterminisedMCTS):
-    """The flat search over deals consistent with the public history (see the module docstring)."""
+    """The flat search over deals consistent with the public history (see the module docstring).
+
+    It plays the move of the best mean reward over all the deals (ties: the first in move
+    order): each deal's own UCB1 share of a small budget spreads visits almost evenly, so
+    summed visits would say little."""
+
+    def decide(self, observation, rng: random.Random) -> Hashable:
+        moves = observation.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        visits, values = self.search(observation, rng)
+        return moves[int(np.argmax(values / np.maximum(visits, 1)))]
 
     def search(self, observation, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
         from boardlab.analysis.links import kernel

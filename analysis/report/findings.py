@@ -215,20 +215,29 @@ LADDER_FIELDS = ("depth", "s", "chain", "top", "rating", "low", "high")
 def ladder_words(trace: dict) -> dict:
     """What the findings and the verdict say of one player count's skill trace: the depth, the
     ladder as a chain ("random < greedy ~ mcts-16": < where the level above is distinguishable,
-    ~ where not), the top level's rating and interval, the rating-implied share of the top level
-    against random, and the undistinguished steps above the last distinguished one."""
+    ~ where not), the strongest level (highest rating; the ladder's last when tied) with its
+    rating and interval, its rating-implied share against random, and the steps of more search
+    above the last distinguishable level that were not told apart (a step between two budgets
+    that is no doubling, Links' history search against the plain one, is not "searching longer")."""
+    from boardlab.analysis.skill import budget_of
+
     levels, pairings = trace["levels"], trace["pairings"]
     chain = levels[0]["agent"]
     for level, p in zip(levels[1:], pairings):
         chain += (" < " if p["distinguished"] else " ~ ") + level["agent"]
-    top = levels[-1]
+    top = max(reversed(levels), key=lambda level: level["rating"])
     odds = 10 ** (top["rating"] / 400)
     n = trace["players"]
     last = max((i for i, p in enumerate(pairings) if p["distinguished"]), default=-1)
+
+    def longer(p):
+        a, b = budget_of(p["agent"]), budget_of(p["below"])
+        return a is not None and (b is None or a == 2 * b)
+
     return {"depth": trace["depth"], "s": "" if trace["depth"] == 1 else "s", "chain": chain, "top": top["agent"],
             "rating": f"{top['rating']:.0f}", "low": f"{top['ci95'][0]:.0f}", "high": f"{top['ci95'][1]:.0f}",
-            "share": odds / (odds + n - 1), "flat": pairings[last + 1:], "fair": trace["fair_share"],
-            "games": f"{trace['games_per_level']:,}"}
+            "share": odds / (odds + n - 1), "flat": [p for p in pairings[last + 1:] if longer(p)],
+            "fair": trace["fair_share"], "games": f"{trace['games_per_level']:,}", "last": levels[-1]["agent"]}
 
 
 def _skill(counts):
@@ -275,7 +284,7 @@ def _skill(counts):
     flats: dict[str, list] = {}
     for players, w, trace in matters:
         if w["flat"]:
-            below = trace["levels"][len(trace["pairings"]) - len(w["flat"])]["agent"]
+            below = w["flat"][0]["below"]
             flats.setdefault(below, []).append((players, w["flat"]))
     for below, seen in flats.items():
         steps = [p for _, flat in seen for p in flat]

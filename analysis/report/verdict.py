@@ -109,7 +109,7 @@ def _skill(trace: dict) -> str:
     if w["depth"]:
         return say("verdict.skill_matters", **{k: w[k] for k in LADDER_FIELDS})
     key = "verdict.skill_luck" if first["enough"] else "verdict.skill_too_few"
-    return say(key, top=w["top"], games=w["games"], mdd=unsigned_points(first["mdd"] or 1.0))
+    return say(key, top=w["last"], games=w["games"], mdd=unsigned_points(first["mdd"] or 1.0))
 
 
 def worst_problem(players: int, d: dict) -> dict | None:

@@ -57,10 +57,10 @@ PHRASES = {
     "rule.part_share": "{base} to {variant} ({diff}) with {players}",
     # skill
     "skill.matters": "Skill matters: {parts}; the ladder climbed to {top} ({games} games per level).",
-    "skill.matters_part": "{depth} distinguishable level{s} with {players} players ({chain}; {top} rated "
-                          "{rating} Elo above random, 95% interval {low} .. {high})",
-    "skill.matters_many": "Skill matters {where}: {groups}; the top level, {top}, is rated {ratings} Elo above "
-                          "random ({games} games per level).",
+    "skill.matters_part": "{depth} distinguishable level{s} with {players} players ({chain}; the strongest, {top}, "
+                          "rated {rating} Elo above random, 95% interval {low} .. {high})",
+    "skill.matters_many": "Skill matters {where}: {groups}; the strongest level ({top}) is rated {ratings} Elo "
+                          "above random ({games} games per level).",
     "skill.depth_group": "{depth} distinguishable level{s} with {players} players",
     "skill.flat": " Searching longer showed no significant gain above {level} with {players} players: these "
                   "{decided} decided games per level detect {mdd}{needed}.",
@@ -111,8 +111,8 @@ PHRASES = {
     "verdict.time_close": "close to it",
     "verdict.time_long": "{ratio} times as long",
     "verdict.time_short": "{ratio} of it",
-    "verdict.skill_matters": "- Skill: matters: {depth} distinguishable level{s} ({chain}); {top}, the ladder's "
-                             "top, is rated {rating} Elo above random (95% interval {low} .. {high}).",
+    "verdict.skill_matters": "- Skill: matters: {depth} distinguishable level{s} ({chain}); the strongest, {top}, "
+                             "is rated {rating} Elo above random (95% interval {low} .. {high}).",
     "verdict.skill_luck": "- Skill: luck dominates: no level of the ladder (up to {top}) is significantly better than "
                           "the one below ({games} games per level detect {mdd}).",
     "verdict.skill_too_few": "- Skill: too few games to tell: no level of the ladder (up to {top}) is significantly "
