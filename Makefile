@@ -44,10 +44,13 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
 # the footers' date is that of the last commit touching the definitions (never the clock)
+# (exported only when it has a value; checked by boardlab, through `list`, before the old files go)
 print: $(STAMP)
-	rm -rf build/print  # files a definition no longer makes must not linger
-	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
-	games=$(GAMES) || exit 1; for game in $$games; do for paper in a4 letter; do \
+	@epoch=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
+	if [ -n "$$epoch" ]; then export SOURCE_DATE_EPOCH=$$epoch; else unset SOURCE_DATE_EPOCH; fi; \
+	games=$(GAMES) || exit 1; \
+	rm -rf build/print; `# files a definition no longer makes must not linger` \
+	for game in $$games; do for paper in a4 letter; do \
 		$(BOARDLAB) print $$game --paper $$paper --lang all || exit 1; done; done
 
 # the balance reports of the default definitions, into reports/; every game played is kept in
@@ -57,7 +60,8 @@ reports: $(STAMP)
 
 # every game's rulebook in every language, on A4 and Letter, beside its print files
 rulebooks: $(STAMP)
-	@export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
+	@epoch=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
+	if [ -n "$$epoch" ]; then export SOURCE_DATE_EPOCH=$$epoch; else unset SOURCE_DATE_EPOCH; fi; \
 	for game in $(GAMES); do for paper in a4 letter; do \
 		$(BOARDLAB) rulebook $$game --paper $$paper || exit 1; done; done
 

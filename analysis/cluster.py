@@ -24,7 +24,7 @@ from typing import Iterator, Sequence
 import boardlab
 from boardlab import stopping
 from boardlab.analysis.runner import Backend, BlockResult, Job, play_timed
-from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.errors import BoardlabError, one_line
 
 #: seconds to wait for the scheduler (and for a first worker) unless told otherwise
 TIMEOUT = 10.0
@@ -84,6 +84,9 @@ class DaskBackend(Backend):
                 self.client = Client(self.cluster, timeout=self.timeout)
             else:
                 self.client = Client(address, timeout=self.timeout)
+        except ValueError as err:  # Dask's parser of addresses: 'garbage', 'tcp://[::1'
+            raise BoardlabError(f"--cluster: '{address}' is not a scheduler address ({one_line(str(err))}); give "
+                                f"tcp://HOST:PORT, or 'local' (the default comes from $BOARDLAB_CLUSTER)") from None
         except (OSError, TimeoutError) as err:
             self.close()
             raise BoardlabError(f"cannot reach the Dask scheduler at {address} within {self.timeout:g} s "

@@ -43,6 +43,10 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):
         self.exit(2, one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
 
+    def _print_message(self, message, file=None):
+        if message:  # argparse's own drops a failed write: a full disk must be said, not ignored
+            (file or sys.stderr).write(message)
+
     def format_help(self) -> str:
         if callable(self.epilog):  # a help text that needs heavy imports is made only when asked for
             self.epilog = self.epilog()
@@ -117,11 +121,23 @@ def _main(argv: list[str] | None) -> int:
     except BoardlabError as err:  # e.g. a game added by a broken entry point
         print(f"boardlab: {one_line(str(err))}", file=sys.stderr)
         return 2
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version or a usage mistake: their text must reach its reader
+        _flush_or_say("boardlab")
+        raise done
+    except BrokenPipeError:  # `boardlab --help | head -0`
+        _silence_stdout()
+        return 0
+    except OSError as err:  # `boardlab --help > /dev/full`
+        _silence_stdout()
+        _say(f"boardlab: cannot write the output: {err.strerror or err}")
+        return 2
     if not getattr(args, "run", None):
         print(f"boardlab: give a command: {', '.join(COMMANDS)} (see boardlab --help)", file=sys.stderr)
         return 2
     try:
+        check_environment()
         code = args.run(args)
         sys.stdout.flush()  # a full disk on standard output fails here, inside the handlers below
         return code
@@ -143,6 +159,39 @@ def _main(argv: list[str] | None) -> int:
             what = f"{err.filename}"
         print(one_line(f"boardlab {args.command}: {what}: {err.strerror or err}"), file=sys.stderr)
         return 2
+
+
+def _flush_or_say(who: str) -> None:
+    """Flush standard output; when that fails (a full disk), one line and exit status 2."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away: not an error
+        _silence_stdout()
+    except OSError as err:
+        _silence_stdout()
+        _say(f"{who}: cannot write the output: {err.strerror or err}")
+        raise SystemExit(2) from None
+
+
+def _say(line: str) -> None:
+    """One line on stderr, if stderr can take it."""
+    try:
+        print(one_line(line), file=sys.stderr)
+    except OSError:
+        pass
+
+
+def check_environment() -> None:
+    """Environment values a library reads on import, checked before those imports: an empty
+    SOURCE_DATE_EPOCH counts as unset (and is removed, numpy's f2py would fail on it), any other
+    value must be a date.
+
+    :raises BoardlabError: for a SOURCE_DATE_EPOCH that is not a date.
+    """
+    from boardlab.layouts.limits import source_date_epoch
+
+    if source_date_epoch(os.environ) is None:
+        os.environ.pop("SOURCE_DATE_EPOCH", None)
 
 
 def _silence_stdout() -> None:

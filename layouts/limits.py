@@ -59,3 +59,28 @@ def control_character(text: str, allow_newlines: bool) -> str | None:
         if (ord(char) < 32 and not (allow_newlines and char in "\n\t")) or 0x7f <= ord(char) < 0xa0:
             return f"U+{ord(char):04X}"
     return None
+
+#: SOURCE_DATE_EPOCH (the footers' date): whole seconds since 1970 up to 9999-12-31T23:59:59Z
+LAST_EPOCH = 253402300799
+
+
+def source_date_epoch(environment) -> int | None:
+    """SOURCE_DATE_EPOCH as seconds, None when unset or empty.
+
+    Checked by the command line before anything is imported that reads it (numpy's f2py, reached
+    through numba, calls int() on it; reportlab reads it too).
+
+    >>> source_date_epoch({}), source_date_epoch({"SOURCE_DATE_EPOCH": " "}), source_date_epoch({"SOURCE_DATE_EPOCH": "86400"})
+    (None, None, 86400)
+
+    :raises BoardlabError: when it is set to anything but such a number.
+    """
+    from boardlab.layouts.errors import BoardlabError
+
+    epoch = environment.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch:
+        return None
+    if not (epoch.isascii() and epoch.isdigit()) or len(epoch) > 12 or int(epoch) > LAST_EPOCH:
+        raise BoardlabError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970 up to "
+                            f"{LAST_EPOCH} (got '{epoch[:40]}')")
+    return int(epoch)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from boardlab.layouts.common import PrintConventions
-from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.limits import source_date_epoch
 from boardlab.layouts.terms import word
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_width
@@ -139,17 +139,8 @@ def footer_date(environment: Mapping[str, str] = os.environ) -> str | None:
 
     :raises BoardlabError: when SOURCE_DATE_EPOCH is set but is not a date (reportlab reads it too).
     """
-    epoch = environment.get("SOURCE_DATE_EPOCH", "").strip()  # empty counts as unset, as in reportlab
-    if not epoch:
-        return None
-    if not epoch.isdigit() or int(epoch) > LAST_EPOCH:
-        raise BoardlabError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970 up to "
-                            f"{LAST_EPOCH} (got '{epoch}')")
-    return time.strftime("%Y-%m-%d", time.gmtime(int(epoch)))
-
-
-#: 9999-12-31T23:59:59Z, the last moment a four-digit year can show
-LAST_EPOCH = 253402300799
+    epoch = source_date_epoch(environment)  # empty counts as unset, as in reportlab
+    return None if epoch is None else time.strftime("%Y-%m-%d", time.gmtime(epoch))
 
 
 def draw_footer(canvas: Canvas, printable, conventions: PrintConventions, text: str, ink: str) -> None:

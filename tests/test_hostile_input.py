@@ -785,3 +785,51 @@ def test_many_workers_asked_for_use_at_most_the_cores():
     with pytest.raises(SystemExit) as done:
         main(["simulate", "blockd", "--workers", str(MAX_WORKERS + 1)])
     assert done.value.code == 2
+
+
+# -- environment values, addresses, closed and full standard output ----------------------------------------
+@pytest.mark.parametrize("value", ["nan", "1e9", "100000000000000000000", "-5", "abc"])
+@pytest.mark.parametrize("argv", [["simulate", "blockd", "--games", "2"], ["tables", "sixbysix"],
+                                  ["print", "blockd"], ["list"]])
+def test_a_bad_source_date_epoch_is_one_line_before_any_library_reads_it(tmp_path, value, argv):
+    env = {**os.environ, "SOURCE_DATE_EPOCH": value}
+    done = subprocess.run(COMMAND + argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-500:]
+    assert "SOURCE_DATE_EPOCH must be a whole number of seconds since 1970" in done.stderr
+    assert not (tmp_path / "build").exists()
+
+
+def test_an_empty_source_date_epoch_counts_as_unset():
+    done = subprocess.run(COMMAND + ["simulate", "blockd", "--games", "2", "--workers", "1"], capture_output=True,
+                          text=True, env={**os.environ, "SOURCE_DATE_EPOCH": ""}, timeout=120)
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-500:]
+
+
+@pytest.mark.parametrize("address", ["garbage", "tcp://[::1", "tcp://host:notaport"])
+def test_a_cluster_address_that_is_not_one_is_one_line(capsys, monkeypatch, address):
+    pytest.importorskip("distributed")
+    one_line_failure(*run(capsys, "simulate", "blockd", "--games", "2", "--cluster", address),
+                     "is not a scheduler address")
+    monkeypatch.setenv("BOARDLAB_CLUSTER", address)
+    one_line_failure(*run(capsys, "simulate", "blockd", "--games", "2"), "$BOARDLAB_CLUSTER")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["simulate", "--help"], ["skill", "--help"]])
+def test_help_onto_a_full_disk_says_so(argv):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(COMMAND + argv, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (2, "boardlab: cannot write the output: No space left on device\n")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["list"], ["tables", "sixbysix"], ["simulate", "blockd", "--games", "20",
+                                                                               "--workers", "1"]])
+def test_a_closed_standard_output_ends_quietly(argv):
+    read, write = os.pipe()
+    os.close(read)  # as `boardlab ... | head -0`: nobody reads
+    try:
+        done = subprocess.run(COMMAND + argv, stdout=write, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr[-500:]
