@@ -10,6 +10,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from boardlab.analysis.agents import COMMON_AGENTS, AgentTable
+from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.registry import game_part
 
 
@@ -34,7 +35,9 @@ def make_game(definition, players: int | None = None):
 
 def agent_factories(game_id: str) -> AgentTable:
     """Agent name -> factory(game) for a game: the common agents plus the engine's own."""
-    agents = engine_module(game_id).AGENTS
+    agents = getattr(engine_module(game_id), "AGENTS", None)
+    if not isinstance(agents, dict):
+        raise BoardlabError(f"{game_id}: its engine offers no agents (AGENTS, a table of agent names)")
     if isinstance(agents, AgentTable):  # keeps numbered names such as mcts-500 resolvable
         return agents.merged(COMMON_AGENTS)
     return AgentTable({**COMMON_AGENTS, **agents})

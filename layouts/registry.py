@@ -130,12 +130,19 @@ def _load_plugins() -> dict[str, GameEntry]:
         found: dict[str, GameEntry] = {}
         for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
             try:
-                value = point.load()
-            except Exception as err:  # a broken plugin is one clear line, not a traceback
-                raise BoardlabError(f"game plugin '{point.name}' ({point.value}) cannot be loaded: {err}") from None
-            found[point.name] = _as_entry(point.name, value)
+                found[point.name] = _as_entry(point.name, point.load())
+            except Exception as err:  # a broken plugin: said once, by name; the other games still work
+                _left_out(f"game plugin '{point.name}' ({point.value}) cannot be loaded: {err}; it is left out")
         _plugins = found
     return _plugins
+
+
+def _left_out(message: str) -> None:
+    import sys
+
+    from boardlab.layouts.errors import one_line
+
+    print(one_line(f"boardlab: {message}"), file=sys.stderr)
 
 
 def register_game(entry: GameEntry) -> None:

@@ -134,8 +134,55 @@ def test_a_broken_entry_point_is_one_line(tmp_path):
     (info / "entry_points.txt").write_text("[boardlab.games]\nbroken = no_such_module:GAME\n")
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     done = subprocess.run([sys.executable, "-m", "boardlab.cli", "list"], capture_output=True, text=True, env=env)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    # said once, by name; the other games still work (before, one broken plugin broke every command)
+    assert done.returncode == 0 and done.stderr.count("\n") == 1, done.stderr
     assert "game plugin 'broken' (no_such_module:GAME) cannot be loaded" in done.stderr
+    assert "it is left out" in done.stderr and "blockd (Blockd)" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "boardlab.cli", "simulate", "blockd", "--games", "4", "--workers", "1"],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and done.stderr.count("\n") == 1 and "'broken'" in done.stderr
+
+
+def broken_toygame(tmp_path, definition_extra: str = "", drop_agents: bool = False) -> dict:
+    """tests/toygame copied into tmp_path and damaged, installed through its entry point: the
+    environment to run boardlab with."""
+    import shutil
+
+    package = tmp_path / "toygame"
+    shutil.copytree(TESTS / "toygame", package)
+    if definition_extra:
+        toml = package / "toygame.toml"
+        toml.write_text(toml.read_text().replace("minutes = 2\n", "minutes = 2\n" + definition_extra, 1))
+    if drop_agents:
+        engine = package / "engine.py"
+        engine.write_text(engine.read_text().replace("AGENTS: dict = {}\n", "", 1))
+    info = tmp_path / "toygame-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toygame\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[boardlab.games]\ntoygame = toygame.registration:GAME\n")
+    return {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+
+def test_a_plugin_whose_definition_is_broken_is_said_by_name_and_the_rest_is_listed(tmp_path):
+    env = broken_toygame(tmp_path, definition_extra="colour_of_the_box = 3\n")
+    done = subprocess.run([sys.executable, "-m", "boardlab.cli", "list"], capture_output=True, text=True, env=env,
+                          cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("boardlab list: toygame: ") and "game.colour_of_the_box: unknown key" in done.stderr
+    assert "blockd (Blockd)" in done.stdout and "deblockle (Deblockle)" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "boardlab.cli", "simulate", "blockd", "--games", "4", "--workers", "1"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == ""
+
+
+def test_a_plugin_engine_without_agents_is_one_line(tmp_path):
+    env = broken_toygame(tmp_path, drop_agents=True)
+    done = subprocess.run([sys.executable, "-m", "boardlab.cli", "simulate", "--help"], capture_output=True, text=True,
+                          env=env, cwd=tmp_path)
+    assert done.returncode == 0 and "toygame: (toygame: its engine offers no agents" in done.stdout, done.stderr
+    done = subprocess.run([sys.executable, "-m", "boardlab.cli", "simulate", "toygame", "--games", "4"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "offers no agents" in done.stderr, done.stderr
 
 
 def test_skill_ladder_comes_from_the_engines_own_agents(toygame, monkeypatch):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from boardlab.layouts import game_entry, game_ids, load, variants_of
+import sys
+
+from boardlab.layouts import BoardlabError, DefinitionError, game_entry, game_ids, load, variants_of
+from boardlab.layouts.errors import one_line
 from boardlab.layouts.loader import VARIANTS
 
 #: the command's line in `boardlab --help`
@@ -43,11 +46,21 @@ def variant_summary(name: str, game_name: str) -> str:
 
 
 def run(args) -> int:
+    failed = False
     for game_id in game_ids():
         if args.ids:
             print(game_id)
             continue
-        info = load(game_id).game
+        try:
+            info = load(game_id).game
+        except DefinitionError as err:  # one broken game (a plugin's) is said; the others are listed
+            print(one_line(f"boardlab list: {game_id}: {err.problems[0]}"), file=sys.stderr)
+            failed = True
+            continue
+        except BoardlabError as err:
+            print(one_line(f"boardlab list: {game_id}: {err}"), file=sys.stderr)
+            failed = True
+            continue
         engine = "" if game_entry(game_id).has("engine") else ", no rules engine yet"
         print(f"{game_id} ({info.name}): {player_range(info.min_players, info.max_players)}, about {info.minutes} min"
               f"{engine}. {info.summary}")
@@ -55,4 +68,4 @@ def run(args) -> int:
         width = max((len(n) for n in names), default=0)
         for name in names:
             print(f"    {name:{width}}  {variant_summary(name, info.name)}".rstrip())
-    return 0
+    return 2 if failed else 0

@@ -32,8 +32,14 @@ def agents_by_game() -> str:
     """The epilog of `simulate --help`: every engine's agent names."""
     from boardlab.analysis import engines
 
+    def listing(game: str) -> str:
+        try:
+            return engines.agent_factories(game).listing()
+        except BoardlabError as err:  # a plugin's broken engine: said here, the others listed
+            return f"({err})"
+
     return "agents (--agents), by game:\n" + "\n".join(
-        textwrap.fill(f"{game}: {engines.agent_factories(game).listing()}", 79, initial_indent="  ",
+        textwrap.fill(f"{game}: {listing(game)}", 79, initial_indent="  ",
                       subsequent_indent="      ", break_on_hyphens=False) for game in game_ids("engine"))
 
 
