@@ -209,8 +209,11 @@ def stalled(pairings: list[Pairing]) -> bool:
     >>> stalled([Pairing("greedy", "random", 2), Pairing("mcts-4", "greedy", 2)])
     False
     """
-    doublings = [p for p in pairings if budget_of(p.agent) is not None and budget_of(p.below) is not None
-                 and budget_of(p.agent) == 2 * budget_of(p.below)]
+    def doubles(pairing: Pairing) -> bool:
+        upper, lower = budget_of(pairing.agent), budget_of(pairing.below)
+        return upper is not None and lower is not None and upper == 2 * lower
+
+    doublings = [p for p in pairings if doubles(p)]
     return len(doublings) >= 2 and doublings[-1] is pairings[-1] and not any(p.significant for p in doublings[-2:])
 
 

@@ -209,6 +209,7 @@ class LinksGame(Game):
                 best = (broken, hands, unseen[at:])
             if broken == 0:
                 break
+        assert best is not None  # the loop runs at least once
         state = LinksState(self)
         state.hands, state.deck = best[1], best[2]
         state.draws, state.blocked = list(observation.draws or [0] * self.players), list(observation.blocked)
