@@ -15,12 +15,75 @@ class Board:
     columns: int = field(metadata=limits(min=2, max=12))
 
 
+#: the kinds of card a card list may hold
+CARD_KINDS = ("start", "number", "blind")
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One line of a card list: a kind of card and how many of it (`[[cards.cards]]` in the
+    definition, or a row of the CSV file `cards.card_list` names; read as Links' are)."""
+
+    kind: Literal["start", "number", "blind"]
+    count: int = field(default=1, metadata=limits(min=1, max=144))
+    colour: str = ""  # the suit of a start or number card
+    value: int = field(default=0, metadata=limits(min=0, max=143))  # a number card's steps
+
+
 @dataclass(frozen=True)
 class Cards:
+    """The deck: generated (per suit a start card and one number card of every value, then the
+    blind cards), or, when `cards` is given (in the definition or through the CSV file
+    `card_list`), exactly the cards listed; the list then also sets `suits` (in the order of
+    their first row), `values` (every value listed) and `blind`, so that everything reading
+    the deck reads the list."""
+
     suits: tuple[str, ...] = field(metadata=limits(min=2))  # one suit per colour, in seat order
     start_value: int = field(metadata=limits(min=0, max=0))  # the start card's value
     values: tuple[int, ...] = field(metadata=limits(min=1))  # number cards of every suit
     blind: int = field(metadata=limits(min=0, max=4))  # blind cards: always blocked
+    cards: tuple[CardRow, ...] = ()  # an explicit card list: the whole deck
+    card_list: str = ""  # a CSV file of the card list (kind,colour,value,count), beside the definition
+
+    def __post_init__(self):
+        if not self.cards:
+            return
+        numbers: dict[str, list[int]] = {}
+        for row in self.cards:
+            if row.kind != "blind":
+                numbers.setdefault(row.colour, [])
+                if row.kind == "number":
+                    numbers[row.colour] += [row.value] * row.count
+        sets = object.__setattr__
+        sets(self, "_numbers", {suit: tuple(values) for suit, values in numbers.items()})
+        sets(self, "suits", tuple(numbers))
+        sets(self, "values", tuple(sorted({v for values in numbers.values() for v in values})))
+        sets(self, "blind", sum(row.count for row in self.cards if row.kind == "blind"))
+
+    @property
+    def listed(self) -> bool:
+        """Whether the deck is a card list (else generated from suits and values)."""
+        return bool(self.cards)
+
+    def numbers(self, suit: str) -> tuple[int, ...]:
+        """The values of a suit's number cards, copies included, in the definition's order."""
+        return self.__dict__["_numbers"].get(suit, ()) if self.cards else self.values
+
+    @property
+    def uniform(self) -> bool:
+        """Whether every suit holds one number card of every value (as a generated deck does)."""
+        return all(sorted(self.numbers(suit)) == sorted(self.values) for suit in self.suits)
+
+    @property
+    def number_count(self) -> int:
+        """How many number cards the deck holds, every suit's."""
+        return sum(len(self.numbers(suit)) for suit in self.suits)
+
+    @property
+    def example_number(self) -> str:
+        """The drawing of the first number card (the rulebook's components list shows it)."""
+        suit = next((s for s in self.suits if self.numbers(s)), self.suits[0] if self.suits else "")
+        return f"{suit}-{(self.numbers(suit) or self.values or (0,))[0]}"
 
 
 @dataclass(frozen=True)
@@ -53,12 +116,14 @@ class Definition(GameDefinition):
 
     @property
     def card_count(self) -> int:
-        return len(self.cards.suits) * (1 + len(self.cards.values)) + self.cards.blind
+        cards = self.cards
+        return len(cards.suits) + cards.number_count + cards.blind
 
 
 def check(d: Definition, report) -> None:
     """Cross-field checks: the deck fills the grid, suits are known colours, steps make sense."""
-    for i, suit in enumerate(d.cards.suits):
+    check_card_list(d, report)
+    for i, suit in enumerate(() if d.cards.listed else d.cards.suits):  # a card list's rows are checked above
         check_colour_ref(d.colours, suit, ("cards", "suits", i), report)
     if len(set(d.cards.suits)) != len(d.cards.suits):
         report(("cards", "suits"), "a colour appears twice", "each suit once")
@@ -72,11 +137,11 @@ def check(d: Definition, report) -> None:
     for i, value in enumerate(d.cards.values):
         if value < 1:
             report(("cards", "values", i), f"a number card must move at least 1 step (got {value})", "1 or more")
-    if len(set(d.cards.values)) != len(d.cards.values):
+    if len(set(d.cards.values)) != len(d.cards.values) and not d.cards.listed:
         report(("cards", "values"), "a value appears twice", "distinct values")
     cells = d.board.rows * d.board.columns
     if d.card_count != cells:
-        report(("cards",), f"{d.card_count} cards for a {d.board.rows} x {d.board.columns} grid of {cells} cells",
+        report(("cards", "cards") if d.cards.listed else ("cards",), f"{d.card_count} cards for a {d.board.rows} x {d.board.columns} grid of {cells} cells",
                "suits x (1 + number of values) + blind = rows x columns")
     low, high = d.rules.start_steps
     if not 1 <= low <= high:
@@ -92,6 +157,33 @@ def check(d: Definition, report) -> None:
         report(key, f"{longest} steps: a pawn's walks of more than {most} steps on a grid of {cells} cells are too many "
                "to tabulate (they grow about 2.7 times with every step)", f"at most {most} steps"
                + ("" if cells > COMPILED_CELLS else f" ({MAX_STEPS_LARGE} on grids of more than {COMPILED_CELLS} cells)"))
+
+
+def check_card_list(d: Definition, report) -> None:
+    """A card list's rows: start and number cards of known colours, number cards with a value,
+    one start card per suit, blind cards with neither."""
+    starts: dict[str, int] = {}
+    for i, row in enumerate(d.cards.cards):
+        where = ("cards", "cards", i)
+        if row.kind == "blind":
+            if row.colour or row.value:
+                report(where + ("colour" if row.colour else "value",), "a blind card has no colour and no value",
+                       "leave it empty")
+            continue
+        if not row.colour:
+            report(where + ("colour",), f"a {row.kind} card needs its colour", f"one of {', '.join(d.colours)}")
+        else:
+            check_colour_ref(d.colours, row.colour, where + ("colour",), report)
+        if row.kind == "start":
+            starts[row.colour] = starts.get(row.colour, 0) + row.count
+            if row.value:
+                report(where + ("value",), f"a start card counts as {d.cards.start_value} steps", "leave value empty")
+        elif row.value < 1:
+            report(where + ("value",), "a number card needs its value (the steps it moves)", "1 or more")
+    for suit in d.cards.suits if d.cards.listed else ():
+        if starts.get(suit, 0) != 1:
+            report(("cards", "cards"), f"{starts.get(suit, 0)} start cards of {suit} in the card list",
+                   "exactly one start card of every colour listed")
 
 
 #: the longest walk a card may ask for: on grids of up to COMPILED_CELLS cells the walk tables are

@@ -310,7 +310,7 @@ def _build(path: Path, game_id, data: dict, origins: dict, doc: Document, cross_
 
 
 #: the columns a card list file may have (`card_list`); each row one kind of card
-CARD_LIST_COLUMNS = ("kind", "ends", "value", "count", "text")
+CARD_LIST_COLUMNS = ("kind", "ends", "value", "colour", "count", "text")
 
 
 def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict]:

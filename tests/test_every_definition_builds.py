@@ -105,7 +105,29 @@ def blockd_variant(draw, longest: int = 8):
     return {"game": {"max_players": players},
             "board": {"rows": rows, "columns": columns},
             "cards": {"suits": list(SUIT_COLOURS[:suits]), "values": values, "blind": blind},
-            "rules": rules, "print": {"paper": draw(st.sampled_from(PAPERS))}}
+            "rules": rules, "print": {"paper": draw(st.sampled_from(PAPERS))},
+            "_as_list": draw(st.sampled_from(["generated", "listed", "uneven"]))}
+
+
+def write_blockd(folder: Path, name: str, drawn: dict) -> Path:
+    """The Blockd variant file: the deck generated, or (drawn so) as a CSV card list of the same
+    cards, or of uneven suits (the last suit's first number card a second copy of the first
+    suit's last value)."""
+    cards = drawn["cards"]
+    sections = {k: v for k, v in drawn.items() if not k.startswith("_")}
+    if drawn["_as_list"] != "generated":
+        numbers = {suit: list(cards["values"]) for suit in cards["suits"]}
+        if drawn["_as_list"] == "uneven":
+            numbers[cards["suits"][-1]][0] = cards["values"][-1]
+        rows = ["kind,colour,value,count"]
+        for suit in cards["suits"]:
+            rows += [f"start,{suit},,1"] + [f"number,{suit},{value},1" for value in numbers[suit]]
+        rows += [f"blind,,,{cards['blind']}"] if cards["blind"] else []
+        (folder / f"{name}.csv").write_text("\n".join(rows) + "\n")
+        sections["cards"] = {"card_list": f"{name}.csv"}
+    path = folder / f"{name}.toml"
+    path.write_text(toml_text("blockd", sections))
+    return path
 
 
 # -- Links --------------------------------------------------------------------------------------
@@ -251,6 +273,8 @@ def _run(game):
         name = f"{game}-drawn"
         if game == "links":
             path = write_links(folder, name, drawn)
+        elif game == "blockd":
+            path = write_blockd(folder, name, drawn)
         else:
             path = folder / f"{name}.toml"
             path.write_text(toml_text(game, drawn))

@@ -264,11 +264,14 @@ class BlockdGame(Game):
         low, high = rules.start_steps
         self.start_steps = tuple(range(low, high + 1))
         deck = []
-        for suit in range(len(self.suits)):
+        for suit, name in enumerate(self.suits):
             deck.append(DeckCard(suit, cards.start_value))
-            deck.extend(DeckCard(suit, value) for value in cards.values)
+            deck.extend(DeckCard(suit, value) for value in cards.numbers(name))
         deck.extend(DeckCard(-1, -1) for _ in range(cards.blind))
         self.cards = tuple(deck)
+        #: a deal turns round the table when the played suits hold the same cards (a card list
+        #: may give them different ones; the runner then rotates the agents instead)
+        self.rotates_deal = len({tuple(sorted(cards.numbers(s))) for s in self.suits[:players]}) == 1
         self.letters = tuple(definition.colours[s].letter for s in self.suits)
         self.blind_letter = definition.colours[definition.print.back_colour].letter
         if len(self.cards) != self.grid.cells:
@@ -288,7 +291,10 @@ class BlockdGame(Game):
         True
         """
         n = self.players
-        relabel = [self.cards.index(DeckCard((c.suit - rotation) % n, c.value)) if 0 <= c.suit < n else i
+        ids: dict[DeckCard, list[int]] = {}  # every copy of a card, in deck order
+        for i, card in enumerate(self.cards):
+            ids.setdefault(card, []).append(i)
+        relabel = [ids[DeckCard((c.suit - rotation) % n, c.value)][ids[c].index(i)] if 0 <= c.suit < n else i
                    for i, c in enumerate(self.cards)]
         return tuple(relabel[c] for c in card_ids)
 

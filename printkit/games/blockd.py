@@ -49,7 +49,7 @@ def blockd_cards(d) -> list[Card]:
     cards = []
     for suit in d.cards.suits:
         cards.append(Card(f"{suit}-start", _start_drawer(d, geometry, suit), back))
-        for value in d.cards.values:
+        for value in d.cards.numbers(suit):
             cards.append(Card(f"{suit}-{value}", _number_drawer(d, geometry, suit, value), back))
     blind = _blind_drawer(d, geometry, back)
     for index in range(d.cards.blind):
