@@ -166,6 +166,11 @@ class SixBySixGame(Game):
         from boardlab.analysis.sixbysix.summary import SixBySixTally
         return SixBySixTally(self)
 
+    def restrictions(self) -> tuple:
+        """The optional elements (`restrictions.py`): the bet face and the marker."""
+        from boardlab.analysis.sixbysix.restrictions import RESTRICTIONS
+        return RESTRICTIONS
+
     def report_extras(self, seed: int) -> tuple[list, dict]:
         """The report's charts of this game (`extras.report_extras`)."""
         from boardlab.analysis.sixbysix.extras import report_extras
@@ -394,7 +399,10 @@ class MarkerAgent(Agent):
 
     The refund chance is 1/len(faces) whatever the face, but a refund is wasted in a round the
     player wins; the best face (`faces.best_face`) is the one least compatible with the marker.
-    The agent draws no random number.
+    The agent draws no random number.  It keeps to the state's legal moves, so on a restricted
+    view (`restricted.RestrictedView`) it takes its first preferred number among the moves left
+    and the best of the faces left for it; on a plain state that is its preferred free number and
+    the best face.
     """
 
     def __init__(self, chooser: Chooser, game: SixBySixGame):
@@ -403,10 +411,12 @@ class MarkerAgent(Agent):
         self.game = game
 
     def choose(self, state: SixBySixState, rng: random.Random) -> Move:
-        taken = {state.markers[s] for s in state.order[:state.step]}
         active = len(state.order)
-        number = next(x for x in self.game.preference(self.chooser, active) if x not in taken)
-        return Move(best_face(self.game.faces, active, number), number)
+        moves = state.legal_moves()
+        numbers = {move.number for move in moves}
+        number = next(x for x in self.game.preference(self.chooser, active) if x in numbers)
+        faces = [move.face for move in moves if move.number == number]
+        return Move(best_face(self.game.faces, active, number, among=faces), number)
 
 
 def marker_choosers(agents) -> list[Chooser | None] | None:

@@ -49,11 +49,14 @@ def face_values(faces: Sequence[int], players: int, marker: int) -> dict[int, Fr
     return dict(_face_values(tuple(faces), int(players), int(marker)))
 
 
-def best_face(faces: Sequence[int], players: int, marker: int) -> int:
-    """The face of highest value for `marker` (the lowest of equal faces).
+def best_face(faces: Sequence[int], players: int, marker: int, among: Sequence[int] | None = None) -> int:
+    """The face of highest value for `marker` (the lowest of equal faces), of the faces `among`
+    when given (a player barred from some).
 
     >>> best_face((1, 2, 3, 4, 5, 6), 2, 7)  # every face is as good with 2 players on 7
     1
+    >>> best_face((1, 2, 3, 4, 5, 6), 2, 6), best_face((1, 2, 3, 4, 5, 6), 2, 6, among=(1, 2))
+    (6, 1)
     """
     values = _face_values(tuple(faces), int(players), int(marker))
-    return max(values, key=lambda face: (values[face], -face))
+    return max(values if among is None else among, key=lambda face: (values[face], -face))
