@@ -30,7 +30,7 @@ import functools
 import random
 
 import numpy as np
-from numba import njit
+from boardlab.analysis.jit import njit
 
 _N, _M = 624, 397
 _MASK = 0xFFFFFFFF

@@ -25,7 +25,7 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from boardlab.analysis.jit import njit
 
 from boardlab.analysis.blockd import kernel
 from boardlab.analysis.blockd.kernel import BLOCK, STACK, low_index

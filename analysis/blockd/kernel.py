@@ -48,7 +48,7 @@ import dataclasses
 import functools
 
 import numpy as np
-from numba import njit
+from boardlab.analysis.jit import njit
 
 try:  # `_nrt` is a private option of numba's CPU target: without it the loops count references again
     from numba.core.cpu import CPUTargetOptions

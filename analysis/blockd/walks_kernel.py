@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from boardlab.analysis.jit import njit
 
 #: cells a bitmask of int64 holds (bit 63 is the sign): larger grids use the Python twin
 MAX_CELLS = 63

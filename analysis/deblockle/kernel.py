@@ -19,7 +19,7 @@ engine.  Turn t of a game whose move key is k draws `splitmix64(k + (t + 1) * go
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from boardlab.analysis.jit import njit
 
 from boardlab.analysis.splitmix import GOLDEN, splitmix
 

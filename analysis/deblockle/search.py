@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from boardlab.analysis.jit import njit
 
 from boardlab.analysis.deblockle import kernel
 from boardlab.analysis.deblockle.kernel import LEFT0, MOVER, OPTION_ROOM, UNFINISHED, WINNER, generate, play_move

@@ -28,7 +28,7 @@ is defined and documented in one place, beside the only code that depends on it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from boardlab.analysis.jit import njit
 
 from boardlab.analysis.splitmix import GOLDEN, splitmix
 

@@ -18,7 +18,7 @@ numbers per player count, `chips`, `max_rounds`) and any die (a face drawn by in
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from boardlab.analysis.jit import njit
 
 from boardlab.analysis.mersenne import STATE_WORDS, randrange, seed_state, twister_matches_python
 from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed

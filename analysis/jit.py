@@ -1,0 +1,82 @@
+"""numba's `njit` for every compiled module, with one line on standard error while it compiles.
+
+The fast paths are compiled on their first call after an install or a change (numba's
+`cache=True` keeps the result for later runs): about 17 s for all of them, which without a word
+looks like a hang. Every compiled module takes `njit` from here; importing it registers a
+listener for numba's compile events (sent only when a function is really compiled, not when it
+is read back from the cache) that, once a process has spent `DELAY` seconds compiling, writes
+`MESSAGE` on standard error:
+
+- only on a terminal: a pipe, a file or a test's captured stream stays as it was (several tests
+  and scripts read standard error and expect nothing there);
+- once per process tree: the line sets `SAID` in the environment, so a worker started after it
+  stays quiet.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+
+from numba import njit
+from numba.core import event
+
+__all__ = ["MESSAGE", "njit"]
+
+DELAY = 1.0
+MESSAGE = "boardlab: compiling the fast paths (once after install)..."
+SAID = "BOARDLAB_COMPILING_SAID"  # set once the line is written, inherited by workers
+
+
+class CompileNotice(event.Listener):
+    """Counts the seconds spent in numba's outermost compilations and writes `MESSAGE` once they
+    pass `delay` (a timer, so a single long compilation is announced while it runs)."""
+
+    def __init__(self, stream=None, delay: float = DELAY):
+        self.stream, self.delay = stream, delay
+        self.depth = 0
+        self.spent = 0.0
+        self.started = 0.0
+        self.timer: threading.Timer | None = None
+        self.lock = threading.Lock()
+
+    def _stream(self):
+        return self.stream if self.stream is not None else sys.stderr
+
+    def on_start(self, ev) -> None:
+        self.depth += 1
+        if self.depth > 1:
+            return
+        self.started = time.monotonic()
+        stream = self._stream()
+        if os.environ.get(SAID) or not (hasattr(stream, "isatty") and stream.isatty()):
+            return
+        self.timer = threading.Timer(max(0.0, self.delay - self.spent), self.say)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def on_end(self, ev) -> None:
+        if self.depth == 0:  # an end without its start (a listener registered mid-compilation)
+            return
+        self.depth -= 1
+        if self.depth == 0:
+            self.spent += time.monotonic() - self.started
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+
+    def say(self) -> None:
+        with self.lock:
+            if os.environ.get(SAID):
+                return
+            os.environ[SAID] = "1"
+            try:
+                print(MESSAGE, file=self._stream(), flush=True)
+            except (OSError, ValueError):  # a closed or full stream: the line is only a courtesy
+                pass
+
+
+NOTICE = CompileNotice()
+event.register("numba:compile", NOTICE)
