@@ -56,7 +56,7 @@ print: $(STAMP)
 # the balance reports of the default definitions, into reports/; every game played is kept in
 # build/results.sqlite, so a rerun plays only what changed
 reports: $(STAMP)
-	@for game in $(GAMES); do $(BOARDLAB) report $$game || exit 1; done
+	@for game in $(GAMES); do $(BOARDLAB) report $$game --lang all || exit 1; done
 
 # every game's rulebook in every language, on A4 and Letter, beside its print files
 rulebooks: $(STAMP)

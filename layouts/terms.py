@@ -108,10 +108,44 @@ def number(value: float, digits: int | None = None) -> str:
     return text.replace(".", DECIMAL_POINT.get(language(), "."))
 
 
+#: the languages that group thousands with a (no-break) space, and only from five digits on
+#: (2400, 12 400), instead of the comma of Python's format (2,400, 12,400)
+SPACE_GROUPED = {"es"}
+_PYTHON_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def respell(text: str) -> str:
+    """Numbers written by Python's format (`12,345.6`, `-0.250`, `+2.5`) as the language writes
+    them: `12 345,6` in Spanish (a no-break space between thousands from five digits, a decimal
+    comma); unchanged in English.  Only for a text that is one formatted number with its sign,
+    unit or symbols (never a list: the comma of `2, 3` would read as a thousands mark).
+
+    >>> with speaking("es"):
+    ...     respell("2,400"), respell("12,345.6"), respell("< 0.001"), respell("+2.5")
+    ('2400', '12\xa0345,6', '< 0,001', '+2,5')
+    >>> respell("12,345.6")
+    '12,345.6'
+    """
+    lang = language()
+    point = DECIMAL_POINT.get(lang, ".")
+    if point == "." and lang not in SPACE_GROUPED:
+        return text
+
+    def one(match: re.Match) -> str:
+        whole, _, fraction = match.group(0).partition(".")
+        digits = whole.replace(",", "")
+        if lang in SPACE_GROUPED and len(digits) >= 5:
+            head = len(digits) % 3 or 3
+            digits = "\u00a0".join([digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)])
+        return digits + (point + fraction if fraction else "")
+
+    return _PYTHON_NUMBER.sub(one, text)
+
+
 # -- the keys the code uses, for `boardlab check` -------------------------------------------------
-USE = re.compile(r"""(?<![\w.])(term|plural|word)\(\s*(?:"((?:[^"\\]|\\.)+)"|'((?:[^'\\]|\\.)+)')\s*[,)]""")
-#: the folders whose code asks for terms
-CODE = (Path(__file__).resolve().parent.parent / "printkit",)
+USE = re.compile(r"""(?<![\w.])(term|plural|word|say_plural|say)\(\s*(?:"((?:[^"\\]|\\.)+)"|'((?:[^'\\]|\\.)+)')\s*[,)]""")
+#: the folders whose code asks for terms (the print code; the reports' `say("KEY"` is `term("report.KEY"`)
+CODE = (Path(__file__).resolve().parent.parent / "printkit", Path(__file__).resolve().parent.parent / "analysis" / "report")
 
 
 @lru_cache(maxsize=None)
@@ -124,6 +158,8 @@ def keys_used() -> tuple[frozenset[str], frozenset[str]]:
         for path in sorted(folder.rglob("*.py")):
             for kind, double, single in USE.findall(path.read_text(encoding="utf-8")):
                 key = (double or single).replace('\\"', '"')
+                if kind.startswith("say"):
+                    kind, key = kind.replace("say_", "").replace("say", "term"), f"report.{key}"
                 if kind == "word":
                     words.add(key)
                 else:

@@ -262,7 +262,7 @@ def builds_everything(tmp_path: Path, game: str, path: Path, capsys, monkeypatch
             assert name in PdfReader(pdf).pages[0].extract_text(), pdf.name
     ok("report", game, "--variant", variant, "--players", str(definition.game.min_players), "--games", "4",
        "--skill-games", "2", "--skill-budget", "2", "--decision-games", "2", "--deals", "2", "--workers", "1",
-       "--store", str(tmp_path / "r.sqlite"), "--out", str(tmp_path / "report"))
+       "--lang", "en", "--store", str(tmp_path / "r.sqlite"), "--out", str(tmp_path / "report"))
     report = tmp_path / "report" / f"{name}.md"
     assert report.exists() and name in report.read_text()
 

@@ -23,7 +23,7 @@ from boardlab.analysis.stats import wilson_interval
 from boardlab.cli import main
 from boardlab.printkit.report_markdown import markdown
 
-TINY = ["--games", "48", "--skill-games", "6", "--decision-games", "4", "--deals", "4", "--workers", "1"]
+TINY = ["--games", "48", "--skill-games", "6", "--decision-games", "4", "--deals", "4", "--workers", "1", "--lang", "en"]
 
 
 def _report(tmp_path, game, *extra, store="r.sqlite", out="out"):
@@ -111,7 +111,7 @@ def test_an_unchanged_report_reruns_from_the_store_byte_identical(tmp_path, monk
 
 def test_a_killed_report_resumes_to_the_same_json(tmp_path):
     args = ["report", "blockd", "--players", "3", "--games", "3000", "--skill-games", "3", "--decision-games", "60",
-            "--deals", "4", "--workers", "1"]
+            "--deals", "4", "--workers", "1", "--lang", "en"]
     whole = subprocess.run([sys.executable, "-m", "boardlab.cli", *args, "--store", str(tmp_path / "whole.sqlite"),
                             "--out", str(tmp_path / "whole")], capture_output=True, text=True, timeout=300)
     assert whole.returncode == 0, whole.stderr

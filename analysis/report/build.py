@@ -29,6 +29,7 @@ from boardlab.analysis.report.options import model_agent, rule_alternatives, rul
 from boardlab.analysis.store import ResultStore, definition_hash, engine_fingerprint
 from boardlab.analysis.tables import TableOptions
 from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.terms import language
 from boardlab.layouts.registry import game_entry, game_part
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     unit = engines.make_game(definition, counts[0]).length_unit
 
     difference = sections.designer_difference(definition)
-    rule_name = rule_namer(definition)
+    rule_name = rule_namer(definition, language())
     data: dict = {"by_players": {}, "designer_difference": difference}
     observed_by = {}
     for n in counts:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from boardlab.analysis.report.metrics import FDR, benjamini_hochberg
 from boardlab.analysis.report.options import option_value_text
-from boardlab.analysis.report.wording import (cap_words, listed, minutes, p_words, pace_words, pct, points, say,
-                                              unsigned_points)
+from boardlab.analysis.report.wording import (cap_words, games as game_count, listed, minutes, number, p_words,
+                                              pace_words, pct, points, say, say_plural, unsigned_points, word)
 
 
 def report_tests(by_players: dict):
@@ -103,7 +103,7 @@ def _balanced(counts):
     if powered:
         mdds = [counts[n]["seats"]["first_player_advantage"]["power"]["mdd"] for n in powered]
         shown = unsigned_points(max(mdds)) if min(mdds) == max(mdds) else \
-            f"{min(mdds) * 100:.1f} to {unsigned_points(max(mdds))}"
+            say("span", low=number(min(mdds) * 100, ".1f"), high=unsigned_points(max(mdds)))
         out.append({"score": 4.0, "text": say("seats_balanced", where=_where(powered, counts), mdd=shown),
                     "kind": "balanced", "players": powered})
     if weak:
@@ -111,7 +111,7 @@ def _balanced(counts):
         out.append({"score": 6.0, "text": say("seats_too_few", where=_where(weak, counts),
                                               mdd=unsigned_points(max(p["mdd"] or 1.0 for p in powers)),
                                               difference=unsigned_points(powers[0]["difference"]),
-                                              needed=f"{max(p['games_needed'] or 0 for p in powers):,}"),
+                                              needed=game_count(max(p['games_needed'] or 0 for p in powers))),
                     "kind": "too few", "players": weak})
     return out
 
@@ -156,7 +156,7 @@ def _length(name, counts, rule_name):
     at_table, stated = length["table_minutes"]["median"], length["stated_minutes"]
     long = at_table > stated
     text = say("length.long" if long else "length.short", players=players, name=name,
-               median=f"{length['median']:.0f}", unit=length["unit"], minutes=minutes(at_table),
+               median=f"{length['median']:.0f}", unit=word(length["unit"]), minutes=minutes(at_table),
                pace=pace_words(length),
                stated=stated)
     if long:
@@ -193,15 +193,16 @@ def _rules(counts, rule_name):
             if metric == "mean length":
                 base = m["baseline"] or 1
                 score = max(score, abs(m["difference"]) / base * 20)
-                parts.append(say("rule.part_length", base=f"{m['baseline']:.1f}", variant=f"{m['variant']:.1f}",
-                                 relative=f"{m['difference'] / base:+.0%}", players=players))
+                parts.append(say("rule.part_length", base=number(m['baseline'], ".1f"),
+                                 variant=number(m['variant'], ".1f"),
+                                 relative=term_percent(m['difference'] / base), players=players))
             else:
                 score = max(score, abs(m["difference"]) * 100)
                 parts.append(say("rule.part_share", base=pct(m["baseline"]), variant=pct(m["variant"]),
                                  diff=points(m["difference"]), players=players))
         if score < 1:
             continue
-        out.append({"score": score, "text": say("rule", rule=rule_name(option, seen[0][2]["value"]), metric=metric,
+        out.append({"score": score, "text": say("rule", rule=rule_name(option, seen[0][2]["value"]), metric=word(metric),
                                                 parts="; ".join(parts)),
                     "kind": "rule", "option": option, "value": seen[0][2]["value"], "metric": metric,
                     "players": [n for n, _, _ in seen]})
@@ -209,7 +210,7 @@ def _rules(counts, rule_name):
 
 
 #: the fields of `ladder_words` that the "skill matters" sentences name
-LADDER_FIELDS = ("depth", "s", "chain", "top", "rating", "low", "high")
+LADDER_FIELDS = ("levels", "chain", "top", "rating", "low", "high")
 
 
 def ladder_words(trace: dict) -> dict:
@@ -234,10 +235,11 @@ def ladder_words(trace: dict) -> dict:
         a, b = budget_of(p["agent"]), budget_of(p["below"])
         return a is not None and (b is None or a == 2 * b)
 
-    return {"depth": trace["depth"], "s": "" if trace["depth"] == 1 else "s", "chain": chain, "top": top["agent"],
-            "rating": f"{top['rating']:.0f}", "low": f"{top['ci95'][0]:.0f}", "high": f"{top['ci95'][1]:.0f}",
-            "share": odds / (odds + n - 1), "flat": [p for p in pairings[last + 1:] if longer(p)],
-            "fair": trace["fair_share"], "games": f"{trace['games_per_level']:,}", "last": levels[-1]["agent"]}
+    return {"depth": trace["depth"], "levels": say_plural("levels", trace["depth"]), "chain": chain,
+            "top": top["agent"], "rating": number(top['rating'], ".0f"), "low": number(top['ci95'][0], ".0f"),
+            "high": number(top['ci95'][1], ".0f"), "share": odds / (odds + n - 1),
+            "flat": [p for p in pairings[last + 1:] if longer(p)], "fair": trace["fair_share"],
+            "games": game_count(trace['games_per_level']), "last": levels[-1]["agent"]}
 
 
 def _skill(counts):
@@ -262,7 +264,7 @@ def _skill(counts):
         else:
             out.append({"score": 3.0, "kind": "too few", "players": [players],
                         "text": say("skill.too_few", players=players, games=w["games"],
-                                    mdd=unsigned_points(first["mdd"] or 1.0), needed=f"{first['games_needed'] or 0:,}",
+                                    mdd=unsigned_points(first["mdd"] or 1.0), needed=game_count(first['games_needed'] or 0),
                                     difference=unsigned_points(first["difference"]))})
     if not matters:
         return out
@@ -276,11 +278,11 @@ def _skill(counts):
         by_depth: dict[int, list] = {}
         for players, w, _ in matters:
             by_depth.setdefault(w["depth"], []).append(players)
-        groups = "; ".join(say("skill.depth_group", depth=depth, s="" if depth == 1 else "s",
+        groups = "; ".join(say("skill.depth_group", levels=say_plural("levels", depth),
                                players=listed(str(n) for n in ns)) for depth, ns in sorted(by_depth.items(), reverse=True))
-        ratings = sorted(float(w["rating"]) for _, w, _ in matters)
+        ratings = sorted(round(trace_top_rating(trace)) for _, _, trace in matters)
         text = say("skill.matters_many", where=_where([n for n, _, _ in matters], counts), groups=groups, top=tops,
-                   ratings=_span([f"{r:.0f}" for r in ratings]), games=games)
+                   ratings=_span([number(r, ".0f") for r in ratings]), games=games)
     flats: dict[str, list] = {}
     for players, w, trace in matters:
         if w["flat"]:
@@ -291,11 +293,12 @@ def _skill(counts):
         powers = [p["power"] for p in steps]
         worst = max(powers, key=lambda q: q["mdd"] or 1.0)
         needed = "" if all(q["enough"] for q in powers) else say(
-            "skill.needed", needed=f"{max(q['games_needed'] or 0 for q in powers):,}",
+            "skill.needed", needed=game_count(max(q['games_needed'] or 0 for q in powers)),
             difference=unsigned_points(worst["difference"]))
         text += say("skill.flat", level=below, players=listed(str(n) for n, _ in seen),
-                    decided=_span(sorted({p["decided"] for p in steps}), "{:,}"),
-                    mdd=_span(sorted((q["mdd"] or 1.0) * 100 for q in powers), "{:.1f}") + " points", needed=needed)
+                    decided=_span(sorted({p["decided"] for p in steps}), ","),
+                    mdd=say("points", n=_span(sorted((q["mdd"] or 1.0) * 100 for q in powers), ".1f")),
+                    needed=needed)
     score = max((w["share"] - w["fair"]) * 50 for _, w, _ in matters)
     out.append({"score": max(score, 1.0), "kind": "skill", "players": [n for n, _, _ in matters], "text": text})
     return out
@@ -303,13 +306,24 @@ def _skill(counts):
 
 def _games(seen) -> str:
     """The game counts of these (players, row) pairs, listed."""
-    return listed(f"{g:,}" for g in sorted({e["games"] for _, e in seen}))
+    return listed(game_count(g) for g in sorted({e["games"] for _, e in seen}))
 
 
-def _span(values, fmt: str = "{}") -> str:
-    """The smallest to the largest of sorted `values` ("9.5 to 13.0"), or the one value."""
-    first, last = fmt.format(values[0]), fmt.format(values[-1])
-    return first if first == last else f"{first} to {last}"
+def _span(values, spec: str | None = None) -> str:
+    """The smallest to the largest of sorted `values` ("9.5 to 13.0"), or the one value; numbers
+    written by the format `spec` in the report's language, texts as they are."""
+    first, last = (values[0], values[-1]) if spec is None else (number(values[0], spec), number(values[-1], spec))
+    return first if first == last else say("span", low=first, high=last)
+
+
+def trace_top_rating(trace: dict) -> float:
+    """The strongest level's rating of a skill trace (`ladder_words`' top)."""
+    return max(level["rating"] for level in trace["levels"])
+
+
+def term_percent(ratio: float) -> str:
+    """A signed relative change as a whole percentage ("+5%")."""
+    return say("percent", n=number(ratio * 100, "+.0f"))
 
 
 def _restricted(counts):
@@ -356,7 +370,7 @@ def _restricted(counts):
         powers = [e["power"] for _, seen in quiet for _, e in seen]
         agent = listed(sorted({agents[element] for element, _ in quiet}))
         fields = {"elements": listed((seen[0][1]["description"] for _, seen in quiet), "or"), "agent": agent,
-                  "games": listed(sorted({f"{e['games']:,}" for _, seen in quiet for _, e in seen})),
+                  "games": listed(game_count(g) for g in sorted({e['games'] for _, seen in quiet for _, e in seen})),
                   "mdd": unsigned_points(max(q["mdd"] or 1.0 for q in powers))}
         players = sorted({n for _, seen in quiet for n, _ in seen})
         if all(q["enough"] for q in powers):
@@ -364,6 +378,6 @@ def _restricted(counts):
                         "text": say("element.could_go", **fields)})
         else:
             out.append({"score": 1.5, "kind": "too few", "players": players,
-                        "text": say("element.too_few", s="" if len(quiet) > 1 else "s",
-                                    needed=f"{max(q['games_needed'] or 0 for q in powers):,}", **fields)})
+                        "text": say_plural("element.too_few", len(quiet),
+                                           needed=game_count(max(q['games_needed'] or 0 for q in powers)), **fields)})
     return out

@@ -10,8 +10,8 @@ has marked the tests, so it states only what the false-discovery control selecte
 from __future__ import annotations
 
 from boardlab.analysis.report.findings import LENGTH_TOLERANCE
-from boardlab.analysis.report.wording import (cap_words, listed, minutes, p_words, pace_words, pct, points, say,
-                                              unsigned_points)
+from boardlab.analysis.report.wording import (cap_words, games, listed, minutes, number, p_words, pace_words, pct,
+                                              points, say, say_plural, unsigned_points, word)
 
 #: at most this many rule options are named for a player count's worst problem
 REMEDIES = 2
@@ -32,12 +32,11 @@ def verdict(by_players: dict, rule_name) -> dict:
             lines.append(say("verdict.problem_none"))
         else:
             if remedies:
-                parts = [say("verdict.remedy_part", rule=rule_name(r["option"], r["value"]), metric=problem["metric"],
+                parts = [say("verdict.remedy_part", rule=rule_name(r["option"], r["value"]), metric=word(problem["metric"]),
                              base=_shown(problem["metric"], r["baseline"]), variant=_shown(problem["metric"], r["variant"]),
-                             unit=f" {d['length']['unit']}" if problem["metric"] == "mean length" else "")
+                             unit=f" {word(d['length']['unit'])}" if problem["metric"] == "mean length" else "")
                          for r in remedies]
-                remedy = say("verdict.remedy", s="s" if len(parts) > 1 else "", verb="" if len(parts) > 1 else "s",
-                             options="; ".join(parts))
+                remedy = say_plural("verdict.remedy", len(parts), options="; ".join(parts))
             else:
                 remedy = say("verdict.remedy_none")
             lines.append(say("verdict.problem", problem=problem["text"], remedy=remedy))
@@ -51,7 +50,7 @@ def verdict_blocks(data: dict) -> list:
 
 
 def _shown(metric: str, value: float) -> str:
-    return f"{value:.1f}" if metric == "mean length" else pct(value)
+    return number(value, ".1f") if metric == "mean length" else pct(value)
 
 
 def _seats(s: dict, unit: str) -> str:
@@ -66,12 +65,12 @@ def _seats(s: dict, unit: str) -> str:
                    worst_rate=pct(rates[worst]), fair=pct(s["fair_share"]), p=p_words(e["p_value"]))
     elif a["power"]["enough"]:
         line = say("verdict.seats_fair", fair=pct(s["fair_share"]), mdd=unsigned_points(a["power"]["mdd"]),
-                   decided=f"{s['decided']:,}")
+                   decided=games(s['decided']))
     else:
         power = a["power"]
-        line = say("verdict.seats_too_few", decided=f"{s['decided']:,}",
+        line = say("verdict.seats_too_few", decided=games(s['decided']),
                    mdd=unsigned_points(power["mdd"] if power["mdd"] is not None else 1.0),
-                   difference=unsigned_points(power["difference"]), needed=f"{power['games_needed'] or 0:,}")
+                   difference=unsigned_points(power["difference"]), needed=games(power['games_needed'] or 0))
     beside = []
     if s["draw_share"]["share"] >= BESIDE:
         beside.append(say("verdict.draws", share=pct(s["draw_share"]["share"])))
@@ -83,16 +82,16 @@ def _seats(s: dict, unit: str) -> str:
 def _time(length: dict) -> str:
     unit, stated = length["unit"], length["stated_minutes"]
     if "table_minutes" not in length:
-        return say("verdict.time_no_pace", median=f"{length['median']:.0f}", unit=unit, stated=stated)
+        return say("verdict.time_no_pace", median=f"{length['median']:.0f}", unit=word(unit), stated=stated)
     at_table = length["table_minutes"]["median"]
     ratio = at_table / stated
     if 1 / LENGTH_TOLERANCE <= ratio <= LENGTH_TOLERANCE:
         judgement = say("verdict.time_close")
     elif ratio > 1:
-        judgement = say("verdict.time_long", ratio=f"{ratio:.1f}")
+        judgement = say("verdict.time_long", ratio=number(ratio, ".1f"))
     else:
         judgement = say("verdict.time_short", ratio=pct(ratio, 0))
-    return say("verdict.time", median=f"{length['median']:.0f}", unit=unit, minutes=minutes(at_table),
+    return say("verdict.time", median=f"{length['median']:.0f}", unit=word(unit), minutes=minutes(at_table),
                pace=pace_words(length), stated=stated,
                judgement=judgement, p90=minutes(length["table_minutes"]["p90"]))
 

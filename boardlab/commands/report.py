@@ -44,8 +44,13 @@ def register(subparsers) -> None:
                    help=f"random deals for tables estimated over deals (default: {ReportOptions.table_deals})")
     add_agent_argument(p)
     add_seed_argument(p)
+    p.add_argument("--lang", metavar="LANG",
+                   help="the language of every text of the report (sections, findings, verdict, tables, charts, "
+                        "glossary): one of the definition's [rulebook] languages, or 'all' for each of them "
+                        "(default: the first)")
     p.add_argument("--out", metavar="DIR", help="output folder (default: reports/ for the game's own definition, "
-                                                "build/reports/ for a variant)")
+                                                "build/reports/ for a variant); a report in another language than "
+                                                "English goes to its subfolder LANG")
     p.set_defaults(run=run)
 
 
@@ -62,24 +67,42 @@ def run(args) -> int:
     from boardlab.analysis.report.build import ReportOptions, build_report
     from boardlab.analysis.runner import backend_for
     from boardlab.analysis.store import ResultStore
+    from boardlab.commands.print import languages_of
+    from boardlab.layouts.terms import speaking
     from boardlab.printkit.reports import write_report
 
     definition = game_definition(args.game, args.variant)
+    languages = languages_of(definition, getattr(args, "lang", None))
     options = ReportOptions(games=args.games, seed=args.seed, players=args.players, skill_games=args.skill_games,
                             skill_budget=args.skill_budget,
                             decision_games=args.decision_games, table_deals=args.deals, workers=args.workers,
                             progress=True, agent=args.agent)
-    started = time.perf_counter()
-    with ResultStore(args.store) as store:
-        backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
-        try:
-            document = build_report(definition, store, dataclasses.replace(options, backend=backend))
-        finally:
-            backend.close()
     variant = getattr(definition, "variant", "baseline")
     name = args.game if variant == "baseline" else variant
-    out = Path(args.out) if args.out else Path("reports" if variant == "baseline" else "build/reports")
-    written = write_report(document, name, out)
-    print(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
-          f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
+    base = Path(args.out) if args.out else Path("reports" if variant == "baseline" else "build/reports")
+    for language in languages:
+        started = time.perf_counter()
+        with speaking(language):
+            with ResultStore(args.store) as store:
+                backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
+                try:
+                    document = build_report(definition, store, dataclasses.replace(options, backend=backend))
+                finally:
+                    backend.close()
+            out = report_folder(base, language)
+            written = write_report(document, name, out)
+        print(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
+              f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     return 0
+
+
+def report_folder(base: Path, language: str) -> Path:
+    """Where a report in `language` goes: `base` for English (the reports' first language, so that
+    their history stays in one place), `base/LANG` for every other.
+
+    >>> str(report_folder(Path("reports"), "en")), str(report_folder(Path("reports"), "es"))
+    ('reports', 'reports/es')
+    """
+    from boardlab.layouts.terms import SOURCE_LANGUAGE
+
+    return base if language == SOURCE_LANGUAGE else base / language
