@@ -190,3 +190,22 @@ def check_card_list(d: Definition, report) -> None:
 #: built by compiled code (12 steps on a 6 x 6 torus: about 5 s, once, then read from the disk
 #: cache); larger grids use the plain-Python twin
 MAX_STEPS, MAX_STEPS_LARGE, COMPILED_CELLS = 12, 8, 63
+
+
+def card_list(d: Definition) -> tuple[CardRow, ...]:
+    """The deck as card-list rows: a listed deck's own rows; a generated deck written out, per
+    suit its start card and a row per number card, then the blind cards.
+
+    >>> rows = card_list(__import__("boardlab.layouts", fromlist=["load"]).load("blockd"))
+    >>> rows[0], rows[1], rows[-1]
+    (CardRow(kind='start', count=1, colour='red', value=0), CardRow(kind='number', count=1, colour='red', value=1), CardRow(kind='blind', count=1, colour='', value=0))
+    """
+    cards = d.cards
+    if cards.listed:
+        return cards.cards
+    rows = []
+    for suit in cards.suits:
+        rows.append(CardRow("start", 1, suit))
+        rows += [CardRow("number", 1, suit, value) for value in cards.values]
+    rows += [CardRow("blind", cards.blind)] if cards.blind else []
+    return tuple(rows)

@@ -245,3 +245,27 @@ def check_card_list(d: Definition, report) -> None:
             report(("deck", "cards"), f"{d.deck.central} central cards in the card list", "exactly one")
         if any(row.kind == "master" and not row.ends for row in d.deck.cards) and d.rules.master_links == "match":
             report(("deck", "cards"), "rules.master_links = \"match\" needs the ends of every master card", "ends on every master row")
+
+
+def card_list(d: Definition) -> tuple[CardRow, ...]:
+    """The deck as card-list rows: a listed deck's own rows; a generated deck written out, one
+    row per distinct game card with its copies, then the central, empty and master cards (the
+    masters' ends only with rules.master_links = "match", where the game reads them).
+
+    >>> rows = card_list(__import__("boardlab.layouts", fromlist=["load"]).load("links"))
+    >>> rows[0], rows[-1].kind, sum(r.count for r in rows)
+    (CardRow(kind='game', count=1, ends='red 1 / red 1', value=0, text=''), 'master', 46)
+    """
+    deck = d.deck
+    if deck.listed:
+        return deck.cards
+    ends = lambda pair: " / ".join(f"{end.colour} {end.points}" for end in pair)  # noqa: E731
+    copies: dict[tuple[End, End], int] = {}
+    for pair in deck.game_cards:
+        copies[pair] = copies.get(pair, 0) + 1
+    rows = [CardRow("game", n, ends(pair)) for pair, n in copies.items()]
+    rows.append(CardRow("central", deck.central))
+    rows += [CardRow("empty", deck.empty)] if deck.empty else []
+    matching = d.rules.master_links == "match"
+    rows += [CardRow("master", m.count, ends(m.ends) if matching else "", m.value, m.name) for m in deck.masters]
+    return tuple(rows)

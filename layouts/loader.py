@@ -310,7 +310,7 @@ def _build(path: Path, game_id, data: dict, origins: dict, doc: Document, cross_
 
 
 #: the columns a card list file may have (`card_list`); each row one kind of card
-CARD_LIST_COLUMNS = ("kind", "ends", "value", "colour", "count", "text")
+CARD_LIST_COLUMNS = ("kind", "ends", "colour", "value", "count", "text")
 
 
 def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict]:
@@ -408,6 +408,33 @@ def definition_files(name_or_path: str | Path) -> list[Path]:
         except BoardlabError:
             at = None
     return files
+
+
+def card_list_csv(rows) -> str:
+    """Card-list rows (a game's `CardRow`s) as the CSV file `read_card_lists` reads: the header
+    names the row type's columns (in `CARD_LIST_COLUMNS` order), a cell left empty where a row
+    keeps its default, the count always written.
+
+    >>> from boardlab.layouts.blockd import CardRow
+    >>> print(card_list_csv([CardRow("start", 1, "red"), CardRow("number", 2, "red", 3)]), end="")
+    kind,colour,value,count
+    start,red,,1
+    number,red,3,2
+    """
+    import csv
+    import io
+
+    if not rows:
+        return ""
+    fields = {f.name: f for f in dataclasses.fields(rows[0])}
+    columns = [c for c in CARD_LIST_COLUMNS if c in fields]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if c != "count" and getattr(row, c) == fields[c].default else getattr(row, c)
+                         for c in columns])
+    return out.getvalue()
 
 
 def locate(name_or_path: str | Path, key: tuple) -> tuple[str, int]:

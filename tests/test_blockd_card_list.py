@@ -147,3 +147,41 @@ def test_a_deck_that_misses_a_start_card_or_the_grid_is_refused(tmp_path, capsys
     bad = write_variant(tmp_path, ["kind,colour,points", "number,red,1"])
     assert main(["check", bad]) == 2
     assert "blockd-listed.csv:1: cards.card_list: the header kind,colour,points is not a card list's" in capsys.readouterr().err
+
+
+# -- boardlab export cards: a deck written out as the list it is -------------------------------
+def exported(capsys, game: str, variant: str | None = None) -> str:
+    return run(capsys, "export", "cards", game, *(["--variant", variant] if variant else []))
+
+
+def test_the_exported_baseline_is_the_list_a_designer_would_write(capsys):
+    assert exported(capsys, "blockd") == "\n".join(csv_of_the_generated_deck(load("blockd"))) + "\n"
+
+
+@pytest.mark.parametrize("game, variant", [("blockd", None), ("links", None)] + [
+    (name.split("-")[0], name) for name in ("blockd-flat", "blockd-pawns-stack", "links-master-match",
+                                            "links-free-play")])
+def test_an_exported_deck_read_back_is_the_same_deck(tmp_path, capsys, game, variant):
+    from boardlab.analysis.links.cards import LinksDeck
+
+    text = exported(capsys, game, variant)
+    (tmp_path / "deck.csv").write_text(text)
+    path = tmp_path / "listed.toml"
+    section = "cards" if game == "blockd" else "deck"
+    path.write_text(f'extends = "{variant or game}"\n\n[{section}]\ncard_list = "deck.csv"\n')
+    original, listed = load(variant or game), load(path)
+    if game == "blockd":
+        assert listed.cards.listed and BlockdGame(listed, 4).cards == BlockdGame(original, 4).cards
+    else:
+        a, b = LinksDeck(original), LinksDeck(listed)
+        assert listed.deck.listed and (a.kinds, a.full_copies, a.face_texts) == (b.kinds, b.full_copies, b.face_texts)
+        assert [(m.name, m.value, m.count) for m in listed.deck.masters] == \
+            [(m.name, m.value, m.count) for m in original.deck.masters]
+        if original.rules.master_links == "match":
+            assert [m.ends for m in listed.deck.masters] == [m.ends for m in original.deck.masters]
+    assert exported(capsys, game, str(path)) == text  # a listed deck exports its own rows
+
+
+def test_a_game_without_a_deck_says_so(capsys):
+    assert main(["export", "cards", "sixbysix"]) == 2
+    assert "sixbysix has no deck to list (games with one: blockd, links)" in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""`boardlab export tts GAME`: the game's components as a Tabletop Simulator saved object."""
+"""`boardlab export tts GAME`: the game's components as a Tabletop Simulator saved object;
+`boardlab export cards GAME`: its deck as a card list (CSV)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ from boardlab.layouts import BoardlabError, game_ids, game_part
 DEFAULT_OUT = Path("build") / "tts"
 
 #: the command's line in `boardlab --help`
-HELP = "export a game for a virtual tabletop (Tabletop Simulator)"
+HELP = "export a game for a virtual tabletop (Tabletop Simulator), or its deck as a card list"
 
 
 def games_with_export() -> list[str]:
     return [g for g in game_ids("print") if hasattr(game_part(g, "print"), "tts_box")]
+
+
+def games_with_card_lists() -> list[str]:
+    return [g for g in game_ids() if hasattr(game_part(g, "definition"), "card_list")]
 
 
 def register(subparsers) -> None:
@@ -36,11 +41,30 @@ def register(subparsers) -> None:
                      help="name the images by file name alone (to replace with their addresses once uploaded) "
                           "instead of file:/// paths")
     tts.set_defaults(run=run)
+    cards = formats.add_parser(
+        "cards", help="the deck as a card list (CSV)",
+        description="Print the deck as a card list on standard output, one row a kind of card, in the CSV form "
+                    "a definition's card_list names (a generated deck written out card by card): save it beside "
+                    "a variant, edit the rows and name it there to add or take out single cards.")
+    cards.add_argument("game", metavar="GAME", help=f"one of {', '.join(games_with_card_lists())}")
+    cards.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    cards.set_defaults(run=run_cards)
     p.set_defaults(run=lambda args: _no_format())
 
 
 def _no_format() -> int:
-    raise BoardlabError("give a format: tts (see boardlab export --help)")
+    raise BoardlabError("give a format: tts or cards (see boardlab export --help)")
+
+
+def run_cards(args) -> int:
+    from boardlab.layouts.loader import card_list_csv
+
+    definition = game_definition(args.game, args.variant)
+    module = game_part(args.game, "definition")
+    if not hasattr(module, "card_list"):
+        raise BoardlabError(f"{args.game} has no deck to list (games with one: {', '.join(games_with_card_lists())})")
+    print(card_list_csv(module.card_list(definition)), end="")
+    return 0
 
 
 def run(args) -> int:
