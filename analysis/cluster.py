@@ -83,14 +83,20 @@ class DaskBackend(Backend):
                                                 silence_logs=logging.CRITICAL)
                 self.client = Client(self.cluster, timeout=self.timeout)
             else:
-                self.client = Client(address, timeout=self.timeout)
+                self.client = self._client_within_timeout(Client, address)
         except ValueError as err:  # Dask's parser of addresses: 'garbage', 'tcp://[::1'
             raise BoardlabError(f"--cluster: '{address}' is not a scheduler address ({one_line(str(err))}); give "
                                 f"tcp://HOST:PORT, or 'local' (the default comes from $BOARDLAB_CLUSTER)") from None
+        except (BoardlabError, KeyboardInterrupt):
+            raise
         except (OSError, TimeoutError) as err:
             self.close()
             raise BoardlabError(f"cannot reach the Dask scheduler at {address} within {self.timeout:g} s "
                                 f"({str(err).splitlines()[0] if str(err) else type(err).__name__})") from None
+        except Exception as err:  # something answered, but not as a Dask scheduler (HTTP, garbage)
+            self.close()
+            raise BoardlabError(f"{address} does not answer as a Dask scheduler ({type(err).__name__}: "
+                                f"{one_line(str(err))[:200]})") from None
         try:
             self.client.wait_for_workers(1, timeout=self.timeout)
         except (OSError, TimeoutError):
@@ -98,6 +104,29 @@ class DaskBackend(Backend):
             raise BoardlabError(f"no Dask worker joined the scheduler at {address} within {self.timeout:g} s "
                                 f"(start one with: dask worker {address})") from None
         self.check_versions()
+
+    def _client_within_timeout(self, Client, address: str):
+        """`Client(address)`, given up after `timeout` seconds: Dask bounds the connection but not
+        the handshake, so a server that accepts and never answers would hold the command forever."""
+        import threading
+
+        made: dict = {}
+
+        def connect() -> None:
+            try:
+                made["client"] = Client(address, timeout=self.timeout)
+            except BaseException as err:  # handed to the main thread below
+                made["error"] = err
+
+        worker = threading.Thread(target=connect, name="boardlab-dask-connect", daemon=True)
+        worker.start()
+        worker.join(self.timeout + 1)
+        if worker.is_alive():
+            raise BoardlabError(f"{address} accepted the connection but gave no answer within {self.timeout:g} s "
+                                f"(is it a Dask scheduler? --cluster-timeout sets the wait)")
+        if "error" in made:
+            raise made["error"]
+        return made["client"]
 
     def check_versions(self) -> None:
         """Refuse workers that run other boardlab code than this process.

@@ -833,3 +833,41 @@ def test_a_closed_standard_output_ends_quietly(argv):
     finally:
         os.close(write)
     assert (done.returncode, done.stderr) == (0, ""), done.stderr[-500:]
+
+
+@pytest.mark.parametrize("answer", [None, b"\x00\xffgarbage" * 100, b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"])
+def test_a_cluster_server_that_answers_wrongly_or_never_is_one_line_within_the_timeout(answer):
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    kept = []
+
+    def serve():
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            kept.append(connection)
+            if answer is not None:
+                connection.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        started = time.monotonic()
+        done = subprocess.run(COMMAND + ["simulate", "blockd", "--games", "4", "--cluster-timeout", "2", "--cluster",
+                                         f"tcp://127.0.0.1:{server.getsockname()[1]}"],
+                              capture_output=True, text=True, timeout=60)
+        seconds = time.monotonic() - started
+    finally:
+        server.close()
+        for connection in kept:
+            connection.close()
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-800:]
+    assert "accepted the connection but gave no answer within 2 s" in done.stderr if answer is None else \
+        "does not answer as a Dask scheduler" in done.stderr
+    assert seconds < 20  # the timeout, the start-up of Python and its libraries; never "until killed"
