@@ -149,14 +149,21 @@ def check(d: Definition, report) -> None:
     if high >= cells:
         report(("rules", "start_steps"), f"{high} steps cannot fit on {cells} cells", f"at most {cells - 1}")
     if max(d.cards.values, default=0) >= cells:
-        report(("cards", "values"), f"{max(d.cards.values)} steps cannot fit on {cells} cells", f"at most {cells - 1}")
+        report(values_key(d, max(d.cards.values)), f"{max(d.cards.values)} steps cannot fit on {cells} cells", f"at most {cells - 1}")
     longest = max([high, *d.cards.values])
     most = MAX_STEPS if cells <= COMPILED_CELLS else MAX_STEPS_LARGE
     if longest > most:
-        key = ("rules", "start_steps") if high == longest else ("cards", "values")
+        key = ("rules", "start_steps") if high == longest else values_key(d, longest)
         report(key, f"{longest} steps: a pawn's walks of more than {most} steps on a grid of {cells} cells are too many "
                "to tabulate (they grow about 2.7 times with every step)", f"at most {most} steps"
                + ("" if cells > COMPILED_CELLS else f" ({MAX_STEPS_LARGE} on grids of more than {COMPILED_CELLS} cells)"))
+
+
+def values_key(d: Definition, value: int) -> tuple:
+    """Where a number card's value is written: `cards.values`, or a card list's first row of it."""
+    rows = d.cards.cards
+    return next((("cards", "cards", i, "value") for i, row in enumerate(rows) if row.kind == "number"
+                 and row.value == value), ("cards", "values"))
 
 
 def check_card_list(d: Definition, report) -> None:

@@ -127,6 +127,7 @@ def test_the_toml_form_reads_like_the_csv(tmp_path):
     ("number,red,2,zero", "cards.cards[25].count: wrong type"),
     ("blind,red,,1", "cards.cards[25].colour: a blind card has no colour and no value"),
     ("start,blue,3,1", "cards.cards[25].value: a start card counts as 0 steps"),
+    ("number,red,30,1", "cards.cards[25].value: 30 steps cannot fit on 25 cells"),
 ])
 def test_a_bad_row_is_reported_at_its_file_and_line(tmp_path, capsys, row, said):
     rows = csv_of_the_generated_deck(load("blockd"))
