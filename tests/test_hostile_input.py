@@ -428,7 +428,8 @@ def test_sigterm_at_moments_of_report(tmp_path, after):
     store_is_whole(tmp_path / "results.sqlite")
 
 
-def test_ctrl_c_during_print_leaves_files_wholly_old_or_new(tmp_path):
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_during_print_leaves_files_wholly_old_or_new(tmp_path, number):
     out = tmp_path / "out"
     old_env = {**os.environ, "SOURCE_DATE_EPOCH": "0"}
     subprocess.run(COMMAND + ["print", "blockd", "--out", str(out)], env=old_env, check=True, capture_output=True)
@@ -444,9 +445,12 @@ def test_ctrl_c_during_print_leaves_files_wholly_old_or_new(tmp_path):
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                    start_new_session=True, preexec_fn=as_a_terminal_starts_it)
         time.sleep(after)
-        os.killpg(process.pid, signal.SIGINT)
+        if number == signal.SIGINT:
+            os.killpg(process.pid, number)  # a terminal's Ctrl-C
+        else:
+            os.kill(process.pid, number)  # `kill PID`
         _, err = process.communicate(timeout=20)
-        assert process.returncode in (0, 130) and err in ("", "boardlab: interrupted\n"), (process.returncode, err)
+        assert (process.returncode, err) in ((0, ""), (128 + number, STOP_LINES[number])), (process.returncode, err)
         now = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
         assert now.keys() == old.keys(), "no file lost, no staging folder left behind"
         assert all(now[name] in (old[name], new[name]) for name in now)
