@@ -142,16 +142,19 @@ def _main(argv: list[str] | None) -> int:
         sys.stdout.flush()  # a full disk on standard output fails here, inside the handlers below
         return code
     except DefinitionError as err:
+        stopping.reraise_swallowed()  # a stop that a library turned into an error of its own
         for problem in err.problems:
             print(problem, file=sys.stderr)
         return 2
     except BoardlabError as err:
+        stopping.reraise_swallowed()  # a stop that a library turned into an error of its own
         print(one_line(f"boardlab {args.command}: {err}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (`boardlab ... | head`): not an error
         _silence_stdout()
         return 0
     except OSError as err:  # e.g. no space left on the device standard output writes to
+        stopping.reraise_swallowed()  # a stop that a library turned into an error of its own
         if err.filename is None:
             _silence_stdout()
             what = "cannot write the output"

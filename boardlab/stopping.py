@@ -49,6 +49,8 @@ def message_of(interrupt: KeyboardInterrupt) -> str:
 
 
 _late: list[int] = []
+#: the signal `_stop` raised for, kept in case a library catches the exception and raises its own
+_raised: list[int] = []
 
 
 def _note(signum, frame) -> None:
@@ -59,7 +61,16 @@ def _stop(signum, frame) -> None:
     for number in SIGNALS:  # the clean-up on the way out must not be cut short by a second signal
         if signal.getsignal(number) is _stop:
             signal.signal(number, _note)
+    _raised.append(signum)
     raise Stopped(signum)
+
+
+def reraise_swallowed() -> None:
+    """Raise `Stopped` again if a signal's `Stopped` was caught on its way out by a library that
+    raised an error of its own instead (reportlab, interrupted while opening a font, raises
+    "Cannot open resource"): the command then ends as interrupted, not as bad input."""
+    if _raised:
+        raise Stopped(_raised[0])
 
 
 def install() -> None:

@@ -136,3 +136,26 @@ def test_compare_shows_length_in_minutes_with_median_and_90th_percentile(tmp_pat
         assert row in out
     mean = [line for line in out.splitlines() if line.startswith("| mean length (rounds) |")][0]
     assert mean.split("|")[4].strip()[0] in "+-"  # a difference always carries its sign
+
+
+def test_a_stop_that_a_library_turns_into_its_own_error_still_ends_as_a_stop(monkeypatch, capsys):
+    """reportlab, interrupted by Ctrl-C while it opens a font, raises "Cannot open resource"
+    instead: the command ends interrupted (130, one line), not as an output error (2)."""
+    import signal
+
+    from boardlab import cli, stopping
+
+    def library_swallows_the_stop():
+        try:
+            stopping._stop(signal.SIGINT, None)
+        except KeyboardInterrupt:
+            raise OSError("Cannot open resource 'Vera.ttf'") from None
+
+    monkeypatch.setattr(stopping, "_raised", [])
+    monkeypatch.setattr(cli, "check_environment", library_swallows_the_stop)
+    assert cli.main(["list"]) == 130
+    assert capsys.readouterr().err == "boardlab: interrupted\n"
+    monkeypatch.setattr(stopping, "_raised", [])
+    monkeypatch.setattr(cli, "check_environment", lambda: (_ for _ in ()).throw(OSError("Cannot open resource")))
+    assert cli.main(["list"]) == 2  # without a signal, the same error is the output's
+    assert "cannot write the output: Cannot open resource" in capsys.readouterr().err
