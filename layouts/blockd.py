@@ -80,6 +80,11 @@ class Cards:
         return sum(len(self.numbers(suit)) for suit in self.suits)
 
     @property
+    def by_suit(self) -> dict[str, tuple[int, ...]]:
+        """Every suit's number cards, lowest first (the rulebook lists an uneven deck by it)."""
+        return {suit: tuple(sorted(self.numbers(suit))) for suit in self.suits}
+
+    @property
     def example_number(self) -> str:
         """The drawing of the first number card (the rulebook's components list shows it)."""
         suit = next((s for s in self.suits if self.numbers(s)), self.suits[0] if self.suits else "")

@@ -80,7 +80,9 @@ def test_added_cards_are_printed_and_dealt(tmp_path, capsys):
     assert main(["rulebook", "blockd", "--variant", variant, "--out", str(out), "--lang", "en"]) == 0
     capsys.readouterr()
     text = "".join(page.extract_text() for page in PdfReader(out / "blockd-rulebook-en-a4.pdf").pages)
-    assert "25 number cards" in " ".join(text.split()) and "30 cards" in text
+    said = " ".join(text.split())
+    assert "25 number cards; by colour: red: 1, 2, 3, 3, 3, 4 and 5; blue: 1, 2, 2, 3, 4 and 5;" in said
+    assert "30 cards" in said
     for players in (2, 4):
         game = BlockdGame(d, players)
         assert not game.rotates_deal  # the seats' suits differ: the runner rotates agents, not deals
