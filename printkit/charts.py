@@ -28,6 +28,8 @@ from reportlab.graphics.shapes import Drawing, Line, PolyLine, Polygon, Rect, St
 from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
 
+from boardlab.layouts.terms import respell, term
+
 WIDTH, HEIGHT = 460.0, 200.0
 FONT = "Helvetica"
 INK = colors.HexColor("#222222")
@@ -108,10 +110,10 @@ def _whiskers(block: dict) -> Drawing:
     else:
         plot.yValueAxis.valueMin = 0
         plot.yValueAxis.valueMax = _nice_top(max(block["high"] + [block.get("reference") or 0]))
-        plot.yValueAxis.labelTextFormat = lambda v: f"{v * 100:.0f}%"
+        plot.yValueAxis.labelTextFormat = lambda v: term("report.percent", n=f"{v * 100:.0f}")
     plot.yValueAxis.visibleGrid, plot.yValueAxis.gridStrokeColor = True, colors.HexColor("#e0e0e0")
     drawing.add(plot)
-    _axis_label(drawing, block.get("axis", "") + ("; dashed: fair share" if block.get("reference") else ""),
+    _axis_label(drawing, block.get("axis", "") + (term("report.chart.fair") if block.get("reference") else ""),
                 WIDTH / 2, 6)
     return drawing
 
@@ -152,16 +154,17 @@ def _histogram(block: dict) -> Drawing:
     names = [f"{edges[i]:.0f}" for i in range(len(counts))]
     chart = _bar_chart(drawing, names, counts, label_every=max(1, len(counts) // 10))
     marker = block.get("marker")
-    axis = f"{block.get('axis', '')} (bin starts); bars: games"
+    axis = term("report.chart.bins", axis=block.get('axis', ''))
     if marker is not None and edges:
         width = (edges[-1] - edges[0]) or 1
         if edges[0] <= marker <= edges[-1]:
             x = chart.x + chart.width * (marker - edges[0]) / width
             drawing.add(Line(x, chart.y, x, chart.y + chart.height, strokeColor=colors.HexColor("#b3261e"),
                              strokeWidth=1.2, strokeDashArray=[3, 2]))
-            axis += f"; red line: {block.get('marker_label', '')}"
+            axis += term("report.chart.marker", label=block.get('marker_label', ''))
         else:
-            axis += f"; {block.get('marker_label', '')} = {marker:.0f} {block.get('axis', '')}, off this axis"
+            axis += term("report.chart.marker_off", label=block.get('marker_label', ''), value=f"{marker:.0f}",
+                         axis=block.get('axis', ''))
     _axis_label(drawing, axis, WIDTH / 2, 6)
     return drawing
 
@@ -190,7 +193,8 @@ def _grid(block: dict) -> Drawing:
                                fontSize=9, fillColor=ink, textAnchor="middle"))
             drawing.add(String(x + cell / 2, y + 4, labels[r][c], fontName=FONT, fontSize=6, fillColor=ink,
                                textAnchor="middle"))
-    _axis_label(drawing, f"{block.get('axis', '')}: light {low} .. dark {high}", WIDTH / 2, 6)
+    _axis_label(drawing, term("report.chart.shades", axis=block.get('axis', ''), low=respell(str(low)),
+                              high=respell(str(high))), WIDTH / 2, 6)
     return drawing
 
 

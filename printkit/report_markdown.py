@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 from boardlab.analysis.report.document import format_cell
+from boardlab.layouts.terms import respell, term
 
 
 def chart_path(game: str, chart_id: str) -> str:
@@ -29,13 +30,13 @@ def markdown(document: dict, game: str) -> str:
     lines += [f"| {_cell_text(label)} | {_cell_text(value)} |" for label, value in document["head"]]
     run = document.get("run")
     if run is not None:
-        lines.append(f"| run time | {run['seconds']:,.1f} s of compute, recorded in the results store when the games "
-                     f"were played |")
+        seconds = respell(f"{run['seconds']:,.1f}")
+        lines.append(f"| {term('report.head.run_time')} | {term('report.head.run_time_value', seconds=seconds)} |")
     lines.append("")
     for section in document["sections"]:
         if not section.get("first"):
             lines += _section(section, game)
-    lines += ["## Glossary", ""]
+    lines += [f"## {term('report.glossary')}", ""]
     lines += [f"- **{term}**: {definition}" for term, definition in document["glossary"]]
     return "\n".join(lines).rstrip() + "\n"
 

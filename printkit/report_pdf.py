@@ -17,6 +17,7 @@ from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Preformatted,
 
 from boardlab.analysis.report.document import format_cell
 from boardlab.printkit.charts import chart_drawing
+from boardlab.layouts.terms import respell, term
 from boardlab.printkit.fonts import BOLD_FONT, REGULAR_FONT, register_fonts
 
 MARGIN = 16 * mm
@@ -113,16 +114,16 @@ def report_pdf(document: dict) -> bytes:
     head = [[label, value] for label, value in document["head"]]
     run = document.get("run")
     if run is not None:
-        head.append(["run time", f"{run['seconds']:,.1f} s of compute, recorded in the results store when the games "
-                                 f"were played"])
-    story.append(_table({"title": "How this report was made", "note": "",
+        head.append([term("report.head.run_time"),
+                     term("report.head.run_time_value", seconds=respell(f"{run['seconds']:,.1f}"))])
+    story.append(_table({"title": term("report.head.made"), "note": "",
                          "columns": [{"name": "", "format": "text"}, {"name": "", "format": "text"}],
                          "rows": head}, styles, width)[1])
     story.append(Spacer(1, 4 * mm))
     for section in document["sections"]:
         if not section.get("first"):
             story += _section(section, styles, width)
-    story.append(Paragraph("Glossary", styles["h2"]))
+    story.append(Paragraph(term("report.glossary"), styles["h2"]))
     story += [Paragraph(f"<b>{escape(term)}</b>: {inline(text)}", styles["body"]) for term, text in document["glossary"]]
 
     def footer(canvas, doc):
@@ -130,7 +131,7 @@ def report_pdf(document: dict) -> bytes:
         canvas.setFont(REGULAR_FONT, 7.5)
         canvas.setFillColor(colors.HexColor("#666666"))
         canvas.drawString(MARGIN, MARGIN / 2, document["title"])
-        canvas.drawRightString(A4[0] - MARGIN, MARGIN / 2, f"page {doc.page}")
+        canvas.drawRightString(A4[0] - MARGIN, MARGIN / 2, term("report.page", n=doc.page))
         canvas.restoreState()
 
     pdf.build(story, onFirstPage=footer, onLaterPages=footer)

@@ -12,6 +12,7 @@ the same JSON byte for byte.  The compute time recorded in the store travels bes
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import dataclass
 from typing import Any
@@ -21,15 +22,15 @@ from boardlab.analysis import engines
 from boardlab.analysis.report import sections
 from boardlab.analysis.report.document import preformatted, section, table, text
 from boardlab.analysis.report.findings import findings, select_findings
-from boardlab.analysis.report.glossary import GLOSSARY
+from boardlab.analysis.report.glossary import glossary
 from boardlab.analysis.report.verdict import verdict, verdict_blocks
-from boardlab.analysis.report.wording import say
+from boardlab.analysis.report.wording import games as count, say, word
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
 from boardlab.analysis.report.options import model_agent, rule_alternatives, rule_namer, with_rule
 from boardlab.analysis.store import ResultStore, definition_hash, engine_fingerprint
 from boardlab.analysis.tables import TableOptions
 from boardlab.layouts.errors import BoardlabError
-from boardlab.layouts.terms import language
+from boardlab.layouts.terms import language, respell
 from boardlab.layouts.registry import game_entry, game_part
 
 @dataclass(frozen=True)
@@ -150,28 +151,28 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     for n in counts:
         d = data["by_players"][str(n)]
         own_blocks, decision_blocks = observed_by[n]
-        body.append(section(f"{n} players", [], level=2))
-        body += [section("Seats", sections.seats_blocks(d["seats"], n, unit), level=3),
-                 section("Game length", sections.length_blocks(d["length"], n), level=3),
-                 section("Decisions", decision_blocks, level=3),
-                 section("Skill", sections.skill_blocks(d["skill"], n), level=3),
-                 section("Restricted play", sections.restricted_blocks(d["restricted"], n), level=3),
-                 section(f"{name}'s own figures", own_blocks, level=3),
-                 section("Open-rule sensitivity", sections.sensitivity_blocks(d["sensitivity"], n, unit, rule_name),
-                         level=3)]
+        body.append(section(say("section.players", players=n), [], level=2))
+        body += [section(say("section.seats"), sections.seats_blocks(d["seats"], n, unit), level=3),
+                 section(say("section.length"), sections.length_blocks(d["length"], n), level=3),
+                 section(say("section.decisions"), decision_blocks, level=3),
+                 section(say("section.skill"), sections.skill_blocks(d["skill"], n), level=3),
+                 section(say("section.restricted"), sections.restricted_blocks(d["restricted"], n), level=3),
+                 section(say("section.own", name=name), own_blocks, level=3),
+                 section(say("section.sensitivity"),
+                         sections.sensitivity_blocks(d["sensitivity"], n, unit, rule_name), level=3)]
     found = findings(name, data["by_players"], rule_name)
     data["findings"] = found
     data["verdict"] = verdict(data["by_players"], rule_name)
     tables_blocks, data["tables"] = _tables(definition, options, store)
     head = _head(definition, options, counts, traces, effects, agent)
     document = {
-        "title": f"{name}: balance report ({getattr(definition, 'variant', 'baseline')})",
+        "title": _title(definition),
         "head": head,
         "sections": [{**section(say("verdict.title"), verdict_blocks(data["verdict"])), "first": True},
-                     section("Findings", [text("\n".join(f"{i}. {f['text']}" for i, f in enumerate(found, 1))
-                                               if found else say("no_finding"))])]
-                    + body + [section("Exact tables", tables_blocks)],
-        "glossary": [list(g) for g in GLOSSARY],
+                     section(say("section.findings"), [text("\n".join(f"{i}. {f['text']}" for i, f in enumerate(found, 1))
+                                                          if found else say("no_finding"))])]
+                    + body + [section(say("section.tables"), tables_blocks)],
+        "glossary": glossary(),
         "data": data,
         "run": {"seconds": round(stored_seconds(outcomes) + sum(t["seconds"] for t in traces.values())
                                  + sum(e["seconds"] for e in effects.values()), 1)},
@@ -196,14 +197,15 @@ def _skill(definition, counts, options: ReportOptions, store: ResultStore) -> tu
 def _without_engine(definition, store: ResultStore, options: ReportOptions, counts) -> dict:
     """The report of a game that has no rules engine yet: its head and exact tables only."""
     tables_blocks, tables_data = _tables(definition, options, store)
-    head = [row for row in _head(definition, options, counts, {}, {}, "none") if row[0] not in ("games", "agents")]
-    return {"title": f"{definition.game.name}: balance report ({getattr(definition, 'variant', 'baseline')})",
+    head = [row for row in _head(definition, options, counts, {}, {}, "none")
+            if row[0] not in (say("head.games"), say("head.agents"))]
+    return {"title": _title(definition),
             "head": head,
             "sections": [{**section(say("verdict.title"), [text(say("no_engine", name=definition.game.name))]),
                           "first": True},
-                         section("Findings", [text(say("no_engine", name=definition.game.name))]),
-                         section("Exact tables", tables_blocks)],
-            "glossary": [list(g) for g in GLOSSARY], "data": {"by_players": {}, "findings": [], "tables": tables_data},
+                         section(say("section.findings"), [text(say("no_engine", name=definition.game.name))]),
+                         section(say("section.tables"), tables_blocks)],
+            "glossary": glossary(), "data": {"by_players": {}, "findings": [], "tables": tables_data},
             "run": {"seconds": 0.0}}
 
 
@@ -213,8 +215,7 @@ def _own_figures(definition, baseline, players: int, seed: int, store: ResultSto
     summary = baseline.summary
     own = summary.get(game_id, {})  # the game's own figures, filed under its id by the runner
     lines = engines.make_game(definition, players).describe_summary(own) if own else ""
-    blocks = [text(f"What the engine counts in the same {summary['games']:,} games:"), preformatted(lines)] \
-        if lines else []
+    blocks = [text(say("own.intro", games=count(summary['games']))), preformatted(lines)] if lines else []
     more_blocks, more = _extras(definition, players, seed, store)
     return blocks + more_blocks, {"summary": own, **more}
 
@@ -226,13 +227,13 @@ def _extras(definition, players: int, seed: int, store: ResultStore):
            "players": players, "seed": seed, "engine": engine_fingerprint(game_entry(game_id).engine),
            "report": _code_fingerprint()}
     blocks, data = store.cached(key, lambda: list(engines.make_game(definition, players).report_extras(seed)))
-    return blocks, data
+    return [translated(block) for block in blocks], data
 
 
 def _tables(definition, options: ReportOptions, store: ResultStore):
     game_id = definition.game.id
     if not game_entry(game_id).has("tables"):
-        return [text("This game has no exact tables yet.")], {}
+        return [text(say("tables.none"))], {}
     key = {"what": "tables", "game": game_id, "definition": definition_hash(definition),
            "players": options.players, "deals": options.table_deals, "seed": options.seed,
            "engine": engine_fingerprint(game_entry(game_id).tables), "report": _code_fingerprint()}
@@ -245,7 +246,36 @@ def _tables(definition, options: ReportOptions, store: ResultStore):
         return [[text(tables.title)] + blocks, tables.data]
 
     blocks, data = store.cached(key, compute)
-    return blocks, data
+    return [translated(block) for block in blocks], data
+
+
+def translated(block: dict) -> dict:
+    """A block of the game's own tables or figures (written in the definitions' English, and
+    cached so) in the report's language: its title, column names, note, text, chart axis and
+    categories and the text cells of its rows, each by the terms table's words (`terms.word`)."""
+    out = dict(block)
+    for key in ("title", "note", "text", "axis", "marker_label"):
+        if isinstance(out.get(key), str) and out[key] and out["kind"] != "pre":
+            out[key] = word(out[key])
+    if "columns" in out:
+        out["columns"] = [{**c, "name": word(c["name"])} for c in out["columns"]]
+        out["rows"] = [[_cell_words(v) if c["format"] == "text" else v for v, c in zip(row, out["columns"])]
+                       for row in out["rows"]]
+    if "categories" in out:
+        out["categories"] = [word(c) if isinstance(c, str) else c for c in out["categories"]]
+    return out
+
+
+def _cell_words(value):
+    """A text cell of a game's table in the report's language: a decimal number ("3.417") as the
+    language writes it, other words by the terms table."""
+    if not isinstance(value, str):
+        return value
+    return respell(value) if re.fullmatch(r"[-+]?[\d,]*\d(\.\d+)?%?", value) else word(value)
+
+
+def _title(definition) -> str:
+    return say("title", name=definition.game.name, variant=word(str(getattr(definition, "variant", "baseline"))))
 
 
 def _plain(value):
@@ -280,11 +310,12 @@ def _ladder_words(traces: dict, effects: dict) -> str:
     ladders: dict[str, list[str]] = {}
     for n, t in traces.items():
         ladders.setdefault(", ".join(level["agent"] for level in t["levels"]), []).append(str(n))
-    words = "".join(f"; skill trace{'' if len(ladders) == 1 else ' with ' + ', '.join(ns) + ' players'}: {ladder}"
+    words = "".join(say("head.trace", ladder=ladder) if len(ladders) == 1 else
+                    say("head.trace_with", players=", ".join(ns), ladder=ladder)
                     for ladder, ns in ladders.items() if ladder)
     agents = sorted({e["agent"] for e in effects.values() if e["elements"]})
     if agents:
-        words += f"; restricted play: {', '.join(agents)} against the same agent barred from one element"
+        words += say("head.restricted", agents=", ".join(agents))
     return words
 
 
@@ -293,22 +324,20 @@ def _head(definition, options: ReportOptions, counts, traces: dict, effects: dic
     info = definition.game
     assumptions = info.assumptions
     head = [
-        ["definition", str(getattr(definition, "source", info.id))],
-        ["definition hash (SHA-256)", definition_hash(definition)],
-        ["variant", str(getattr(definition, "variant", "baseline"))],
-        ["boardlab", f"{__version__}, commit {git_commit()}"],
-        ["seed", str(options.seed)],
-        ["players", ", ".join(str(n) for n in counts)],
-        ["games", ", ".join(f"{games_for(n, options):,} with {n}" for n in counts)
-                  + " players (self-play; each rule alternative plays the first half of them, same seeds); "
-                  f"{options.decision_games:,} played move by move for the decisions; "
-                  f"{options.skill_games:,} per level of the skill trace (MCTS budgets up to "
-                  f"{options.skill_budget:,}) and per element of restricted play, rounded up to whole rotations "
-                  "of the seats"],
-        ["agents", f"{agent} in every seat" + _ladder_words(traces, effects)],
-        ["stated playing time", f"{info.minutes} minutes, " + (f"{info.min_players} players" if info.min_players ==
-                                                                 info.max_players else
-                                                                 f"{info.min_players} to {info.max_players} players")],
+        [say("head.definition"), str(getattr(definition, "source", info.id))],
+        [say("head.hash"), definition_hash(definition)],
+        [say("head.variant"), word(str(getattr(definition, "variant", "baseline")))],
+        ["boardlab", say("head.version", version=__version__, commit=git_commit())],
+        [say("head.seed"), str(options.seed)],
+        [say("head.players"), ", ".join(str(n) for n in counts)],
+        [say("head.games"), ", ".join(say("head.games_with", games=count(games_for(n, options)), players=n)
+                                      for n in counts)
+         + say("head.games_rest", decisions=count(options.decision_games), skill=count(options.skill_games),
+               budget=count(options.skill_budget))],
+        [say("head.agents"), say("head.agents_value", agent=agent) + _ladder_words(traces, effects)],
+        [say("head.time"), say("head.time_value", minutes=info.minutes,
+                               players=str(info.min_players) if info.min_players == info.max_players else
+                               say("span", low=info.min_players, high=info.max_players))],
     ]
-    head += [["our assumption", a] for a in assumptions] or [["our assumptions", "none marked in the definition"]]
+    head += [[say("head.assumption"), word(a)] for a in assumptions] or [[say("head.assumptions"), say("head.none")]]
     return head

@@ -32,38 +32,48 @@ FORMATS = ("text", "int", "credit", "f0", "f1", "f2", "f3", "sf1", "pct", "pp", 
 
 
 def format_cell(value, fmt: str) -> str:
-    """One cell as text (see the module docstring); None is a dash.
+    """One cell as text (see the module docstring), numbers as the language being written writes
+    them (`layouts.terms.speaking`); None is a dash.
 
     :raises ValueError: for an unknown format.
     """
+    from boardlab.layouts.terms import respell, term, word
+
     if value is None:
         return "-"
     if fmt == "text":
         return str(value)
-    if fmt == "int":
-        return f"{int(value):,}"
-    if fmt == "credit":  # games won, a shared win counted as its share: whole, or to one decimal
-        return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
-    if fmt in ("f0", "f1", "f2", "f3"):
-        return f"{value:,.{fmt[1]}f}"
-    if fmt == "sf1":  # a difference: its sign always shown
-        return f"{value:+,.1f}"
-    if fmt == "pct":
-        return f"{value * 100:.1f}%"
-    if fmt == "pp":
-        return f"{value * 100:+.1f} pts"
-    if fmt == "ci_pct":
-        return f"{value[0] * 100:.1f}% .. {value[1] * 100:.1f}%"
-    if fmt == "ci_pp":
-        return f"{value[0] * 100:+.1f} .. {value[1] * 100:+.1f} pts"
-    if fmt == "ci_f0":  # an interval of plain numbers (ratings)
-        return f"{value[0]:,.0f} .. {value[1]:,.0f}"
-    if fmt == "ci_f1":
-        return f"{value[0]:+,.1f} .. {value[1]:+,.1f}"
-    if fmt == "p":
-        return format_p(value)
     if fmt == "yes":
-        return "yes" if value else "no"
+        return word("yes") if value else word("no")
+    if fmt == "p":
+        return respell(format_p(value))
+
+    def pct(x: float) -> str:
+        return term("report.percent", n=respell(f"{x * 100:.1f}"))
+
+    def pts(text: str) -> str:
+        return term("report.pts", n=text)
+
+    if fmt == "int":
+        return respell(f"{int(value):,}")
+    if fmt == "credit":  # games won, a shared win counted as its share: whole, or to one decimal
+        return respell(f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}")
+    if fmt in ("f0", "f1", "f2", "f3"):
+        return respell(f"{value:,.{fmt[1]}f}")
+    if fmt == "sf1":  # a difference: its sign always shown
+        return respell(f"{value:+,.1f}")
+    if fmt == "pct":
+        return pct(value)
+    if fmt == "pp":
+        return pts(respell(f"{value * 100:+.1f}"))
+    if fmt == "ci_pct":
+        return f"{pct(value[0])} .. {pct(value[1])}"
+    if fmt == "ci_pp":
+        return pts(f"{respell(f'{value[0] * 100:+.1f}')} .. {respell(f'{value[1] * 100:+.1f}')}")
+    if fmt == "ci_f0":  # an interval of plain numbers (ratings)
+        return f"{respell(f'{value[0]:,.0f}')} .. {respell(f'{value[1]:,.0f}')}"
+    if fmt == "ci_f1":
+        return f"{respell(f'{value[0]:+,.1f}')} .. {respell(f'{value[1]:+,.1f}')}"
     raise ValueError(f"unknown cell format {fmt!r}")
 
 

@@ -354,7 +354,7 @@ def _restricted(counts):
                            for n, e in ahead)
             most = max(decided_by(e["share"], e["fair_share"]) for _, e in ahead)
             decides = say("element.decides_most" if most > 0.5 else "element.decides", decided=pct(most, 0))
-            description = seen[0][1]["description"]
+            description = word(seen[0][1]["description"])
             out.append({"score": max((e["share"] - e["fair_share"]) * 50 for _, e in ahead), "kind": "element",
                         "players": [n for n, _ in ahead], "element": element,
                         "text": say("element.matters", element_cap=description[0].upper() + description[1:],
@@ -364,12 +364,12 @@ def _restricted(counts):
                            for n, e in behind)
             out.append({"score": max((e["fair_share"] - e["share"]) * 50 for _, e in behind), "kind": "element",
                         "players": [n for n, _ in behind], "element": element,
-                        "text": say("element.hurts", agent=agent, element=seen[0][1]["description"], parts=parts,
+                        "text": say("element.hurts", agent=agent, element=word(seen[0][1]["description"]), parts=parts,
                                     games=_games(behind))})
     if quiet:
         powers = [e["power"] for _, seen in quiet for _, e in seen]
         agent = listed(sorted({agents[element] for element, _ in quiet}))
-        fields = {"elements": listed((seen[0][1]["description"] for _, seen in quiet), "or"), "agent": agent,
+        fields = {"elements": listed((word(seen[0][1]["description"]) for _, seen in quiet), "or"), "agent": agent,
                   "games": listed(game_count(g) for g in sorted({e['games'] for _, seen in quiet for _, e in seen})),
                   "mdd": unsigned_points(max(q["mdd"] or 1.0 for q in powers))}
         players = sorted({n for _, seen in quiet for n, _ in seen})

@@ -15,7 +15,7 @@ from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_seri
                                               paired_ratio_difference, power_statement, score_test, seat_credits,
                                               seat_statistics, share)
 from boardlab.analysis.report.options import option_value_text
-from boardlab.analysis.report.wording import cap_words, p_words
+from boardlab.analysis.report.wording import cap_words, games as amount, number, p_words, pct, say, word
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
 #: the most bins of a length chart
@@ -62,38 +62,42 @@ def seats_data(outcome, players: int, difference: float) -> dict:
 
 def seats_blocks(data: dict, players: int, unit: str) -> list:
     fair = data["fair_share"]
-    rows = [[f"seat {i + 1}", s["wins"], s["share"], s["ci95"], s["p_value"]] for i, s in enumerate(data["by_seat"])]
+    rows = [[say("seats.seat", seat=i + 1), s["wins"], s["share"], s["ci95"], s["p_value"]]
+            for i, s in enumerate(data["by_seat"])]
     advantage, equality = data["first_player_advantage"], data["equality"]
     mdd = advantage["power"]["mdd"]
     if equality["test"] == "chi-square":
-        equal = f"chi-square {equality['statistic']:.2f} on {equality['df']} df, {p_words(equality['p_value'])}"
+        equal = say("balance.chi", statistic=number(equality['statistic'], ".2f"), df=equality['df'],
+                    p=p_words(equality['p_value']))
     else:
-        equal = f"{equality['test']}, {p_words(equality['p_value'])}"
+        equal = f"{word(equality['test'])}, {p_words(equality['p_value'])}"
     games, decided = data["games"], data["decided"]
+    share_decided = say("col.share_decided")
     return [
-        table(f"Win share by seat, {players} players", [("seat", "text"), ("wins", "credit"),
-                                                         ("share of decided games", "pct"), ("95% interval", "ci_pct"),
-                                                         ("p-value against a fair share", "p")], rows,
-              f"{decided:,} decided games of {games:,} (a shared win gives each winner its share); a fair seat "
-              f"wins {fair:.1%} of them. Not counted for any seat: {data['no_winner']:,} finished without a winner, "
-              f"{data['unfinished']:,} stopped at {cap_words(unit)}."),
-        chart("whiskers", f"seats-{players}", f"Win share by seat of decided games with 95% intervals, {players} players",
-              categories=[f"seat {i + 1}" for i in range(players)], values=[s["share"] for s in data["by_seat"]],
+        table(say("seats.title", players=players), [(say("col.seat"), "text"), (say("col.wins"), "credit"),
+                                                     (share_decided, "pct"), (say("col.interval"), "ci_pct"),
+                                                     (say("col.p_fair"), "p")], rows,
+              say("seats.note", decided=amount(decided), games=amount(games), fair=pct(fair),
+                  no_winner=amount(data['no_winner']), unfinished=amount(data['unfinished']), cap=cap_words(unit))),
+        chart("whiskers", f"seats-{players}", say("seats.chart", players=players),
+              categories=[say("seats.seat", seat=i + 1) for i in range(players)],
+              values=[s["share"] for s in data["by_seat"]],
               low=[s["ci95"][0] for s in data["by_seat"]], high=[s["ci95"][1] for s in data["by_seat"]],
-              reference=round(fair, 6), axis="share of decided games"),
-        table(f"Balance, {players} players", [("measure", "text"), ("value", "text")], [
-            ["decided games (a winner, or a shared win)", f"{decided:,} of {games:,} ({data['decided_share']['share']:.1%})"],
-            ["are the seats equal? (test over every seat)", equal],
-            ["balance (1 = every seat wins equally often)", f"{data['balance']:.3f}"],
-            ["first-player advantage (seat 1 minus a fair share)",
-             f"{advantage['advantage'] * 100:+.1f} pts (95% interval {advantage['ci95'][0] * 100:+.1f} .. "
-             f"{advantage['ci95'][1] * 100:+.1f} pts), {p_words(advantage['p_value'])}"],
-            ["smallest seat difference these games detect (80% power, 5% level)",
-             "-" if mdd is None else f"{mdd * 100:.1f} pts"],
-            ["draws (no single winner)", f"{data['draws']:,} ({data['draw_share']['share']:.1%}), "
-                                         f"{data['shared']:,} of them shared wins"],
-            [f"unfinished (stopped at {cap_words(unit)})",
-             f"{data['unfinished']:,} ({data['unfinished_share']['share']:.1%})"]]),
+              reference=round(fair, 6), axis=share_decided),
+        table(say("balance.title", players=players), [(say("col.measure"), "text"), (say("col.value"), "text")], [
+            [say("balance.decided"), say("balance.of", n=amount(decided), games=amount(games),
+                                         share=pct(data['decided_share']['share']))],
+            [say("balance.equal"), equal],
+            [say("balance.balance"), number(data['balance'], ".3f")],
+            [say("balance.first"),
+             say("balance.first_value", advantage=number(advantage['advantage'] * 100, "+.1f"),
+                 low=number(advantage['ci95'][0] * 100, "+.1f"), high=number(advantage['ci95'][1] * 100, "+.1f"),
+                 p=p_words(advantage['p_value']))],
+            [say("balance.mdd"), "-" if mdd is None else say("pts", n=number(mdd * 100, ".1f"))],
+            [say("balance.draws"), say("balance.draws_value", draws=amount(data['draws']),
+                                       share=pct(data['draw_share']['share']), shared=amount(data['shared']))],
+            [say("balance.unfinished", cap=cap_words(unit)),
+             say("balance.count", n=amount(data['unfinished']), share=pct(data['unfinished_share']['share']))]]),
     ]
 
 
@@ -116,24 +120,26 @@ def length_data(outcome, definition, unit: str) -> dict:
 
 def length_blocks(data: dict, players: int) -> list:
     unit, stated, seconds = data["unit"], data["stated_minutes"], data.get("seconds_per_unit")
-    rows = [[unit, data["mean"], data["median"], data["p90"], data["max"]]]
+    rows = [[word(unit), data["mean"], data["median"], data["p90"], data["max"]]]
     if seconds:
         m = data["table_minutes"]
-        rows.append(["table minutes", m["mean"], m["median"], m["p90"], m["max"]])
+        rows.append([say("length.table_minutes"), m["mean"], m["median"], m["p90"], m["max"]])
     capped = data["capped"]
-    note = (f"Finished games only ({data['finished_games']:,} of {data['games']:,}; {capped['count']:,} "
-            f"({capped['share']:.1%}) stopped at {cap_words(unit)}). The definition states {stated} minutes a game"
-            + (f" and {seconds:g} s of table time per {unit.rstrip('s')}"
-               + (" (our assumption)." if data.get("pace_assumed") else ".") if seconds
-               else "; it states no pace per " + unit.rstrip("s") + ", so no table time."))
-    blocks = [table(f"Game length, {players} players", [("in", "text"), ("mean", "f1"), ("median", "f1"),
-                                                         ("90th percentile", "f1"), ("longest", "f1")], rows, note)]
+    one = word(unit.rstrip("s"))
+    note = (say("length.note", finished=amount(data['finished_games']), games=amount(data['games']),
+                capped=amount(capped['count']), share=pct(capped['share']), cap=cap_words(unit), stated=stated)
+            + (say("length.note_pace", seconds=number(seconds, "g"), unit=one)
+               + say("length.note_assumed" if data.get("pace_assumed") else "length.note_end") if seconds
+               else say("length.note_no_pace", unit=one)))
+    blocks = [table(say("length.title", players=players), [(say("col.in"), "text"), (say("col.mean"), "f1"),
+                                                            (say("col.median"), "f1"), (say("col.p90"), "f1"),
+                                                            (say("col.longest"), "f1")], rows, note)]
     if data["finished_games"]:
         stated_units = stated * 60 / seconds if seconds else None
-        blocks.append(chart("histogram", f"length-{players}", f"Game length in {unit}, {players} players",
-                            edges=data["histogram"]["edges"], counts=data["histogram"]["counts"], axis=unit,
+        blocks.append(chart("histogram", f"length-{players}", say("length.chart", unit=word(unit), players=players),
+                            edges=data["histogram"]["edges"], counts=data["histogram"]["counts"], axis=word(unit),
                             marker=round(stated_units, 3) if stated_units else None,
-                            marker_label=f"stated {stated} min" if stated_units else ""))
+                            marker_label=say("length.stated", stated=stated) if stated_units else ""))
     return blocks
 
 
@@ -150,14 +156,12 @@ def decisions(outcome, players: int) -> tuple[list, dict]:
     single = choices.get(1, 0)
     data: dict[str, Any] = {"games": len(outcome.records), "decisions": turns, "legal_moves": described,
             "single_choice": share(single, turns), "must_pass": share(passes, turns)}
-    rows = [["legal moves per decision: mean", f"{described['mean']:.1f}"],
-            ["legal moves per decision: median / 90th percentile", f"{described['median']:g} / {described['p90']:g}"],
-            ["decisions with a single choice", f"{data['single_choice']['share']:.1%}"],
-            ["decisions whose only move is a pass", f"{data['must_pass']['share']:.1%}"]]
-    return [table(f"Decisions, {players} players", [("measure", "text"), ("value", "text")], rows,
-                  f"{turns:,} decisions of {len(outcome.records):,} random self-play games played move by move "
-                  f"by the reference engine. A turn the rules skip because the player has no move at all is not a "
-                  f"decision (a game's own figures count such turns where it has any).")], data
+    rows = [[say("decisions.mean"), number(described['mean'], ".1f")],
+            [say("decisions.median"), f"{number(described['median'], 'g')} / {number(described['p90'], 'g')}"],
+            [say("decisions.single"), pct(data['single_choice']['share'])],
+            [say("decisions.pass"), pct(data['must_pass']['share'])]]
+    return [table(say("decisions.title", players=players), [(say("col.measure"), "text"), (say("col.value"), "text")],
+                  rows, say("decisions.note", decisions=amount(turns), games=amount(len(outcome.records))))], data
 
 
 def skill_data(trace: dict, difference: float) -> dict:
@@ -195,7 +199,7 @@ def skill_blocks(data: dict, players: int) -> list:
     from boardlab.analysis.skill import rating_chart
 
     if not data["pairings"]:
-        return [text("No agents to compare for this game.")]
+        return [text(say("skill.none"))]
     pairs = {p["agent"]: p for p in data["pairings"]}
     rows = []
     for level in data["levels"]:
@@ -203,45 +207,52 @@ def skill_blocks(data: dict, players: int) -> list:
         rows.append([level["agent"], level["rating"], level["ci95"]]
                     + ([p["below"], p["decided"], p["share"], p["ci95"], p["p_value"], p["distinguished"]] if p else
                        ["-", None, None, None, None, None]))
-    others = "the other seat" if players == 2 else f"the other {players - 1} seats"
-    return [table(f"Skill trace, {players} players", [("level", "text"), ("rating (Elo)", "f0"),
-                                                      ("95% interval", "ci_f0"), ("against", "text"),
-                                                      ("decided", "int"), ("its share", "pct"),
-                                                      ("95% interval", "ci_pct"), ("p (a gain)", "p"),
-                                                      ("better", "yes")], rows,
-                  f"Each level plays {data['games_per_level']:,} games against the level below it in {others}, "
-                  f"the seats rotating; its share is of the decided games, a fair one {data['fair_share']:.1%}. "
-                  f"Ratings are Bradley-Terry (Luce) "
-                  f"fits of every decided game on the Elo scale, random = 0 (400 points are odds of 10 to 1). "
-                  f"Better: significantly better than the level below, with the false-discovery rate over the "
-                  f"ladder's steps held at 5%; the depth, the number of such levels, is {data['depth']}. "
-                  + ("The ladder ran to its top." if data["stopped"] == "the ladder's top" else
-                     f"The ladder stopped early: {data['stopped']}.")),
-            rating_chart(data)]
+    others = say("skill.other_seat") if players == 2 else say("skill.other_seats", n=players - 1)
+    interval = say("col.interval")
+    chart_block = {**rating_chart(data), "title": say("skill.chart", players=players), "axis": say("skill.axis")}
+    return [table(say("skill.title", players=players), [(say("col.level"), "text"), (say("col.rating"), "f0"),
+                                                         (interval, "ci_f0"), (say("col.against"), "text"),
+                                                         (say("col.decided"), "int"), (say("col.its_share"), "pct"),
+                                                         (interval, "ci_pct"), (say("col.p_gain"), "p"),
+                                                         (say("col.better"), "yes")], rows,
+                  say("skill.note", games=amount(data['games_per_level']), others=others, fair=pct(data['fair_share']),
+                      depth=data['depth']) + " " + stopped_words(data["stopped"])),
+            chart_block]
+
+
+def stopped_words(stopped: str) -> str:
+    """Why a skill ladder stopped (`skill.traces`' English reason), in the report's language."""
+    if stopped == "the ladder's top":
+        return say("skill.top")
+    reason, _, capstone = stopped.partition("; ")
+    if reason == "two consecutive budget doublings without a significant gain":
+        words = say("skill.doublings") + (say("skill.capstone", top=capstone.split(",")[0]) if capstone else "")
+    else:
+        words = word(stopped)
+    return say("skill.stopped", why=words)
 
 
 def restricted_blocks(data: dict, players: int) -> list:
     if not data["elements"]:
-        return [text("The game declares no optional elements to bar.")]
+        return [text(say("restricted.none"))]
     agent, fair = data["agent"], data["fair_share"]
-    others = "the same agent barred from it" if players == 2 else f"{players - 1} copies of it barred from it"
-    rows = [[e["description"], e["decided"], e["share"], e["ci95"], decided_by(e["share"], fair)
+    others = say("restricted.other") if players == 2 else say("restricted.others", n=players - 1)
+    rows = [[word(e["description"]), e["decided"], e["share"], e["ci95"], decided_by(e["share"], fair)
              if e["share"] is not None and e["share"] > fair else None, e["p_value"], e.get("discovery", False)]
             for e in data["elements"]]
-    return [table(f"Restricted play, {players} players", [("element", "text"), ("decided games", "int"),
-                                                          (f"{agent}'s share", "pct"), ("95% interval", "ci_pct"),
-                                                          ("games it decides", "pct"), ("p (two-sided)", "p"),
-                                                          ("significant", "yes")], rows,
-                  f"{agent} in one seat against {others}, {data['games_per_element']:,} games per element, the "
-                  f"seats rotating; its share is of the decided games, a fair one {fair:.1%}. Games it decides: d = (share - fair) / (1 - fair), "
-                  f"the share of games the element wins outright if the rest go fairly (a dash: the full agent did "
-                  f"no better than fair). Significant: selected by the report's false-discovery control."),
-            chart("whiskers", f"restricted-{players}",
-                  f"{agent}'s share against {agent} barred from one element, {players} players",
-                  categories=[e["element"] for e in data["elements"]],
+    return [table(say("restricted.title", players=players), [(say("col.element"), "text"),
+                                                              (say("col.decided_games"), "int"),
+                                                              (say("col.agent_share", agent=agent), "pct"),
+                                                              (say("col.interval"), "ci_pct"),
+                                                              (say("col.decides"), "pct"), (say("col.p_two"), "p"),
+                                                              (say("col.significant"), "yes")], rows,
+                  say("restricted.note", agent=agent, others=others, games=amount(data['games_per_element']),
+                      fair=pct(fair))),
+            chart("whiskers", f"restricted-{players}", say("restricted.chart", agent=agent, players=players),
+                  categories=[word(e["element"]) for e in data["elements"]],
                   values=[e["share"] if e["share"] is not None else fair for e in data["elements"]],
                   low=[e["ci95"][0] for e in data["elements"]], high=[e["ci95"][1] for e in data["elements"]],
-                  reference=round(fair, 6), axis="share of decided games")]
+                  reference=round(fair, 6), axis=say("col.share_decided"))]
 
 
 def metric_label(metric: str, unit: str) -> str:
@@ -250,7 +261,7 @@ def metric_label(metric: str, unit: str) -> str:
     >>> metric_label("mean length", "rounds"), metric_label("draw share", "rounds")
     ('mean length (rounds)', 'draw share')
     """
-    return f"{metric} ({unit})" if metric == "mean length" else metric
+    return f"{word(metric)} ({word(unit)})" if metric == "mean length" else word(metric)
 
 
 def sensitivity_data(baseline, alternatives, players: int, skipped) -> dict:
@@ -282,7 +293,7 @@ def sensitivity_blocks(data: dict, players: int, unit: str, rule_name=None) -> l
     for alt in data["alternatives"]:
         rule = rule_name(alt["option"], alt["value"])
         if "error" in alt:
-            rows.append([rule, "not playable", None, None, None, None, None])
+            rows.append([rule, say("sens.not_playable"), None, None, None, None, None])
             continue
         for metric, d in alt["metrics"].items():
             fmt = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
@@ -291,19 +302,19 @@ def sensitivity_blocks(data: dict, players: int, unit: str, rule_name=None) -> l
             rows.append([rule, metric_label(metric, unit), _cell(d["baseline"], fmt[0]),
                          _cell(d["variant"], fmt[0]), shown, d["p_value"], d.get("discovery", d["significant"])])
     games = max((a["games"] for a in data["alternatives"] if "games" in a), default=0)
-    blocks = [table(f"Open-rule sensitivity, {players} players",
-                    [("rule option (rulebook name)", "text"), ("metric", "text"), ("default", "text"),
-                     ("changed", "text"), ("difference (95% interval)", "text"), ("p-value", "p"),
-                     ("significant", "yes")], rows,
-                    f"Each alternative plays the default's first {games:,} games again (same seeds); "
-                    "the interval is on the per-game differences. Win shares are of decided games, the length of "
-                    "finished games. Significant: selected at a false-discovery rate of 5% over every test of "
-                    "this report (Benjamini-Hochberg).")]
+    blocks = [table(say("sens.title", players=players),
+                    [(say("col.rule"), "text"), (say("col.metric"), "text"), (say("col.default"), "text"),
+                     (say("col.changed"), "text"), (say("col.difference"), "text"), (say("col.p"), "p"),
+                     (say("col.significant"), "yes")], rows, say("sens.note", games=amount(games)))]
     skipped = list(zip(data["not_varied"], data["not_varied_why"]))
     if skipped:
-        blocks.append(text("Not varied here (numbers, not a choice between readings; try them with a variant file "
-                           "and `boardlab compare`): " + ", ".join(f"`{o}` ({why})" for o, why in skipped) + "."))
+        blocks.append(text(say("sens.skipped", options=", ".join(f"`{o}` ({_why(why)})" for o, why in skipped))))
     return blocks
+
+
+def _why(why: str) -> str:
+    """Why an option is not varied (`options.rule_alternatives`: "now VALUE"), in the report's language."""
+    return say("sens.now", value=why[4:]) if why.startswith("now ") else word(why)
 
 
 def _cell(value, fmt: str) -> str:
