@@ -20,8 +20,9 @@ CONDITION = re.compile(r"^(not\s+)?([a-z_][a-z0-9_.]*)\s*(?:(=|!=|>=|<=)\s*(\S+)
 PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
 
 
-def translate(word: str, terms: dict[str, str]) -> str:
-    """`word` in a text's language: its term, a `{n}` pattern's translation, else unchanged.
+def translate(word: str, terms: dict[str, str], number=None) -> str:
+    """`word` in a text's language: its term, a `{n}` pattern's translation, else unchanged;
+    `number(text)` writes each number a pattern matched (as the language writes it), if given.
 
     >>> translate("Sum of 3 dice", {"Sum of {n} dice": "Suma de {n} dados"})
     'Suma de 3 dados'
@@ -33,7 +34,7 @@ def translate(word: str, terms: dict[str, str]) -> str:
             pattern = "^" + re.escape(source).replace(r"\{n\}", r"(-?\d+(?:[.,]\d+)?)") + "$"
             m = re.match(pattern, word)
             if m:
-                numbers = iter(m.groups())
+                numbers = iter(m.groups() if number is None else [number(g) for g in m.groups()])
                 return re.sub(r"\{n\}", lambda _: next(numbers), target)
     return word
 

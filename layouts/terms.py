@@ -99,7 +99,7 @@ def word(text: str) -> str:
     if lang == SOURCE_LANGUAGE:
         return text
     from boardlab.layouts.rulebook_facts import translate
-    return translate(text, table(lang))
+    return translate(text, table(lang), respell)
 
 
 def number(value: float, digits: int | None = None) -> str:

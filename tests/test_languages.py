@@ -153,3 +153,51 @@ def test_print_writes_the_player_aid_the_quick_reference_on_one_page(tmp_path, m
     assert cli.main(["print", "links", "--lang", "es", "--out", str(tmp_path / "bare")]) == 0
     written = sorted(p.name for p in (tmp_path / "bare").glob("*.pdf"))
     assert "links-aid-a4.pdf" not in written and "links-cover-a4.pdf" in written
+
+
+#: a small report: few games, a short ladder (as tests/test_report.py's)
+SMALL_REPORT = ["--games", "24", "--skill-games", "4", "--skill-budget", "16", "--decision-games", "4", "--deals", "4",
+                "--workers", "1", "--players"]
+
+
+#: inline `code` of a report's Markdown (not a fenced block)
+CODE_SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+#: a fenced block: the engine's own plain-text summary (what `boardlab simulate` prints), which the
+#: engines write in English only (not yet translated; the report says so beside it)
+FENCED = re.compile(r"^```\n(.*?)\n```$", re.S | re.M)
+
+
+def report_words(folder, game) -> tuple[set[str], set[str]]:
+    """(words, names) of a report in `folder`: the words of its Markdown, every chart and its PDF;
+    the names are what a report writes as the user types it - `code` (rule keys, commands) and
+    the engine's agents (random, greedy, mcts-16) - which no language translates.  The engine's
+    own summary (`FENCED`, and its lines in the PDF) is left out: it is English only."""
+    from boardlab.analysis.engines import agent_factories
+
+    markdown = (folder / f"{game}.md").read_text(encoding="utf-8")
+    summaries = " ".join(FENCED.findall(markdown))
+    markdown = FENCED.sub(" ", markdown)
+    code = " ".join(CODE_SPAN.findall(markdown))
+    names = tokens(code) | {w for agent in agent_factories(game) for w in tokens(agent)}
+    summary = tokens(summaries)
+    pdf = [line for line in pdf_text((folder / f"{game}.pdf").read_bytes()).splitlines()
+           if not (tokens(line) and tokens(line) <= summary)]  # the summary's lines, as the PDF folds them
+    text = CODE_SPAN.sub(" ", markdown) + " ".join(
+        " ".join(re.findall(r">([^<]+)<", svg.read_text(encoding="utf-8"))) for svg in (folder / game).glob("*.svg"))
+    commit = re.compile(r"commit \S+")  # the checkout's commit, "+changes" when it has some
+    return tokens(commit.sub(" ", text)) | tokens(commit.sub(" ", "\n".join(pdf))), names
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_spanish_report_holds_no_english_word(game, tmp_path):
+    players = str(load(game).game.min_players)
+    assert cli.main(["report", game, "--lang", "es", *SMALL_REPORT, players, "--store", str(tmp_path / "r.sqlite"),
+                     "--out", str(tmp_path)]) == 0
+    words, names = report_words(tmp_path / "es", game)
+    assert "partidas" in words and not (tmp_path / f"{game}.md").exists()  # Spanish, in its subfolder
+    assert sorted(words - names & english_words()) == []
+    # the same report in English is in the folder itself, and its words are the English ones
+    assert cli.main(["report", game, "--lang", "en", *SMALL_REPORT, players, "--store", str(tmp_path / "r.sqlite"),
+                     "--out", str(tmp_path)]) == 0
+    english, _ = report_words(tmp_path, game)
+    assert {"games", "seat", "decided"} <= english
