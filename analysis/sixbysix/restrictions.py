@@ -38,6 +38,6 @@ def marks_another_sum(state, move) -> bool:
 
 
 RESTRICTIONS = (
-    Restriction("bet-face", "choosing the bet face (barred: always the lowest, 1)", bets_another_face),
-    Restriction("marker", "choosing the marker (barred: the commonest free sum, greedy's own choice)", marks_another_sum),
+    Restriction("bet-face", "betting on a face other than the lowest (1)", bets_another_face),
+    Restriction("marker", "a marker off the commonest free sum (greedy never)", marks_another_sum),
 )
