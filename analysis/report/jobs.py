@@ -110,4 +110,4 @@ def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, p
 
 def stored_seconds(outcomes: list[Outcome]) -> float:
     """Compute time the store recorded for all these outcomes' games."""
-    return round(sum(o.summary["seconds"] for o in outcomes), 1)
+    return round(sum(o.summary["seconds"] for o in outcomes), 3)  # the store keeps milliseconds
