@@ -12,7 +12,7 @@ is a terms table and nothing else.
 ('12.3%', '-2.3 points', '2.1 hours')
 >>> with speaking("es"):
 ...     pct(0.1234), points(-0.023), minutes(125), p_words(0.0196), games(12400)
-('12,3 %', '-2,3 puntos', '2,1 horas', 'p = 0,020', '12\xa0400')
+('12,3\\xa0%', '-2,3 puntos', '2,1 horas', 'p = 0,020', '12\xa0400')
 """
 
 from __future__ import annotations
