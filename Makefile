@@ -44,12 +44,13 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
 # the footers' date is that of the last commit touching the definitions (never the clock)
-# (exported only when it has a value; checked by boardlab, through `list`, before the old files go)
+# (exported only when it has a value; checked by boardlab, through `list`, before the old files go);
+# build/print is emptied first: files a definition no longer makes must not linger
 print: $(STAMP)
 	@epoch=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- layouts 2>/dev/null)}; \
 	if [ -n "$$epoch" ]; then export SOURCE_DATE_EPOCH=$$epoch; else unset SOURCE_DATE_EPOCH; fi; \
 	games=$(GAMES) || exit 1; \
-	rm -rf build/print; `# files a definition no longer makes must not linger` \
+	rm -rf build/print; \
 	for game in $$games; do for paper in a4 letter; do \
 		$(BOARDLAB) print $$game --paper $$paper --lang all || exit 1; done; done
 
