@@ -13,6 +13,7 @@ queue lock that would make the shutdown hang.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.pool
 from typing import Callable
 
 from boardlab import stopping
@@ -35,4 +36,31 @@ def local_pool(workers: int, initializer: Callable | None = None, initargs: tupl
     """
     workers = max(1, min(workers, default_workers()))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    return context.Pool(workers, initializer=_quiet_worker, initargs=(initializer, initargs))
+    return _Pool(workers, initializer=_quiet_worker, initargs=(initializer, initargs), context=context)
+
+
+class _Pool(multiprocessing.pool.Pool):
+    """A pool whose shutdown cannot hang on a lock that a killed worker took with it."""
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self._kill_workers()
+        self.terminate()
+
+    def _kill_workers(self) -> None:
+        """SIGTERM or SIGHUP to the whole process group reaches the workers too, and ends them at
+        once (`stopping.for_worker`); an idle worker dies holding the task queue's read lock (a worker
+        holds it while it waits for a task), on which `terminate()` then waits for ever.  So: stop the
+        pool from starting new workers, kill every worker, and free the locks only workers take."""
+        self._worker_handler._state = multiprocessing.pool.TERMINATE  # type: ignore[attr-defined]
+        self._change_notifier.put(None)  # type: ignore[attr-defined]
+        self._worker_handler.join(2)  # type: ignore[attr-defined]
+        workers = list(self._pool)  # type: ignore[attr-defined]
+        for process in workers:
+            process.kill()
+        for process in workers:
+            process.join(2)
+        for lock in (self._inqueue._rlock, self._outqueue._wlock):  # type: ignore[attr-defined]
+            if lock is not None:
+                lock.acquire(block=False)  # a free lock is now ours; one a dead worker held stays held
+                lock.release()  # either way, it is free again
