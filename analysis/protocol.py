@@ -365,7 +365,14 @@ class Game(ABC):
         return [], {}
 
     def describe_summary(self, figures: dict[str, Any]) -> str:
-        """Plain-text lines for `figures` (what `summarize` returned), for `boardlab simulate`."""
+        """Plain-text lines for `figures` (what `summarize` returned), for `boardlab simulate` and
+        the "own figures" of a balance report, in the language being written (a report in Spanish
+        calls it inside `layouts.terms.speaking("es")`).  Its texts come from tables by language, as a
+        report's do: a game of boardlab's own by `term` of its `summary.GAME.KEY` keys in
+        layouts/terms/LANG.toml (`boardlab check` finds a key a table lacks), a game of its own
+        package by its own table per language, picked by `layouts.terms.language()` (as the
+        `TEXTS` of a `boardlab new-game` print module); its numbers by `report.wording` (`number`,
+        `pct`, `series`, `spread`: `12,3 %` and `2,5; 3,1` in Spanish)."""
         return ""
 
     def state_from_position(self, data: dict) -> State:

@@ -144,8 +144,9 @@ def respell(text: str) -> str:
 
 # -- the keys the code uses, for `boardlab check` -------------------------------------------------
 USE = re.compile(r"""(?<![\w.])(term|plural|word|say_plural|say)\(\s*(?:"((?:[^"\\]|\\.)+)"|'((?:[^'\\]|\\.)+)')\s*[,)]""")
-#: the folders whose code asks for terms (the print code; the reports' `say("KEY"` is `term("report.KEY"`)
-CODE = (Path(__file__).resolve().parent.parent / "printkit", Path(__file__).resolve().parent.parent / "analysis" / "report")
+#: the folders whose code asks for terms (the print code; the reports, whose `say("KEY"` is
+#: `term("report.KEY"`; the engines' own summaries, `summary.GAME.KEY`)
+CODE = (Path(__file__).resolve().parent.parent / "printkit", Path(__file__).resolve().parent.parent / "analysis")
 
 
 @lru_cache(maxsize=None)

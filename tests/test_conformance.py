@@ -179,5 +179,8 @@ def test_same_records_whatever_the_workers_and_the_blocks(game_id, players):
     assert one == two == records and [r.index for r in records] == list(range(GAMES))
     assert summarize(game, match, two, summary["seconds"]) == summary
     assert json.dumps(summary)
-    if game.id in summary:  # the game's own figures, and their text form
-        assert isinstance(game.describe_summary(summary[game.id]), str)
+    if game.id in summary:  # the game's own figures, and their text form in each of its languages
+        from boardlab.layouts.terms import speaking
+        for language in getattr(getattr(game.definition, "rulebook", None), "languages", ()) or ("en",):
+            with speaking(language):
+                assert isinstance(game.describe_summary(summary[game.id]), str)

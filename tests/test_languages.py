@@ -160,28 +160,21 @@ SMALL_REPORT = ["--games", "24", "--skill-games", "4", "--skill-budget", "16", "
                 "--workers", "1", "--players"]
 
 
-#: inline `code` of a report's Markdown (not a fenced block)
+#: inline `code` of a report's Markdown (not a fenced block: the engine's own plain-text summary,
+#: in the report's language like the rest)
 CODE_SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
-#: a fenced block: the engine's own plain-text summary (what `boardlab simulate` prints), which the
-#: engines write in English only (not yet translated; the report says so beside it)
-FENCED = re.compile(r"^```\n(.*?)\n```$", re.S | re.M)
 
 
 def report_words(folder, game) -> tuple[set[str], set[str]]:
     """(words, names) of a report in `folder`: the words of its Markdown, every chart and its PDF;
     the names are what a report writes as the user types it - `code` (rule keys, commands) and
-    the engine's agents (random, greedy, mcts-16) - which no language translates.  The engine's
-    own summary (`FENCED`, and its lines in the PDF) is left out: it is English only."""
+    the engine's agents (random, greedy, mcts-16) - which no language translates."""
     from boardlab.analysis.engines import agent_factories
 
     markdown = (folder / f"{game}.md").read_text(encoding="utf-8")
-    summaries = " ".join(FENCED.findall(markdown))
-    markdown = FENCED.sub(" ", markdown)
     code = " ".join(CODE_SPAN.findall(markdown))
     names = tokens(code) | {w for agent in agent_factories(game) for w in tokens(agent)}
-    summary = tokens(summaries)
-    pdf = [line for line in pdf_text((folder / f"{game}.pdf").read_bytes()).splitlines()
-           if not (tokens(line) and tokens(line) <= summary)]  # the summary's lines, as the PDF folds them
+    pdf = pdf_text((folder / f"{game}.pdf").read_bytes()).splitlines()
     text = CODE_SPAN.sub(" ", markdown) + " ".join(
         " ".join(re.findall(r">([^<]+)<", svg.read_text(encoding="utf-8"))) for svg in (folder / game).glob("*.svg"))
     commit = re.compile(r"commit \S+")  # the checkout's commit, "+changes" when it has some
@@ -201,3 +194,44 @@ def test_a_spanish_report_holds_no_english_word(game, tmp_path):
                      "--out", str(tmp_path)]) == 0
     english, _ = report_words(tmp_path, game)
     assert {"games", "seat", "decided"} <= english
+
+
+def own_summaries(game: str) -> list[tuple[object, dict]]:
+    """(game, figures) of a short random self-play of `game` at its fewest players, and of the same
+    figures changed so that every branch of its text is taken (unfinished games, none eliminated,
+    no game finished, no block scored, each verdict of the stated time)."""
+    import copy
+
+    from boardlab.analysis.engines import agent_factories, make_game
+    from boardlab.analysis.runner import run
+
+    definition = load(game)
+    engine = make_game(definition, definition.game.min_players)
+    figures = run(engine, [agent_factories(game)["random"]] * engine.players, 24, 7, workers=1, progress=False)[game]
+    changed = []
+    for change in {"blockd": [{"unfinished": 2}, {"eliminations_by_round": {}}],
+                   "sixbysix": [{"table_minutes": {**figures.get("table_minutes", {}), "mean": m}} for m in (1, 30, 900)]
+                   + [{"lead_seat1_p_value": 0.5}],
+                   "links": [{"finished_games": 0}],
+                   "deblockle": [{"scored": {**figures.get("scored", {}), "kth_block_turn": {"1": [], "2": []}}}]}[game]:
+        changed.append({**copy.deepcopy(figures), **change})
+    return [(engine, f) for f in [figures, *changed]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engines_own_summary_is_in_the_language_written(game):
+    """What `simulate` prints and a report shows as the game's own figures: in Spanish none of the
+    English words and its decimals with a comma, every number of the English text; the English
+    text (as the engines wrote it before they spoke Spanish) fails the same check."""
+    english_list = english_words()
+    for engine, figures in own_summaries(game):
+        english = engine.describe_summary(figures)
+        with speaking("es"):
+            spanish = engine.describe_summary(figures)
+        assert sorted(tokens(spanish) & english_list) == [], spanish
+        assert tokens(english) & english_list  # the check would catch an English text
+        assert not re.search(r"\d\.\d", spanish) and (re.search(r"\d,\d", spanish) or not re.search(r"\d\.\d", english))
+        # the same numbers, as each language writes them (in Spanish thousands by a space, decimals by a comma)
+        numbers = re.compile(r"\d+(?:\.\d+)?")
+        assert set(numbers.findall(spanish.replace("\u00a0", "").replace(",", "."))) == \
+            set(numbers.findall(english.replace(",", "")))

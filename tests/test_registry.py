@@ -101,6 +101,11 @@ def test_the_test_game_runs_end_to_end(toygame, tmp_path, capsys):
     assert code == 0 and summary["game"] == "toygame" and summary["games"] == 60
     assert sum(summary["wins_by_seat"]) + summary["draws"] + summary["unfinished"] == 60
     assert sum(summary["toygame"]["start_piles"].values()) == 60  # the game's own figures under its id
+    from boardlab.analysis.engines import make_game
+    from boardlab.layouts.terms import speaking
+    with speaking("es"):  # its own text in the language being written, from its own table
+        spanish = make_game(load("toygame"), 2).describe_summary({"start_piles": {"3": 12345, "4": 2}})
+    assert spanish == "montones al empezar: 3: 12\u00a0345; 4: 2"
     code, out, err = run(["simulate", "toygame", "--games", "10", "--workers", "1"], capsys)
     assert code == 0 and "start piles:" in out
     code, out, err = run(["print", "toygame", "--out", str(tmp_path)], capsys)

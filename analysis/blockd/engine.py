@@ -376,20 +376,24 @@ class BlockdGame(Game):
         return report_extras(self.definition, self.players, seed)
 
     def describe_summary(self, figures: dict) -> str:
-        """The Blockd lines of `boardlab simulate`'s plain-text output."""
+        """The Blockd lines of `boardlab simulate`'s plain-text output, in the language being
+        written (`layouts.terms.speaking`; the `summary.blockd.*` terms)."""
+        from boardlab.analysis.report.wording import number, pct, series
+        from boardlab.layouts.terms import term
+
         b = figures
         total = sum(b["eliminations_by_round"].values())
-        rounds = ", ".join(f"{r}: {k / total:.1%}" for r, k in b["eliminations_by_round"].items())
-        lines = [f"when players are eliminated, share of {total} eliminations by round: {rounds}" if total else
-                 "no player was eliminated",
-                 f"restore bonus, per game: earned {b['restores_earned_per_game']:.2f} times, "
-                 f"used {b['restores_used_per_game']:.2f} times",
-                 f"games decided by the end-of-round tie-break: {b['decided_by_tiebreak']} "
-                 f"({b['tiebreak_share']:.1%} of finished games)"]
+        rounds = series(term("summary.blockd.round", round=r, share=pct(k / total))
+                         for r, k in b["eliminations_by_round"].items()) if total else ""
+        lines = [term("summary.blockd.eliminations", total=number(total, "d"), rounds=rounds) if total else
+                 term("summary.blockd.no_eliminations"),
+                 term("summary.blockd.restores", earned=number(b["restores_earned_per_game"], ".2f"),
+                      used=number(b["restores_used_per_game"], ".2f")),
+                 term("summary.blockd.tiebreak", games=number(b["decided_by_tiebreak"], "d"),
+                      share=pct(b["tiebreak_share"]))]
         if b["unfinished"]:
-            lines.append(f"unfinished games: {b['unfinished']}, stopped after rules.max_turns = "
-                         f"{self.rules.max_turns} turns (pawns that can move for ever, e.g. stacked pawns "
-                         f"shuttling under stacked_flip = \"last\")")
+            lines.append(term("summary.blockd.unfinished", games=number(b["unfinished"], "d"),
+                              cap=number(self.rules.max_turns, "d")))
         return "\n".join(lines)
 
 

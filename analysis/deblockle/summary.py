@@ -167,21 +167,28 @@ class DeblockleTally(Tally):
 
 
 def describe(figures: dict) -> str:
-    """The Deblockle lines of `boardlab simulate`'s plain-text output (`figures`: what `summarize` gave)."""
+    """The Deblockle lines of `boardlab simulate`'s plain-text output (`figures`: what `summarize` gave),
+    in the language being written (`layouts.terms.speaking`; the `summary.deblockle.*` terms)."""
+    from boardlab.analysis.report.wording import number, pct
+    from boardlab.layouts.terms import term
+
     d = figures
     ends, first, blocked, scored = d["ends"], d["first_player"], d["blocked"], d["scored"]
     lo, hi = first["ci95"]
     lines = [
-        f"games ended by: all blocks scored {ends['scored']}, neither player could move {ends['no_moves']}, "
-        f"turn cap {ends['cap']}",
-        f"first player wins {first['wins']} of {first['decided']} decided games ({first['rate']:.1%}, "
-        f"95% interval {lo:.1%} .. {hi:.1%})",
-        f"games with a blocked player: {blocked['games']} ({blocked['share']:.1%}); by seat "
-        f"{blocked['games_by_seat'][0]} / {blocked['games_by_seat'][1]}; turns blocked: "
-        f"{blocked['mean_passes_when_blocked']:.1f} per such game, at most {blocked['most_passes_in_a_game']}",
-        f"blocks scored per game: seat 1 {scored['per_game_by_seat'][0]:.2f}, seat 2 {scored['per_game_by_seat'][1]:.2f}",
+        term("summary.deblockle.ends", scored=number(ends["scored"], "d"), no_moves=number(ends["no_moves"], "d"),
+             cap=number(ends["cap"], "d")),
+        term("summary.deblockle.first", wins=number(first["wins"], "d"), decided=number(first["decided"], "d"),
+             rate=pct(first["rate"]), lo=pct(lo), hi=pct(hi)),
+        term("summary.deblockle.blocked", games=number(blocked["games"], "d"), share=pct(blocked["share"]),
+             seat1=number(blocked["games_by_seat"][0], "d"), seat2=number(blocked["games_by_seat"][1], "d"),
+             passes=number(blocked["mean_passes_when_blocked"], ".1f"), most=number(blocked["most_passes_in_a_game"], "d")),
+        term("summary.deblockle.scored", seat1=number(scored["per_game_by_seat"][0], ".2f"),
+             seat2=number(scored["per_game_by_seat"][1], ".2f")),
     ]
     for seat, kth in scored["kth_block_turn"].items():
-        parts = [f"{k}: turn {v['mean']:.1f} ({v['games']} games)" for k, v in enumerate(kth, start=1) if v["games"]]
-        lines.append(f"seat {seat}, k-th block scored on average at " + ("; ".join(parts) or "never"))
+        parts = [term("summary.deblockle.kth_turn", k=k, turn=number(v["mean"], ".1f"), games=number(v["games"], "d"))
+                 for k, v in enumerate(kth, start=1) if v["games"]]
+        lines.append(term("summary.deblockle.kth", seat=seat, turns="; ".join(parts)) if parts else
+                     term("summary.deblockle.kth_never", seat=seat))
     return "\n".join(lines)

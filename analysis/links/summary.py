@@ -137,20 +137,28 @@ class LinksTally(Tally):
 
 
 def describe(figures: dict) -> str:
-    """The Links lines of `boardlab simulate`'s plain-text output (`figures`: what `summarize` gave)."""
+    """The Links lines of `boardlab simulate`'s plain-text output (`figures`: what `summarize` gave),
+    in the language being written (`layouts.terms.speaking`; the `summary.links.*` terms)."""
+    from boardlab.analysis.report.wording import number, pct, series, spread
+    from boardlab.layouts.terms import term, word
+
     s = figures
     if not s["finished_games"]:
-        return "no game finished"
-    score, rounds = s["score"], s["rounds"]
-    caught = ", ".join(f"{k} {v['captures_per_game']:.2f} ({v['cards_per_game']:.1f} cards)"
-                       for k, v in s["captures"].items())
+        return term("summary.links.none")
+    score = s["score"]
+    caught = series(term("summary.links.capture", what=term("summary.links.fifth") if k == "fifth" else word(k),
+                         times=number(v["captures_per_game"], ".2f"), cards=number(v["cards_per_game"], ".1f"))
+                    for k, v in s["captures"].items())
     return "\n".join([
-        f"score (captured - left in hand): mean {score['mean']:.2f}, median {score['median']:g}, "
-        f"{score['min']} .. {score['max']}; winning score mean {s['winning_score']['mean']:.2f}",
-        "mean score by seat: " + ", ".join(f"{v:.2f}" for v in s["mean_score_by_seat"]),
-        f"captures per game: {caught}",
-        f"turns without a play: {s['share_of_turns_without_a_play']:.1%}; passes per game {s['passes_per_game']:.2f}",
-        f"cards left in hands at the end: mean {s['cards_left_in_hands']['mean']:.2f}",
-        f"lead changes per game: mean {s['lead_changes']['mean']:.2f}, max {s['lead_changes']['max']}",
-        f"rounds: mean {rounds['mean']:.1f}, median {rounds['median']:g}, 90th percentile {rounds['p90']:g}",
+        term("summary.links.score", mean=number(score["mean"], ".2f"), median=number(score["median"], "g"),
+             min=number(score["min"], ""), max=number(score["max"], ""),
+             winning=number(s["winning_score"]["mean"], ".2f")),
+        term("summary.links.by_seat", scores=series(number(v, ".2f") for v in s["mean_score_by_seat"])),
+        term("summary.links.captures", captures=caught),
+        term("summary.links.no_play", share=pct(s["share_of_turns_without_a_play"]),
+             passes=number(s["passes_per_game"], ".2f")),
+        term("summary.links.left", mean=number(s["cards_left_in_hands"]["mean"], ".2f")),
+        term("summary.links.lead_changes", mean=number(s["lead_changes"]["mean"], ".2f"),
+             max=number(s["lead_changes"]["max"], "")),
+        term("summary.links.rounds", spread=spread(s["rounds"])),
     ])

@@ -100,3 +100,26 @@ def listed(items, last: str = "and") -> str:
     if len(items) < 2:
         return "".join(items)
     return ", ".join(items[:-1]) + say(last) + items[-1]
+
+
+def series(items) -> str:
+    """Items of a list of figures joined as the language writes such a list: by commas in English,
+    by semicolons where the decimal mark is a comma ("3: 0,1 %; 4: 0,6 %").
+
+    >>> series(["1.5", "2.5"])
+    '1.5, 2.5'
+    >>> with speaking("es"):
+    ...     series(["1,5", "2,5"])
+    '1,5; 2,5'
+    """
+    return term("summary.list").join(items)
+
+
+def spread(values: dict, decimals: int = 1) -> str:
+    """The mean (`decimals` places), median and 90th percentile of a `stats.describe_lengths` dict.
+
+    >>> spread({"mean": 20.94, "median": 21, "p90": 22.0})
+    'mean 20.9, median 21, 90th percentile 22'
+    """
+    return term("summary.spread", mean=number(values["mean"], f".{decimals}f"), median=number(values["median"], "g"),
+                p90=number(values["p90"], "g"))

@@ -186,40 +186,53 @@ class SixBySixTally(Tally):
 
 
 def describe(summary: dict) -> str:
-    """Plain-text lines for the 6x6 part of a summary: every number with its label and unit."""
-    first, end, minutes = summary["rounds_to_first_elimination"], summary["rounds_to_end"], summary["table_minutes"]
-    box = summary["box_minutes"]
-    lines = [f"rounds to the first elimination: mean {first['mean']:.1f}, median {first['median']:g}, "
-             f"90th percentile {first['p90']:g} (9 games in 10 lose a player sooner)",
-             f"rounds to the end: mean {end['mean']:.1f}, median {end['median']:g}, 90th percentile {end['p90']:g}",
-             f"table time at {summary['seconds_per_round']:g} s a round (analysis.seconds_per_round): mean "
-             f"{minutes['mean']:.0f} min, median {minutes['median']:.0f} min, 90th percentile {minutes['p90']:.0f} min",
-             f"  against the {box} min the definition states (game.minutes): the mean game takes "
-             f"{minutes['mean'] / box:.1f} times as long" + (
-                 "; the stated time is far too short" if minutes["mean"] > 1.5 * box else
-                 "; the stated time is too long" if minutes["mean"] < box / 1.5 else "; close to the stated time"),
-             f"rounds without a winner (nobody's marker on the sum): {summary['no_winner_share']:.1%}",
-             f"largest bank: {summary['largest_bank']['max']} chips (the largest of each game: mean "
-             f"{summary['largest_bank']['mean']:.1f} chips)",
-             "chip refunded, by bet face (1 in 6 expected whatever the face): " + "; ".join(
-                 f"{face}: {r['rate']:.1%} of {r['bets']:,} bets" if r["bets"] else f"{face}: never bet"
-                 for face, r in summary["refund_rate_by_face"].items())]
+    """Plain-text lines for the 6x6 part of a summary: every number with its label and unit, in the
+    language being written (`layouts.terms.speaking`; the `summary.sixbysix.*` terms)."""
+    from boardlab.analysis.report.wording import number, pct, spread
+    from boardlab.layouts.terms import respell, term
+
+    minutes, box = summary["table_minutes"], summary["box_minutes"]
+    mean = minutes["mean"]
+    verdict = (term("summary.sixbysix.far_too_short") if mean > 1.5 * box else
+               term("summary.sixbysix.too_long") if mean < box / 1.5 else term("summary.sixbysix.close"))
+    refunds = [term("summary.sixbysix.refund", face=face, rate=pct(r["rate"]), bets=number(r["bets"], ","))
+               if r["bets"] else term("summary.sixbysix.never_bet", face=face)
+               for face, r in summary["refund_rate_by_face"].items()]
+    lines = [term("summary.sixbysix.first_elimination", spread=spread(summary["rounds_to_first_elimination"])),
+             term("summary.sixbysix.end", spread=spread(summary["rounds_to_end"])),
+             term("summary.sixbysix.table_time", seconds=number(summary["seconds_per_round"], "g"),
+                  mean=number(mean, ".0f"), median=number(minutes["median"], ".0f"), p90=number(minutes["p90"], ".0f")),
+             term("summary.sixbysix.against", box=number(box, "g"), times=number(mean / box, ".1f"),
+                  verdict=verdict),
+             term("summary.sixbysix.no_winner", share=pct(summary["no_winner_share"])),
+             term("summary.sixbysix.largest_bank", max=number(summary["largest_bank"]["max"], ""),
+                  mean=number(summary["largest_bank"]["mean"], ".1f")),
+             term("summary.sixbysix.refunds", faces="; ".join(refunds))]
     if summary["chips_over_time"]:
-        lines += ["", "after round   players left   chips in the bank   mean chips by seat (1, 2, ...)"]
+        heads = [term("summary.sixbysix.chips.round"), term("summary.sixbysix.chips.players"),
+                 term("summary.sixbysix.chips.bank"), term("summary.sixbysix.chips.seats")]
+        lines += ["", "   ".join(heads)]
         for checkpoint, c in summary["chips_over_time"].items():
-            lines.append(f"{checkpoint:>11}   {c['mean_players_left']:12.2f}   {c['mean_bank']:17.1f}   "
-                         + " ".join(f"{x:5.1f}" for x in c["mean_chips_by_seat"]))
+            lines.append("   ".join([str(checkpoint).rjust(len(heads[0])), number(c["mean_players_left"], f"{len(heads[1])}.2f"),
+                                     number(c["mean_bank"], f"{len(heads[2])}.1f"),
+                                     " ".join(number(x, "5.1f") for x in c["mean_chips_by_seat"])]))
     leads = summary["by_lead"]
     if len(leads) == 2:
-        lines += ["", "seat   lead fixed              lead rotate          (same seeds; win rate and 95% interval)"]
-        fixed, rotate = leads["fixed"]["win_rate_by_seat"], leads["rotate"]["win_rate_by_seat"]
-        for seat, (f, r) in enumerate(zip(fixed, rotate), start=1):
-            lines.append(f"{seat:>4}   {f['rate']:6.1%} ({f['ci95'][0]:5.1%}..{f['ci95'][1]:5.1%})"
-                         f"   {r['rate']:6.1%} ({r['ci95'][0]:5.1%}..{r['ci95'][1]:5.1%})")
+        wide, narrow = len(pct(1.0)), len(pct(0.5))  # a rate, a bound of its interval
+
+        def cell(r: dict) -> str:
+            return f"{pct(r['rate']).rjust(wide)} ({pct(r['ci95'][0]).rjust(narrow)}..{pct(r['ci95'][1]).rjust(narrow)})"
+
+        width = len(cell({"rate": 0.0, "ci95": [0.0, 0.0]}))
+        seat, fixed, rotate, note = (term("summary.sixbysix.leads.seat"), term("summary.sixbysix.leads.fixed"),
+                                     term("summary.sixbysix.leads.rotate"), term("summary.sixbysix.leads.note"))
+        lines += ["", "   ".join([seat, fixed.ljust(width), rotate.ljust(width) + note])]
+        by_seat = zip(leads["fixed"]["win_rate_by_seat"], leads["rotate"]["win_rate_by_seat"])
+        for k, (f, r) in enumerate(by_seat, start=1):
+            lines.append("   ".join([str(k).rjust(len(seat)), cell(f), cell(r)]))
         p = summary["lead_seat1_p_value"]
-        lines.append(f"unfinished (rules.max_rounds reached): lead fixed {leads['fixed']['unfinished']}, "
-                     f"lead rotate {leads['rotate']['unfinished']}")
-        lines.append(f"seat 1, fixed against rotating lead: p-value {format_p(p)} (the chance of a difference at least "
-                     f"this large if the lead rule changed nothing; "
-                     + ("below 0.05: a real difference)" if p < 0.05 else "0.05 or more: not shown to differ)"))
+        lines.append(term("summary.sixbysix.unfinished", fixed=number(leads["fixed"]["unfinished"], "d"),
+                          rotate=number(leads["rotate"]["unfinished"], "d")))
+        lines.append(term("summary.sixbysix.lead_p", p=respell(format_p(p)),
+                          verdict=term("summary.sixbysix.differ") if p < 0.05 else term("summary.sixbysix.same")))
     return "\n".join(lines)

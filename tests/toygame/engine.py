@@ -9,6 +9,8 @@ from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError,
 from boardlab.layouts.errors import BoardlabError
 
 AGENTS: dict = {}
+#: the line of `describe_summary`, per language (a language missing here writes the English)
+SUMMARY = {"en": "start piles: {piles}", "es": "montones al empezar: {piles}"}
 
 
 class PileGame(Game):
@@ -22,7 +24,13 @@ class PileGame(Game):
         return {"start_piles": {str(k): starts[k] for k in sorted(starts)}}
 
     def describe_summary(self, figures: dict) -> str:
-        return "start piles: " + ", ".join(f"{k}: {v}" for k, v in figures["start_piles"].items())
+        """In the language being written, from the game's own table (a plugin's words are in no
+        terms table of boardlab's), the list and its numbers as the language writes them."""
+        from boardlab.analysis.report.wording import number, series
+        from boardlab.layouts.terms import language
+
+        piles = series(f"{k}: {number(v, 'd')}" for k, v in figures["start_piles"].items())
+        return SUMMARY.get(language(), SUMMARY["en"]).format(piles=piles)
 
     def state_from_position(self, data) -> "PileState":
         if not isinstance(data, dict) or set(data) != {"game", "pile", "to_move"}:
