@@ -145,8 +145,8 @@ def respell(text: str) -> str:
 # -- the keys the code uses, for `boardlab check` -------------------------------------------------
 USE = re.compile(r"""(?<![\w.])(term|plural|word|say_plural|say)\(\s*(?:"((?:[^"\\]|\\.)+)"|'((?:[^'\\]|\\.)+)')\s*[,)]""")
 #: the folders whose code asks for terms (the print code; the reports, whose `say("KEY"` is
-#: `term("report.KEY"`; the engines' own summaries, `summary.GAME.KEY`)
-CODE = (Path(__file__).resolve().parent.parent / "printkit", Path(__file__).resolve().parent.parent / "analysis")
+#: `term("report.KEY"`; the engines' own summaries, `summary.GAME.KEY`; the commands' lines)
+CODE = tuple(Path(__file__).resolve().parent.parent / folder for folder in ("printkit", "analysis", "boardlab/commands"))
 
 
 @lru_cache(maxsize=None)

@@ -138,5 +138,5 @@ def cover_file(name: str, *, game: str, version: str, files: Sequence[PrintFile]
                         conventions, label=with_variant(f"{game} {version}", variant), ink=ink)
     if not duplex:
         return cover
-    subject = cover.subject.replace("print one side", f"print both sides, flip on the {flip} edge")
+    subject = term("subject.sheets", title=cover.title, how=term("cover.both_sides", edge=edge(flip)))
     return replace(cover, duplex=flip, subject=subject)

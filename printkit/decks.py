@@ -158,11 +158,10 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
                                                         geometry.height + 2 * geometry.bleed,
                                                         _guided_drawer(card.back, geometry)))
     if sheet_layout.gutterfold:
-        how, duplex = "print one side, cut, fold on the middle line and glue fronts to backs", None
+        how, duplex = term("subject.gutterfold"), None
     else:
-        how, duplex = f"print both sides, flip on the {options.duplex} edge", options.duplex
-    subject = (f"{title}: print-and-play sheets, {sheet_layout.cards_per_page} cards a sheet; print at 100 % "
-               f"(no scaling) on {options.paper}, {how}")
+        how, duplex = term("subject.print", how=term("cover.both_sides", edge=edge(options.duplex))), options.duplex
+    subject = term("subject.cards", title=title, n=sheet_layout.cards_per_page, paper=options.paper.capitalize(), how=how)
 
     def taking(slots: frozenset[tuple[int, int]]) -> tuple[Page, ...]:
         # only the last sheet has empty slots
@@ -214,8 +213,7 @@ def single_card_file(name: str, title: str, cards: Sequence[Card], geometry: Car
         for face, face_name in ((card.front, card.name), (card.back, card.back_name)):
             pages.append(Page(width, height, _component_drawer(face, geometry), trim_box=trim, bleed_box=bleed,
                               name=face_name))
-    subject = (f"{title}: {len(cards)} cards, front then back, one face per page of "
-               f"{width:g} x {height:g} mm with TrimBox and BleedBox, for print-on-demand shops (at 100 %)")
+    subject = term("subject.single", title=title, n=len(cards), width=float(width), height=float(height))
     return PrintFile(name, title, tuple(pages), subject=subject)
 
 

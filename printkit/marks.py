@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.limits import source_date_epoch
-from boardlab.layouts.terms import word
+from boardlab.layouts.terms import term, word
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_width
 from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile
@@ -272,6 +272,6 @@ def footed_file(name: str, title: str, pages: Sequence[Page], components: Sequen
             draw_footer(canvas, printable_box(page.width, page.height, conventions), conventions, text, ink)
         return Page(page.width, page.height, draw, page.trim_box, page.bleed_box)
 
-    subject = f"{title}: print-and-play sheets; print one side at 100 % (no scaling)"
+    subject = term("subject.sheets", title=title, how=word("one side"))
     return PrintFile(name, title, tuple(footed(page, k + 1) for k, page in enumerate(pages)), tuple(components),
                      tuple(free), None, subject)

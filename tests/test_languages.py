@@ -66,6 +66,7 @@ def test_the_english_word_list_is_not_empty_and_holds_the_known_offenders():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_spanish_print_files_hold_no_english_word(game):
+    """Their pages, titles and subjects (the PDF's metadata)."""
     d = load(game)
     conventions = print_conventions()
     english = english_words()
@@ -75,7 +76,8 @@ def test_spanish_print_files_hold_no_english_word(game):
                                                                      conventions.layout))
         for name, data in render_print_files(files).items():
             if name.endswith(".pdf"):
-                bad = tokens(pdf_text(data)) & english
+                metadata = PdfReader(io.BytesIO(data)).metadata  # its title and subject too
+                bad = tokens(" ".join([pdf_text(data), metadata["/Title"], metadata["/Subject"]])) & english
                 if bad:
                     found[name] = sorted(bad)
     assert found == {}

@@ -95,7 +95,7 @@ def run(args) -> int:
 
 
 def run_language(args, definition, out_dir: Path) -> int:
-    from boardlab.layouts.terms import language
+    from boardlab.layouts.terms import language, plural, term
     from boardlab.printkit.marks import footer_date
     from boardlab.printkit.rulebook import player_aid_name, render_player_aid
     from boardlab.printkit.output import render_print_files, write_rendered
@@ -125,14 +125,14 @@ def run_language(args, definition, out_dir: Path) -> int:
     written = write_rendered(rendered, out_dir)
     pdfs = [path for path in written if path.suffix == ".pdf"]
     svgs = sum(path.suffix == ".svg" for path in written)
-    print(f"{definition.game.name}: {len(pdfs)} PDF, {svgs} SVG" + (f", {images} PNG" if args.pod else "")
-          + f" in {out_dir}")
+    # what was written, in the run's language
+    print(term("print.written", game=definition.game.name, pdfs=len(pdfs), svgs=svgs, folder=out_dir,
+               pngs=term("print.pngs", n=images) if args.pod else ""))
     for print_file, path in zip(files, pdfs):
-        print(f"  {path}  {print_file.title}, {len(print_file.pages)} page{'s' if len(print_file.pages) != 1 else ''}")
+        print(term("print.file", path=path, title=print_file.title, pages=plural("print.pages", len(print_file.pages))))
     if aid is not None:
-        print(f"  {out_dir / player_aid_name(definition.game.id, options.paper)}.pdf  player aid (the rulebook's quick "
-              "reference), 1 page")
+        print(term("print.aid", path=out_dir / f"{player_aid_name(definition.game.id, options.paper)}.pdf"))
     if args.pod is not None:
-        print(f"  {out_dir / f'pod-{args.pod}'}  one PNG per card face, {DPI} dpi, "
-              f"{print_conventions().pod_bleeds[args.pod]:g} mm bleed")
+        print(term("print.pod", path=out_dir / f"pod-{args.pod}", dpi=DPI,
+                   bleed=float(print_conventions().pod_bleeds[args.pod])))
     return 0
