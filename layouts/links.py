@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement, combinations
 from typing import Literal
@@ -141,6 +142,24 @@ class Deck:
     @property
     def size(self) -> int:
         return len(self.game_cards) + self.central + self.empty + sum(m.count for m in self.masters)
+
+    @property
+    def card_groups(self):
+        """The game cards by the colours of their two ends, for a rulebook (`{deck.card_groups|pairs}`):
+        (colour, colour) -> "how many (the points of each card, in the order of the colours; ×k: k copies)".
+
+        >>> from boardlab.layouts import load
+        >>> load("links").deck.card_groups[("red", "blue")]
+        '4 (1/1, 1/2, 2/1, 2/2)'
+        """
+        from boardlab.layouts.rulebook_facts import Pairs, Raw
+
+        groups: dict[tuple[str, str], Counter] = {}
+        for first, second in self.game_cards:
+            groups.setdefault((first.colour, second.colour), Counter())[(first.points, second.points)] += 1
+        return Pairs({colours: Raw(f"{sum(cards.values())} (" + ", ".join(
+            f"{a}/{b}" + (f" ×{n}" if n > 1 else "") for (a, b), n in sorted(cards.items())) + ")")
+            for colours, cards in groups.items()})
 
 
 @dataclass(frozen=True)

@@ -109,3 +109,30 @@ def test_a_missing_file_or_a_bad_header_is_one_line(tmp_path, capsys):
     bad = write_variant(tmp_path, ["kind,colour,points", "game,red,1"])
     assert main(["check", bad]) == 2
     assert "links-listed.csv:1: deck.card_list: the header kind,colour,points is not a card list's" in capsys.readouterr().err
+
+
+def test_the_rulebook_describes_a_listed_deck_in_each_language(tmp_path):
+    """A card list's game cards in the rulebook: by the colours of their ends, how many, and the
+    points of each card with its copies (counted here from the rows as written), in English and Spanish."""
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    from boardlab.printkit.rulebook import render_rulebook
+
+    rows = ["kind,ends,value,count,text", "game,red 1 / red 2,,8,", "game,red 1 / blue 2,,10,",
+            "game,blue 2 / red 2,,4,", "game,red 2 / blue 1,,1,", "game,green 1 / blue 1,,8,",
+            "game,yellow 2 / yellow 2,,6,", "central,,,1,", "empty,,,6,", "master,,1,1,ONE", "master,,2,1,TWO"]
+    d = load(write_variant(tmp_path, rows))
+    # red-blue: 10 of red 1 / blue 2, 4 of blue 2 / red 2 (red first: 2/2), 1 of red 2 / blue 1
+    expected = {"en": "red and red: 8 (1/2 ×8); red and blue: 15 (1/2 ×10, 2/1, 2/2 ×4); blue and green: 8 (1/1 ×8); "
+                      "yellow and yellow: 6 (2/2 ×6)",
+                "es": "rojo y rojo: 8 (1/2 ×8); rojo y azul: 15 (1/2 ×10, 2/1, 2/2 ×4); azul y verde: 8 (1/1 ×8); "
+                      "amarillo y amarillo: 6 (2/2 ×6)"}
+    for language, groups in expected.items():
+        pdf = PdfReader(io.BytesIO(render_rulebook(d, language, "a4")))
+        text = re.sub(r"\s+", " ", " ".join(page.extract_text() for page in pdf.pages))
+        assert groups in text, language
+        assert ("46 cards the definition lists" if language == "en" else "46 cartas que enumera la definición") in text
+        assert "every pair" not in text and "todas las parejas" not in text  # the generated deck's words
