@@ -30,6 +30,9 @@ from boardlab.layouts.errors import BoardlabError, one_line
 TIMEOUT = 10.0
 #: seconds between two looks at a signal while blocks are in flight
 STEP = 0.2
+#: seconds a stopped command with an abandoned local cluster may take to exit before it is made to
+#: (Dask's threads have once kept the interpreter's shutdown spinning for a minute)
+EXIT_WATCHDOG = 3.0
 
 
 def code_fingerprint() -> str:
@@ -43,6 +46,13 @@ def code_fingerprint() -> str:
             if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
                 digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return f"{boardlab.__version__}+{digest.hexdigest()[:16]}"
+
+
+def _children() -> set:
+    """This process's live child processes (those `multiprocessing` started: a local cluster's workers)."""
+    import multiprocessing
+
+    return set(multiprocessing.active_children())
 
 
 def _play_remote(match, start: int, stop: int, player):
@@ -66,12 +76,60 @@ class DaskBackend(Backend):
         self.address, self.timeout = address, TIMEOUT if timeout is None else timeout
         logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)  # failures reach the user as one line
         self.cluster = None
-        try:  # a signal meanwhile is answered once the client's call returns, never inside it
-            with stopping.deferred():
-                self._connect(Client, LocalCluster, address, workers)
+        self.abandoned = False
+        self._children_before = _children()
+        try:
+            self._connect_interruptibly(Client, LocalCluster, address, workers)
+        except KeyboardInterrupt:
+            self.abandon()
+            raise
         except BaseException:
             self.close()
             raise
+
+    def _connect_interruptibly(self, Client, LocalCluster, address: str, workers: int | None) -> None:
+        """`_connect` in a thread of its own, the main thread waiting in short steps: a Ctrl-C during a
+        local cluster's start-up (a second or more) is answered at once.  The main thread is never
+        inside Dask's code when the signal's `KeyboardInterrupt` arrives, so no lock of Dask's is left
+        held by it."""
+        import threading
+
+        outcome: list[BaseException] = []
+
+        def connect() -> None:
+            try:
+                self._connect(Client, LocalCluster, address, workers)
+            except BaseException as err:  # handed to the main thread below
+                outcome.append(err)
+
+        thread = threading.Thread(target=connect, name="boardlab-dask-start", daemon=True)
+        thread.start()
+        while thread.is_alive():
+            thread.join(0.05)
+        if outcome:
+            raise outcome[0]
+
+    def abandon(self) -> None:
+        """Stop at once, on a signal: kill the local cluster's worker processes (what they were playing
+        is thrown away anyway) instead of the orderly close, which waits for the blocks in flight (a
+        second or more).  The processes Dask starts also end by themselves when this one exits (their
+        pipe to it closes).  A remote scheduler is told to drop this client's work, as in `close`."""
+        self.abandoned = True
+        if self.address != "local":
+            self.close()
+            return
+        from distributed.deploy.spec import SpecCluster
+
+        for cluster in list(SpecCluster._instances):  # all this process's, also one still starting
+            cluster.shutdown_on_close = False  # Dask's own close at exit would wait for its busy scheduler
+        for child in _children() - self._children_before:
+            try:
+                child.kill()
+            except (OSError, ValueError):  # already gone
+                pass
+        for child in _children() - self._children_before:
+            child.join(1)
+        stopping.exit_within(EXIT_WATCHDOG)
 
     def _connect(self, Client, LocalCluster, address: str, workers: int | None) -> None:
         try:
@@ -80,8 +138,11 @@ class DaskBackend(Backend):
                 with stopping.helpers_ignore_ctrl_c():  # its processes leave the terminal's Ctrl-C to this one
                     self.cluster = LocalCluster(n_workers=min(workers or default_workers(), default_workers()), threads_per_worker=1,
                                                 processes=True, host="127.0.0.1", dashboard_address=None,
+                                                # its HTTP server (health, metrics) runs even without the
+                                                # dashboard, by default on 8787: any free port, no warning
+                                                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                                                 silence_logs=logging.CRITICAL)
-                self.client = Client(self.cluster, timeout=self.timeout)
+                self.client = Client(self.cluster, timeout=self.timeout, set_as_default=False)
             else:
                 self.client = self._client_within_timeout(Client, address)
         except ValueError as err:  # Dask's parser of addresses: 'garbage', 'tcp://[::1'
@@ -114,7 +175,7 @@ class DaskBackend(Backend):
 
         def connect() -> None:
             try:
-                made["client"] = Client(address, timeout=self.timeout)
+                made["client"] = Client(address, timeout=self.timeout, set_as_default=False)
             except BaseException as err:  # handed to the main thread below
                 made["error"] = err
 
@@ -144,8 +205,12 @@ class DaskBackend(Backend):
     def play(self, jobs: Sequence[Job], player=None) -> Iterator[BlockResult]:
         # A signal is answered between the client's calls, never inside one (`stopping.deferred`):
         # the client holds locks across its calls, and an interrupt in the middle deadlocks it.
-        with stopping.deferred() as signals:
-            yield from self._play(jobs, player, signals)
+        try:
+            with stopping.deferred() as signals:
+                yield from self._play(jobs, player, signals)
+        except KeyboardInterrupt:
+            self.abandon()
+            raise
 
     def _play(self, jobs: Sequence[Job], player, signals) -> Iterator[BlockResult]:
         from distributed import wait
@@ -168,7 +233,8 @@ class DaskBackend(Backend):
             while pending:
                 signals.check()
                 try:
-                    done, _ = wait(list(pending), timeout=STEP, return_when="FIRST_COMPLETED")
+                    with self.client.as_current():  # the client is not the process's default (see _connect)
+                        done, _ = wait(list(pending), timeout=STEP, return_when="FIRST_COMPLETED")
                 except TimeoutError:
                     waited += STEP
                     if waited >= self.timeout:
@@ -187,7 +253,8 @@ class DaskBackend(Backend):
         except (FuturesCancelledError, CommClosedError, asyncio.CancelledError):
             raise self._lost() from None
         finally:
-            if pending:  # one message for all (one per future takes seconds when thousands are queued)
+            if pending and not (signals.caught and self.address == "local"):  # `abandon` ends a local cluster
+                # one message for all (one per future takes seconds when thousands are queued)
                 try:
                     self.client.cancel(list(pending))
                 except Exception:  # the scheduler is gone: nothing left to cancel
@@ -202,6 +269,8 @@ class DaskBackend(Backend):
             raise self._lost()
 
     def close(self) -> None:
+        if self.abandoned and self.address == "local":
+            return  # its processes are gone; an orderly close would only wait for them
         for part in (getattr(self, "client", None), self.cluster):
             if part is not None:
                 try:

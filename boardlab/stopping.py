@@ -73,6 +73,27 @@ def reraise_swallowed() -> None:
         raise Stopped(_raised[0])
 
 
+def exit_within(seconds: float) -> None:
+    """A stop is on its way out: if the process still runs `seconds` from now (a library's thread
+    holding up the interpreter's shutdown), end it then, with the stop's exit status.  Everything of
+    ours (temporary files, the store's transaction) is undone on the way out well before."""
+    import os
+    import sys
+
+    def watchdog() -> None:
+        import time
+
+        time.sleep(seconds)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(128 + (_raised[0] if _raised else signal.SIGINT))
+
+    threading.Thread(target=watchdog, name="boardlab-exit-watchdog", daemon=True).start()
+
+
 def install() -> None:
     """Answer SIGINT, SIGTERM and SIGHUP by raising `Stopped` (except those inherited as ignored)."""
     if threading.current_thread() is not threading.main_thread():
@@ -138,10 +159,27 @@ def helpers_ignore_ctrl_c():
             script.write(f"#!/bin/sh\ntrap '' INT HUP\nexec {shlex.quote(os.fsdecode(previous))} \"$@\"\n")
         os.chmod(wrapper, 0o700)
         spawn.set_executable(wrapper)
+        _quiet_resource_tracker()
         yield
     finally:
         spawn.set_executable(previous)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (a process of its own) with its warnings off: after a
+    stop, whose clean-up kills the helpers instead of closing them, it would otherwise print "leaked
+    semaphore objects" under the command's one line.  (It still removes what they leave.)  Its
+    command line takes the -W options of `sys.warnoptions`."""
+    import sys
+    from multiprocessing import resource_tracker
+
+    quiet = "ignore::UserWarning:multiprocessing.resource_tracker"
+    sys.warnoptions.append(quiet)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(quiet)
 
 
 class Deferred:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -86,3 +88,21 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(capsys):
     assert code == 2 and err.count("\n") == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 2 s" in err
     assert time.monotonic() - started < 15
+
+
+def test_a_local_cluster_with_port_8787_taken_says_nothing():
+    """The scheduler's HTTP server (health, metrics) runs even without the dashboard and took
+    8787 by default: with that port busy (another Dask, a notebook), Dask warned under the command's
+    output.  It takes any free port now."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            taken.bind(("127.0.0.1", 8787))
+        except OSError:
+            pass  # busy already: the case under test
+        taken.listen()
+        done = subprocess.run([sys.executable, "-m", "boardlab", "simulate", "blockd", "--games", "40", "--workers", "2",
+                               "--cluster", "local"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert (done.returncode, done.stderr) == (0, "")

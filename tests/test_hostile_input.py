@@ -272,6 +272,12 @@ def as_a_terminal_starts_it() -> None:
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
+#: seconds a command may take to stop in `make test`: "within a second" is what the user is promised
+#: (and what the slow tests below check at ten moments with both cores busy); a full suite on a
+#: shared 2-core machine gets twice that
+WITHIN = 2.0
+
+
 def interrupt(argv, after, cwd=None):
     """Start the command in its own process group, Ctrl-C the group after `after` seconds (or,
     with IMPORTING, while it imports its libraries), as a terminal does; return (exit status, stderr, seconds from the signal to the exit)."""
@@ -288,7 +294,7 @@ def interrupt(argv, after, cwd=None):
 def test_ctrl_c_is_one_line_and_status_130(argv, after):
     code, err, seconds = interrupt(argv, after)
     assert (code, err) == (130, "boardlab: interrupted\n")
-    assert seconds < 5  # "within a second" on an idle machine; this shared one gets slack
+    assert seconds < WITHIN, seconds
 
 
 def group_members(group: int) -> list[str]:
@@ -342,11 +348,11 @@ def stop_at(argv, after: float, number: int, to_group: bool, cwd=None):
     return process.returncode, err, seconds, left
 
 
-def check_stopped(argv, after, number, to_group=True, cwd=None):
+def check_stopped(argv, after, number, to_group=True, cwd=None, within=WITHIN):
     code, err, seconds, left = stop_at(argv, after, number, to_group, cwd)
     assert left == [], f"{argv} at {after} s: worker processes outlived it: {left}"
     assert (code, err) in ((128 + number, STOP_LINES[number]), (0, "")), (after, code, err)  # 0: it had finished
-    assert seconds < 5, seconds  # "within a second" on an idle machine; this shared one gets slack
+    assert seconds < within, (after, seconds)
     return code
 
 
@@ -398,27 +404,40 @@ def test_a_killed_report_takes_its_workers_with_it_quietly(tmp_path):
     store_is_whole(tmp_path / "results.sqlite")
 
 
-@pytest.mark.slow  # one run in about twelve has hung past 20 s (not understood yet): kept out of make test
-@pytest.mark.parametrize("after", [1.0, 4.0])
+@pytest.mark.parametrize("after", [1.0, 3.4])  # the cluster starting; blocks in flight
 def test_ctrl_c_stops_a_local_dask_cluster_quietly(after):
     pytest.importorskip("distributed")
-    code, err, seconds, left = stop_at(SIMULATE + ["--cluster", "local"], after, signal.SIGINT, to_group=True)
-    assert (code, err) == (130, "boardlab: interrupted\n"), err[-2000:]  # no worker's or nanny's traceback
-    assert left == []
-    assert seconds < 10  # the cluster's own start-up and shut-down take seconds; no hang
+    check_stopped(SIMULATE + ["--cluster", "local"], after, signal.SIGINT)  # no worker's or nanny's traceback
+
+
+@pytest.fixture
+def both_cores_busy():
+    """Another program busy on every core (at the same priority) for the length of the test."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    yield
+    for burner in burners:
+        burner.kill()
+        burner.wait()
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("after", TEN_MOMENTS)
-def test_ctrl_c_at_ten_moments_of_simulate(after):
-    check_stopped(SIMULATE, after, signal.SIGINT)
+def test_ctrl_c_at_ten_moments_with_both_cores_busy(both_cores_busy, after):
+    check_stopped(SIMULATE, after, signal.SIGINT, within=1.0)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("after", TEN_MOMENTS)
-def test_ctrl_c_at_ten_moments_of_report(tmp_path, after):
-    check_stopped(report_argv(tmp_path), after, signal.SIGINT)
+def test_ctrl_c_at_ten_moments_of_a_report_with_both_cores_busy(tmp_path, both_cores_busy, after):
+    check_stopped(report_argv(tmp_path), after, signal.SIGINT, within=1.0)
     store_is_whole(tmp_path / "results.sqlite")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("after", TEN_MOMENTS)
+def test_ctrl_c_at_ten_moments_of_a_local_dask_cluster_with_both_cores_busy(both_cores_busy, after):
+    pytest.importorskip("distributed")
+    check_stopped(SIMULATE + ["--cluster", "local"], after, signal.SIGINT, within=1.0)
 
 
 @pytest.mark.slow
