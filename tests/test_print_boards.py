@@ -69,11 +69,12 @@ def test_sixbysix_board_holds_every_number_in_its_square():
     side = d.print.board_square
     board = sixbysix_print.board_component(d)
     rows = [row.split() for row in d.board.layout]
-    assert (board.width, board.height) == (len(rows[0]) * side, len(rows) * side)
+    # the grid, and the bank one square high under its last row
+    assert (board.width, board.height) == (len(rows[0]) * side, (len(rows) + 1) * side)
     shapes = drawn(board)
     squares = grid_squares(shapes, side)
     assert len(squares) == 36
-    texts = [s for s in shapes if s.kind == "text"]
+    texts = [s for s in shapes if s.kind == "text" and s.content != "BANK"]
     numbers = Counter(s.content for s in texts)
     assert sorted(int(n) for n in numbers) == list(range(2, 37)) and set(numbers.values()) == {1}
     for r, row in enumerate(rows):
@@ -88,6 +89,23 @@ def test_sixbysix_board_holds_every_number_in_its_square():
     pips = [s for s in shapes if s.kind == "circle"]
     assert pips and all(bc * side < s.points[0][0] < (bc + 1) * side and br * side < s.points[0][1] < (br + 1) * side
                         for s in pips)
+
+
+def test_sixbysix_board_has_the_bank_under_the_numbers_named_in_its_language():
+    from boardlab.layouts.terms import speaking
+
+    d = load("sixbysix")
+    side = d.print.board_square
+    grid = len(d.board.layout) * side
+    for language, name in (("en", "BANK"), ("es", "BANCA")):
+        with speaking(language):
+            shapes = drawn(sixbysix_print.board_component(d))
+        [label] = [s for s in shapes if s.kind == "text" and s.content == name]
+        assert grid < label.points[0][1] < grid + side
+        # its area for the chips: a dashed frame inside the band, clear of every numbered square
+        [area] = [s for s in shapes if s.kind == "rect" and s.style.get("dash")]
+        x, y, w, h = area.box
+        assert grid < y and y + h < grid + side and 0 < x and x + w < len(d.board.cells[0]) * side
 
 
 def test_sixbysix_player_card_covers_one_board_row_and_shows_every_face():

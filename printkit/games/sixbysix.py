@@ -71,6 +71,35 @@ def draw_board(canvas: Canvas, definition) -> None:
     canvas.rect(0, 0, width, height, stroke=ink, width=LINE * 3)
 
 
+def printed_board_size(definition) -> tuple[float, float]:
+    """(width, height) of the printed board in mm: the grid and, under its last row, the bank, a
+    band one square high where the bank's chips lie (outside the grid, so that no card laid over a
+    row of numbers ever covers it).
+
+    >>> from boardlab.layouts import load
+    >>> printed_board_size(load("sixbysix"))
+    (192.0, 224.0)
+    """
+    width, height = board_size(definition)
+    return width, height + definition.print.board_square
+
+
+def draw_printed_board(canvas: Canvas, definition) -> None:
+    """The printed board at (0, 0): the grid (`draw_board`), then the bank under it, framed like the
+    grid, with a dashed area for the chips and its name (`sixbysix.bank`)."""
+    ink, paper = ink_and_paper(definition)
+    width, grid = board_size(definition)
+    band = printed_board_size(definition)[1] - grid
+    canvas.rect(0, grid, width, band, fill=paper, stroke=ink, width=LINE * 3)
+    draw_board(canvas, definition)
+    inset = band * 0.12
+    canvas.rect(inset, grid + inset, width - 2 * inset, band - 2 * inset, stroke=ink, width=LINE, dash=(2.0, 1.5),
+                radius=inset)
+    size = band * 0.3 / MM_PER_POINT
+    canvas.text(width / 2, grid + band / 2 + band * 0.1, term("sixbysix.bank"), size=size, fill=ink, anchor="middle",
+                bold=True)
+
+
 def _draw_base_square(canvas: Canvas, x: float, y: float, side: float, definition, ink: str, paper: str) -> None:
     """The square where the dice are rolled: two dice showing the highest and lowest face."""
     faces = definition.dice.faces
@@ -126,9 +155,9 @@ def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
 
 
 def board_component(definition) -> Component:
-    """The whole board as one component (its SVG, and what tiling cuts up)."""
-    width, height = board_size(definition)
-    return Component(f"{definition.game.id}-board", width, height, lambda canvas: draw_board(canvas, definition))
+    """The whole printed board, bank included, as one component (its SVG, and what tiling cuts up)."""
+    width, height = printed_board_size(definition)
+    return Component(f"{definition.game.id}-board", width, height, lambda canvas: draw_printed_board(canvas, definition))
 
 
 def print_files(definition, options: PrintOptions) -> list[PrintFile]:
@@ -266,10 +295,10 @@ def draw_covering_cards(canvas: Canvas, definition, players: int) -> None:
 
 def setup_drawing(definition):
     """The rulebook's setup example (`printkit.rulebook.setups`): the board with a marker for each
-    of a middling number of players, on the likeliest sums."""
+    of a middling number of players, on the likeliest sums, and the bank under it."""
     from boardlab.printkit.rulebook.setups import pawn
 
-    width, height = board_size(definition)
+    width, height = printed_board_size(definition)
     side = definition.print.board_square
     ink = ink_and_paper(definition)[0]
     players = (definition.game.min_players + definition.game.max_players) // 2
@@ -277,7 +306,7 @@ def setup_drawing(definition):
     places = {token: (c, r) for r, row in enumerate(definition.board.cells) for c, token in enumerate(row)}
 
     def draw(canvas: Canvas) -> None:
-        draw_board(canvas, definition)
+        draw_printed_board(canvas, definition)
         draw_covering_cards(canvas, definition, players)
         for seat, number in zip(definition.components.seats, chosen):
             c, r = places[str(number)]

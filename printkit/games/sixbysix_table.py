@@ -11,7 +11,7 @@ from functools import partial
 
 from boardlab.analysis.protocol import CHANCE
 from boardlab.printkit.dice import draw_die_face
-from boardlab.printkit.games.sixbysix import board_component, board_size, card_size, draw_card_front
+from boardlab.printkit.games.sixbysix import board_component, board_size, card_size, draw_card_front, printed_board_size
 from boardlab.printkit.pages import Component
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.table import TableArt, View, art, box, label, token_component
@@ -61,7 +61,8 @@ class SixBySixTable(TableArt):
         side = d.print.board_square
         bw, bh = board_size(d)
         cw, ch = card_size(d)
-        items = [art(f"{game_id}-board", 0, 0, bw, bh)]
+        items = [art(f"{game_id}-board", 0, 0, *printed_board_size(d))]  # the grid at the top, the bank under it
+        bh = printed_board_size(d)[1]
         numbers = self.number_boxes()
         names = self.seat_names()
         for s, number in enumerate(state.markers):
