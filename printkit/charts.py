@@ -134,6 +134,7 @@ def _bar_chart(drawing: Drawing, categories, values, label_every: int = 1) -> Ve
     chart.categoryAxis.labels.fontSize = chart.valueAxis.labels.fontSize = 7
     chart.bars[0].fillColor, chart.bars[0].strokeColor = ACCENT, None
     chart.valueAxis.valueMin = 0
+    chart.valueAxis.labelTextFormat = lambda v: respell(f"{v:.10g}")  # as the language writes it (0,05)
     chart.valueAxis.visibleGrid, chart.valueAxis.gridStrokeColor = True, colors.HexColor("#e0e0e0")
     chart.barSpacing = 0
     drawing.add(chart)

@@ -191,6 +191,9 @@ def test_a_spanish_report_holds_no_english_word(game, tmp_path):
     words, names = report_words(tmp_path / "es", game)
     assert "partidas" in words and not (tmp_path / f"{game}.md").exists()  # Spanish, in its subfolder
     assert sorted(words - names & english_words()) == []
+    charts = " ".join(" ".join(re.findall(r">([^<]+)<", svg.read_text(encoding="utf-8")))
+                      for svg in (tmp_path / "es" / game).glob("*.svg"))
+    assert re.findall(r"\d\.\d+", charts) == []  # the charts' numbers with a decimal comma too
     # the same report in English is in the folder itself, and its words are the English ones
     assert cli.main(["report", game, "--lang", "en", *SMALL_REPORT, players, "--store", str(tmp_path / "r.sqlite"),
                      "--out", str(tmp_path)]) == 0
