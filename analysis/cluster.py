@@ -79,7 +79,11 @@ class DaskBackend(Backend):
         self.abandoned = False
         self._children_before = _children()
         try:
-            self._connect_interruptibly(Client, LocalCluster, address, workers)
+            if address == "local":
+                self._connect_interruptibly(Client, LocalCluster, address, workers)
+            else:  # `_client_within_timeout` waits in a thread of its own; a signal is answered after it
+                with stopping.deferred():
+                    self._connect(Client, LocalCluster, address, workers)
         except KeyboardInterrupt:
             self.abandon()
             raise
@@ -175,7 +179,7 @@ class DaskBackend(Backend):
 
         def connect() -> None:
             try:
-                made["client"] = Client(address, timeout=self.timeout, set_as_default=False)
+                made["client"] = Client(address, timeout=self.timeout)
             except BaseException as err:  # handed to the main thread below
                 made["error"] = err
 
