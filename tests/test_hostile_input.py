@@ -198,6 +198,58 @@ def test_a_pawn_on_a_face_down_card_only_under_stacked_flip_always(tmp_path, cap
     one_line_failure(code, out, err, "face-down card", "always")
 
 
+# Links (docs/positions/links.md): 2 players deal 8 of 42 cards, 34 left to draw; every turn draws one
+def links_moves(tmp_path, capsys, position, *extra):
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps({"game": "links", "players": 2, **position}))
+    return run(capsys, "moves", "links", str(path), *extra)
+
+
+HAND = ["R1-B2", "G1-G1", "Y2-Y2", "B1-G2"]
+
+
+@pytest.mark.parametrize("position,extra,words", [
+    # a starred card lies right after a restart point: a capture takes every card back to it
+    ({"to_move": 1, "hand": HAND, "lines": [{"cards": ["G1-R1", "R1-R2", "R2-B2", "B2-B1", "*B1-Y1"]}],
+      "deck": 29}, (), ["lines[0].cards[4]: *B1-Y1 cannot have stayed after B2-B1", "last restart point"]),
+    # an idle master lies in the run (idle_master = "stays") and goes with the capture
+    ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["TWO", "*ONE"]}], "deck": 32}, (),
+     ["*ONE cannot have stayed after TWO"]),
+    # while the deck lasts every turn draws: 1 turn taken, so seat 1 is to move, with at least 4 cards
+    ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["G1-R1"]}], "deck": 33}, (),
+     ["to_move: 0, but with 33 cards left to draw 1 turn has been taken", "seat 1 is to move"]),
+    ({"to_move": 1, "hand": HAND[:3], "lines": [{"cards": ["G1-R1"]}], "deck": 33}, (),
+     ["the hand holds 3 cards", "no hand holds fewer than the 4 dealt"]),
+    ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["G1-R1", "R1-R2", "R2-B2"]}], "deck": 34}, (),
+     ["3 cards have been laid, but with 34 cards left to draw only 0 turns"]),
+    ({"to_move": 0, "hand": HAND, "lines": [], "deck": 35}, (), ["deck: 35 cards left to draw, but the deal leaves 34"]),
+    # free play: seat 1 may have passed; seat 0 has had 1 turn, its first a play, so it holds 4
+    ({"to_move": 0, "hand": HAND + ["Y1-Y1"], "lines": [{"cards": ["G1-R1"]}], "hand_sizes": [5, 4], "deck": 32},
+     ("--variant", "links-free-play"), ["the hand holds 5 cards, but seat 0 has had 1 turn (the first a play)"]),
+    ({"to_move": 0, "hand": HAND + ["Y1-Y1"], "lines": [{"cards": ["G1-R1", "R1-R2", "R2-B2", "B2-B1"]}],
+      "hand_sizes": [5, 3], "deck": 30}, ("--variant", "links-free-play"),
+     ["hand_sizes[1] holds 3 cards", "fewer than the 4 dealt"]),
+], ids=["stayed-after-a-game-card", "stayed-after-an-idle-master", "to-move", "hand-too-small", "laid-too-many",
+        "deck-too-large", "hand-too-large-for-its-turns", "other-hand-too-small"])
+def test_impossible_links_positions_are_one_line(tmp_path, capsys, position, extra, words):
+    one_line_failure(*links_moves(tmp_path, capsys, position, *extra), *words)
+
+
+@pytest.mark.parametrize("position,extra", [
+    # the empty card, four cards, and the fifth (seat 1's) captures them: 6 turns
+    ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["empty", "*B1-Y1"]}], "deck": 28,
+      "captured": [[], ["R1-R1", "R1-R2", "R2-R2", "R2-B1"]]}, ()),
+    # ONE captures nothing at the first play, then the same
+    ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["*ONE", "*B1-Y1"]}], "deck": 28,
+      "captured": [[], ["R1-R1", "R1-R2", "R2-R2", "R2-B1"]]}, ()),
+    ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["G1-R1"]}], "hand_sizes": [4, 5], "deck": 32},
+     ("--variant", "links-free-play")),
+], ids=["stayed-after-empty", "stayed-after-stayed", "a-pass-in-free-play"])
+def test_links_positions_next_to_those_are_accepted(tmp_path, capsys, position, extra):
+    code, out, err = links_moves(tmp_path, capsys, position, *extra)
+    assert code == 0 and json.loads(out)["moves"], err
+
+
 # -- output files -----------------------------------------------------------------------------------
 def test_print_of_a_variant_does_not_overwrite_the_baseline(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -11,9 +11,8 @@ from boardlab.cli import main
 POSITION = {"game": "links", "players": 3, "to_move": 2,
             "hand": ["R1-B2", "empty", "ONE", "Y2-Y2"],
             "lines": [{"cards": ["G1-R1", "R1-R2", "R2-B2", "B2-B1"]}, {"cards": ["Y1-G2"], "counted": 1}],
-            "captured": [[], ["R2-G2", "G1-G1"], []],
             "hand_sizes": [4, 4, 4],
-            "deck": 23}
+            "deck": 25}  # 5 turns so far, one card laid and one drawn in each: seat 2 is to move
 
 
 def run_moves(tmp_path, capsys, data):
@@ -35,7 +34,7 @@ def test_moves_of_a_position(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("change,message", [
-    ({"deck": 22}, "add up to 41"),
+    ({"deck": 24}, "add up to 41"),
     ({"lines": [{"cards": ["G1-R1", "R2-R1"]}]}, "does not link to the open end R1"),
     ({"hand": ["R1-B2", "empty", "ONE", "Y9-Y9"]}, "unknown card 'Y9-Y9'"),
     ({"captured": [["R1-B2"], [], []]}, "R1-B2 appears 2 times (hand, captured[0])"),
@@ -53,13 +52,43 @@ def test_impossible_positions_are_one_line_errors(tmp_path, capsys, change, mess
     assert len(err.strip().splitlines()) == 1 and message in err and "Traceback" not in err
 
 
+def stayed_pair_position():
+    """The first decision of seeded 3-player games (uniform random moves) where a starred game card
+    follows a starred card whose open end it does not match: a position play reaches."""
+    import random
+
+    from boardlab.analysis.links.cards import GAME
+    from boardlab.analysis.links.engine import make_game
+    from boardlab.analysis.links.position import position_of
+    from boardlab.layouts import load
+
+    game = make_game(load("links"), 3)
+    deck = game.deck
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        state.apply(state.sample_chance(rng))
+        while not state.is_terminal():
+            for slot, line in enumerate(state.lines):
+                for i in line.stayed:
+                    kind = line.cards[i][0]
+                    if i - 1 in line.stayed and deck.kinds[kind].category == GAME and \
+                            not deck.links_to(kind, line.cards[i - 1][1]):
+                        return position_of(state), slot, i, len(state.legal_moves())
+            state.apply(rng.choice(state.legal_moves()))
+    raise AssertionError("no seeded game left such a pair")
+
+
 def test_a_capturing_card_that_stayed_need_not_link_to_the_card_before(tmp_path, capsys):
-    lines = {"lines": [{"cards": ["G1-R1", "*B1-Y1", "Y1-Y2"]}], "deck": 25}
-    code, out, err = run_moves(tmp_path, capsys, {**POSITION, **lines})
+    position, slot, i, legal = stayed_pair_position()
+    code, out, err = run_moves(tmp_path, capsys, position)
     assert code == 0, err
-    assert {"card": "Y2-Y2", "line": 0, "new_line": False, "exposes": "Y2", "captures": 0} in json.loads(out)["moves"]
-    code, out, err = run_moves(tmp_path, capsys, {**POSITION, "lines": [{"cards": ["G1-R1", "B1-Y1"]}], "deck": 26})
-    assert code == 2 and "does not link" in err
+    assert len(json.loads(out)["moves"]) == legal  # the engine's own moves in that state
+    cards = position["lines"][slot]["cards"]
+    unstarred = {**position, "lines": [*position["lines"][:slot], {"cards": [*cards[:i], cards[i][1:], *cards[i + 1:]]},
+                                       *position["lines"][slot + 1:]]}
+    code, out, err = run_moves(tmp_path, capsys, unstarred)
+    assert code == 2 and "does not link" in err, err
 
 
 def simulate(capsys, *extra):
@@ -97,10 +126,11 @@ def test_a_counted_that_contradicts_the_restart_points_is_refused(tmp_path, caps
     lines = {"lines": [{"cards": ["G1-R1", "R1-R2", "R2-B2", "B2-B1"], "counted": 2}, {"cards": ["Y1-G2"]}]}
     code, out, err = run_moves(tmp_path, capsys, {**POSITION, **lines})
     assert code == 2 and "lines[0].counted: 2, but 4 cards lie after the line's last restart point" in err, err
-    lines = {"lines": [{"cards": ["G1-R1", "empty", "R1-R2"], "counted": 3}, {"cards": ["Y1-G2"]}], "deck": 24}
+    lines = {"lines": [{"cards": ["G1-R1", "empty", "R1-R2"], "counted": 3}, {"cards": ["Y1-G2"]}], "deck": 26}
     code, out, err = run_moves(tmp_path, capsys, {**POSITION, **lines})
     assert code == 2 and "lines[0].counted: 3, but 1 card lie" in err, err
-    lines = {"lines": [{"cards": ["G1-R1", "empty", "R1-R2"], "counted": 1}, {"cards": ["Y1-G2"]}], "deck": 24}
+    lines = {"lines": [{"cards": ["G1-R1", "empty", "R1-R2"], "counted": 1}, {"cards": ["Y1-G2"]}], "deck": 26,
+             "to_move": 1}
     assert run_moves(tmp_path, capsys, {**POSITION, **lines})[0] == 0
 
 
@@ -115,7 +145,9 @@ def test_hand_sizes_no_game_reaches_are_refused(tmp_path, capsys, hand_sizes, ha
                 "hand_sizes": hand_sizes, "deck": deck}
     code, out, err = run_moves(tmp_path, capsys, position)
     assert code == 2 and words in err and "nobody can have passed" in err, err
-    position = {**position, "hand": hand[:4], "hand_sizes": [4, 4], "deck": deck + sum(hand_sizes) - 8}
+    laid = sum(len(line["cards"]) for line in lines)  # one a turn, and one card drawn a turn
+    position = {**position, "hand": hand[:4], "hand_sizes": [4, 4], "deck": deck + sum(hand_sizes) - 8,
+                "to_move": laid % 2}
     code, out, err = run_moves(tmp_path, capsys, position)
     assert code == 0, err
 
@@ -147,3 +179,83 @@ def test_every_position_of_seeded_self_play_is_accepted(variant, players):
     for index in range(3):
         play_one(match, index, observe)
     assert len(seen) > 50
+
+
+
+def every_decision(game, deal):
+    """Every decision of every game from one deal (each state once), walking all the moves."""
+    state = game.new_initial_state()
+    state.apply(deal)
+    seen, stack = set(), [state]
+    while stack:
+        state = stack.pop()
+        key = (tuple(map(tuple, state.hands)), tuple(state.deck), tuple(line.key() for line in state.lines),
+               tuple(map(tuple, state.captured)), state.mover, state.turns)
+        if state.is_terminal() or key in seen:
+            continue
+        seen.add(key)
+        yield state
+        for move in state.legal_moves():
+            child = state.clone()
+            child.apply(move)
+            stack.append(child)
+
+
+SMALL_RULES = [("stays", True, "stays", "any"), ("taken", True, "stays", "any"), ("stays", True, "barred", "match"),
+               ("stays", False, "stays", "any"), ("taken", False, "barred", "match")]
+
+
+def small_definition(tmp_path, capturing_card, must_play, idle_master, master_links):
+    from pathlib import Path
+
+    from boardlab.layouts import load
+
+    path = tmp_path / f"small-{capturing_card}-{must_play}-{idle_master}-{master_links}.toml"
+    path.write_text(f'extends = "{Path(__file__).parent / "data" / "links-small-deck.toml"}"\n[rules]\n'
+                    f'capturing_card = "{capturing_card}"\nmust_play = {str(must_play).lower()}\n'
+                    f'idle_master = "{idle_master}"\nmaster_links = "{master_links}"\n'
+                    + ("max_turns = 7\n" if not must_play else ""))
+    return load(path)
+
+
+def check_every_decision(definition, players, deals):
+    import random
+
+    from boardlab.analysis.links.engine import make_game
+    from boardlab.analysis.links.position import moves, position_of
+    from boardlab.layouts import BoardlabError
+
+    game = make_game(definition, players)
+    reached = lasting = 0
+    for seed in range(deals):
+        for state in every_decision(game, game.new_initial_state().sample_chance(random.Random(seed))):
+            position = position_of(state)
+            assert len(moves(definition, position)) == len(set(state.legal_moves())), position
+            alone = {k: v for k, v in position.items() if k != "hand_sizes"}  # the other hands unknown
+            assert len(moves(definition, alone)) == len(set(state.legal_moves())), alone
+            reached += 1
+            if state.deck:  # the turns so far decide the mover, and every hand holds the deal at least
+                lasting += 1
+                assert min(map(len, state.hands)) >= game.deck.hand_size
+                for other in range(players):
+                    if other != state.mover:
+                        with pytest.raises(BoardlabError, match="to_move"):
+                            moves(definition, {**alone, "to_move": other})
+    assert reached > 100 and lasting > 10
+
+
+@pytest.mark.parametrize("players,rules", [(2, rules) for rules in SMALL_RULES] + [(3, SMALL_RULES[0])],
+                         ids=lambda r: "-".join(map(str, r)) if isinstance(r, tuple) else f"{r}p")
+def test_every_decision_of_every_game_from_a_deal_is_accepted(tmp_path, players, rules):
+    """The brute force behind the impossible-position checks: on a deck small enough, every move
+    of every game from a deal is walked, and every decision reached is read back with the engine's
+    moves (with the other hands' sizes and without), under five combinations of the rule options."""
+    check_every_decision(small_definition(tmp_path, *rules), players, 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", [(c, m, i, l) for c in ("stays", "taken") for m in (True, False)
+                                   for i in ("stays", "barred") for l in ("any", "match")], ids=lambda r: "-".join(map(str, r)))
+def test_every_decision_of_every_game_from_more_deals_is_accepted(tmp_path, rules):
+    """The same walk under all sixteen combinations of the rule options, 3 players, three deals."""
+    check_every_decision(small_definition(tmp_path, *rules), 3, 3)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import math
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from boardlab.analysis import runner
+from boardlab.analysis.perft import read_perft
 from boardlab.analysis.links import kernel as K
 from boardlab.analysis.links.agents import AGENTS, SeeingMCTS
 from boardlab.analysis.links.batch import block_deals, pack, record_of, tables_of
@@ -104,6 +106,36 @@ def test_batched_random_self_play_matches_reference_deals_and_workers(capsys):
         assert (deals[i], rotations[i], tuple(rows[i])) == (deal, rotation, turned)
     assert len({tuple(r) for r in rows}) == 12  # every rotation of a deal is another arrangement
     assert summary["links"]["finished_games"] == 300
+
+
+
+def kernel_perft(s, t, depth: int) -> int:
+    """Move sequences of `depth` plies from kernel position `s`, walked with the kernel's own
+    move lists and `apply` (the count tests/data/links.perft was made with)."""
+    if depth == 0:
+        return 1
+    if s[K.DONE]:
+        return 0
+    moves = t.move_buffer()
+    m = K.legal_moves(s, t.offsets, t.kinds, t.rules, s[K.MOVER], moves)
+    if depth == 1:
+        return m
+    total = 0
+    for i in range(m):
+        child = s.copy()
+        K.apply(child, t.offsets, t.kinds, t.rules, moves[i, 0], moves[i, 1], moves[i, 2])
+        total += kernel_perft(child, t, depth - 1)
+    return total
+
+
+@pytest.mark.parametrize("entry", read_perft(Path(__file__).parent / "data" / "links.perft"), ids=lambda e: e.id)
+def test_the_perft_counts_are_the_kernels_own_walk(entry):
+    """tests/data/links.perft against the compiled kernel (tests/test_perft.py holds the engine to
+    the same numbers): the counts are those of a second implementation of the rules."""
+    game = make_game(load(entry.definition), entry.players)
+    t = tables_of(game)
+    start = pack(entry.start(game))
+    assert {depth: kernel_perft(start, t, depth) for depth in entry.counts} == entry.counts
 
 
 # -- the search: a plain Python twin of kernel.search on the reference engine ------------------

@@ -6,10 +6,10 @@ deck of the definition and the player count and returns an `Observation`; `moves
 legal moves in JSON form.
 
 >>> from boardlab.layouts import load
->>> position = {"game": "links", "players": 2, "hand": ["R1-B2", "ONE"], "deck": 30,
-...             "lines": [{"cards": ["G1-R1"]}]}
+>>> position = {"game": "links", "players": 2, "to_move": 1, "hand": ["R1-B2", "ONE", "Y2-Y2", "B1-G2"],
+...             "deck": 33, "lines": [{"cards": ["G1-R1"]}]}
 >>> [m["card"] + " " + str(m["line"]) for m in moves(load("links"), position)]
-['ONE 0', 'R1-B2 0', 'ONE 1', 'R1-B2 1', 'R1-B2 1']
+['ONE 0', 'R1-B2 0', 'B1-G2 1', 'B1-G2 1', 'ONE 1', 'R1-B2 1', 'R1-B2 1', 'Y2-Y2 1']
 """
 
 from __future__ import annotations
@@ -87,6 +87,13 @@ def _line(game, data, slot: int) -> Line:
             if rules.capturing_card != "stays" or deck.kinds[line.cards[-1][0]].category == EMPTY:
                 raise BoardlabError(f"{where}.cards[{i}]: {text} cannot be a capturing card that stayed "
                                     f"(capturing_card = \"{rules.capturing_card}\")")
+            # a capture takes every card after the line's last restart point and the capturing
+            # card takes their place, so it lies right after a restart point (under either
+            # idle_master reading: an idle master lies in the run and goes with the capture)
+            if i > 0 and i - 1 not in line.stayed and deck.kinds[line.cards[i - 1][0]].category != EMPTY:
+                raise BoardlabError(f"{where}.cards[{i}]: {text} cannot have stayed after {data['cards'][i - 1]}: "
+                                    f"a capture takes the cards back to the last restart point (the central card, "
+                                    f"an empty or a starred card)")
             line.stayed.append(i)
     # the run is every card after the last restart point on the table (the engine restarts the
     # count there and nowhere else)
@@ -175,25 +182,92 @@ def parse_position(definition, data) -> Observation:
 
 
 def _check_hand_sizes(game, lines, captured, deck_size: int, hand_sizes, held: int, to_move: int) -> None:
-    """Hands larger than any game makes them.  While no player can have passed, every hand holds
+    """Hands no game makes them, and a mover the turns so far do not give.
+
+    Hands larger than any game makes them: while no player can have passed, every hand holds
     the deal: each turn lays one card and draws one.  Nobody can have passed while a side of the central
-    card was free at every turn (any card starts a line there) and `must_play` holds; lines never
+    card was free at every turn (any card starts a line there, as at the first play) and `must_play` holds; lines never
     empty under `capturing_card = "stays"`, and under "taken" only by a capture.  The draw pile
-    not empty means every draw was made."""
+    not empty means every draw was made.  The rest is `_check_turns`.
+    """
     rules = game.rules
     started = sum(1 for line in lines if line.cards)
     no_pass = rules.must_play and started < rules.lines and (rules.capturing_card == "stays" or
-                                                              not any(captured))
-    if not no_pass or deck_size == 0:
-        return
-    deal = game.deck.hand_size
+                                                              not any(captured)) and first_play_is_certain(game)
     sizes = [(to_move, held)] + [(s, n) for s, n in enumerate(hand_sizes) if s != to_move]
+    if no_pass and deck_size > 0:
+        deal = game.deck.hand_size
+        for seat, size in sizes:
+            if size > deal:
+                raise BoardlabError(f"{_hand(seat, to_move)} holds {size} card{'s' if size != 1 else ''}, but with a "
+                                    f"free side of the central card nobody can have passed (must_play), so no hand "
+                                    f"holds more than the {deal} dealt while the deck lasts")
+    _check_turns(game, lines, captured, deck_size, sizes, to_move)
+
+
+def _hand(seat: int, to_move: int) -> str:
+    return "the hand" if seat == to_move else f"hand_sizes[{seat}]"
+
+
+def _turns_of(seat: int, turns: int, players: int) -> int:
+    """How many of the first `turns` turns were `seat`'s (turns go round from seat 0, a seat
+    without a play taking its turn too: it only draws)."""
+    return max(0, (turns - seat + players - 1) // players)
+
+
+def first_play_is_certain(game) -> bool:
+    """Whether seat 0 lays a card at the game's first turn whatever it was dealt: any card starts
+    a line there, except a master other than value 1 under `idle_master = "barred"`."""
+    deal = game.deck.hand_size
+    if game.rules.idle_master != "barred":
+        return deal > 0
+    barred = sum(game.copies[kind] for kind in game.deck.master_kinds if game.deck.kinds[kind].value > 1)
+    return deal > barred
+
+
+def _check_turns(game, lines, captured, deck_size: int, sizes, to_move: int) -> None:
+    """The turns a position implies, against its mover and its hands.
+
+    Every turn, with or without a play, draws one card while the deck lasts, and turns go round
+    from seat 0.  So while the deck lasts the turns so far are the cards drawn since the deal,
+    they decide the seat to move, and a hand holds the deal plus the turns it did not lay a card
+    (at least the deal, at most the deal plus its turns; seat 0 lays a card at the first turn).
+    Once the deck is used up a hand holds at most the deal plus the draws its seat made.
+    """
+    n, deal = game.players, game.deck.hand_size
+    to_draw = len(game.cards) - n * deal  # left to draw after the deal
+    laid = sum(len(line.cards) for line in lines) + sum(map(len, captured))
+    if deck_size > to_draw:
+        raise BoardlabError(f"deck: {deck_size} cards left to draw, but the deal leaves {to_draw} with {n} players")
+    drawn = to_draw - deck_size
+    first = first_play_is_certain(game)
+    if deck_size > 0:
+        turns = drawn
+        if turns % n != to_move:
+            raise BoardlabError(f"to_move: {to_move}, but with {deck_size} cards left to draw {turns} turn"
+                                f"{'s have' if turns != 1 else ' has'} been taken (each draws one), "
+                                f"so seat {turns % n} is to move")
+        if laid > turns:
+            raise BoardlabError(f"{laid} cards have been laid, but with {deck_size} cards left to draw only {turns} "
+                                f"turn{'s have' if turns != 1 else ' has'} been taken (each lays one card at most)")
+        for seat, size in sizes:
+            own = _turns_of(seat, turns, n)
+            most = deal + own - (seat == 0 and own > 0 and first)
+            if size < deal:
+                raise BoardlabError(f"{_hand(seat, to_move)} holds {size} card{'s' if size != 1 else ''}, but while the "
+                                    f"deck lasts every turn draws a card, so no hand holds fewer than the {deal} dealt")
+            if size > most:
+                raise BoardlabError(f"{_hand(seat, to_move)} holds {size} cards, but seat {seat} has had {own} turn"
+                                    f"{'s' if own != 1 else ''}{' (the first a play)' if seat == 0 and own and first else ''}"
+                                    f", each adding one card at most to the {deal} dealt")
+        return
     for seat, size in sizes:
-        if size > deal:  # (fewer is unreachable too while the deck lasts; positions written by hand use it)
-            raise BoardlabError(f"{'the hand' if seat == to_move else f'hand_sizes[{seat}]'} holds {size} "
-                                f"card{'s' if size != 1 else ''}, but with a free side of the central card "
-                                f"nobody can have passed (must_play), so no hand holds more than the {deal} dealt "
-                                f"while the deck lasts")
+        draws = _turns_of(seat, drawn, n)
+        most = deal + draws - (seat == 0 and drawn > 0 and first)
+        if size > most:
+            raise BoardlabError(f"{_hand(seat, to_move)} holds {size} cards, but seat {seat} drew {draws} before the "
+                                f"deck ran out{' and laid the first card' if seat == 0 and drawn and first else ''}: "
+                                f"{most} at most")
 
 
 def _check_counts(game, hand, lines, captured) -> None:
