@@ -51,8 +51,18 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+#: documents parsed in this process, by (shown name, the file's bytes): `boardlab list` reads each
+#: game definition once per variant that extends it, and the parse (tomllib and the key lines) is
+#: most of its time.  Keyed by the bytes themselves, so a file rewritten is parsed again.
+_PARSED: dict[tuple[str, bytes], Document] = {}
+_PARSED_MOST = 256
+
+
 def read_document(path: Path) -> Document:
-    """Parse one TOML file, turning every way it can fail into a DefinitionError."""
+    """Parse one TOML file, turning every way it can fail into a DefinitionError.
+
+    The same bytes are parsed once per process (`_PARSED`); every call returns its own copy.
+    """
     name = display_path(path)
     try:
         size = path.stat().st_size
@@ -72,6 +82,17 @@ def read_document(path: Path) -> Document:
         line = raw[:err.start].count(b"\n") + 1
         raise DefinitionError([Problem(name, line, "encoding", "not UTF-8 text", "save the file as UTF-8")]) from None
     text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors save UTF-8
+    parsed = _PARSED.get((name, raw))
+    if parsed is None:
+        parsed = _parse(name, text)
+        if len(_PARSED) >= _PARSED_MOST:
+            _PARSED.clear()
+        _PARSED[name, raw] = parsed
+    return Document(parsed.file, copy.deepcopy(parsed.data), dict(parsed.lines))
+
+
+def _parse(name: str, text: str) -> Document:
+    """`read_document` after the file is read and decoded: the TOML and every key's line."""
     try:
         data = tomllib.loads(text)
         lines = key_lines(text)

@@ -10,9 +10,8 @@ the PDF backend embeds them and the SVG backend names them.  Layout code measure
 
 from __future__ import annotations
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
-
+# reportlab is imported where the metrics are read, not here: `boardlab check` imports the print
+# modules, which import this one, without measuring any text
 from boardlab.printkit.units import POINTS_PER_MM
 
 #: the fonts we embed, both shipped with reportlab (reportlab/fonts)
@@ -22,6 +21,9 @@ BOLD_FONT = "VeraBd"
 
 def register_fonts() -> None:
     """Register Vera and Vera Bold with reportlab once (they are found in reportlab/fonts)."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
     registered = pdfmetrics.getRegisteredFontNames()
     for name in (REGULAR_FONT, BOLD_FONT):
         if name not in registered:
@@ -39,6 +41,8 @@ def text_extent(size: float, bold: bool = False) -> tuple[float, float]:
     >>> [round(v, 2) for v in text_extent(10)]
     [2.68, 0.85]
     """
+    from reportlab.pdfbase import pdfmetrics
+
     register_fonts()
     ascent, descent = pdfmetrics.getAscentDescent(font_name(bold), size)
     return ascent / POINTS_PER_MM, -descent / POINTS_PER_MM
@@ -50,5 +54,7 @@ def text_width(content: str, size: float, bold: bool = False) -> float:
     >>> text_width("", 10)
     0.0
     """
+    from reportlab.pdfbase import pdfmetrics
+
     register_fonts()
     return pdfmetrics.stringWidth(content, font_name(bold), size) / POINTS_PER_MM

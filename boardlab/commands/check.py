@@ -31,7 +31,7 @@ def run(args) -> int:
     from boardlab.printkit.pages import PrintOptions
     from boardlab.printkit.palette import contrast_problems
     from boardlab.layouts.terms import check_terms
-    from boardlab.printkit.rulebook.book import check_texts as rulebook_problems
+    from boardlab.printkit.rulebook.checks import check_texts as rulebook_problems
 
     failed = False
     for target in args.targets or game_ids():

@@ -24,14 +24,13 @@ from reportlab.platypus import Table, TableStyle
 from boardlab.layouts.terms import SOURCE_LANGUAGE, term
 from boardlab.layouts.registry import game_entry, game_part
 from boardlab.layouts import BoardlabError, print_conventions
-from boardlab.layouts.rulebook import Block, Book, build_book, check_rulebook, read_text
-from boardlab.printkit.pages import PrintOptions
+from boardlab.layouts.rulebook import Block, Book, build_book, read_text
 from boardlab.printkit.fonts import BOLD_FONT, REGULAR_FONT
 from boardlab.printkit.marks import footer_date
 from boardlab.printkit.palette import ink_and_paper
-from boardlab.printkit.print_modules import print_module
+from boardlab.printkit.rulebook.checks import COMPONENT, check_texts, components_of, drawing_problems  # noqa: F401
 from boardlab.printkit.rulebook.figures import Figure, component_figure
-from boardlab.printkit.rulebook.setups import games_with_setup, setup_drawing, worked_example
+from boardlab.printkit.rulebook.setups import setup_drawing, worked_example
 from boardlab.printkit.rulebook.typeset import (FOOTER_FROM_BOTTOM, MARGIN, KeepInFrame, KeepTogether, ListFlowable,
                                                 ListItem,
                                                 PageBreak, Paragraph, Spacer, build_pdf, heading, rich, styles,
@@ -44,7 +43,6 @@ THUMBNAIL = 24.0
 SETUP_HEIGHT = 120.0
 #: the language analysis writes its tables' titles, headings and notes in
 TABLES_LANGUAGE = "en"
-COMPONENT = re.compile(r"^\[([^\]]+)\]\s*(.*)$")
 
 
 def rulebook_name(game_id: str, language: str, paper: str) -> str:
@@ -61,66 +59,6 @@ def exact_tables(definition):
     if not game_entry(definition.game.id).has("tables"):
         return None
     return game_part(definition.game.id, "tables").exact_tables(definition)
-
-
-def components_of(definition, paper: str) -> dict:
-    """Every component the game's print files draw, by name, and the print module's
-    `figure_components(definition)` (drawings for the rulebook alone) when it has that."""
-    conventions = print_conventions()
-    module = print_module(definition.game.id)
-    files = module.print_files(definition, PrintOptions(paper, conventions.duplex, conventions.layout))
-    found = {component.name: component for f in files for component in f.components}
-    # drawings only the rulebook shows (a symbol legend), when the print module offers any
-    for component in getattr(module, "figure_components", lambda d: ())(definition):
-        found.setdefault(component.name, component)
-    return found
-
-
-def drawing_problems(book: Book, components: dict) -> list[str]:
-    """`FILE:LINE: [NAME]: ...` for every component drawing the text names that the print files lack."""
-    out = []
-    for block in _walk(book.blocks):
-        if block.kind == "components":
-            for item in block.children:
-                m = COMPONENT.match(item.text)
-                name = m.group(1) if m else None
-                if name is None:
-                    out.append(f"{book.file}:{item.line}: components: an item is `- [DRAWING] text`")
-                elif name != "-" and name not in components:
-                    known = sorted(components)
-                    shown = ", ".join(known[:6]) + (", ..." if len(known) > 6 else "")
-                    out.append(f"{book.file}:{item.line}: [{name}]: no such component in the print files "
-                               f"(known: {shown})")
-        elif block.kind == "setup" and setup_drawing(book.definition.game.id) is None:
-            out.append(f"{book.file}:{block.line}: ::: setup: no setup drawing for {book.definition.game.id} "
-                       f"(games with one: {', '.join(games_with_setup()) or 'none'}); leave the directive out")
-        elif block.kind == "example" and worked_example(book.definition.game.id) is None:
-            out.append(f"{book.file}:{block.line}: ::: example: the print module of {book.definition.game.id} draws no "
-                       "worked example (worked_example); leave the directive out")
-    return out
-
-
-def check_texts(definition) -> list[str]:
-    """Every problem of the definition's rulebook texts, one `FILE:LINE: KEY: ...` line each:
-    unknown placeholders and values, markup mistakes, missing optional rules, unknown drawings.
-
-    >>> from boardlab.layouts import load
-    >>> check_texts(load("blockd-pawns-block"))
-    []
-    """
-    problems = [str(p) for p in check_rulebook(definition)]
-    if problems:
-        return problems
-    components = components_of(definition, definition.print.paper)
-    for language in definition.rulebook.languages:
-        problems += drawing_problems(build_book(definition, language), components)
-    return problems
-
-
-def _walk(blocks: list[Block]):
-    for block in blocks:
-        yield block
-        yield from _walk(block.children)
 
 
 class _Story:
