@@ -250,6 +250,14 @@ def test_links_positions_next_to_those_are_accepted(tmp_path, capsys, position, 
     assert code == 0 and json.loads(out)["moves"], err
 
 
+def test_a_links_deal_that_does_not_fit_the_deck_is_refused_by_check(tmp_path, capsys):
+    """8 players x 6 cards from 46 - 1 central - 5 empty removed = 40: the deal itself cannot be made."""
+    path = variant(tmp_path, "v.toml", 'extends = "links"\n[deck]\nhand_size = 6\n')
+    one_line_failure(*run(capsys, "check", path), ":3: deck.hand_size: 8 players x 6 cards do not fit in a deck of 40")
+    path = variant(tmp_path, "w.toml", 'extends = "links"\n[game]\nmax_players = 6\n[deck]\nhand_size = 6\n')
+    assert run(capsys, "check", path)[0] == 0  # 6 x 6 = 36 of the 42 left with 6 players
+
+
 # -- output files -----------------------------------------------------------------------------------
 def test_print_of_a_variant_does_not_overwrite_the_baseline(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
