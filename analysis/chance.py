@@ -14,11 +14,10 @@ Fraction(1, 6)
 from __future__ import annotations
 
 import bisect
+import itertools
 import random
 from fractions import Fraction
 from typing import Any, Callable, Iterable
-
-import numpy as np
 
 #: a chance outcome: any hashable value an engine defines (a face, a deal ...)
 Outcome = Any
@@ -43,7 +42,7 @@ class Distribution:
             raise ValueError("a distribution needs at least one outcome with positive weight")
         self._weights = cleaned
         self._outcomes = list(cleaned)
-        self._cumulative = list(np.cumsum(list(cleaned.values()), dtype=object))
+        self._cumulative = list(itertools.accumulate(cleaned.values()))  # exact integers
         self._total = self._cumulative[-1]
 
     @classmethod

@@ -50,8 +50,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
-import numpy as np
-
 from boardlab.analysis.pool import local_pool
 from boardlab.analysis.protocol import CHANCE, Game, State
 from boardlab.analysis.tally import SummaryTally, seat_figures
@@ -70,6 +68,8 @@ def derive_seed(seed: int, *keys: int) -> int:
     >>> derive_seed(1, 0, 5) == derive_seed(1, 0, 5) != derive_seed(1, 0, 6)
     True
     """
+    import numpy as np  # here, not at the top: `check` imports the engines (for their agents) and plays nothing
+
     words = np.random.SeedSequence(seed, spawn_key=keys).generate_state(2, np.uint32)
     return int(words[0]) << 32 | int(words[1])
 

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Iterable, Mapping, Self
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Self
 
 from boardlab.analysis.stats import describe_lengths, wilson_interval
+
+if TYPE_CHECKING:  # numpy is imported where arrays are added: `check` imports the engines and adds none
+    import numpy as np
 
 
 def _lerp(a: float, b: float, t: float) -> float:
@@ -36,6 +37,7 @@ def _lerp(a: float, b: float, t: float) -> float:
 def percentile_of_counts(counts: Mapping[int, int], q: float) -> float:
     """`np.percentile(values, q)` (linear) of the values that `counts` holds (value -> times).
 
+    >>> import numpy as np
     >>> percentile_of_counts({1: 2, 3: 1, 4: 1, 5: 1}, 90) == float(np.percentile([1, 1, 3, 4, 5], 90))
     True
     """
@@ -68,6 +70,8 @@ class Histogram:
 
     def add_array(self, values: np.ndarray) -> None:
         """Add every value of an integer array (a block's worth at once)."""
+        import numpy as np
+
         if len(values):
             found, times = np.unique(np.asarray(values, dtype=np.int64), return_counts=True)
             for value, k in zip(found.tolist(), times.tolist()):
@@ -165,6 +169,8 @@ class SeatTally:
     def add_arrays(self, winner: np.ndarray, unfinished: np.ndarray, lengths: np.ndarray) -> None:
         """Add games given as arrays: `winner` the single winner's seat or -1 (a draw, or
         unfinished), `unfinished` a boolean per game, `lengths` per game."""
+        import numpy as np
+
         finished = ~unfinished
         self.unfinished += int(unfinished.sum())
         self.lengths.add_array(np.asarray(lengths)[finished])
@@ -220,6 +226,8 @@ class SummaryTally:
         """Add the common figures of games `indices`: `winner` is the seat of the single winner
         or -1 (a draw, or unfinished), `unfinished` a boolean per game, `lengths` per game.
         The game's own figures are not added (add them to `own`)."""
+        import numpy as np
+
         n = self.players
         unfinished = np.asarray(unfinished, dtype=bool)
         winner = np.asarray(winner, dtype=np.int64)

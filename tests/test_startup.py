@@ -49,10 +49,11 @@ def loaded(*argv: str) -> tuple[int, set[str]]:
     return answer["code"], set(answer["modules"]) & set(HEAVY)
 
 
-#: `check` of a definition whose analysis.agent is not "random" loads its engine to look the agent
-#: up (6x6's and Deblockle's engines are compiled with numba); Blockd and Links keep the default
+#: `check` of 6x6 and Deblockle (whose analysis.agent is not "random") imports their engines to look
+#: the agent up: the engines, the runner and the tallies import numpy only where they compute
 @pytest.mark.parametrize("argv", [["list"], ["list", "--ids"], ["check", "layouts/blockd.toml"],
-                                  ["check", "layouts/links.toml"], ["check", "blockd-flat"], ["--help"],
+                                  ["check", "layouts/links.toml"], ["check", "layouts/sixbysix.toml"],
+                                  ["check", "layouts/deblockle.toml"], ["check", "blockd-flat"], ["--help"],
                                   ["--version"], []])
 def test_the_light_commands_load_no_heavy_library(argv):
     code, heavy = loaded(*argv)
