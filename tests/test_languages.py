@@ -150,6 +150,7 @@ def test_print_writes_the_player_aid_the_quick_reference_on_one_page(tmp_path, m
     assert cli.main(["print", "links", "--lang", "es", "--out", str(tmp_path / "es")]) == 0
     aid = PdfReader(tmp_path / "es" / "links-aid-a4.pdf")
     assert len(aid.pages) == 1 and "Resumen" in aid.pages[0].extract_text()
+    assert aid.metadata["/Title"] == aid.metadata["/Subject"] == "Links — Resumen"  # its own heading, not "Reglamento"
     # a rulebook without a quick reference: no player aid, and print still writes the rest
     monkeypatch.setattr(book, "read_text", lambda game, lang: parse("# Goal {#goal}\nWin.\n", "x.md", lang))
     assert cli.main(["print", "links", "--lang", "es", "--out", str(tmp_path / "bare")]) == 0

@@ -302,7 +302,10 @@ def render_player_aid(definition, language: str, paper: str) -> bytes | None:
         if quick is None:  # the quick reference is inside a condition the definition does not meet
             return None
         story = _Story(book, size, {})
-        title = f"{definition.game.name} — {book.term('Rules')}"
+        # the aid's own title: the quick reference's heading ("Links — Resumen"), else the rulebook's
+        first = quick.children[0] if quick.children else None
+        title = f"{definition.game.name} — " + (first.text if first is not None and first.kind == "heading"
+                                                else book.term('Rules'))
         # the story is made inside build_pdf, once the fonts are registered (as for the rulebook)
         return build_pdf(lambda toc: [f for f in story.quick_reference(quick.children) if not isinstance(f, PageBreak)],
                          page=size, footer=_footer(definition, story.ink, size), title=title, author="boardlab")
