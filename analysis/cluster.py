@@ -29,7 +29,7 @@ from boardlab.layouts.errors import BoardlabError, one_line
 #: seconds to wait for the scheduler (and for a first worker) unless told otherwise
 TIMEOUT = 10.0
 #: seconds between two looks at a signal while blocks are in flight
-STEP = 0.2
+STEP = 0.1
 #: seconds a stopped command with an abandoned local cluster may take to exit before it is made to
 #: (Dask's threads have once kept the interpreter's shutdown spinning for a minute)
 EXIT_WATCHDOG = 3.0
@@ -126,6 +126,10 @@ class DaskBackend(Backend):
 
         for cluster in list(SpecCluster._instances):  # all this process's, also one still starting
             cluster.shutdown_on_close = False  # Dask's own close at exit would wait for its busy scheduler
+            for nanny in list(getattr(cluster, "workers", {}).values()):
+                close_gracefully = getattr(nanny, "close_gracefully", None)
+                if callable(close_gracefully):  # a nanny would start a new worker for the one killed below
+                    close_gracefully()
         for child in _children() - self._children_before:
             try:
                 child.kill()

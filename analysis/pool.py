@@ -1,66 +1,212 @@
-"""Local worker processes that a Ctrl-C stops at once and quietly.
+"""Local worker processes that a stop ends at once: no lock and no thread that a dying worker can hang.
 
-A Ctrl-C at the terminal reaches every process of the foreground group.  Workers made here
-ignore it: only the main process sees the `KeyboardInterrupt`, and leaving the `with` block
-terminates the workers (SIGTERM), so no worker prints a traceback and none is left holding a
-queue lock that would make the shutdown hang.
+Each worker is a process with a pipe of its own.  The main process hands a worker one task at a
+time, waits on all the pipes at once (`multiprocessing.connection.wait`, which a signal
+interrupts) and gives the worker its next task when its result is in.  Nothing else runs: no
+handler threads, no shared queue, no lock.  So a worker that dies at any moment (SIGTERM to the
+whole process group, the kernel's out-of-memory killer), even in the middle of writing its result,
+leaves nothing behind that the main process could wait on for ever: its pipe ends (EOF), and the
+main process either is stopping anyway or says in one line that a worker ended.  (The standard
+library's `multiprocessing.Pool` hangs in both cases: its result thread waits for the rest of a
+half-written result, and its task queue's lock stays with a worker that died holding it.)
+
+A Ctrl-C at the terminal reaches every process of the foreground group.  Workers ignore it
+(`stopping.for_worker`): only the main process answers, and leaving the `with` block kills the
+workers, so none prints a traceback and none outlives the command.
 
 >>> with local_pool(2) as pool:
-...     sorted(pool.imap_unordered(abs, [-1, -2]))
-[1, 2]
+...     sorted(pool.imap_unordered(abs, [-1, -2, -3])), list(pool.imap(abs, [-4, -5, -6]))
+([1, 2, 3], [4, 5, 6])
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import multiprocessing.pool
-from typing import Callable
+import multiprocessing.connection
+import signal
+import time
+from typing import Any, Callable, Iterable, Iterator
 
 from boardlab import stopping
+from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.limits import default_workers
 
+#: seconds workers get to finish after the last task before they are killed
+CLOSE_WAIT = 5.0
 
-def _quiet_worker(initializer: Callable | None, initargs: tuple) -> None:
-    stopping.for_worker()  # the main process answers Ctrl-C for everyone; SIGTERM ends a worker quietly
-    if initializer is not None:
-        initializer(*initargs)
+#: this process's ends of its workers' pipes; a forked worker closes its copies of them, so that
+#: each pipe's worker end lives in its worker alone
+_PARENT_ENDS: list = []
 
 
-def local_pool(workers: int, initializer: Callable | None = None, initargs: tuple = ()):
-    """A `multiprocessing` pool of `workers` processes (fork where available) that ignore SIGINT,
-    never more than the cores this process may run on (more would only share them: the results
-    are the same whatever the number of workers).
+def local_pool(workers: int, initializer: Callable | None = None, initargs: tuple = ()) -> "LocalPool":
+    """A pool of `workers` processes (fork where available) that ignore SIGINT, never more than the
+    cores this process may run on (more would only share them: the results are the same whatever
+    the number of workers).
 
-    Use it as a context manager: on leaving the block, also by an exception, the workers are
-    terminated.
+    Use it as a context manager: leaving the block normally lets the workers finish and exit;
+    leaving it by an exception (a stop, an error) kills them at once.
     """
     workers = max(1, min(workers, default_workers()))
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    return _Pool(workers, initializer=_quiet_worker, initargs=(initializer, initargs), context=context)
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    return LocalPool(workers, initializer, initargs, multiprocessing.get_context(method))
 
 
-class _Pool(multiprocessing.pool.Pool):
-    """A pool whose shutdown cannot hang on a lock that a killed worker took with it."""
+class WorkerEnded(BoardlabError):
+    """A worker process ended without being told to."""
 
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None:
-            self._kill_workers()
-        self.terminate()
 
-    def _kill_workers(self) -> None:
-        """SIGTERM or SIGHUP to the whole process group reaches the workers too, and ends them at
-        once (`stopping.for_worker`); an idle worker dies holding the task queue's read lock (a worker
-        holds it while it waits for a task), on which `terminate()` then waits for ever.  So: stop the
-        pool from starting new workers, kill every worker, and free the locks only workers take."""
-        self._worker_handler._state = multiprocessing.pool.TERMINATE  # type: ignore[attr-defined]
-        self._change_notifier.put(None)  # type: ignore[attr-defined]
-        self._worker_handler.join(2)  # type: ignore[attr-defined]
-        workers = list(self._pool)  # type: ignore[attr-defined]
-        for process in workers:
-            process.kill()
-        for process in workers:
+class LocalPool:
+    """Worker processes, each fed one task at a time through a pipe of its own (see the module)."""
+
+    def __init__(self, workers: int, initializer: Callable | None, initargs: tuple, context):
+        self.processes: list = []
+        self._pipes: list = []
+        try:
+            for _ in range(workers):
+                ours, theirs = context.Pipe(duplex=True)
+                process = context.Process(target=_serve, args=(theirs, initializer, initargs), daemon=True,
+                                          name="boardlab-worker")
+                process.start()
+                theirs.close()
+                _PARENT_ENDS.append(ours)
+                self.processes.append(process)
+                self._pipes.append(ours)
+        except BaseException:
+            self.kill()
+            raise
+
+    def __enter__(self) -> "LocalPool":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.kill()
+
+    def imap_unordered(self, function: Callable, tasks: Iterable) -> Iterator[Any]:
+        """`function(task)` for every task, computed by the workers, each result as soon as it is in.
+
+        :raises: the exception a task raised (the first one to arrive), or `WorkerEnded`.
+        """
+        for _, result in self._results(function, tasks):
+            yield result
+
+    def imap(self, function: Callable, tasks: Iterable) -> Iterator[Any]:
+        """As `imap_unordered`, the results in the order of the tasks."""
+        waiting: dict[int, Any] = {}
+        wanted = 0
+        for index, result in self._results(function, tasks):
+            waiting[index] = result
+            while wanted in waiting:
+                yield waiting.pop(wanted)
+                wanted += 1
+
+    def map(self, function: Callable, tasks: Iterable) -> list:
+        return list(self.imap(function, tasks))
+
+    def _results(self, function: Callable, tasks: Iterable) -> Iterator[tuple[int, Any]]:
+        numbered = enumerate(tasks)
+        busy: dict[Any, Any] = {}  # pipe -> its worker's process, for the pipes with a task out
+        for pipe, process in zip(self._pipes, self.processes):
+            if self._hand_out(pipe, function, numbered):
+                busy[pipe] = process
+        while busy:
+            for pipe in multiprocessing.connection.wait(list(busy)):
+                assert isinstance(pipe, multiprocessing.connection.Connection)  # wait gives back what it was given
+                try:
+                    index, ok, value = pipe.recv()
+                except (EOFError, OSError):
+                    raise self._ended(busy[pipe]) from None
+                if not ok:
+                    assert isinstance(value, BaseException)
+                    raise value
+                if not self._hand_out(pipe, function, numbered):
+                    del busy[pipe]
+                yield index, value
+
+    @staticmethod
+    def _hand_out(pipe, function: Callable, numbered: Iterator) -> bool:
+        """Send the next task to the worker at `pipe`; False when there is none left."""
+        for index, task in numbered:
+            pipe.send((index, function, task))
+            return True
+        return False
+
+    @staticmethod
+    def _ended(process) -> BaseException:
+        process.join(0.5)
+        time.sleep(0.05)  # a stop that also ended the worker (SIGTERM to the group) is answered here
+        stopping.reraise_swallowed()
+        code = process.exitcode
+        how = (f"killed by {signal.Signals(-code).name}" if code is not None and code < 0
+               else f"exit status {code}" if code is not None else "its pipe closed")
+        extra = " (out of memory?)" if code == -signal.SIGKILL else ""
+        return WorkerEnded(f"a worker process ended in the middle of the run ({how}){extra}")
+
+    def close(self) -> None:
+        """Tell the workers there is no more work; kill those still running `CLOSE_WAIT` s later."""
+        for pipe in self._pipes:
+            try:
+                pipe.send(None)
+            except OSError:  # that worker is gone already
+                pass
+        stop = time.monotonic() + CLOSE_WAIT
+        for process in self.processes:
+            process.join(max(0.0, stop - time.monotonic()))
+        self.kill()
+
+    def kill(self) -> None:
+        """End every worker now (SIGKILL) and close the pipes: whatever they were doing is dropped."""
+        for process in self.processes:
+            if process.exitcode is None:
+                try:
+                    process.kill()
+                except (OSError, ValueError):  # gone, or already closed
+                    pass
+        for process in self.processes:
             process.join(2)
-        for lock in (self._inqueue._rlock, self._outqueue._wlock):  # type: ignore[attr-defined]
-            if lock is not None:
-                lock.acquire(block=False)  # a free lock is now ours; one a dead worker held stays held
-                lock.release()  # either way, it is free again
+        for pipe in self._pipes:
+            pipe.close()
+            if pipe in _PARENT_ENDS:
+                _PARENT_ENDS.remove(pipe)
+
+
+#: the pipe of this worker process (None in the main process)
+_PIPE = None
+
+
+def _serve(pipe, initializer: Callable | None, initargs: tuple) -> None:
+    """A worker's life: answer each task on `pipe` with (index, True, result) or (index, False, error)
+    until told to stop (None) or the main process is gone."""
+    global _PIPE
+    stopping.for_worker()  # the main process answers Ctrl-C for everyone; SIGTERM ends a worker quietly
+    for other in _PARENT_ENDS:  # a forked worker's copies of the main process's ends
+        other.close()
+    _PARENT_ENDS.clear()
+    _PIPE = pipe
+    failed: BaseException | None = None
+    if initializer is not None:
+        try:
+            initializer(*initargs)
+        except BaseException as err:  # every task answers with it
+            failed = err
+    while True:
+        try:
+            message = pipe.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        index, function, task = message
+        try:
+            if failed is not None:
+                raise failed
+            answer = (index, True, function(task))
+        except Exception as err:
+            answer = (index, False, err)
+        try:
+            pipe.send(answer)
+        except Exception as err:  # the result or the error cannot be pickled: say what it was
+            pipe.send((index, False, RuntimeError(f"{type(err).__name__}: {err}")))

@@ -162,6 +162,12 @@ def _main(argv: list[str] | None) -> int:
             what = f"{err.filename}"
         print(one_line(f"boardlab {args.command}: {what}: {err.strerror or err}"), file=sys.stderr)
         return 2
+    except Exception:
+        # A stop that Python itself wrapped: a KeyboardInterrupt inside a class's creation (while a
+        # library is imported) reaches here as "RuntimeError: Error calling __set_name__".  Any other
+        # error is a bug of ours and keeps its traceback.
+        stopping.reraise_swallowed()
+        raise
 
 
 def _flush_or_say(who: str) -> None:

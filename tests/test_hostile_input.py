@@ -496,8 +496,10 @@ def test_ctrl_c_at_ten_moments_of_a_report_with_both_cores_busy(tmp_path, both_c
 @pytest.mark.slow
 @pytest.mark.parametrize("after", TEN_MOMENTS)
 def test_ctrl_c_at_ten_moments_of_a_local_dask_cluster_with_both_cores_busy(both_cores_busy, after):
+    """Measured with both cores busy: 0.1-1.1 s, up to 1.6 s with more load beside (the busy
+    scheduler answers the client late): a Dask run gets 2 s."""
     pytest.importorskip("distributed")
-    check_stopped(SIMULATE + ["--cluster", "local"], after, signal.SIGINT, within=1.0)
+    check_stopped(SIMULATE + ["--cluster", "local"], after, signal.SIGINT, within=2.0)
 
 
 @pytest.mark.slow
@@ -954,3 +956,23 @@ def test_a_cluster_server_that_answers_wrongly_or_never_is_one_line_within_the_t
     assert "accepted the connection but gave no answer within 2 s" in done.stderr if answer is None else \
         "does not answer as a Dask scheduler" in done.stderr
     assert seconds < 20  # the timeout, the start-up of Python and its libraries; never "until killed"
+
+
+def test_a_ctrl_c_that_python_wrapped_in_a_runtime_error_is_still_an_interrupt(capsys, monkeypatch):
+    """A Ctrl-C while a library is imported can land inside a class's creation, and Python 3.11 hands
+    it on as "RuntimeError: Error calling __set_name__" (seen: Dask's import under a --cluster local
+    run): the command ends as interrupted, not with a traceback."""
+    from boardlab import cli, stopping
+
+    def import_interrupted_inside_a_class():
+        class Descriptor:
+            def __set_name__(self, owner, name):
+                stopping._stop(signal.SIGINT, None)  # the signal handler, as the signal calls it
+
+        class Owner:  # noqa: F841 (its creation is the point)
+            field = Descriptor()
+
+    monkeypatch.setattr(stopping, "_raised", [])
+    monkeypatch.setattr(cli, "check_environment", import_interrupted_inside_a_class)
+    assert main(["list"]) == 130
+    assert capsys.readouterr().err == "boardlab: interrupted\n"

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -141,6 +141,7 @@ def sample(definition, players: int, deals: int, seed: int, workers: int | None 
     bar = Progress(deals, label="deals") if progress else None
     results = []
     with contextlib.ExitStack() as stack:
+        blocks: Iterator[list]
         if workers == 1:
             blocks = map(_play_block, jobs)
         else:
