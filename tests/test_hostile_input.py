@@ -229,8 +229,18 @@ HAND = ["R1-B2", "G1-G1", "Y2-Y2", "B1-G2"]
     ({"to_move": 0, "hand": HAND + ["Y1-Y1"], "lines": [{"cards": ["G1-R1", "R1-R2", "R2-B2", "B2-B1"]}],
       "hand_sizes": [5, 3], "deck": 30}, ("--variant", "links-free-play"),
      ["hand_sizes[1] holds 3 cards", "fewer than the 4 dealt"]),
+    # captured piles: an empty card restarts the count, so no capture takes one
+    ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["empty", "*B1-Y1"]}], "deck": 28,
+      "captured": [[], ["R1-R1", "R1-R2", "R2-R2", "empty"]]}, (), ["captured[1]: an empty card is never captured"]),
+    # capturing_card = "stays": every capture leaves a starred card on the table
+    ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["G1-R1"]}], "deck": 32, "captured": [["R2-R2"], []]}, (),
+     ["captured: 1 game card, but the table shows 0 captures (starred cards)"]),
+    # idle_master = "barred" with "stays": a master only captures, and stays
+    ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["*ONE"]}], "deck": 32, "captured": [[], ["TWO"]]},
+     ("--variant", "links-idle-master-barred"), ["captured[1]: TWO cannot have been captured"]),
 ], ids=["stayed-after-a-game-card", "stayed-after-an-idle-master", "to-move", "hand-too-small", "laid-too-many",
-        "deck-too-large", "hand-too-large-for-its-turns", "other-hand-too-small"])
+        "deck-too-large", "hand-too-large-for-its-turns", "other-hand-too-small", "empty-captured",
+        "captured-without-a-capture", "idle-master-captured-under-barred"])
 def test_impossible_links_positions_are_one_line(tmp_path, capsys, position, extra, words):
     one_line_failure(*links_moves(tmp_path, capsys, position, *extra), *words)
 
@@ -244,7 +254,10 @@ def test_impossible_links_positions_are_one_line(tmp_path, capsys, position, ext
       "captured": [[], ["R1-R1", "R1-R2", "R2-R2", "R2-B1"]]}, ()),
     ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["G1-R1"]}], "hand_sizes": [4, 5], "deck": 32},
      ("--variant", "links-free-play")),
-], ids=["stayed-after-empty", "stayed-after-stayed", "a-pass-in-free-play"])
+    # with the capturing card taken no starred card is left: ONE on a new line took itself
+    ({"to_move": 0, "hand": HAND, "lines": [{"cards": ["G1-R1"]}], "deck": 32, "captured": [[], ["ONE"]]},
+     ("--variant", "links-capturing-card-taken")),
+], ids=["stayed-after-empty", "stayed-after-stayed", "a-pass-in-free-play", "captured-under-taken"])
 def test_links_positions_next_to_those_are_accepted(tmp_path, capsys, position, extra):
     code, out, err = links_moves(tmp_path, capsys, position, *extra)
     assert code == 0 and json.loads(out)["moves"], err

@@ -138,6 +138,31 @@ def test_the_perft_counts_are_the_kernels_own_walk(entry):
     assert {depth: kernel_perft(start, t, depth) for depth in entry.counts} == entry.counts
 
 
+
+def test_the_perft_positions_are_reached_in_play():
+    """Each entry of links.perft names the seeded game that reached it ("random.Random(SEED), N
+    decisions in": the deal and uniform random moves from one generator); replaying that game gives
+    the position, and `boardlab moves links` accepts it (none of the impossible-position checks)."""
+    import re
+
+    from boardlab.analysis.links.position import moves, position_of
+
+    path = Path(__file__).parent / "data" / "links.perft"
+    found = re.findall(r"^id (\S+)\n#[^\n]*\n# random\.Random\((\d+)\), (\d+) decisions in", path.read_text(), re.M)
+    named = {entry: (int(seed), int(decisions)) for entry, seed, decisions in found}
+    entries = read_perft(path)
+    assert set(named) == {entry.id for entry in entries}
+    for entry in entries:
+        seed, decisions = named[entry.id]
+        game = make_game(load(entry.definition), entry.players)
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        state.apply(state.sample_chance(rng))
+        for _ in range(decisions):
+            state.apply(rng.choice(state.legal_moves()))
+        assert position_of(state) == entry.position, entry.id
+        assert len(moves(load(entry.definition), entry.position)) == len(state.legal_moves())
+
 # -- the search: a plain Python twin of kernel.search on the reference engine ------------------
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15

@@ -270,6 +270,32 @@ def _check_turns(game, lines, captured, deck_size: int, sizes, to_move: int) -> 
                                 f"{most} at most")
 
 
+def _check_captured(game, lines, captured) -> None:
+    """Captured piles no capture makes.  An empty card restarts the count, so no capture reaches
+    one.  Under `capturing_card = "stays"` every capture leaves its capturing card on the table for
+    good (a starred card) and takes the game cards counted before it, at most `capture_count` - 1;
+    a master is captured only lying idle, which `idle_master = "barred"` forbids."""
+    deck, rules = game.deck, game.rules
+    for seat, pile in enumerate(captured):
+        if deck.empty in pile:
+            raise BoardlabError(f"captured[{seat}]: an empty card is never captured (it restarts the count, so no "
+                                f"capture takes it)")
+    if rules.capturing_card != "stays":
+        return
+    if rules.idle_master == "barred":
+        for seat, pile in enumerate(captured):
+            for kind in pile:
+                if deck.kinds[kind].category == MASTER:
+                    raise BoardlabError(f"captured[{seat}]: {deck.text(kind)} cannot have been captured: a master "
+                                        f"is laid only where it captures, and stays (idle_master = \"barred\")")
+    stars = sum(len(line.stayed) for line in lines)
+    taken = sum(1 for pile in captured for kind in pile if deck.kinds[kind].category == GAME)
+    if taken > stars * (rules.capture_count - 1):
+        raise BoardlabError(f"captured: {taken} game card{'s' if taken != 1 else ''}, but the table shows {stars} "
+                            f"capture{'s' if stars != 1 else ''} (starred cards), each taking {rules.capture_count - 1} "
+                            f"game cards at most (capturing_card = \"stays\")")
+
+
 def _check_counts(game, hand, lines, captured) -> None:
     """No kind appears more often than the deck holds it (a card in two places, a card too many)."""
     deck = game.deck
@@ -311,6 +337,7 @@ def moves(definition, data) -> list[dict]:
     # the engine's own determinised states (the unseen cards all in one hand) read back through it
     _check_hand_sizes(observation.game, observation.table_lines(), observation.captured, observation.deck_size,
                       data.get("hand_sizes") or [], len(observation.hand), observation.mover)
+    _check_captured(observation.game, observation.table_lines(), observation.captured)
     listed = [move_json(observation, m) for m in observation.legal_moves()]
     return sorted(listed, key=lambda m: ("pass" not in m, m.get("line", -1), m.get("card", ""),
                                          m.get("exposes") or ""))
