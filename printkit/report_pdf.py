@@ -58,21 +58,110 @@ def inline(text: str) -> str:
     return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
 
 
+#: the breakable spaces of a paragraph (reportlab breaks lines at these only; a no-break space is none)
+_SPACES = re.compile(r"[ \t\n]+")
+#: a table's cell text size and the smallest it may shrink to when its columns' words cannot fit the page
+CELL_SIZES = (7.5, 7.0, 6.5, 6.0, 5.5, 5.0, 4.5)
+CELL_PADDING = 3.0  # points left and right of a cell's text
+
+
+def glued(text: str) -> str:
+    """`text` with a no-break space where a line must not break: between a comparison or sign and
+    its number ("< 0.001"), and between a number and its percent or points unit ("50,9 %").
+
+    >>> glued("< 0.001 and 12 pts") == "<\u00a00.001 and 12\u00a0pts"
+    True
+    """
+    units = {term("report.percent", n="0")[1:].strip(), term("report.pts", n="0")[1:].strip()}
+    text = re.sub(r"(?<![^\s(])([<>≤≥±~]) (?=[-+−]?\d)", "\\1\u00a0", text)
+    for unit in sorted(u for u in units if u):
+        text = re.sub(rf"(?<=\d) (?={re.escape(unit)}(?!\w))", "\u00a0", text)
+    return text
+
+
+def _runs(text: str, bold: bool) -> list[tuple[str, str]]:
+    """The pieces of a cell's inline text and the font each is set in (`code` in Courier)."""
+    out = []
+    for i, piece in enumerate(re.split(r"`([^`]+)`", text)):
+        plain = piece.replace("**", "")
+        if plain:
+            out.append((plain, "Courier" if i % 2 else (BOLD_FONT if bold else REGULAR_FONT)))
+    return out
+
+
+def text_widths(text: str, size: float, bold: bool = False) -> tuple[float, float]:
+    """How wide `text` (inline markup) is set on one line, and its widest unbreakable word, in points.
+
+    >>> whole, word = text_widths("ab abc", 10)
+    >>> word == text_widths("abc", 10)[0] and whole > word
+    True
+    """
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    register_fonts()
+    whole = widest = current = 0.0
+    for piece, font in _runs(text, bold):
+        for k, part in enumerate(_SPACES.split(piece)):
+            if k:  # a breakable space ends the word before it
+                widest, current = max(widest, current), 0.0
+            current += stringWidth(part, font, size)
+        whole += stringWidth(piece, font, size)
+    return whole, max(widest, current)
+
+
+def column_widths(wanted: list[float], least: list[float], width: float, headed: list[float] | None = None
+                  ) -> list[float]:
+    """Column widths summing to `width`: each column as wide as its one-line text (`headed`: its
+    header on one line too), the room left over shared in proportion.  When the headers do not
+    fit on one line, they wrap first: each column gets its cells' one-line width (`wanted`) and a
+    like part of what its header asks beyond.  When the cells do not fit either, the widest
+    columns give up width first, none below its widest word (`least`; the caller makes sure
+    those fit).
+
+    >>> column_widths([10, 20], [5, 5], 60)
+    [20.0, 40.0]
+    >>> [round(w, 3) for w in column_widths([10, 20], [5, 5], 40, headed=[20, 40])]
+    [13.333, 26.667]
+    >>> column_widths([10, 100, 100], [10, 30, 60], 140)
+    [10, 65.0, 65.0]
+    """
+    wanted = [max(w, m) for w, m in zip(wanted, least)]
+    headed = wanted if headed is None else [max(h, w) for h, w in zip(headed, wanted)]
+    if sum(headed) <= width:
+        return [width * h / sum(headed) for h in headed]
+    if sum(wanted) <= width:
+        share = (width - sum(wanted)) / (sum(headed) - sum(wanted))
+        return [w + (h - w) * share for w, h in zip(wanted, headed)]
+    low, high = 0.0, max(wanted)
+    for _ in range(60):  # the cap on every column that makes them fill the width (bisected)
+        cap = (low + high) / 2
+        low, high = (cap, high) if sum(max(m, min(w, cap)) for w, m in zip(wanted, least)) < width else (low, cap)
+    return [max(m, min(w, high)) for w, m in zip(wanted, least)]
+
+
 def _table(block: dict, styles, width: float):
     columns = block["columns"]
-    texts = [[format_cell(v, c["format"]) for v, c in zip(row, columns)] for row in block["rows"]]
-    header = [Paragraph(f"<b>{escape(c['name'])}</b>", styles["cell"]) for c in columns]
-    rows = [[Paragraph(inline(t), styles["cell"]) for t in row] for row in texts]
-    # each column as wide as its longest text asks, within limits, scaled to the page
-    weights = [min(45, max(6, 2 + max((len(w) for w in c["name"].split()), default=0),
-                           1 + max((len(row[i]) for row in texts), default=0))) for i, c in enumerate(columns)]
-    widths = [width * w / sum(weights) for w in weights]
-    table = Table([header] + rows, repeatRows=1, hAlign="LEFT", colWidths=widths)
+    texts = [[glued(format_cell(v, c["format"])) for v, c in zip(row, columns)] for row in block["rows"]]
+    names = [glued(c["name"]) for c in columns]
+    pad = 2 * CELL_PADDING + 0.5  # and half a point against rounding in the line breaking
+    for size in CELL_SIZES:  # the largest text size at which every column's widest word fits
+        measured = [[text_widths(n, size, bold=True)] + [text_widths(row[i], size) for row in texts]
+                    for i, n in enumerate(names)]
+        least = [max(w for _, w in column) + pad for column in measured]
+        if sum(least) <= width:
+            break
+    headed = [max(whole for whole, _ in column) + pad for column in measured]
+    wanted = [max((whole for whole, _ in column[1:]), default=0.0) + pad for column in measured]
+    cell = ParagraphStyle(f"cell-{size}", parent=styles["cell"], fontSize=size, leading=size * 1.2)
+    header = [Paragraph(f"<b>{inline(n)}</b>", cell) for n in names]
+    rows = [[Paragraph(inline(t), cell) for t in row] for row in texts]
+    table = Table([header] + rows, repeatRows=1, hAlign="LEFT", colWidths=column_widths(wanted, least, width, headed))
     table.setStyle(TableStyle([
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.HexColor("#222222")),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3f3f3")]),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING), ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
     ]))
     out = [Paragraph(inline(block["title"]), styles["caption"]), table]
     if block.get("note"):
