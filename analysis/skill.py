@@ -331,7 +331,7 @@ def rating_chart(result: dict) -> dict:
                  categories=[str(v["budget"]) if v["agent"] == f"mcts-{v['budget']}" else v["agent"] for v in levels],
                  values=[v["rating"] for v in levels], low=[v["ci95"][0] for v in levels],
                  high=[v["ci95"][1] for v in levels], reference=None, scale="rating",
-                 axis="MCTS budget (iterations per move); whiskers: 95% intervals")
+                 x_axis="MCTS budget (iterations per move)", axis="rating (Elo)")
 
 
 def describe(result: dict) -> str:

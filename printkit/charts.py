@@ -12,6 +12,12 @@
 - lines: a metric against the values of a varied key, one line per series with its 95% band
   shaded round it, and a dashed reference line (a fair value, a stated time) where given.
 
+Every chart but the grid labels both axes, each at its own: under the plot the block's `x_axis`
+(what the categories or x values are: seat, dice sum, MCTS budget), up the plot's left side its
+`axis` (what the values are, with their unit: share of decided games, probability, rating (Elo));
+a histogram's are its `axis` (bin starts) and games.  The key to the marks (dashed line,
+whiskers, red line, shaded band) stands in small type under the title.
+
 >>> block = {"chart": "bars", "title": "t", "categories": ["a", "b"], "values": [0.2, 0.8], "axis": "p"}
 >>> svg_text(chart_drawing(block)).startswith("<?xml")
 True
@@ -24,7 +30,7 @@ import math
 from reportlab.graphics import renderSVG
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, Line, PolyLine, Polygon, Rect, String
+from reportlab.graphics.shapes import Drawing, Group, Line, PolyLine, Polygon, Rect, String
 from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
 
@@ -75,6 +81,24 @@ def _axis_label(drawing: Drawing, text: str, x: float, y: float) -> None:
     drawing.add(String(x, y, text, fontName=FONT, fontSize=8, fillColor=INK, textAnchor="middle"))
 
 
+#: how far left of the drawing's edge the value axis' label stands (its letters' tops face left)
+Y_LABEL_X = 12.0
+
+
+def _axes(drawing: Drawing, x_text: str, y_text: str, box: tuple[float, float, float, float],
+          key: list[str] | None = None) -> None:
+    """Label both axes of a plot in `box` (x, y, width, height): what the categories or x values
+    are under the plot, what the values are up its left side (turned a quarter), and the key to
+    its marks (dashed lines, whiskers...) in small type under the title."""
+    x, y, width, height = box
+    _axis_label(drawing, x_text, x + width / 2, 6)
+    drawing.add(Group(String(0, 0, y_text, fontName=FONT, fontSize=8, fillColor=INK, textAnchor="middle"),
+                      transform=(0, 1, -1, 0, Y_LABEL_X, y + height / 2)))
+    if key:
+        drawing.add(String(WIDTH / 2, drawing.height - 26, "; ".join(key), fontName=FONT, fontSize=7,
+                           fillColor=colors.HexColor("#555555"), textAnchor="middle"))
+
+
 def _whiskers(block: dict) -> Drawing:
     drawing = _frame(block["title"])
     n = len(block["categories"])
@@ -113,8 +137,8 @@ def _whiskers(block: dict) -> Drawing:
         plot.yValueAxis.labelTextFormat = lambda v: term("report.percent", n=f"{v * 100:.0f}")
     plot.yValueAxis.visibleGrid, plot.yValueAxis.gridStrokeColor = True, colors.HexColor("#e0e0e0")
     drawing.add(plot)
-    _axis_label(drawing, block.get("axis", "") + (term("report.chart.fair") if block.get("reference") else ""),
-                WIDTH / 2, 6)
+    key = [term("report.chart.whiskers")] + ([term("report.chart.fair")] if block.get("reference") else [])
+    _axes(drawing, block.get("x_axis", ""), block.get("axis", ""), (plot.x, plot.y, plot.width, plot.height), key)
     return drawing
 
 
@@ -144,8 +168,8 @@ def _bar_chart(drawing: Drawing, categories, values, label_every: int = 1) -> Ve
 def _bars(block: dict) -> Drawing:
     drawing = _frame(block["title"])
     cats = block["categories"]
-    _bar_chart(drawing, cats, block["values"], label_every=max(1, len(cats) // 20))
-    _axis_label(drawing, block.get("axis", ""), WIDTH / 2, 6)
+    chart = _bar_chart(drawing, cats, block["values"], label_every=max(1, len(cats) // 20))
+    _axes(drawing, block.get("x_axis", ""), block.get("axis", ""), (chart.x, chart.y, chart.width, chart.height))
     return drawing
 
 
@@ -155,18 +179,19 @@ def _histogram(block: dict) -> Drawing:
     names = [f"{edges[i]:.0f}" for i in range(len(counts))]
     chart = _bar_chart(drawing, names, counts, label_every=max(1, len(counts) // 10))
     marker = block.get("marker")
-    axis = term("report.chart.bins", axis=block.get('axis', ''))
+    key = []
     if marker is not None and edges:
         width = (edges[-1] - edges[0]) or 1
         if edges[0] <= marker <= edges[-1]:
             x = chart.x + chart.width * (marker - edges[0]) / width
             drawing.add(Line(x, chart.y, x, chart.y + chart.height, strokeColor=colors.HexColor("#b3261e"),
                              strokeWidth=1.2, strokeDashArray=[3, 2]))
-            axis += term("report.chart.marker", label=block.get('marker_label', ''))
+            key.append(term("report.chart.marker", label=block.get('marker_label', '')))
         else:
-            axis += term("report.chart.marker_off", label=block.get('marker_label', ''), value=f"{marker:.0f}",
-                         axis=block.get('axis', ''))
-    _axis_label(drawing, axis, WIDTH / 2, 6)
+            key.append(term("report.chart.marker_off", label=block.get('marker_label', ''), value=f"{marker:.0f}",
+                            axis=block.get('axis', '')))
+    _axes(drawing, term("report.chart.bins", axis=block.get('axis', '')), term("report.chart.games"),
+          (chart.x, chart.y, chart.width, chart.height), key)
     return drawing
 
 
@@ -245,7 +270,7 @@ def _lines(block: dict) -> Drawing:
     labels = block["x_labels"]
     xs = block.get("x_values") or list(range(1, len(labels) + 1))
     legend_rows = (len(series) + 2) // 3 if len(series) > 1 else 0
-    drawing = _frame(block["title"], HEIGHT + 12 * legend_rows)
+    drawing = _frame(block["title"], HEIGHT + 12 * legend_rows + 10)  # and a line for the key
     x0, y0 = 55.0, 38.0
     width, height = WIDTH - x0 - 20, HEIGHT - 75
     present = [v for s in series for key in ("values", "low", "high") for v in s[key] if v is not None]
@@ -293,13 +318,13 @@ def _lines(block: dict) -> Drawing:
                 drawing.add(Rect(px(x) - 1.8, py(v) - 1.8, 3.6, 3.6, fillColor=colour, strokeColor=None))
         if legend_rows:
             row, column = divmod(k, 3)
-            lx, ly = x0 + column * width / 3, HEIGHT + 12 * legend_rows - 24 - 12 * row
+            lx, ly = x0 + column * width / 3, HEIGHT + 12 * legend_rows - 28 - 12 * row
             drawing.add(Line(lx, ly + 3, lx + 14, ly + 3, strokeColor=colour, strokeWidth=1.4, strokeDashArray=dash))
             drawing.add(String(lx + 18, ly, s["label"], fontName=FONT, fontSize=7, fillColor=INK))
-    axis = block.get("axis", "")
+    key = [term("report.chart.band")]
     if block.get("reference") is not None:
-        axis += f"; dashed: {block.get('reference_label', 'reference')}"
-    _axis_label(drawing, f"{block.get('x_axis', '')}  |  {axis}; shaded: 95% interval", WIDTH / 2, 6)
+        key.append(term("report.chart.reference", label=block.get('reference_label', 'reference')))
+    _axes(drawing, block.get("x_axis", ""), block.get("axis", ""), (x0, y0, width, height), key)
     return drawing
 
 

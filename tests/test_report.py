@@ -67,6 +67,12 @@ def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
     assert {c["chart"] for c in charts} >= {"whiskers", "histogram", "bars"}
     for c in charts:
         assert (out / "sixbysix" / f"{c['id']}.svg").read_text().startswith("<?xml")
+        # both axes named (a histogram's values are games, its axis the length), none twice
+        assert c["axis"] and (c.get("x_axis") or c["chart"] == "histogram") and c.get("x_axis") != c["axis"]
+    named = {c["id"]: (c.get("x_axis"), c["axis"]) for c in charts}
+    assert named["seats-2"] == ("seat", "share of decided games")
+    assert named["sixbysix-sums-2"] == ("dice sum", "probability")
+    assert named["skill-2-players"] == ("MCTS budget (iterations per move)", "rating (Elo)")
     # the seat figures are the Wilson intervals of the credits over the decided games
     seats = document["data"]["by_players"]["2"]["seats"]
     assert seats["decided"] + seats["no_winner"] + seats["unfinished"] == seats["games"] == 48

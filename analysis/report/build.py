@@ -254,7 +254,7 @@ def translated(block: dict) -> dict:
     cached so) in the report's language: its title, column names, note, text, chart axis and
     categories and the text cells of its rows, each by the terms table's words (`terms.word`)."""
     out = dict(block)
-    for key in ("title", "note", "text", "axis", "marker_label"):
+    for key in ("title", "note", "text", "axis", "x_axis", "marker_label"):
         if isinstance(out.get(key), str) and out[key] and out["kind"] != "pre":
             out[key] = word(out[key])
     if "columns" in out:

@@ -10,7 +10,8 @@ Markdown and the PDF are both written from it (they cannot disagree):
             | {"kind": "pre", "text": ...}           (fixed-width lines)
             | {"kind": "table", "title": ..., "columns": [{"name": ..., "format": ...}], "rows": [[...]],
                "note": ...}
-            | {"kind": "chart", "chart": "whiskers" | "histogram" | "bars" | "grid", "id": ..., "title": ..., ...}
+            | {"kind": "chart", "chart": "whiskers" | "histogram" | "bars" | "grid" | "lines", "id": ..., "title": ...,
+               "x_axis": ..., "axis": ..., ...}   (x_axis: what the categories are; axis: the values)
 
 Table cells hold raw values; `format_cell` turns one into text by its column's format, for
 every renderer alike.

@@ -83,7 +83,7 @@ def seats_blocks(data: dict, players: int, unit: str) -> list:
               categories=[say("seats.seat", seat=i + 1) for i in range(players)],
               values=[s["share"] for s in data["by_seat"]],
               low=[s["ci95"][0] for s in data["by_seat"]], high=[s["ci95"][1] for s in data["by_seat"]],
-              reference=round(fair, 6), axis=share_decided),
+              reference=round(fair, 6), x_axis=say("col.seat"), axis=share_decided),
         table(say("balance.title", players=players), [(say("col.measure"), "text"), (say("col.value"), "text")], [
             [say("balance.decided"), say("balance.of", n=amount(decided), games=amount(games),
                                          share=pct(data['decided_share']['share']))],
@@ -209,7 +209,8 @@ def skill_blocks(data: dict, players: int) -> list:
                        ["-", None, None, None, None, None]))
     others = say("skill.other_seat") if players == 2 else say("skill.other_seats", n=players - 1)
     interval = say("col.interval")
-    chart_block = {**rating_chart(data), "title": say("skill.chart", players=players), "axis": say("skill.axis")}
+    chart_block = {**rating_chart(data), "title": say("skill.chart", players=players),
+                   "x_axis": say("skill.axis"), "axis": say("col.rating")}
     return [table(say("skill.title", players=players), [(say("col.level"), "text"), (say("col.rating"), "f0"),
                                                          (interval, "ci_f0"), (say("col.against"), "text"),
                                                          (say("col.decided"), "int"), (say("col.its_share"), "pct"),
@@ -252,7 +253,7 @@ def restricted_blocks(data: dict, players: int) -> list:
                   categories=[word(e["element"]) for e in data["elements"]],
                   values=[e["share"] if e["share"] is not None else fair for e in data["elements"]],
                   low=[e["ci95"][0] for e in data["elements"]], high=[e["ci95"][1] for e in data["elements"]],
-                  reference=round(fair, 6), axis=say("col.share_decided"))]
+                  reference=round(fair, 6), x_axis=say("col.element"), axis=say("col.share_decided"))]
 
 
 def metric_label(metric: str, unit: str) -> str:

@@ -15,4 +15,4 @@ def report_extras(definition, players: int, seed: int) -> tuple[list, dict]:
     data = {"sums": {str(s): fraction_text(probabilities[s]) for s in sums}}
     return [chart("bars", f"sixbysix-sums-{players}", f"Probability of each dice sum, {players} players (exact)",
                   categories=[str(s) for s in sums], values=[round(float(probabilities[s]), 6) for s in sums],
-                  axis="probability")], data
+                  x_axis="dice sum", axis="probability")], data
