@@ -20,6 +20,13 @@ The measure (`element_effect`): the full agent in one seat, the barred agent in 
 interval against the fair share 1 / players, and a two-sided binomial p-value.  A share at the
 fair one means the element does not matter to that agent (a rule that could go); a share far
 above it means using the element decides most games.
+
+A share at the fair one says nothing, though, when barring never changes what the agent plays:
+the games are then the same agent against itself.  So each element is also probed (`probe`): the
+full agent plays a few games in every seat, and at each of its decisions where barring takes a
+move away, the barred agent is asked too (the same random numbers for both); the count of the
+moves it plays differently is reported beside the share ("moves changed").  None changed: the
+measure cannot tell whether the element matters (a stronger agent might use it).
 """
 
 from __future__ import annotations
@@ -28,6 +35,13 @@ from dataclasses import dataclass
 from typing import Callable, Hashable
 
 from boardlab.analysis.agents import WITHOUT, Agent
+
+#: the probe of an element: games of the full agent in every seat, stopping after the game in
+#: which its decisions reach PROBE_DECISIONS
+PROBE_GAMES = 20
+PROBE_DECISIONS = 1000
+#: the random stream of the probe's questions (simulate uses streams 0 and 1, tables 2)
+PROBE_STREAM = 7
 
 
 @dataclass(frozen=True)
@@ -129,11 +143,64 @@ def effects_at(definition, counts: list[int], games: int, seed: int, store, back
         row = pairing.as_dict()
         row["p_value"] = round(gain_p_value(pairing.wins, pairing.decided, pairing.fair, "two-sided"), 6)
         row["significant"] = row["p_value"] < ALPHA
+        row["probe"] = _probed(definition, players, restriction, agent, seed, store)
         out[players]["elements"].append({"element": restriction.name, "description": restriction.element, **row})
         out[players]["seconds"] += outcome.summary["seconds"]
     for players in counts:
         out[players]["seconds"] = round(out[players]["seconds"], 1)
     return out
+
+
+def probe(definition, players: int, restriction: Restriction, agent: str, seed: int,
+          games: int = PROBE_GAMES, decisions: int = PROBE_DECISIONS) -> dict:
+    """How often barring `restriction` changes `agent`'s move: {"games", "decisions" (the agent's,
+    every seat), "binding" (those where barring takes a move away and leaves one), "changed" (those
+    where the barred agent then plays another move)}; see the module docstring."""
+    import random
+
+    from boardlab.analysis import engines
+    from boardlab.analysis.runner import derive_seed, make_match, play_one
+
+    game = engines.make_game(definition, players)
+    factories = engines.agent_factories(game.id)
+    full, barred = factories[agent](game), BarredAgent(factories[agent](game), restriction)
+    counts = {"games": 0, "decisions": 0, "binding": 0, "changed": 0}
+
+    def observe(state) -> None:
+        counts["decisions"] += 1
+        moves = state.legal_moves()
+        allowed = [move for move in moves if not restriction.bars(state, move)]
+        if allowed and len(allowed) < len(moves):
+            counts["binding"] += 1
+            question = derive_seed(seed, PROBE_STREAM, counts["decisions"])
+            if full.choose(state, random.Random(question)) != barred.choose(state, random.Random(question)):
+                counts["changed"] += 1
+
+    match = make_match(game, [factories[agent]] * players, seed, agent_names=[agent] * players)
+    while counts["games"] < games and counts["decisions"] < decisions:
+        play_one(match, counts["games"], observe)
+        counts["games"] += 1
+    return counts
+
+
+def _probed(definition, players: int, restriction: Restriction, agent: str, seed: int, store) -> dict:
+    """`probe`, through the results store."""
+    from boardlab.analysis.store import definition_hash, engine_fingerprint
+    from boardlab.layouts.registry import game_entry
+
+    game_id = definition.game.id
+    key = {"what": "restricted probe", "game": game_id, "definition": definition_hash(definition), "players": players,
+           "element": restriction.name, "agent": agent, "seed": seed, "games": PROBE_GAMES,
+           "decisions": PROBE_DECISIONS, "engine": engine_fingerprint(game_entry(game_id).engine),
+           "code": engine_fingerprint(__name__)}
+    return store.cached(key, lambda: probe(definition, players, restriction, agent, seed))
+
+
+def changed_share(element: dict) -> float | None:
+    """The share of the probed decisions where barring changed the agent's move (None: barring
+    never took a move away in the probe)."""
+    probed = element.get("probe") or {}
+    return probed["changed"] / probed["binding"] if probed.get("binding") else None
 
 
 def describe(result: dict) -> str:
@@ -145,9 +212,11 @@ def describe(result: dict) -> str:
     lines = [f"restricted play: {result['agent']} in one seat against {against} from one element, "
              f"{result['games_per_element']:,} games each (fair share {result['fair_share']:.1%}); the full agent's share "
              "of the decided games, p two-sided",
-             f"{'element':<44} {'share':>7} {'95% interval':>16} {'decided':>8} {'p':>8}"]
+             f"{'element':<44} {'share':>7} {'95% interval':>16} {'decided':>8} {'p':>8} {'moves changed':>15}"]
     for e in result["elements"]:
         share = f"{e['share']:.1%}" if e["share"] is not None else "-"
+        probed = e.get("probe") or {}
+        changed = f"{probed['changed']:,} of {probed['binding']:,}" if probed else "-"
         lines.append(f"{e['description'][:44]:<44} {share:>7} {e['ci95'][0]:7.1%} .. {e['ci95'][1]:6.1%} "
-                     f"{e['decided']:8,} {e['p_value']:8.4f}{' *' if e['significant'] else ''}")
+                     f"{e['decided']:8,} {e['p_value']:8.4f} {changed:>15}{' *' if e['significant'] else ''}")
     return "\n".join(lines)

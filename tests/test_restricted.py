@@ -221,3 +221,37 @@ def test_barring_blockds_only_winning_move_loses_with_best_play():
                 while not play.is_terminal():
                     play.apply(movers[play.current_player()].choose(play, rng))
                 assert play.winners() == (winner,), (name, seed, barred)
+
+
+def test_the_probe_counts_the_decisions_barring_changes():
+    """6x6 with 3 players: barred from the marker, greedy takes the commonest free sum anyway (proved
+    decision by decision in test_sixbysix_restricted), so the probe finds it binding and changing
+    nothing; barred from the bet face it bets the 1, which greedy often does not; an element barring
+    no move is never binding; the probe stops after the game that reaches its decisions."""
+    from boardlab.analysis.restricted import PROBE_DECISIONS, probe
+
+    definition = load("sixbysix")
+    game = engines.make_game(definition, 3)
+    marker = probe(definition, 3, game.restriction("marker"), "greedy", seed=1)
+    assert marker["binding"] > 0 and marker["changed"] == 0
+    assert marker["decisions"] >= PROBE_DECISIONS and marker["games"] >= 1
+    face = probe(definition, 3, game.restriction("bet-face"), "greedy", seed=1)
+    assert 0 < face["changed"] <= face["binding"] <= face["decisions"]
+    nothing = Restriction("nothing", "no move at all", lambda state, move: False)
+    none = probe(definition, 3, nothing, "greedy", seed=1, games=2)
+    assert none["games"] == 2 and none["decisions"] > 0 and none["binding"] == none["changed"] == 0
+
+
+def test_an_element_whose_barring_changes_no_move_has_its_own_finding_not_too_few_games():
+    from boardlab.analysis.report.findings import _restricted
+
+    power = {"enough": False, "mdd": 0.2, "games_needed": 5000}
+    row = {"element": "marker", "description": "a marker elsewhere", "discovery": False, "share": 0.33,
+           "fair_share": 1 / 3, "games": 120, "power": power, "probe": {"games": 2, "decisions": 1092,
+                                                                      "binding": 1092, "changed": 0}}
+    found = _restricted({3: {"restricted": {"agent": "greedy", "elements": [row]}}})
+    assert [f["kind"] for f in found] == ["element unused"]
+    assert "changes none of greedy's moves: at all 1,092 decisions" in found[0]["text"]
+    changed = {**row, "probe": {**row["probe"], "changed": 3}}
+    found = _restricted({3: {"restricted": {"agent": "greedy", "elements": [changed]}}})
+    assert [f["kind"] for f in found] == ["too few"]

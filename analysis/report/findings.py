@@ -330,7 +330,9 @@ def _restricted(counts):
     """Restricted play's findings, per element over the player counts: it matters (a discovery
     with the full agent ahead; "decides most games" when d > 1/2, see `sections.decided_by`), the
     agent does better barred from it, or, for the elements without a discovery, one finding:
-    nothing these games detect ("a rule that could go") or too few games to tell."""
+    nothing these games detect ("a rule that could go") or too few games to tell; an element whose
+    barring changed none of the agent's probed moves has a finding of its own (the games could not
+    tell, whatever their number)."""
     from boardlab.analysis.report.sections import decided_by
 
     groups: dict[str, list] = {}
@@ -340,10 +342,13 @@ def _restricted(counts):
         for e in r.get("elements", []):
             groups.setdefault(e["element"], []).append((players, e))
             agents[e["element"]] = r["agent"]
-    out, quiet = [], []
+    out, quiet, inert = [], [], []
     for element, seen in groups.items():
         agent = agents[element]
         found = [(n, e) for n, e in seen if e.get("discovery")]
+        if not found and all(e.get("probe") and e["probe"]["changed"] == 0 for _, e in seen):
+            inert.append((element, seen))  # the games were the agent against itself: they tell nothing
+            continue
         if not found:
             quiet.append((element, seen))
             continue
@@ -366,6 +371,13 @@ def _restricted(counts):
                         "players": [n for n, _ in behind], "element": element,
                         "text": say("element.hurts", agent=agent, element=word(seen[0][1]["description"]), parts=parts,
                                     games=_games(behind))})
+    for element, seen in inert:
+        probed = [e["probe"] for _, e in seen]
+        out.append({"score": 1.6, "kind": "element unused", "players": [n for n, _ in seen], "element": element,
+                    "text": say("element.unused", agent=agents[element], element=word(seen[0][1]["description"]),
+                                binding=game_count(sum(p["binding"] for p in probed)),
+                                decisions=game_count(sum(p["decisions"] for p in probed)),
+                                games=game_count(sum(p["games"] for p in probed)))})
     if quiet:
         powers = [e["power"] for _, seen in quiet for _, e in seen]
         agent = listed(sorted({agents[element] for element, _ in quiet}))

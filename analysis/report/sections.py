@@ -15,7 +15,7 @@ from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_seri
                                               paired_ratio_difference, power_statement, score_test, seat_credits,
                                               seat_statistics, share)
 from boardlab.analysis.report.options import option_value_text
-from boardlab.analysis.report.wording import cap_words, games as amount, number, p_words, pct, say, word
+from boardlab.analysis.report.wording import cap_words, games as amount, listed, number, p_words, pct, say, word
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
 #: the most bins of a length chart
@@ -238,22 +238,32 @@ def restricted_blocks(data: dict, players: int) -> list:
         return [text(say("restricted.none"))]
     agent, fair = data["agent"], data["fair_share"]
     others = say("restricted.other") if players == 2 else say("restricted.others", n=players - 1)
+    from boardlab.analysis.restricted import changed_share
+
     rows = [[word(e["description"]), e["decided"], e["share"], e["ci95"], decided_by(e["share"], fair)
-             if e["share"] is not None and e["share"] > fair else None, e["p_value"], e.get("discovery", False)]
+             if e["share"] is not None and e["share"] > fair else None, e["p_value"], e.get("discovery", False),
+             changed_share(e)]
             for e in data["elements"]]
     return [table(say("restricted.title", players=players), [(say("col.element"), "text"),
                                                               (say("col.decided_games"), "int"),
                                                               (say("col.agent_share", agent=agent), "pct"),
                                                               (say("col.interval"), "ci_pct"),
                                                               (say("col.decides"), "pct"), (say("col.p_two"), "p"),
-                                                              (say("col.significant"), "yes")], rows,
+                                                              (say("col.significant"), "yes"),
+                                                              (say("col.moves_changed"), "pct")], rows,
                   say("restricted.note", agent=agent, others=others, games=amount(data['games_per_element']),
-                      fair=pct(fair))),
+                      fair=pct(fair)) + " " + say("restricted.probe_note", agent=agent, games=_probe_games(data))),
             chart("whiskers", f"restricted-{players}", say("restricted.chart", agent=agent, players=players),
                   categories=[word(e["element"]) for e in data["elements"]],
                   values=[e["share"] if e["share"] is not None else fair for e in data["elements"]],
                   low=[e["ci95"][0] for e in data["elements"]], high=[e["ci95"][1] for e in data["elements"]],
                   reference=round(fair, 6), x_axis=say("col.element"), axis=say("col.share_decided"))]
+
+
+def _probe_games(data: dict) -> str:
+    """The probe's games, as counted words ("20 games"; several counts listed)."""
+    counts = sorted({(e.get("probe") or {}).get("games", 0) for e in data["elements"]})
+    return listed(amount(n) for n in counts)
 
 
 def metric_label(metric: str, unit: str) -> str:
