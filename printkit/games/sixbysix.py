@@ -319,7 +319,8 @@ def worked_example(definition):
     number of players, each bet and marker drawn by a seeded generator from the legal moves, each
     die from the engine's own dice - the first round from `EXAMPLE_SEED` on whose sum a marker
     stands.  Returns (draw, width, height, caption): the board with the markers, the dice in the
-    players' colours under it and a ring round the sum; the caption tells the round."""
+    players' colours under it, the bank's chips in the bank and a ring round the sum; the caption tells
+    the round."""
     import random
 
     from boardlab.analysis.protocol import CHANCE
@@ -352,15 +353,20 @@ def worked_example(definition):
             break
     seats = definition.components.seats
     colour = {s: definition.colours[seats[s]] for s in order}
-    width, height = board_size(definition)
+    width, height = printed_board_size(definition)
+    grid = board_size(definition)[1]
     side = definition.print.board_square
-    ink = ink_and_paper(definition)[0]
+    ink, paper = ink_and_paper(definition)
     places = {token: (c, r) for r, row in enumerate(definition.board.cells) for c, token in enumerate(row)}
     band = side * 1.3
 
     def draw(canvas: Canvas) -> None:
-        draw_board(canvas, definition)
+        draw_printed_board(canvas, definition)
         draw_covering_cards(canvas, definition, players)
+        chip = side * 0.22  # the bank's chips at the moment of the sum, left of its name
+        for k in range(min(bank, 8)):
+            canvas.circle(side * 0.45 + k * chip * 1.25, grid + (height - grid) / 2, chip / 2, fill=paper, stroke=ink,
+                          width=LINE * 2)
         for s in order:
             c, r = places[str(markers[s])]
             pawn(canvas, c * side + side * 0.86, r * side + side * 0.14, side * 0.24, colour[s], ink)
