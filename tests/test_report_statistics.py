@@ -300,3 +300,24 @@ def test_skill_matters_at_several_counts_is_one_finding_grouped_by_depth():
     assert [f["text"] for f in found] == [
         f"Skill matters at every player count: 1 distinguishable level with 2 and 3 players; the strongest level "
         f"(greedy) is rated {low:.0f} to {high:.0f} Elo above random (120 games per level)."]
+
+
+def test_a_remedy_that_makes_another_problem_worse_says_so_and_an_equal_one_without_comes_first():
+    from boardlab.analysis.report.verdict import remedies_for
+
+    def metric(base, variant, discovery=True):
+        return {"baseline": base, "variant": variant, "discovery": discovery}
+
+    alternatives = [
+        {"option": "lead", "value": "fixed",  # ends the capped games, but seat 1 goes from 51% to 64%
+         "metrics": {"unfinished share": metric(0.1, 0.0), "seat 1 win share": metric(0.51, 0.64)}},
+        {"option": "cap", "value": "lower",  # the same gain, and seat 1 closer to fair
+         "metrics": {"unfinished share": metric(0.1, 0.0), "seat 1 win share": metric(0.51, 0.50)}},
+        {"option": "deck", "value": "short",  # a smaller gain; its seat change is not a selected effect
+         "metrics": {"unfinished share": metric(0.1, 0.05), "seat 1 win share": metric(0.51, 0.70, False)}}]
+    d = {"seats": {"fair_share": 0.5}, "length": {}, "sensitivity": {"alternatives": alternatives}}
+    remedies = remedies_for({"metric": "unfinished share", "target": 0.0}, d, 2)
+    assert [(r["option"], r["worse"]) for r in remedies] == [
+        ("cap", []), ("lead", [{"metric": "seat 1 win share", "baseline": 0.51, "variant": 0.64}])]
+    d["sensitivity"]["alternatives"] = alternatives[2:]
+    assert remedies_for({"metric": "unfinished share", "target": 0.0}, d, 2)[0]["worse"] == []

@@ -3,7 +3,9 @@
 For every player count: are the seats balanced (which seat, by how much, how sure, or "too
 few games to tell"); how many minutes a game takes at the table against the stated time;
 whether skill decides the game; and the one or two rule options that move the worst problem
-most, by their rulebook names.  It reads the report's data after `findings.select_findings`
+most, by their rulebook names, each with what it makes worse (a selected effect that takes
+another headline metric further from its target: the seats from fair, the length from the
+stated time, more capped games).  It reads the report's data after `findings.select_findings`
 has marked the tests, so it states only what the false-discovery control selected.
 """
 
@@ -25,16 +27,22 @@ def verdict(by_players: dict, rule_name) -> dict:
     for key, d in by_players.items():
         n = int(key)
         problem = worst_problem(n, d)
-        remedies = remedies_for(problem, d) if problem else []
+        remedies = remedies_for(problem, d, n) if problem else []
         lines = [say("verdict.players", players=n), _seats(d["seats"], d["length"]["unit"]), _time(d["length"]),
                  _skill(d.get("skill", {}))]
         if problem is None:
             lines.append(say("verdict.problem_none"))
         else:
             if remedies:
+                unit = f" {word(d['length']['unit'])}"
                 parts = [say("verdict.remedy_part", rule=rule_name(r["option"], r["value"]), metric=word(problem["metric"]),
                              base=_shown(problem["metric"], r["baseline"]), variant=_shown(problem["metric"], r["variant"]),
-                             unit=f" {word(d['length']['unit'])}" if problem["metric"] == "mean length" else "")
+                             unit=unit if problem["metric"] == "mean length" else "")
+                         + (say("verdict.remedy_but", effects=listed(
+                             say("verdict.side_part", metric=word(e["metric"]), base=_shown(e["metric"], e["baseline"]),
+                                 variant=_shown(e["metric"], e["variant"]),
+                                 unit=unit if e["metric"] == "mean length" else "") for e in r["worse"]))
+                            if r["worse"] else "")
                          for r in remedies]
                 remedy = say_plural("verdict.remedy", len(parts), options="; ".join(parts))
             else:
@@ -141,10 +149,40 @@ def worst_problem(players: int, d: dict) -> dict | None:
     return max(problems, key=lambda p: p["score"]) if problems else None
 
 
-def remedies_for(problem: dict, d: dict) -> list[dict]:
+def targets(players: int, d: dict) -> dict[str, float]:
+    """What each headline metric should be for this player count: the fair share for the seats, no
+    capped games, and the stated time (in the game's length unit) for the mean length when the
+    definition states a time and a pace."""
+    fair = d["seats"]["fair_share"]
+    out = {"seat 1 win share": fair, "unfinished share": 0.0}
+    if players > 2:
+        out["last seat win share"] = fair
+    length = d["length"]
+    if "table_minutes" in length and length.get("seconds_per_unit"):
+        out["mean length"] = length["stated_minutes"] * 60 / length["seconds_per_unit"]
+    return out
+
+
+def side_effects(alt: dict, problem_metric: str, goals: dict[str, float]) -> list[dict]:
+    """The alternative's other selected effects that take a metric further from its target (a fix
+    for one problem that makes another worse): [{"metric", "baseline", "variant"}]."""
+    worse = []
+    for metric, goal in goals.items():
+        m = alt.get("metrics", {}).get(metric)
+        if metric == problem_metric or not m or not m.get("discovery") or m["variant"] is None:
+            continue
+        if abs(m["variant"] - goal) > abs(m["baseline"] - goal):
+            worse.append({"metric": metric, "baseline": m["baseline"], "variant": m["variant"]})
+    return worse
+
+
+def remedies_for(problem: dict, d: dict, players: int | None = None) -> list[dict]:
     """The rule alternatives whose (selected) effect on the problem's metric brings it closest to
-    its target, best first, at most `REMEDIES`: [{"option", "value", "baseline", "variant", "gain"}]."""
+    its target, best first, at most `REMEDIES`: [{"option", "value", "baseline", "variant", "gain",
+    "worse"}], "worse" its side effects that take another metric further from its target (`side_effects`).
+    Among equal gains, one without side effects comes first."""
     metric, target = problem["metric"], problem["target"]
+    goals = targets(players, d) if players is not None else {}
     found = []
     for alt in d.get("sensitivity", {}).get("alternatives", []):
         m = alt.get("metrics", {}).get(metric)
@@ -153,6 +191,6 @@ def remedies_for(problem: dict, d: dict) -> list[dict]:
         gain = abs(m["baseline"] - target) - abs(m["variant"] - target)
         if gain > 0:
             found.append({"option": alt["option"], "value": alt["value"], "baseline": m["baseline"],
-                          "variant": m["variant"], "gain": round(gain, 6)})
-    found.sort(key=lambda r: (-r["gain"], r["option"], str(r["value"])))
+                          "variant": m["variant"], "gain": round(gain, 6), "worse": side_effects(alt, metric, goals)})
+    found.sort(key=lambda r: (-r["gain"], len(r["worse"]), r["option"], str(r["value"])))
     return found[:REMEDIES]
