@@ -240,6 +240,7 @@ class DaskBackend(Backend):
             waited = 0.0
             while pending:
                 signals.check()
+                stopping.reraise_swallowed()
                 try:
                     with self.client.as_current():  # the client is not the process's default (see _connect)
                         done, _ = wait(list(pending), timeout=STEP, return_when="FIRST_COMPLETED")

@@ -113,6 +113,7 @@ class LocalPool:
             if self._hand_out(pipe, function, numbered):
                 busy[pipe] = process
         while busy:
+            stopping.reraise_swallowed()  # a stop that a library swallowed whole still ends the run
             for pipe in multiprocessing.connection.wait(list(busy)):
                 assert isinstance(pipe, multiprocessing.connection.Connection)  # wait gives back what it was given
                 try:

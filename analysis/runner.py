@@ -50,6 +50,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
+from boardlab import stopping
 from boardlab.analysis.pool import local_pool
 from boardlab.analysis.protocol import CHANCE, Game, State
 from boardlab.analysis.tally import SummaryTally, seat_figures
@@ -213,6 +214,7 @@ class LocalBackend(Backend):
         workers = max(1, min(self.workers or default_workers(), len(jobs) or 1))
         if workers == 1:
             for i, (match, (start, stop)) in enumerate(jobs):
+                stopping.reraise_swallowed()  # a stop that a library swallowed whole still ends the run
                 output, seconds = play_timed(match, start, stop, player)
                 yield BlockResult(i, start, stop, output, seconds)
             return

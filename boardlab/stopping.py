@@ -65,10 +65,20 @@ def _stop(signum, frame) -> None:
     raise Stopped(signum)
 
 
+def signalled() -> int | None:
+    """The signal a stop was raised for in this process, if any (also when the `Stopped` was since
+    swallowed: a KeyboardInterrupt inside an extension module's initialisation comes out as
+    "ImportError: initialization failed", which an optional import then catches)."""
+    return _raised[0] if _raised else None
+
+
 def reraise_swallowed() -> None:
     """Raise `Stopped` again if a signal's `Stopped` was caught on its way out by a library that
     raised an error of its own instead (reportlab, interrupted while opening a font, raises
-    "Cannot open resource"): the command then ends as interrupted, not as bad input."""
+    "Cannot open resource"; an extension module interrupted in its initialisation, "ImportError:
+    initialization failed"): the command then ends as interrupted, not as bad input.  Long loops
+    (the worker pool's, the runner's) call it too, so that a stop an optional import swallowed
+    whole still ends the command (the first signal had already made later ones only noted)."""
     if _raised:
         raise Stopped(_raised[0])
 

@@ -989,3 +989,41 @@ def test_a_ctrl_c_that_python_wrapped_in_a_runtime_error_is_still_an_interrupt(c
     monkeypatch.setattr(cli, "check_environment", import_interrupted_inside_a_class)
     assert main(["list"]) == 130
     assert capsys.readouterr().err == "boardlab: interrupted\n"
+
+
+SWALLOWED_AT_IMPORT = r"""
+import signal, sys
+from boardlab import entry, stopping
+
+class InterruptedImport:
+    '''The command's import interrupted, and the interrupt turned into ImportError on its way out.'''
+    def find_spec(self, name, path=None, target=None):
+        if name == "boardlab.cli":
+            try:
+                stopping._stop(signal.SIGINT, None)
+            except KeyboardInterrupt:
+                raise ImportError("initialization failed") from None
+        return None
+
+sys.meta_path.insert(0, InterruptedImport())
+sys.exit(entry.main())
+"""
+
+
+def test_a_ctrl_c_turned_into_an_import_error_is_still_an_interrupt():
+    """Seen under load: a Ctrl-C 0.6 s into a report, inside an extension module's initialisation,
+    came out as "ImportError: initialization failed" with a traceback and exit status 1."""
+    done = subprocess.run([sys.executable, "-c", SWALLOWED_AT_IMPORT], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (130, "boardlab: interrupted\n")
+
+
+def test_a_stop_swallowed_by_a_library_still_ends_a_one_worker_run(monkeypatch):
+    from boardlab import stopping
+    from boardlab.analysis import engines
+    from boardlab.analysis.runner import LocalBackend, make_match
+
+    game = engines.make_game(load("blockd"), 4)
+    match = make_match(game, [engines.agent_factories("blockd")["random"]] * 4, 1, agent_names=["random"] * 4)
+    monkeypatch.setattr(stopping, "_raised", [signal.SIGINT])
+    with pytest.raises(stopping.Stopped):
+        list(LocalBackend(1).play([(match, (0, 4))]))
