@@ -104,15 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt as interrupt:
-        return _interrupted(interrupt)
-
-
-def _interrupted(interrupt: KeyboardInterrupt) -> int:
-    try:
-        print(stopping.message_of(interrupt), file=sys.stderr)
-    except (KeyboardInterrupt, OSError):
-        pass
-    return stopping.status_of(interrupt)
+        return stopping.end(interrupt)
 
 
 def _main(argv: list[str] | None) -> int:

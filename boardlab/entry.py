@@ -18,23 +18,15 @@ def main() -> int:
     try:
         from boardlab.cli import main as run_command
     except KeyboardInterrupt as interrupt:
-        return _interrupted(stopping, interrupt)
+        return stopping.end(interrupt)
     except Exception:  # a stop that Python turned into another error on its way out of an import
         signum = stopping.signalled()
         if signum is None:
             raise
-        return _interrupted(stopping, stopping.Stopped(signum))
+        return stopping.end(stopping.Stopped(signum))
     code = run_command()
     stopping.ignore_all()  # the work is done: a late signal cannot cut the exit short
     return code
-
-
-def _interrupted(stopping, interrupt: KeyboardInterrupt) -> int:
-    try:
-        print(stopping.message_of(interrupt), file=sys.stderr)
-    except (KeyboardInterrupt, OSError):
-        pass
-    return stopping.status_of(interrupt)
 
 
 if __name__ == "__main__":

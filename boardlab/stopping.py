@@ -48,6 +48,17 @@ def message_of(interrupt: KeyboardInterrupt) -> str:
     return f"boardlab: stopped by {signal.Signals(interrupt.signum).name}"
 
 
+def end(interrupt: KeyboardInterrupt) -> int:
+    """Say the one line a stopped command ends with (if stderr still takes it); its exit status."""
+    import sys
+
+    try:
+        print(message_of(interrupt), file=sys.stderr)
+    except (KeyboardInterrupt, OSError):
+        pass
+    return status_of(interrupt)
+
+
 _late: list[int] = []
 #: the signal `_stop` raised for, kept in case a library catches the exception and raises its own
 _raised: list[int] = []

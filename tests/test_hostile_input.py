@@ -480,7 +480,9 @@ def test_a_killed_report_takes_its_workers_with_it_quietly(tmp_path):
 @pytest.mark.parametrize("after", [1.0, 3.4])  # the cluster starting; blocks in flight
 def test_ctrl_c_stops_a_local_dask_cluster_quietly(after):
     pytest.importorskip("distributed")
-    check_stopped(SIMULATE + ["--cluster", "local"], after, signal.SIGINT)  # no worker's or nanny's traceback
+    # no worker's or nanny's traceback; typically under a second (the slow tests hold it to 2 s with
+    # both cores busy), and never past the exit watchdog (cluster.EXIT_WATCHDOG, 3 s): once 2.2 s here
+    check_stopped(SIMULATE + ["--cluster", "local"], after, signal.SIGINT, within=4.0)
 
 
 @pytest.fixture

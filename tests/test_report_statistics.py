@@ -117,7 +117,7 @@ def test_the_verdict_names_the_rule_option_that_evens_the_seats_by_its_rulebook_
     assert lines[2] == ("- Time: a median game lasts 20 turns, about 10 minutes at the table (30 s a turn), against "
                         "the stated 15 minutes: 67% of it; 9 games in 10 end within 10 minutes.")
     seat_problem = __import__("boardlab.analysis.report.verdict", fromlist=["x"]).remedies_for(
-        {"metric": "seat 1 win share", "target": 0.5}, data["2"])
+        {"metric": "seat 1 win share", "target": 0.5}, data["2"], 2)
     assert [(r["option"], r["value"], r["variant"]) for r in seat_problem] == [("lead", "rotate", 0.51)]
 
 

@@ -122,8 +122,10 @@ def _skill(trace: dict) -> str:
 def worst_problem(players: int, d: dict) -> dict | None:
     """The player count's worst problem that a rule option could move: a seat's share off the fair
     one (selected by the false-discovery control), a table time longer than the stated time, or
-    games stopped at the cap.  {"kind", "score", "metric", "target", "text"}; None when nothing stands out."""
+    games stopped at the cap.  {"kind", "score", "metric", "target", "text"} (the target from
+    `targets`); None when nothing stands out."""
     s, length = d["seats"], d["length"]
+    goals = targets(players, d)
     problems = []
     a, e = s["first_player_advantage"], s["equality"]
     if a.get("discovery") or e.get("discovery"):
@@ -131,20 +133,22 @@ def worst_problem(players: int, d: dict) -> dict | None:
         fair = s["fair_share"]
         # the seat a headline metric follows (seat 1 or the last) that is further from fair
         seat = 0 if players == 2 or abs(rates[0] - fair) >= abs(rates[-1] - fair) else players - 1
-        problems.append({"kind": "seats", "score": abs(rates[seat] - fair) / fair * 50,
-                         "metric": "seat 1 win share" if seat == 0 else "last seat win share", "target": fair,
+        metric = "seat 1 win share" if seat == 0 else "last seat win share"
+        problems.append({"kind": "seats", "score": abs(rates[seat] - fair) / fair * 50, "metric": metric,
+                         "target": goals[metric],
                          "text": say("verdict.problem_seat", seat=seat + 1, rate=pct(rates[seat]), fair=pct(fair))})
-    if "table_minutes" in length and length["finished_games"] and length["table_minutes"]["median"]:
+    if "mean length" in goals and length["finished_games"] and length["table_minutes"]["median"]:
         at_table, stated = length["table_minutes"]["median"], length["stated_minutes"]
         ratio = at_table / stated
         # a game shorter than stated is said in the time line; only one too long is a problem to fix
         if ratio > LENGTH_TOLERANCE:
             problems.append({"kind": "length", "score": min(50.0, 10 * ratio), "metric": "mean length",
-                             "target": stated * 60 / length["seconds_per_unit"],
+                             "target": goals["mean length"],
                              "text": say("verdict.problem_long", minutes=minutes(at_table), stated=stated)})
     capped = s["unfinished_share"]["share"]
     if capped >= BESIDE:
-        problems.append({"kind": "capped", "score": capped * 100, "metric": "unfinished share", "target": 0.0,
+        problems.append({"kind": "capped", "score": capped * 100, "metric": "unfinished share",
+                         "target": goals["unfinished share"],
                          "text": say("verdict.problem_capped", cap=cap_words(length["unit"]), share=pct(capped))})
     return max(problems, key=lambda p: p["score"]) if problems else None
 
@@ -176,13 +180,13 @@ def side_effects(alt: dict, problem_metric: str, goals: dict[str, float]) -> lis
     return worse
 
 
-def remedies_for(problem: dict, d: dict, players: int | None = None) -> list[dict]:
+def remedies_for(problem: dict, d: dict, players: int) -> list[dict]:
     """The rule alternatives whose (selected) effect on the problem's metric brings it closest to
     its target, best first, at most `REMEDIES`: [{"option", "value", "baseline", "variant", "gain",
     "worse"}], "worse" its side effects that take another metric further from its target (`side_effects`).
     Among equal gains, one without side effects comes first."""
     metric, target = problem["metric"], problem["target"]
-    goals = targets(players, d) if players is not None else {}
+    goals = targets(players, d)
     found = []
     for alt in d.get("sensitivity", {}).get("alternatives", []):
         m = alt.get("metrics", {}).get(metric)
