@@ -27,23 +27,28 @@ def _words(value: int) -> list[int]:
             return out
 
 
-def derive_seeds(seed: int, stream: int, indices) -> np.ndarray:
-    """`derive_seed(seed, stream, i)` for every i of `indices` at once (uint64 array).
+def derive_seeds(seed: int, stream: int, indices, *more) -> np.ndarray:
+    """`derive_seed(seed, stream, i, *m)` for every i of `indices` at once (uint64 array), with
+    `more` further keys (ints or arrays broadcast against `indices`, e.g. the seat of an agent).
 
-    A vectorised copy of numpy's `SeedSequence(seed, spawn_key=(stream, i)).generate_state(2)`
-    (its hash mixing in uint32 arithmetic); indices must be below 2**32.
+    A vectorised copy of numpy's `SeedSequence(seed, spawn_key=(stream, i, ...)).generate_state(2)`
+    (its hash mixing in uint32 arithmetic); indices and further keys must be below 2**32.
 
     >>> int(derive_seeds(1, 0, [5])[0]) == derive_seed(1, 0, 5)
     True
+    >>> [int(v) for v in derive_seeds(1, 1, [7, 7], [0, 1])] == [derive_seed(1, 1, 7, s) for s in (0, 1)]
+    True
 
-    :raises ValueError: when an index is negative or not below 2**32.
+    :raises ValueError: when an index or key is negative or not below 2**32.
     """
-    last = np.asarray(indices, dtype=np.int64)
-    if last.size and (last.min() < 0 or last.max() >= 1 << 32):
-        raise ValueError("indices must be in 0 .. 2**32 - 1")
+    keys = np.broadcast_arrays(*(np.asarray(k, dtype=np.int64) for k in (indices,) + more))
+    for key in keys:
+        if key.size and (key.min() < 0 or key.max() >= 1 << 32):
+            raise ValueError("indices must be in 0 .. 2**32 - 1")
+    shape = keys[0].shape
     run = _words(seed)
     run += [0] * (_POOL - len(run))
-    entropy = [np.full(last.shape, w, np.uint32) for w in run + _words(stream)] + [last.astype(np.uint32)]
+    entropy = [np.full(shape, w, np.uint32) for w in run + _words(stream)] + [k.astype(np.uint32) for k in keys]
     u32 = np.uint32
     shift = u32(16)
     with np.errstate(over="ignore"):

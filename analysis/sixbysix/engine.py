@@ -118,6 +118,9 @@ class SixBySixGame(Game):
         self.allowed = {n: allowed_numbers(definition, n) for n in range(1, players + 1)}
         self.probabilities = {n: sum_probabilities(self.faces, n) for n in range(1, players + 1)}
         self._orders: dict[Chooser, dict[int, tuple[int, ...]]] = {}
+        #: the compiled kernel's tables per seat order of choosers (`kernel._cached_tables`)
+        self.kernel_tables: dict[tuple, tuple] = {}
+        self._twin: SixBySixGame | None = None
 
     def new_initial_state(self) -> "SixBySixState":
         return SixBySixState(self)
@@ -132,9 +135,11 @@ class SixBySixGame(Game):
         return per_count[active]
 
     def twin(self) -> "SixBySixGame":
-        """The same game under the other lead rule."""
-        other = LEADS[1 - LEADS.index(self.lead)]
-        return SixBySixGame(self.definition, self.players, lead=other, compare_lead=False)
+        """The same game under the other lead rule (made once)."""
+        if self._twin is None:
+            other = LEADS[1 - LEADS.index(self.lead)]
+            self._twin = SixBySixGame(self.definition, self.players, lead=other, compare_lead=False)
+        return self._twin
 
     def play_block(self, match: Match, start: int, stop: int):
         """Games start..stop-1 (by `play_range`); with `compare_lead`, each again under the other lead.

@@ -22,6 +22,7 @@ from boardlab.analysis.jit import njit
 
 from boardlab.analysis.mersenne import STATE_WORDS, randrange, seed_state, twister_matches_python
 from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed
+from boardlab.analysis.seeds import derive_seeds
 from boardlab.analysis.sixbysix.engine import CHECKPOINTS, chips_over_time, marker_choosers
 from boardlab.analysis.sixbysix.faces import best_face
 
@@ -195,6 +196,30 @@ def _tables(game, choosers) -> tuple:
     return faces, face_slot, allowed, allowed_len, pref, pref_len, bestface, rules, checkpoints
 
 
+def _cached_tables(game, choosers: tuple) -> tuple:
+    """`_tables`, computed once per game and seat order of choosers (the arrays are only read)."""
+    cache = game.kernel_tables
+    if choosers not in cache:
+        cache[choosers] = _tables(game, list(choosers))
+    return cache[choosers]
+
+
+def game_seeds(seed: int, indices: np.ndarray, deals: np.ndarray, players: int) -> np.ndarray:
+    """Per game (row), its chance seed then one agent seed per seat: `derive_seed(seed,
+    CHANCE_STREAM, deal)` and `derive_seed(seed, AGENT_STREAM, index, s)`, as `runner.play_one`
+    seeds the game, computed for every game at once (`seeds.derive_seeds`).
+
+    >>> game_seeds(4, np.array([3]), np.array([1]), 2).tolist() == [[derive_seed(4, CHANCE_STREAM, 1),
+    ...     derive_seed(4, AGENT_STREAM, 3, 0), derive_seed(4, AGENT_STREAM, 3, 1)]]
+    True
+    """
+    seeds = np.zeros((len(indices), players + 1), dtype=np.uint64)
+    if len(indices):
+        seeds[:, 0] = derive_seeds(seed, CHANCE_STREAM, deals)
+        seeds[:, 1:] = derive_seeds(seed, AGENT_STREAM, indices[:, None], np.arange(players)[None, :])
+    return seeds
+
+
 def choosers_of(match) -> list | None:
     """Per agent of the match, its marker chooser (None for the random agent), or None when an
     agent is of another kind or this kernel's twister does not match Python's."""
@@ -207,9 +232,8 @@ def play_records(match, indices, choosers) -> list:
     game = match.game
     n = game.players
     layouts = [match.seating(i) for i in indices]
-    seeds = np.array([[derive_seed(match.seed, CHANCE_STREAM, deal)]
-                      + [derive_seed(match.seed, AGENT_STREAM, index, s) for s in range(n)]
-                      for index, (deal, _, _) in zip(indices, layouts)], dtype=np.uint64).reshape(len(indices), n + 1)
+    seeds = game_seeds(match.seed, np.array(indices, dtype=np.int64).reshape(-1),
+                       np.array([deal for deal, _, _ in layouts], dtype=np.int64).reshape(-1), n)
     by_order: dict[tuple, list[int]] = {}
     for row, (_, _, order) in enumerate(layouts):
         by_order.setdefault(order, []).append(row)
@@ -223,7 +247,7 @@ def play_records(match, indices, choosers) -> list:
     checkpoints = [c for c in CHECKPOINTS if c <= game.rules.max_rounds]
     snapshots = np.zeros((count, max(len(checkpoints), 1), n + 1), dtype=np.int64)
     for order, listed in by_order.items():  # one call per seating of the agents
-        tables = _tables(game, [choosers[a] for a in order])
+        tables = _cached_tables(game, tuple(choosers[a] for a in order))
         rows = np.array(listed)
         parts = [np.zeros((len(rows),) + a.shape[1:], dtype=a.dtype) for a in (out, chips, elim, bets, refunds,
                                                                                wins, snapshots)]
