@@ -1,8 +1,13 @@
-"""Argument types shared by the sub-commands (argparse turns their errors into one line, exit 2)."""
+"""What the sub-commands share: argument types (argparse turns their errors into one line, exit 2),
+the argument sets every command that plays games takes (game, variant, players, seed, store,
+backend), and the one store-and-backend context they play in.
+"""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def whole_number(text: str, least: int) -> int:
@@ -58,6 +63,76 @@ def add_agent_argument(p) -> None:
     """`--agent A`: one agent for every seat, else the definition's `analysis.agent`, else random."""
     p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
                                                 "else random)")
+
+
+#: the help of --variant, the same in every command
+VARIANT_HELP = "a variant file, or the name of one in layouts/variants/"
+
+
+def add_game_arguments(p, capability: str | None = "engine", players: str | None = None, variant: bool = True) -> None:
+    """`GAME` (one of the games with `capability`, any game when None), `--variant V` (unless `variant` is false) and,
+    when `players` names the default, `--players N`.
+
+    >>> p = argparse.ArgumentParser()
+    >>> add_game_arguments(p, players="the game's maximum")
+    >>> args = p.parse_args(["blockd", "--players", "3"])
+    >>> args.game, args.variant, args.players
+    ('blockd', None, 3)
+    """
+    from boardlab.layouts.registry import game_ids
+
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids(capability))}")
+    if variant:
+        p.add_argument("--variant", metavar="V", help=VARIANT_HELP)
+    if players is not None:
+        p.add_argument("--players", type=positive, metavar="N", help=f"number of players (default: {players})")
+
+
+def add_backend_arguments(p) -> None:
+    """`--workers W` and the cluster arguments: where the games are played."""
+    from boardlab.layouts.limits import default_workers
+
+    p.add_argument("--workers", type=worker_count, metavar="W",
+                   help=f"worker processes (default: the number of cores, {default_workers()} here)")
+    add_cluster_arguments(p)
+
+
+def add_store_arguments(p) -> None:
+    """`--store PATH` (the results store) and the backend arguments (`--workers`, `--cluster`)."""
+    from boardlab.analysis.store import DEFAULT_STORE
+
+    p.add_argument("--store", metavar="PATH", default=str(DEFAULT_STORE),
+                   help=f"the SQLite results store (default: {DEFAULT_STORE})")
+    add_backend_arguments(p)
+
+
+@contextmanager
+def backend_of(args) -> Iterator:
+    """The backend `args` name (`--workers`, `--cluster`, `--cluster-timeout`), closed at the end
+    (workers gone) whatever happens inside.
+
+    :raises BoardlabError: when the cluster cannot be used.
+    """
+    from boardlab.analysis.runner import backend_for
+
+    backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
+    try:
+        yield backend
+    finally:
+        backend.close()
+
+
+@contextmanager
+def store_and_backend(args) -> Iterator[tuple]:
+    """(results store, backend) of a command that plays games: the store `--store` names (opened
+    first, so a store that cannot be opened starts no worker) and `backend_of(args)`; both closed at the end.
+
+    :raises BoardlabError: when the store or the cluster cannot be used.
+    """
+    from boardlab.analysis.store import ResultStore
+
+    with ResultStore(args.store) as store, backend_of(args) as backend:
+        yield store, backend
 
 
 def add_cluster_arguments(p) -> None:

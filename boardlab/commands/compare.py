@@ -5,10 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from boardlab.arguments import (add_agent_argument, add_seed_argument, at_most, game_definition, number_between,
-                                positive)
-from boardlab.commands.report import add_store_arguments
-from boardlab.layouts import game_ids
+from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
+                                game_definition, number_between, store_and_backend)
 from boardlab.layouts.limits import MAX_GAMES
 
 #: the command's line in `boardlab --help`
@@ -24,10 +22,9 @@ def register(subparsers) -> None:
                     "and print every headline metric with baseline, variant, difference, 95%% interval and "
                     "verdict. --until-decided plays in batches until a sequential test (SPRT) on the first-seat "
                     "win share of decided games decides or the cap is reached.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
+    add_game_arguments(p, players="the game's maximum", variant=False)
     p.add_argument("variants", metavar="VARIANT", nargs="+",
                    help="variant files or names in layouts/variants/ (the game's own name: the baseline itself)")
-    p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--games", type=at_most(MAX_GAMES), metavar="N", help=f"games per side (default: {CompareOptions.games})")
     how.add_argument("--until-decided", action="store_true",
@@ -49,8 +46,6 @@ def run(args) -> int:
     from boardlab.analysis.report.build import check_agent
     from boardlab.analysis.report.compare import CompareOptions, compare, compare_markdown
     from boardlab.analysis.report.options import model_agent
-    from boardlab.analysis.runner import backend_for
-    from boardlab.analysis.store import ResultStore
 
     baseline = game_definition(args.game, None)
     variants = [game_definition(args.game, v if v != args.game else None) for v in args.variants]
@@ -59,11 +54,7 @@ def run(args) -> int:
     agent = check_agent(args.game, args.agent or model_agent(baseline))
     options = CompareOptions(players=players, agent=agent, games=args.games or CompareOptions.games, seed=args.seed,
                              until_decided=args.until_decided, delta=args.delta, cap=args.cap, workers=args.workers)
-    with ResultStore(args.store) as store:
-        backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
-        try:
-            result = compare(baseline, variants, store, dataclasses.replace(options, backend=backend))
-        finally:
-            backend.close()
+    with store_and_backend(args) as (store, backend):
+        result = compare(baseline, variants, store, dataclasses.replace(options, backend=backend))
     print(json.dumps(result, indent=2) if args.json else compare_markdown(result), end="" if not args.json else "\n")
     return 0

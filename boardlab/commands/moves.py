@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from boardlab.arguments import game_definition
-from boardlab.layouts import BoardlabError, game_ids, game_part
+from boardlab.arguments import add_game_arguments, game_definition
+from boardlab.layouts import BoardlabError, game_part
 from boardlab.layouts.limits import MAX_FILE_BYTES, MAX_INTEGER_DIGITS
 
 #: the command's line in `boardlab --help`
@@ -19,9 +19,8 @@ def register(subparsers) -> None:
         description='Print the legal moves of a position file as JSON: {"moves": [...]}, sorted, '
                     "without duplicates. The position formats are in docs/positions/ (one file per game); a record "
                     "saved by `boardlab play` gives the position where its last move was played.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('moves'))}")
+    add_game_arguments(p, "moves")
     p.add_argument("position", metavar="POSITION.json", help="the position file ('-' reads standard input)")
-    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
     p.set_defaults(run=run)
 
 

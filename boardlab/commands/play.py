@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from boardlab.arguments import add_seed_argument, at_most, game_definition, positive
-from boardlab.layouts import BoardlabError, game_ids
+from boardlab.arguments import add_game_arguments, add_seed_argument, at_most, game_definition
+from boardlab.layouts import BoardlabError
 
 #: the largest --limit (games held in memory)
 MAX_LIMIT = 1000
@@ -20,9 +20,7 @@ def register(subparsers) -> None:
         description="Start a local web server and print its address: a page that draws the table from the print "
                     "art, lets a person play any seat by clicking (only legal moves are accepted), plays the other "
                     "seats with the engine's agents and saves finished games as record files.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
-    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
-    p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's minimum)")
+    add_game_arguments(p, players="the game's minimum")
     p.add_argument("--agents", metavar="A,B,...", default="person,random",
                    help="who plays each seat of a new game: 'person' (by hand) or an agent "
                         "(random, greedy, mcts-N, ...); one name for every seat (default: person,random; "

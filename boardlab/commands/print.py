@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from boardlab.arguments import game_definition, offset_mm
-from boardlab.layouts import BoardlabError, game_ids, game_part, print_conventions
+from boardlab.arguments import add_game_arguments, game_definition, offset_mm
+from boardlab.layouts import BoardlabError, game_part, print_conventions
 
 #: where files go without --out; GAME is appended
 DEFAULT_OUT = Path("build") / "print"
@@ -25,8 +25,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("print", help=HELP,
                               description="Write a game's print-and-play files: one PDF per file "
                                           "and one SVG per component.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('print'))}")
-    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    add_game_arguments(p, "print")
     p.add_argument("--paper", choices=tuple(conventions.papers), metavar="PAPER",
                    help=f"paper size: {', '.join(conventions.papers)} (default: the game's [print] paper)")
     p.add_argument("--duplex", choices=("long", "short"), default=conventions.duplex,

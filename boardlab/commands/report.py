@@ -7,9 +7,8 @@ import sys
 import time
 from pathlib import Path
 
-from boardlab.arguments import (add_agent_argument, add_cluster_arguments, add_seed_argument, at_most, game_definition,
-                                positive, worker_count)
-from boardlab.layouts import game_ids
+from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
+                                game_definition, store_and_backend)
 from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_DEALS, MAX_GAMES
 
 #: the command's line in `boardlab --help`
@@ -25,10 +24,8 @@ def register(subparsers) -> None:
                     "skill, open-rule sensitivity, exact tables, findings) and write GAME.md, GAME.pdf, "
                     "GAME.json and GAME/*.svg. Every game played goes into the results store, so a rerun "
                     "or an interrupted run plays only what is missing.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
-    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    add_game_arguments(p, players="every allowed count")
     add_store_arguments(p)
-    p.add_argument("--players", type=positive, metavar="N", help="one player count (default: every allowed one)")
     p.add_argument("--games", type=at_most(MAX_GAMES), metavar="N",
                    help="self-play games per player count; each rule alternative replays half (default: enough for a fair "
                         "seat's 95%% interval to be +/- 2 points: 2400 with 2 players ... 1080 with 8)")
@@ -54,19 +51,8 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def add_store_arguments(p) -> None:
-    from boardlab.analysis.store import DEFAULT_STORE
-
-    p.add_argument("--store", metavar="PATH", default=str(DEFAULT_STORE),
-                   help=f"the SQLite results store (default: {DEFAULT_STORE})")
-    p.add_argument("--workers", type=worker_count, metavar="W", help="worker processes (default: the number of cores)")
-    add_cluster_arguments(p)
-
-
 def run(args) -> int:
     from boardlab.analysis.report.build import ReportOptions, build_report
-    from boardlab.analysis.runner import backend_for
-    from boardlab.analysis.store import ResultStore
     from boardlab.commands.print import languages_of
     from boardlab.layouts.terms import speaking
     from boardlab.printkit.reports import write_report
@@ -83,12 +69,8 @@ def run(args) -> int:
     for language in languages:
         started = time.perf_counter()
         with speaking(language):
-            with ResultStore(args.store) as store:
-                backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
-                try:
-                    document = build_report(definition, store, dataclasses.replace(options, backend=backend))
-                finally:
-                    backend.close()
+            with store_and_backend(args) as (store, backend):
+                document = build_report(definition, store, dataclasses.replace(options, backend=backend))
             out = report_folder(base, language)
             written = write_report(document, name, out)
         print(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from boardlab.arguments import game_definition
-from boardlab.layouts import BoardlabError, GAMES, print_conventions
+from boardlab.arguments import add_game_arguments, game_definition
+from boardlab.layouts import BoardlabError, print_conventions
 
 LANGUAGES = ("es", "en")
 
@@ -26,8 +26,7 @@ def register(subparsers) -> None:
                               description="Write a game's rulebook: its text in layouts/rulebooks/GAME.LANG.md "
                                           "filled with the definition's facts, with drawings of the components, "
                                           "a drawn setup, a quick reference page and the exact tables.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
-    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    add_game_arguments(p, None)
     p.add_argument("--lang", choices=LANGUAGES, help="one language (default: every language of the definition)")
     p.add_argument("--paper", choices=papers, metavar="PAPER",
                    help=f"paper size: {', '.join(papers)} (default: the game's [print] paper)")

@@ -6,10 +6,9 @@ import argparse
 import json
 import textwrap
 
-from boardlab.arguments import (add_cluster_arguments, add_seed_argument, at_most, game_definition, positive,
-                                worker_count)
+from boardlab.arguments import add_backend_arguments, add_game_arguments, add_seed_argument, at_most, backend_of, game_definition
 from boardlab.layouts import BoardlabError, game_ids
-from boardlab.layouts.limits import MAX_GAMES, default_workers
+from boardlab.layouts.limits import MAX_GAMES
 
 #: the command's line in `boardlab --help`
 HELP = "self-play many games and summarise win rates and length"
@@ -44,21 +43,17 @@ def agents_by_game() -> str:
 
 
 def add_match_arguments(p, games: int = 1000) -> None:
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
-    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
-    p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's maximum)")
+    add_game_arguments(p, players="the game's maximum")
     p.add_argument("--agents", metavar="A,B,...",
                    help="agent per seat, or one name for every seat (default: the definition's analysis.agent, "
                         "the model of the players compare and report use, else random)")
     p.add_argument("--games", type=at_most(MAX_GAMES), default=games, metavar="N",
                    help=f"games to play (default: {games}; at most {MAX_GAMES:,})")
     add_seed_argument(p)
-    p.add_argument("--workers", type=worker_count, metavar="W",
-                   help=f"worker processes (default: the number of cores, {default_workers()} here)")
     p.add_argument("--no-rotation", action="store_true",
                    help="play every deal once instead of once per rotation of the seats "
                         "(rotation: each agent, or with one agent each seat, meets every place of a deal)")
-    add_cluster_arguments(p)
+    add_backend_arguments(p)
 
 
 def load_match(args):
@@ -88,15 +83,12 @@ def load_match(args):
 
 
 def run_command(args) -> int:
-    from boardlab.analysis.runner import backend_for, run
+    from boardlab.analysis.runner import run
 
     definition, game, factories, names = load_match(args)
-    backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
-    try:
+    with backend_of(args) as backend:
         summary = run(game, factories, args.games, args.seed, workers=args.workers,
-                               seat_rotation=not args.no_rotation, agent_names=names, backend=backend)
-    finally:
-        backend.close()
+                      seat_rotation=not args.no_rotation, agent_names=names, backend=backend)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -7,9 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from boardlab.arguments import add_seed_argument, at_most, game_definition, positive
-from boardlab.commands.report import add_store_arguments
-from boardlab.layouts import game_ids
+from boardlab.arguments import (add_game_arguments, add_seed_argument, add_store_arguments, at_most, game_definition,
+                                store_and_backend)
 from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_GAMES
 
 #: defaults: games per level (a 50% share's 95% interval is then about +/- 5 points) and the top budget
@@ -32,9 +31,7 @@ def register(subparsers) -> None:
             "below); write the chart of rating against budget as SVG. Then restricted play: the full agent against "
             "the same agent barred from each optional element the game declares. Games go into the results "
             "store, so a rerun plays only what is missing.", 79))
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
-    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
-    p.add_argument("--players", type=positive, metavar="N", help="number of players (default: the game's fewest)")
+    add_game_arguments(p, players="the game's fewest")
     p.add_argument("--games", type=at_most(MAX_GAMES), default=GAMES, metavar="N",
                    help=f"games per level, rounded up to whole rotations of the seats (default: {GAMES})")
     p.add_argument("--max-budget", type=at_most(MAX_AGENT_NUMBER), default=MAX_BUDGET, metavar="B",
@@ -52,24 +49,18 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from boardlab.analysis import restricted, skill
-    from boardlab.analysis.runner import backend_for
-    from boardlab.analysis.store import ResultStore
     from boardlab.printkit.charts import chart_drawing, svg_text
     from boardlab.printkit.output import write_rendered
 
     definition = game_definition(args.game, args.variant)
     players = args.players if args.players is not None else definition.game.min_players
     definition.game.check_players(players)
-    with ResultStore(args.store) as store:
-        backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
-        try:
-            result = skill.trace(definition, players, args.games, args.max_budget, args.seed, store, backend,
-                                 progress=not args.json)
-            if not args.no_restricted:
-                result["restricted"] = restricted.effects(definition, players, args.games, args.seed, store, backend,
-                                                          progress=not args.json)
-        finally:
-            backend.close()
+    with store_and_backend(args) as (store, backend):
+        result = skill.trace(definition, players, args.games, args.max_budget, args.seed, store, backend,
+                             progress=not args.json)
+        if not args.no_restricted:
+            result["restricted"] = restricted.effects(definition, players, args.games, args.seed, store, backend,
+                                                      progress=not args.json)
     name = args.game if definition.variant == "baseline" else definition.variant
     chart = f"{name}-{players}p.svg"
     written = write_rendered({chart: svg_text(chart_drawing(skill.rating_chart(result))).encode()}, Path(args.out))

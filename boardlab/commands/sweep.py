@@ -8,9 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-from boardlab.arguments import add_agent_argument, add_seed_argument, at_most, game_definition
-from boardlab.commands.report import add_store_arguments
-from boardlab.layouts import BoardlabError, game_ids
+from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
+                                game_definition, store_and_backend)
+from boardlab.layouts import BoardlabError
 from boardlab.layouts.limits import MAX_GAMES
 
 #: games per point unless --games says otherwise
@@ -51,14 +51,13 @@ def register(subparsers) -> None:
                     "point on the same seeds, and write a sweep report (Markdown with SVG charts, PDF, JSON): each "
                     "headline metric against the values with its 95%% band. Every point goes through the results "
                     "store, so a rerun or an interrupted sweep plays only what is missing.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
+    add_game_arguments(p)
     p.add_argument("--vary", action="append", required=True, metavar="KEY=VALUES",
                    help="a key of the definition and its values: a list (3,4,5 or house,carry or true,false) or a "
                         "whole-number range (10..40, or 10..40:5 for every fifth); repeat for a grid")
     add_players_argument(p, allow_all=True)
     p.add_argument("--games", type=at_most(MAX_GAMES), default=DEFAULT_GAMES, metavar="N",
                    help=f"games per point and player count (default: {DEFAULT_GAMES:,})")
-    p.add_argument("--variant", metavar="V", help="sweep a variant file (or the name of one in layouts/variants/)")
     add_agent_argument(p)
     add_seed_argument(p)
     add_store_arguments(p)
@@ -91,8 +90,6 @@ def prepare(args, flag: str, texts: list[str]):
 def run(args) -> int:
     from boardlab.analysis.report.document import slug
     from boardlab.analysis.report.sweep_report import sweep_document
-    from boardlab.analysis.runner import backend_for
-    from boardlab.analysis.store import ResultStore
     from boardlab.analysis.sweep import SweepOptions, grid, sweep
     from boardlab.printkit.reports import write_report
 
@@ -105,12 +102,8 @@ def run(args) -> int:
     options = SweepOptions(players=players, agent=agent, games=args.games, seed=args.seed, workers=args.workers,
                            progress=True)
     started = time.perf_counter()
-    with ResultStore(args.store) as store:
-        backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
-        try:
-            result = sweep(base, definition, axes, store, dataclasses.replace(options, backend=backend), grids)
-        finally:
-            backend.close()
+    with store_and_backend(args) as (store, backend):
+        result = sweep(base, definition, axes, store, dataclasses.replace(options, backend=backend), grids)
     variant = getattr(definition, "variant", "baseline")
     name = slug(f"{args.game if variant == 'baseline' else variant}-{'-'.join(a.name for a in axes)}")
     out = Path(args.out) if args.out else DEFAULT_OUT

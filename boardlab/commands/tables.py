@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from boardlab.arguments import add_seed_argument, at_most, game_definition, positive, worker_count
-from boardlab.layouts import game_ids, game_part
+from boardlab.arguments import add_game_arguments, add_seed_argument, at_most, game_definition, worker_count
+from boardlab.layouts import game_part
 from boardlab.layouts.limits import MAX_DEALS
 
 #: the command's line in `boardlab --help`
@@ -17,9 +17,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("tables", help=HELP,
                               description="Print a game's exact tables (or tables estimated over "
                                           "seeded random deals) as Markdown, JSON or CSV.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('tables'))}")
-    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
-    p.add_argument("--players", type=positive, metavar="N", help="one player count (default: all allowed)")
+    add_game_arguments(p, "tables", players="every allowed count")
     p.add_argument("--format", choices=("md", "json", "csv"), default="md", help="output format (default: md)")
     p.add_argument("--deals", type=at_most(MAX_DEALS), default=1000, metavar="N",
                    help=f"random deals for estimated tables (default: 1000; at most {MAX_DEALS:,})")

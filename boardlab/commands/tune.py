@@ -5,10 +5,9 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from boardlab.arguments import add_agent_argument, add_seed_argument, at_most
-from boardlab.commands.report import add_store_arguments
+from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
+                                store_and_backend)
 from boardlab.commands.sweep import add_players_argument, player_counts, prepare
-from boardlab.layouts import game_ids
 from boardlab.layouts.limits import MAX_GAMES
 
 #: the command's line in `boardlab --help`
@@ -25,7 +24,7 @@ def register(subparsers) -> None:
                     "twice as many, until every goal is settled; the best are then confirmed on fresh seeds. "
                     "Prints the values meeting every goal with each metric's interval, or says that none does "
                     "and which came closest on each goal.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
+    add_game_arguments(p)
     p.add_argument("--goal", action="append", required=True, metavar="EXPR",
                    help="METRIC<=X, METRIC>=X or METRIC~X (X within the 95%% interval); metrics: balance, "
                         "first_player_advantage, minutes, length, draws, capped (shares may be written as 5%%) "
@@ -33,7 +32,6 @@ def register(subparsers) -> None:
     p.add_argument("--over", action="append", required=True, metavar="KEY=VALUES",
                    help="a key and the values to search (as sweep's --vary); repeat for a grid")
     add_players_argument(p, allow_all=False)
-    p.add_argument("--variant", metavar="V", help="tune a variant file (or the name of one in layouts/variants/)")
     p.add_argument("--games", type=at_most(MAX_GAMES, least=10), default=TuneOptions.games, metavar="N",
                    help=f"the most games a candidate plays in the race, and the games of the confirmation run "
                         f"(default: {TuneOptions.games:,}; the race starts at {TuneOptions.first_games})")
@@ -47,8 +45,6 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from boardlab.analysis.runner import backend_for
-    from boardlab.analysis.store import ResultStore
     from boardlab.analysis.sweep import known_metrics, playable_grid
     from boardlab.analysis.tune import TuneOptions, check_goals, parse_goal, tune, tune_text
 
@@ -59,12 +55,7 @@ def run(args) -> int:
     points = playable_grid(base, axes, players)  # before the store is opened: nothing played yet
     options = TuneOptions(players=players, agent=agent, games=args.games, finalists=args.finalists, seed=args.seed,
                           workers=args.workers, progress=True)
-    with ResultStore(args.store) as store:
-        backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
-        try:
-            result = tune(base, definition, axes, goals, store, dataclasses.replace(options, backend=backend),
-                          points)
-        finally:
-            backend.close()
+    with store_and_backend(args) as (store, backend):
+        result = tune(base, definition, axes, goals, store, dataclasses.replace(options, backend=backend), points)
     print(json.dumps(result, indent=2) if args.json else tune_text(result), end="\n" if args.json else "")
     return 0

@@ -20,21 +20,18 @@ import io
 import time
 from pathlib import Path
 
-from boardlab.arguments import number_between, positive
+from boardlab.arguments import add_game_arguments, number_between, positive
 
 #: the command's line in `boardlab --help`
 HELP = "rebuild check, print and rulebook on every save of the definition, rulebook or card list"
 
 
 def register(subparsers) -> None:
-    from boardlab.layouts import game_ids
-
     p = subparsers.add_parser("watch", help=HELP,
                               description="Build the game's print files and rulebooks, then watch its definition "
                                           "(and the files it extends), card lists and rulebook texts, and build "
                                           "again on every save: one line per rebuild. Ctrl-C stops.")
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('print'))}")
-    p.add_argument("--variant", metavar="V", help="a variant file, or the name of one in layouts/variants/")
+    add_game_arguments(p, "print")
     p.add_argument("--interval", type=number_between(0.05, 60), default=0.5, metavar="S",
                    help="seconds between two looks at the files (default: 0.5)")
     p.add_argument("--rebuilds", type=positive, metavar="N",
