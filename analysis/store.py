@@ -72,6 +72,7 @@ from boardlab.layouts.errors import BoardlabError, one_line
 from boardlab.layouts.registry import game_entry
 
 if TYPE_CHECKING:  # the runner brings numpy: loaded when records are read, not to name the store's path
+    from boardlab.analysis.playtests import TableGame
     from boardlab.analysis.runner import GameRecord
 
 #: bump when the tables or the record encoding change
@@ -185,6 +186,8 @@ CREATE TABLE IF NOT EXISTS games (config TEXT NOT NULL, idx INTEGER NOT NULL, re
 CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS blocks (config TEXT NOT NULL, start INTEGER NOT NULL, stop INTEGER NOT NULL,
                                    seconds REAL NOT NULL, PRIMARY KEY (config, start, stop)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS playtests (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, game TEXT NOT NULL,
+                                      variant TEXT NOT NULL, definition TEXT NOT NULL, content TEXT NOT NULL);
 """
 
 
@@ -230,9 +233,29 @@ class ResultStore:
                         f"{found.get('schema', '?')}); moved to {aside.name}, starting a new store")
             self.db = self._open()
             found = {}
+            self._carry_playtests(aside)
         if not found:
             with self.db:
                 self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", sorted(wanted.items()))
+
+    def _carry_playtests(self, old: Path) -> None:
+        """Copy the table games of a store moved aside into this new one: simulated games can be
+        played again, a designer's playtests cannot."""
+        try:
+            self.db.execute("ATTACH DATABASE ? AS old", (str(old),))
+        except sqlite3.Error:  # not readable: nothing to carry
+            return
+        try:
+            with self.db:
+                copied = self.db.execute("INSERT OR IGNORE INTO playtests (id, game, variant, definition, content) "
+                                         "SELECT id, game, variant, definition, content FROM old.playtests "
+                                         "ORDER BY seq").rowcount
+        except sqlite3.Error:  # an old store without table games: nothing to carry
+            copied = 0
+        finally:
+            self.db.execute("DETACH DATABASE old")
+        if copied:
+            self.notice(f"{self.path}: kept the {copied} playtest game{'s' if copied != 1 else ''} of {old.name}")
 
     def _open(self) -> sqlite3.Connection:
         try:
@@ -340,6 +363,58 @@ class ResultStore:
         with self._guarded(), self.db:
             self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?)", (name, text))
         return json.loads(text)
+
+    # -- table games (playtests: `boardlab.analysis.playtests`), apart from the simulated ones --------
+    def put_playtests(self, games: Sequence[TableGame]) -> tuple[list[str], int]:
+        """Store table games in one transaction; a game already stored (the same content logged
+        as often before) is not stored again.  Returns (ids of the games added, how many were
+        there already).
+        """
+        added, already = [], 0
+        with self._guarded(), self.db:
+            seen: dict[str, int] = {}
+            for game in games:
+                base = game.identity()
+                occurrence = seen.get(base, 0)
+                seen[base] = occurrence + 1
+                ident = game.identity(occurrence)
+                if self.db.execute("SELECT 1 FROM playtests WHERE id = ?", (ident,)).fetchone():
+                    already += 1
+                    continue
+                self.db.execute("INSERT INTO playtests (id, game, variant, definition, content) VALUES (?, ?, ?, ?, ?)",
+                                (ident, game.game, game.variant, game.definition,
+                                 json.dumps(game.content(), sort_keys=True, separators=(",", ":"))))
+                added.append(ident)
+        return added, already
+
+    def add_playtest(self, game: TableGame) -> str:
+        """Store one table game, also when an identical one is stored (two games played alike);
+        returns its id."""
+        with self._guarded(), self.db:
+            occurrence = 0
+            while self.db.execute("SELECT 1 FROM playtests WHERE id = ?", (game.identity(occurrence),)).fetchone():
+                occurrence += 1
+            ident = game.identity(occurrence)
+            self.db.execute("INSERT INTO playtests (id, game, variant, definition, content) VALUES (?, ?, ?, ?, ?)",
+                            (ident, game.game, game.variant, game.definition,
+                             json.dumps(game.content(), sort_keys=True, separators=(",", ":"))))
+        return ident
+
+    def playtests(self, game: str) -> list[tuple[str, TableGame]]:
+        """(id, game) of every table game of `game` stored, in the order they were stored."""
+        from boardlab.analysis.playtests import TableGame
+
+        with self._guarded():
+            rows = self.db.execute("SELECT id, content FROM playtests WHERE game = ? ORDER BY seq", (game,)).fetchall()
+            return [(ident, TableGame.from_content(json.loads(text))) for ident, text in rows]
+
+    def remove_playtests(self, game: str, prefix: str) -> list[str]:
+        """Remove the table games of `game` whose id starts with `prefix`; returns their ids."""
+        with self._guarded(), self.db:
+            ids = [i for (i,) in self.db.execute("SELECT id FROM playtests WHERE game = ? AND substr(id, 1, ?) = ?",
+                                                (game, len(prefix), prefix))]
+            self.db.executemany("DELETE FROM playtests WHERE id = ?", [(i,) for i in ids])
+        return ids
 
     def _stored_indices(self, config: str) -> set[int]:
         with self._guarded():

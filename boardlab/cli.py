@@ -31,6 +31,7 @@ COMMANDS = (
     "print",
     "rulebook",
     "play",
+    "playtests",
     "export",
     "watch",
     "new-game",

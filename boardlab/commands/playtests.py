@@ -1,0 +1,189 @@
+"""`boardlab playtests`: games played at a table, logged, kept in the results store and compared.
+
+    boardlab playtests add GAME --seats Ann,Bo,Cy --winners Bo --rounds 14 --minutes 12
+    boardlab playtests import GAME LOG.csv
+    boardlab playtests list GAME
+    boardlab playtests export GAME [--out LOG.csv]
+    boardlab playtests remove GAME ID
+
+The log format is `boardlab.analysis.playtests` (one row per game); everything stays in the
+store on this machine.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import sys
+from pathlib import Path
+
+from boardlab.arguments import positive
+from boardlab.layouts import BoardlabError, game_ids
+from boardlab.layouts.errors import one_line
+
+#: the command's line in `boardlab --help`
+HELP = "log games played at a table (add, import a CSV), list and export them"
+
+
+def register(subparsers) -> None:
+    from boardlab.analysis.store import DEFAULT_STORE
+
+    p = subparsers.add_parser(
+        "playtests", help=HELP,
+        description="Keep the games you play at a table in the results store, apart from the simulated ones and "
+                    "tied to the rules they were played under: add one with flags, import a CSV log (one row per "
+                    "game: date, players, seats, winners or scores or ranking, turns or rounds, minutes, ...), "
+                    "list them, export them as CSV. Names and notes stay on this machine.")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    def action(name: str, help: str, run):
+        a = actions.add_parser(name, help=help, description=help[:1].upper() + help[1:] + ".")
+        a.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
+        a.add_argument("--store", metavar="PATH", default=str(DEFAULT_STORE),
+                       help=f"the SQLite results store (default: {DEFAULT_STORE})")
+        a.set_defaults(run=run)
+        return a
+
+    a = action("add", "log one game played at a table", run_add)
+    a.add_argument("--seats", required=True, metavar="A,B,...",
+                   help="the players' names or labels in playing order, separated by commas")
+    a.add_argument("--winners", metavar="A,...", help="who won (several: a shared win; 'none': nobody)")
+    a.add_argument("--scores", metavar="N,N,...", help="final scores, one per name of --seats, in that order")
+    a.add_argument("--ranking", metavar="A,B,...", help="every player once, the winner first")
+    a.add_argument("--started", metavar="NAME", help="who started (default: the first of --seats)")
+    a.add_argument("--players", type=positive, metavar="N", help="how many played (default: the number of --seats)")
+    a.add_argument("--turns", metavar="N", help="turns played (games counted in turns)")
+    a.add_argument("--rounds", metavar="N", help="rounds played (games counted in rounds)")
+    a.add_argument("--minutes", metavar="M", help="minutes at the table")
+    a.add_argument("--date", metavar="YYYY-MM-DD", help="the day played (default: today)")
+    a.add_argument("--variant", metavar="V", help="the variant played (default: the game's own rules)")
+    a.add_argument("--notes", metavar="TEXT", default="", help="free notes")
+    a = action("import", "store the games of a CSV playtest log (nothing is stored unless every row is right)",
+               run_import)
+    a.add_argument("file", metavar="FILE", help="the CSV log (columns: see README, 'Your playtests')")
+    action("list", "list the table games stored", run_list)
+    a = action("export", "write the table games stored as a CSV log (import reads it back)", run_export)
+    a.add_argument("--out", metavar="FILE", help="the file to write (default: standard output)")
+    a = action("remove", "remove table games stored, by the id (or its start) that list shows", run_remove)
+    a.add_argument("id", metavar="ID", help="the id of the game (its first characters are enough)")
+
+
+def _store(args):
+    from boardlab.analysis.store import ResultStore
+    from boardlab.layouts import game_entry
+
+    game_entry(args.game)  # an unknown game is an error naming the known ones
+    return ResultStore(args.store)
+
+
+def run_add(args) -> int:
+    from boardlab.analysis.playtests import LogContext, check_row
+
+    context = LogContext.of(args.game)
+
+    def listed(text: str | None) -> str:
+        return ";".join(part.strip() for part in text.split(",")) if text else ""
+
+    seats = listed(args.seats)
+    row = {"date": args.date or datetime.date.today().isoformat(), "variant": args.variant or "",
+           "players": str(args.players or len(seats.split(";"))), "seats": seats, "started": args.started or "",
+           "winners": listed(args.winners), "scores": listed(args.scores), "ranking": listed(args.ranking),
+           "turns": args.turns or "", "rounds": args.rounds or "", "minutes": args.minutes or "", "notes": args.notes}
+    game, problems = check_row(row, context)
+    if game is None:
+        for column, message in problems:
+            print(one_line(f"boardlab playtests add: --{column}: {message}"), file=sys.stderr)
+        return 2
+    with _store(args) as store:
+        ident = store.add_playtest(game)
+    print(f"stored {describe(game)} as {ident[:8]}")
+    return 0
+
+
+def run_import(args) -> int:
+    from boardlab.analysis.playtests import read_log
+
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise BoardlabError(f"{path}: not UTF-8 text (save the log as CSV UTF-8)") from None
+    games = read_log(io.StringIO(text), str(path), args.game)
+    with _store(args) as store:
+        added, already = store.put_playtests(games)
+    print(f"{path}: stored {len(added)} game{'s' if len(added) != 1 else ''} of {args.game}"
+          + (f"; {already} already stored" if already else ""))
+    return 0
+
+
+def describe(game) -> str:
+    """One game in a few words: "2026-11-28, 3 players (Ann, Bo, Cy), Bo won, 14 rounds, 12 min"."""
+    won = ("nobody won" if not game.winners else
+           f"{' and '.join(game.seats[s] for s in game.winners)} {'won' if len(game.winners) == 1 else 'shared the win'}")
+    parts = [game.date, f"{game.players} players ({', '.join(game.seats)})", won]
+    if game.length is not None:
+        parts.append(f"{game.length} {game.unit}")
+    if game.minutes is not None:
+        parts.append(f"{game.minutes:g} min")
+    if game.variant != "baseline":
+        parts.append(f"variant {game.variant}")
+    return ", ".join(parts)
+
+
+def run_list(args) -> int:
+    from boardlab.analysis.playtests import LogContext
+
+    context = LogContext.of(args.game)
+    with _store(args) as store:
+        stored = store.playtests(args.game)
+    if not stored:
+        print(f"no playtests of {args.game} stored in {args.store} (boardlab playtests add or import)")
+        return 0
+    rows = [("id", "date", "variant", "seats (seat 1 started)", "winners", context.unit, "minutes", "from", "")]
+    earlier = 0
+    for ident, game in stored:
+        old = context.variants.get(game.variant) != game.definition
+        earlier += old
+        rows.append((ident[:8], game.date, game.variant, ", ".join(game.seats), game.winner_names().replace(";", ", "),
+                     "" if game.length is None else str(game.length),
+                     "" if game.minutes is None else f"{game.minutes:g}", game.source,
+                     "earlier rules" if old else ""))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    print(f"\n{len(stored)} game{'s' if len(stored) != 1 else ''} of {args.game}"
+          + (f"; {earlier} played under earlier rules (another definition hash than the current one: "
+             "kept, and not compared with the current model)" if earlier else ""))
+    return 0
+
+
+def run_export(args) -> int:
+    from boardlab.analysis.playtests import write_log
+
+    with _store(args) as store:
+        games = [game for _, game in store.playtests(args.game)]
+    out = io.StringIO()
+    write_log(games, out)
+    if args.out is None:
+        sys.stdout.write(out.getvalue())
+        return 0
+    from boardlab.printkit.output import write_rendered
+
+    target = Path(args.out)
+    write_rendered({target.name: out.getvalue().encode("utf-8")}, target.parent)
+    print(f"wrote {len(games)} game{'s' if len(games) != 1 else ''} of {args.game} to {target}", file=sys.stderr)
+    return 0
+
+
+def run_remove(args) -> int:
+    if len(args.id) < 4:
+        raise BoardlabError(f"give at least 4 characters of the id, not '{args.id}' (boardlab playtests list shows them)")
+    with _store(args) as store:
+        matching = [ident for ident, _ in store.playtests(args.game) if ident.startswith(args.id)]
+        if len(matching) > 1:
+            raise BoardlabError(f"{len(matching)} games have an id starting {args.id}: give more of it")
+        if not matching:
+            raise BoardlabError(f"no playtest of {args.game} has an id starting {args.id} (boardlab playtests list)")
+        store.remove_playtests(args.game, matching[0])
+    print(f"removed {matching[0][:8]}")
+    return 0
