@@ -97,13 +97,14 @@ def add_backend_arguments(p) -> None:
     add_cluster_arguments(p)
 
 
-def add_store_arguments(p) -> None:
-    """`--store PATH` (the results store) and the backend arguments (`--workers`, `--cluster`)."""
+def add_store_arguments(p, backend: bool = True) -> None:
+    """`--store PATH` (the results store) and, when `backend`, the backend arguments (`--workers`, `--cluster`)."""
     from boardlab.analysis.store import DEFAULT_STORE
 
     p.add_argument("--store", metavar="PATH", default=str(DEFAULT_STORE),
                    help=f"the SQLite results store (default: {DEFAULT_STORE})")
-    add_backend_arguments(p)
+    if backend:
+        add_backend_arguments(p)
 
 
 @contextmanager

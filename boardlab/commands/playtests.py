@@ -12,13 +12,14 @@ store on this machine.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import io
 import sys
 from pathlib import Path
 
-from boardlab.arguments import positive
-from boardlab.layouts import BoardlabError, game_ids
+from boardlab.arguments import add_game_arguments, add_store_arguments, game_definition, positive
+from boardlab.layouts import BoardlabError
 from boardlab.layouts.errors import one_line
 
 #: the command's line in `boardlab --help`
@@ -26,8 +27,6 @@ HELP = "log games played at a table (add, import a CSV), list and export them"
 
 
 def register(subparsers) -> None:
-    from boardlab.analysis.store import DEFAULT_STORE
-
     p = subparsers.add_parser(
         "playtests", help=HELP,
         description="Keep the games you play at a table in the results store, apart from the simulated ones and "
@@ -36,15 +35,14 @@ def register(subparsers) -> None:
                     "list them, export them as CSV. Names and notes stay on this machine.")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    def action(name: str, help: str, run):
+    def action(name: str, help: str, run, variant: bool = False):
         a = actions.add_parser(name, help=help, description=help[:1].upper() + help[1:] + ".")
-        a.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_ids('engine'))}")
-        a.add_argument("--store", metavar="PATH", default=str(DEFAULT_STORE),
-                       help=f"the SQLite results store (default: {DEFAULT_STORE})")
+        add_game_arguments(a, variant=variant)
+        add_store_arguments(a, backend=False)
         a.set_defaults(run=run)
         return a
 
-    a = action("add", "log one game played at a table", run_add)
+    a = action("add", "log one game played at a table", run_add, variant=True)
     a.add_argument("--seats", required=True, metavar="A,B,...",
                    help="the players' names or labels in playing order, separated by commas")
     a.add_argument("--winners", metavar="A,...", help="who won (several: a shared win; 'none': nobody)")
@@ -56,7 +54,6 @@ def register(subparsers) -> None:
     a.add_argument("--rounds", metavar="N", help="rounds played (games counted in rounds)")
     a.add_argument("--minutes", metavar="M", help="minutes at the table")
     a.add_argument("--date", metavar="YYYY-MM-DD", help="the day played (default: today)")
-    a.add_argument("--variant", metavar="V", help="the variant played (default: the game's own rules)")
     a.add_argument("--notes", metavar="TEXT", default="", help="free notes")
     a = action("import", "store the games of a CSV playtest log (nothing is stored unless every row is right)",
                run_import)
@@ -78,8 +75,14 @@ def _store(args):
 
 def run_add(args) -> int:
     from boardlab.analysis.playtests import LogContext, check_row
+    from boardlab.analysis.store import definition_hash
 
     context = LogContext.of(args.game)
+    if args.variant is not None and Path(args.variant).is_file():  # a variant file: named by its file
+        definition = game_definition(args.game, args.variant)
+        context = dataclasses.replace(context, variants={**context.variants,
+                                                         definition.variant: definition_hash(definition)})
+        args.variant = definition.variant
 
     def listed(text: str | None) -> str:
         return ";".join(part.strip() for part in text.split(",")) if text else ""
@@ -142,18 +145,19 @@ def run_list(args) -> int:
     rows = [("id", "date", "variant", "seats (seat 1 started)", "winners", context.unit, "minutes", "from", "")]
     earlier = 0
     for ident, game in stored:
-        old = context.variants.get(game.variant) != game.definition
+        current = context.variants.get(game.variant)
+        old = current != game.definition
         earlier += old
         rows.append((ident[:8], game.date, game.variant, ", ".join(game.seats), game.winner_names().replace(";", ", "),
                      "" if game.length is None else str(game.length),
                      "" if game.minutes is None else f"{game.minutes:g}", game.source,
-                     "earlier rules" if old else ""))
+                     "" if not old else "earlier rules" if current else "a variant file"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
     print(f"\n{len(stored)} game{'s' if len(stored) != 1 else ''} of {args.game}"
-          + (f"; {earlier} played under earlier rules (another definition hash than the current one: "
-             "kept, and not compared with the current model)" if earlier else ""))
+          + (f"; {earlier} played under earlier rules or a variant file of its own (not the definition "
+             "hash of the current rules: kept, and not compared with the current model)" if earlier else ""))
     return 0
 
 
