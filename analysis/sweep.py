@@ -15,7 +15,7 @@ or that the engine cannot play, is *refused* (with the reason) and the sweep goe
 Every point plays the same games: the same seed, so the same deals and dice (common random
 numbers), and a point's games go through the results store like every other run, so a sweep
 resumes and a rerun plays nothing.  `point_metrics` measures one point: every headline metric
-with its 95% interval (`METRICS`) and the game's own per-game figures.
+with its 95% interval (`report.metrics.HEADLINE`) and the game's own per-game figures.
 """
 
 from __future__ import annotations
@@ -236,23 +236,14 @@ def playable_grid(base: str, axes: Sequence[Axis], players: int) -> list[Point]:
 
 # -- what a point measures ---------------------------------------------------------------------
 
-#: the headline metrics of a point, in the order reports show them: name -> (what it is, format)
-METRICS = {
-    "balance": ("seat balance on decided games (1 = every seat wins equally often)", "f3"),
-    "first_player_advantage": ("seat 1's share of decided games minus a fair share", "pp"),
-    "minutes": ("table minutes of a finished game (mean)", "f1"),
-    "length": ("length of a finished game (mean)", "f1"),
-    "draws": ("share of games ending in a draw (several winners or none)", "pct"),
-    "capped": ("share of games stopped at the cap (unfinished)", "pct"),
-}
-
-
 def metric_names(definition) -> list[str]:
-    """The headline metrics a point of `definition` has (minutes only with a stated pace)."""
+    """The headline metrics a point of `definition` has (`metrics.HEADLINE` shown by a sweep;
+    minutes only with a stated pace)."""
+    from boardlab.analysis.report.metrics import HEADLINE
     from boardlab.analysis.report.sections import pace
 
     unit = _unit(definition)
-    return [m for m in METRICS if m != "minutes" or pace(definition, unit)]
+    return [m.id for m in HEADLINE if m.sweep and (not m.per_minute or pace(definition, unit))]
 
 
 def _unit(definition) -> str:
@@ -260,44 +251,6 @@ def _unit(definition) -> str:
 
     game = engines.make_game(definition, definition.game.min_players)
     return game.length_unit
-
-
-def _mean_interval(values: Sequence[float]) -> dict:
-    """Mean with its normal 95% interval (a single point when every value is the same)."""
-    import math
-
-    from boardlab.analysis.report.metrics import Z95
-
-    n = len(values)
-    if not n:
-        return {"value": None, "ci95": [None, None], "n": 0}
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    half = Z95 * math.sqrt(var / n)
-    return {"value": round(mean, 6), "ci95": [round(mean - half, 6), round(mean + half, 6)], "n": n}
-
-
-def balance_interval(wins: Sequence[float], decided: int) -> dict:
-    """The seat balance of `wins` (per seat, of `decided` games) with a 95% interval.
-
-    Each seat's share gets a Wilson interval at the level 1 - 0.05 / seats, so that all of them
-    hold at once with at least 95% (Bonferroni); the true gap between the best and the worst
-    seat then lies between the smallest and the largest gap those intervals allow, and the
-    balance (1 minus the gap) between 1 minus each.
-
-    >>> b = balance_interval([250, 250, 250, 250], 1000)
-    >>> b["value"], b["ci95"][1], round(b["ci95"][0], 3)
-    (1.0, 1.0, 0.932)
-    """
-    from boardlab.analysis.report.metrics import balance
-    from boardlab.analysis.stats import wilson_interval
-
-    seats = len(wins)
-    bounds = [wilson_interval(w, decided, 1 - 0.05 / seats) for w in wins]
-    widest = max(hi for _, hi in bounds) - min(lo for lo, _ in bounds)
-    narrowest = max(0.0, max(lo for lo, _ in bounds) - min(hi for _, hi in bounds))
-    return {"value": balance([w / decided for w in wins]), "ci95": [round(1 - widest, 6), round(1 - narrowest, 6)],
-            "n": decided}
 
 
 def own_figures(records) -> list[str]:
@@ -310,42 +263,27 @@ def own_figures(records) -> list[str]:
 
 
 def point_metrics(records, definition, players: int) -> dict[str, dict]:
-    """Every headline metric of one point's games, each {"value", "ci95", "n"} (n: the games it
-    counts), then the game's own per-game figures (mean, normal 95% interval).
+    """Every headline metric of one point's games that a sweep shows (`metrics.HEADLINE`), each
+    {"value", "ci95", "n"} (n: the games it counts; `metrics.point_value`), then the game's own
+    per-game figures (mean, normal 95% interval).
 
-    The metrics are those of every report and comparison (`report.metrics`): seats on decided
-    games (`metrics.seat_statistics`: a shared win counts as its share), the length of finished
-    games (`metrics.length_statistics`) and its table minutes at the definition's pace, draws
-    and capped games as shares of all games.  The seat balance's interval is
-    `balance_interval`'s; the length's is the normal one on the finished games' lengths.
+    The metrics are those of every report and comparison, computed from the same per-game
+    tallies: seats on decided games (a shared win counts as its share), the length of finished
+    games and its table minutes at the definition's pace, draws and capped games as shares of
+    all games.
     """
-    from boardlab.analysis.report.metrics import length_statistics, seat_statistics
+    from boardlab.analysis.report.metrics import HEADLINE, mean_interval, point_value
     from boardlab.analysis.report.sections import pace
 
-    seats = seat_statistics(records, players)
-    decided = seats["decided"]
-    out: dict[str, dict] = {}
-    if decided:
-        out["balance"] = balance_interval(seats["credits"], decided)
-        advantage = seats["first_player_advantage"]
-        out["first_player_advantage"] = {"value": advantage["advantage"], "ci95": advantage["ci95"], "n": decided}
-    else:
-        out["balance"] = {"value": None, "ci95": [None, None], "n": 0}
-        out["first_player_advantage"] = {"value": None, "ci95": [None, None], "n": 0}
-    lengths = length_statistics(records)
-    length = _mean_interval([r.length for r in records if not r.unfinished])
-    length["value"] = lengths["mean"] if lengths["finished_games"] else None
     seconds = pace(definition, _unit(definition))
-    if seconds:
-        out["minutes"] = {"value": None if length["value"] is None else round(length["value"] * seconds / 60, 6),
-                          "ci95": [None if x is None else round(x * seconds / 60, 6) for x in length["ci95"]],
-                          "n": length["n"]}
-    out["length"] = length
-    for name, key in (("draws", "draw_share"), ("capped", "unfinished_share")):
-        out[name] = {"value": seats[key]["share"], "ci95": seats[key]["ci95"], "n": seats["games"]}
+    out: dict[str, dict] = {}
+    for m in HEADLINE:
+        value = point_value(m, records, players, seconds) if m.sweep else None
+        if value is not None:
+            out[m.id] = value
     for key in own_figures(records):
         if key not in out:
-            out[key] = _mean_interval([r.stats[key] for r in records])
+            out[key] = mean_interval([r.stats[key] for r in records])
     return out
 
 

@@ -25,12 +25,11 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from boardlab.analysis.report.metrics import find_metric
 from boardlab.analysis.sweep import Axis, Point, play_points, playable_grid, value_text
 from boardlab.layouts.errors import BoardlabError
 
 GOAL = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(<=|>=|<|>|~|=)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(%?)\s*$")
-#: metrics whose value is a share (a target may be written as a percentage)
-SHARES = ("balance", "first_player_advantage", "draws", "capped")
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,9 @@ def parse_goal(text: str) -> Goal:
         raise BoardlabError(f"--goal '{text}': a metric is never exactly a number; write {metric}~{number}{percent} "
                             f"(the number within its 95% interval)")
     target = float(number) / (100 if percent else 1)
-    if percent and metric not in SHARES:
+    headline = find_metric(metric)
+    metric = headline.id if headline else metric  # an older name of a headline metric: its name now
+    if percent and not (headline and headline.is_share):
         raise BoardlabError(f"--goal '{text}': {metric} is not a share; give it without %")
     return Goal(metric, {"<": "<=", ">": ">="}.get(op, op), target, text.strip())
 
@@ -224,16 +225,27 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
             "confirmation": confirmation, "meeting": [c["values"] for c in meeting], "closest": closest}
 
 
+def _goal_metric(text: str) -> str:
+    """The metric a goal's text names, an older name of a headline metric as its name now.
+
+    >>> _goal_metric("unfinished share<=5%"), _goal_metric("chips_left>=2")
+    ('capped', 'chips_left')
+    """
+    name = re.split(r"<=|>=|<|>|~", text)[0].strip()
+    headline = find_metric(name)
+    return headline.id if headline else name
+
+
 def tune_text(result: dict) -> str:
     """What the tuner found, in plain words: the values meeting every goal with each metric's
     interval, or that none does and which came closest on each goal."""
-    from boardlab.analysis.report.sweep_report import SHOWN, interval_text
+    from boardlab.analysis.report.sweep_report import interval_text, shown_format
 
     def said(values: dict) -> str:
         return ", ".join(f"{k} = {value_text(v)}" for k, v in values.items())
 
     goals = result["goals"]
-    metrics = list(dict.fromkeys(re.split(r"<=|>=|<|>|~", g)[0].strip() for g in goals))
+    metrics = list(dict.fromkeys(_goal_metric(g) for g in goals))
     race = result["race"]
     lines = [f"{result['name']}, {result['players']} players, {result['agent']} in every seat: "
              f"goals {'; '.join(goals)}",
@@ -250,7 +262,7 @@ def tune_text(result: dict) -> str:
         for c in meeting:
             lines.append(f"  {said(c['values'])}")
             for m in metrics:
-                lines.append(f"      {m}: {interval_text(c['metrics'][m], SHOWN.get(m, ('f1',))[0])}")
+                lines.append(f"      {m}: {interval_text(c['metrics'][m], shown_format(m))}")
         confirmed = [c["values"] for c in result["confirmation"]]
         others = [r["values"] for r in race if all(s == "met" for s in r["goals"].values())
                   and r["values"] not in confirmed]
@@ -262,8 +274,8 @@ def tune_text(result: dict) -> str:
                                                              else " (every candidate missed one in the race)."))
         lines.append("Closest on each goal:")
         for g, best in result["closest"].items():
-            m = g.split("<")[0].split(">")[0].split("~")[0].strip()
+            m = _goal_metric(g)
             lines.append(f"  {g}: {said(best['values'])}: {m} "
-                         f"{interval_text(best['metric'], SHOWN.get(m, ('f1',))[0]) if best['metric'] else '-'} "
+                         f"{interval_text(best['metric'], shown_format(m)) if best['metric'] else '-'} "
                          f"({best['status']}, {best['from']})")
     return "\n".join(lines) + "\n"

@@ -89,7 +89,7 @@ def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
                            if a["option"] == f["option"] and a["value"] == f["value"])
                 m = alt["metrics"][f["metric"]]
                 assert m["discovery"]
-                shown = (f"{m['baseline']:.1f} to {m['variant']:.1f}" if f["metric"] == "mean length" else
+                shown = (f"{m['baseline']:.1f} to {m['variant']:.1f}" if f["metric"] == "length" else
                          f"{m['baseline']:.1%} to {m['variant']:.1%}")
                 assert shown in f["text"]
     # every rule option that is a choice was varied
@@ -150,7 +150,7 @@ def test_compare_finds_the_lead_change_and_no_change_against_itself(tmp_path, ca
                  "--store", store, "--workers", "1"]) == 0
     lead = json.loads(capsys.readouterr().out)["comparisons"][0]
     assert lead["sprt"]["decision"] == "changed" and lead["sprt"]["stopped_by"] == "decision"
-    assert lead["metrics"]["seat 1 win share"]["significant"]
+    assert lead["metrics"]["seat_1_share"]["significant"]
     assert main(["compare", "sixbysix", "sixbysix", "--games", "96", "--json", "--players", "3", "--store", store,
                  "--workers", "1"]) == 0
     same = json.loads(capsys.readouterr().out)["comparisons"][0]
@@ -209,7 +209,7 @@ def test_findings_are_generated_from_the_numbers_and_ordered():
 
     def alt(option, value, base, variant, p):
         return {"option": option, "value": value,
-                "metrics": {"mean length": {"baseline": base, "variant": variant, "difference": variant - base,
+                "metrics": {"length": {"baseline": base, "variant": variant, "difference": variant - base,
                                             "ci95": [0, 0], "p_value": p}}}
 
     power = {"mdd": 0.02, "difference": 0.05, "enough": True, "games_needed": 800}

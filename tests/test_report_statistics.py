@@ -117,7 +117,7 @@ def test_the_verdict_names_the_rule_option_that_evens_the_seats_by_its_rulebook_
     assert lines[2] == ("- Time: a median game lasts 20 turns, about 10 minutes at the table (30 s a turn), against "
                         "the stated 15 minutes: 67% of it; 9 games in 10 end within 10 minutes.")
     seat_problem = __import__("boardlab.analysis.report.verdict", fromlist=["x"]).remedies_for(
-        {"metric": "seat 1 win share", "target": 0.5}, data["2"], 2)
+        {"metric": "seat_1_share", "target": 0.5}, data["2"], 2)
     assert [(r["option"], r["value"], r["variant"]) for r in seat_problem] == [("lead", "rotate", 0.51)]
 
 
@@ -192,9 +192,9 @@ def test_paired_ratio_difference_is_the_delta_method_on_the_pairs():
 def test_headline_series_count_shares_of_decided_games_and_lengths_of_finished_games():
     records = [Record((0,), False, 10), Record((0, 1), False, 20), Record((), False, 30), Record((), True, 99)]
     s = headline_series(records, 2)
-    assert s["seat 1 win share"] == ([1.0, 0.5, 0.0, 0.0], [1, 1, 0, 0])
-    assert s["mean length"] == ([10, 20, 30, 0], [1, 1, 1, 0])
-    assert s["draw share"][0] == [0, 1, 1, 0] and s["unfinished share"][0] == [0, 0, 0, 1]
+    assert s["seat_1_share"] == ([1.0, 0.5, 0.0, 0.0], [1, 1, 0, 0])
+    assert s["length"] == ([10, 20, 30, 0], [1, 1, 1, 0])
+    assert s["draws"][0] == [0, 1, 1, 0] and s["capped"][0] == [0, 0, 0, 1]
 
 
 def ladder(players, *steps):
@@ -310,14 +310,14 @@ def test_a_remedy_that_makes_another_problem_worse_says_so_and_an_equal_one_with
 
     alternatives = [
         {"option": "lead", "value": "fixed",  # ends the capped games, but seat 1 goes from 51% to 64%
-         "metrics": {"unfinished share": metric(0.1, 0.0), "seat 1 win share": metric(0.51, 0.64)}},
+         "metrics": {"capped": metric(0.1, 0.0), "seat_1_share": metric(0.51, 0.64)}},
         {"option": "cap", "value": "lower",  # the same gain, and seat 1 closer to fair
-         "metrics": {"unfinished share": metric(0.1, 0.0), "seat 1 win share": metric(0.51, 0.50)}},
+         "metrics": {"capped": metric(0.1, 0.0), "seat_1_share": metric(0.51, 0.50)}},
         {"option": "deck", "value": "short",  # a smaller gain; its seat change is not a selected effect
-         "metrics": {"unfinished share": metric(0.1, 0.05), "seat 1 win share": metric(0.51, 0.70, False)}}]
+         "metrics": {"capped": metric(0.1, 0.05), "seat_1_share": metric(0.51, 0.70, False)}}]
     d = {"seats": {"fair_share": 0.5}, "length": {}, "sensitivity": {"alternatives": alternatives}}
-    remedies = remedies_for({"metric": "unfinished share", "target": 0.0}, d, 2)
+    remedies = remedies_for({"metric": "capped", "target": 0.0}, d, 2)
     assert [(r["option"], r["worse"]) for r in remedies] == [
-        ("cap", []), ("lead", [{"metric": "seat 1 win share", "baseline": 0.51, "variant": 0.64}])]
+        ("cap", []), ("lead", [{"metric": "seat_1_share", "baseline": 0.51, "variant": 0.64}])]
     d["sensitivity"]["alternatives"] = alternatives[2:]
-    assert remedies_for({"metric": "unfinished share", "target": 0.0}, d, 2)[0]["worse"] == []
+    assert remedies_for({"metric": "capped", "target": 0.0}, d, 2)[0]["worse"] == []

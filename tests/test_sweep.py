@@ -216,12 +216,12 @@ def test_tune_finds_the_known_best_point_of_a_tiny_space(pile, tmp_path):
         compared = compare(d, [variant], store, CompareOptions(players=2, games=160, seed=result["confirmation_seed"],
                                                                agent="random", workers=1, progress=False))
     metrics = compared["comparisons"][0]["metrics"]
-    assert metrics["mean length"]["variant"] == best["metrics"]["length"]["value"] == 5
-    assert metrics["draw share"]["variant"] == best["metrics"]["draws"]["value"] == 0
-    assert metrics["unfinished share"]["variant"] == best["metrics"]["capped"]["value"] == 0
+    assert metrics["length"]["variant"] == best["metrics"]["length"]["value"] == 5
+    assert metrics["draws"]["variant"] == best["metrics"]["draws"]["value"] == 0
+    assert metrics["capped"]["variant"] == best["metrics"]["capped"]["value"] == 0
     # compare's seat 1 win share is of the decided games, as the sweep's advantage; an odd pile of 5
     # taken one by one: seat 1 takes the last counter of every game
-    assert metrics["seat 1 win share"]["variant"] == best["metrics"]["first_player_advantage"]["value"] + 0.5 == 1
+    assert metrics["seat_1_share"]["variant"] == best["metrics"]["first_player_advantage"]["value"] + 0.5 == 1
     assert "Meets every goal in the confirmation run:\n  rules.start = 4, rules.take_max = 1" in tune_text(result)
 
 
@@ -246,7 +246,7 @@ def test_the_balance_interval_holds_every_seat_at_once():
     widest and 1 minus the narrowest gap they allow."""
     from statistics import NormalDist
 
-    from boardlab.analysis.sweep import balance_interval
+    from boardlab.analysis.report.metrics import balance_interval
 
     def wilson(k, n, z):
         p = k / n

@@ -19,12 +19,12 @@ from typing import Any
 from boardlab.analysis import engines
 from boardlab.analysis.report.document import format_cell
 from boardlab.analysis.report.jobs import Job, play_jobs
-from boardlab.analysis.report.metrics import headline_series, length_statistics, paired_ratio_difference, sprt
-from boardlab.analysis.report.metrics import paired_games_needed
-from boardlab.analysis.report.sections import HEADLINE_FORMATS, RATE_FORMATS, designer_difference, metric_label, pace
+from boardlab.analysis.report.metrics import (headline_series, length_statistics, metric, paired_games_needed,
+                                              paired_ratio_difference, sprt)
+from boardlab.analysis.report.sections import designer_difference, metric_label, pace
 from boardlab.analysis.store import ResultStore
 
-SPRT_METRIC = "seat 1 win share"
+SPRT_METRIC = "seat_1_share"
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def _length_row(label: str, base, var) -> str:
     return f"| {label} | {format_cell(base, 'f1')} | {format_cell(var, 'f1')} | {format_cell(diff, 'sf1')} |"
 
 
-def change_verdict(d: dict, metric: str, difference: float) -> str:
+def change_verdict(d: dict, name: str, difference: float) -> str:
     """The verdict on one metric's paired difference, with its power when it shows no change.
 
     A share metric whose smallest detectable difference exceeds the designer's `difference`
@@ -131,7 +131,7 @@ def change_verdict(d: dict, metric: str, difference: float) -> str:
         return "significant change"
     if d["mdd"] is None:
         return "no change: the games came out the same"
-    value, diff, _ = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
+    diff = metric(name).formats[1]
     if diff == "pp" and d["mdd"] > difference:
         return (f"too few games to tell (they detect {d['mdd'] * 100:.1f} points); about "
                 f"{paired_games_needed(d['sd'], difference):,} games would")
@@ -147,10 +147,10 @@ def compare_markdown(result: dict) -> str:
     for c in result["comparisons"]:
         lines += ["", f"## {c['variant']} ({c['games']:,} games)", "",
                   "| metric | baseline | variant | difference | 95% interval | verdict |", "|---|---:|---:|---:|---:|---|"]
-        for metric, d in c["metrics"].items():
-            value, diff, interval = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
-            verdict = change_verdict(d, metric, result["designer_difference"])
-            lines.append(f"| {metric_label(metric, result['length_unit'])} | {format_cell(d['baseline'], value)} | {format_cell(d['variant'], value)} | "
+        for name, d in c["metrics"].items():
+            value, diff, interval = metric(name).formats
+            verdict = change_verdict(d, name, result["designer_difference"])
+            lines.append(f"| {metric_label(name, result['length_unit'])} | {format_cell(d['baseline'], value)} | {format_cell(d['variant'], value)} | "
                          f"{format_cell(d['difference'], diff)} | {format_cell(d['ci95'], interval)} | {verdict} |")
         if "length" in c:
             base = c["length"]["baseline"]
@@ -164,8 +164,9 @@ def compare_markdown(result: dict) -> str:
                       *length_rows(c["length"], result["length_unit"])]
         if "sprt" in c:
             s = c["sprt"]
-            said = {"changed": f"the {SPRT_METRIC} changed (by {s['delta'] * 100:g} points or more)",
-                    "no change": f"no change of {s['delta'] * 100:g} points or more in the {SPRT_METRIC}",
+            sprt_name = metric(SPRT_METRIC).label()
+            said = {"changed": f"the {sprt_name} changed (by {s['delta'] * 100:g} points or more)",
+                    "no change": f"no change of {s['delta'] * 100:g} points or more in the {sprt_name}",
                     "undecided": "undecided"}[s["decision"]]
             how = "decided" if s["stopped_by"] == "decision" else "stopped at the cap of"
             lines += ["", f"Sequential test (SPRT, alpha = {s['alpha']:g}, beta = {s['beta']:g}): **{said}**; "

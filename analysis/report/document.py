@@ -28,8 +28,8 @@ import re
 
 from boardlab.analysis.stats import format_p
 
-FORMATS = ("text", "int", "credit", "f0", "f1", "f2", "f3", "sf1", "pct", "pp", "ci_pct", "ci_pp", "ci_f0", "ci_f1",
-           "p", "yes")
+FORMATS = ("text", "int", "credit", "f0", "f1", "f2", "f3", "sf1", "sf3", "pct", "pp", "ci_pct", "ci_pp", "ci_f0", "ci_f1",
+           "ci_f3", "p", "yes")
 
 
 def format_cell(value, fmt: str) -> str:
@@ -61,8 +61,8 @@ def format_cell(value, fmt: str) -> str:
         return respell(f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}")
     if fmt in ("f0", "f1", "f2", "f3"):
         return respell(f"{value:,.{fmt[1]}f}")
-    if fmt == "sf1":  # a difference: its sign always shown
-        return respell(f"{value:+,.1f}")
+    if fmt in ("sf1", "sf3"):  # a difference: its sign always shown
+        return respell(f"{value:+,.{fmt[2]}f}")
     if fmt == "pct":
         return pct(value)
     if fmt == "pp":
@@ -73,8 +73,8 @@ def format_cell(value, fmt: str) -> str:
         return pts(f"{respell(f'{value[0] * 100:+.1f}')} .. {respell(f'{value[1] * 100:+.1f}')}")
     if fmt == "ci_f0":  # an interval of plain numbers (ratings)
         return f"{respell(f'{value[0]:,.0f}')} .. {respell(f'{value[1]:,.0f}')}"
-    if fmt == "ci_f1":
-        return f"{respell(f'{value[0]:+,.1f}')} .. {respell(f'{value[1]:+,.1f}')}"
+    if fmt in ("ci_f1", "ci_f3"):  # an interval of a difference, signed
+        return f"{respell(f'{value[0]:+,.{fmt[4]}f}')} .. {respell(f'{value[1]:+,.{fmt[4]}f}')}"
     raise ValueError(f"unknown cell format {fmt!r}")
 
 

@@ -16,7 +16,7 @@ about a particular game, and every sentence comes from `wording`.
 
 from __future__ import annotations
 
-from boardlab.analysis.report.metrics import FDR, benjamini_hochberg
+from boardlab.analysis.report.metrics import FDR, benjamini_hochberg, metric as headline_metric
 from boardlab.analysis.report.options import option_value_text
 from boardlab.analysis.report.wording import (cap_words, games as game_count, listed, minutes, number, p_words,
                                               pace_words, pct, points, say, say_plural, unsigned_points, word)
@@ -163,7 +163,7 @@ def _length(name, counts, rule_name):
         # the rule options whose (selected) effect shortens the game most, with the table time they give
         shorter = []
         for alt in d.get("sensitivity", {}).get("alternatives", []):
-            m = alt.get("metrics", {}).get("mean length")
+            m = alt.get("metrics", {}).get("length")
             if m and m.get("discovery") and m["difference"] < 0:
                 shorter.append((m["variant"] * length["seconds_per_unit"] / 60, rule_name(alt["option"], alt["value"])))
         shorter.sort()
@@ -190,7 +190,7 @@ def _rules(counts, rule_name):
     for (option, value, metric), seen in groups.items():
         parts, score = [], 0.0
         for players, m, _ in seen:
-            if metric == "mean length":
+            if metric == "length":
                 base = m["baseline"] or 1
                 score = max(score, abs(m["difference"]) / base * 20)
                 parts.append(say("rule.part_length", base=number(m['baseline'], ".1f"),
@@ -202,11 +202,16 @@ def _rules(counts, rule_name):
                                  diff=points(m["difference"]), players=players))
         if score < 1:
             continue
-        out.append({"score": score, "text": say("rule", rule=rule_name(option, seen[0][2]["value"]), metric=word(metric),
+        out.append({"score": score, "text": say("rule", rule=rule_name(option, seen[0][2]["value"]), metric=label(metric),
                                                 parts="; ".join(parts)),
                     "kind": "rule", "option": option, "value": seen[0][2]["value"], "metric": metric,
                     "players": [n for n, _, _ in seen]})
     return out
+
+
+def label(metric_id: str) -> str:
+    """A headline metric's name in a sentence (`metrics.Metric.label`, without a unit)."""
+    return headline_metric(metric_id).label()
 
 
 #: the fields of `ladder_words` that the "skill matters" sentences name

@@ -27,8 +27,10 @@ metric of its own.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import reduce
 from statistics import NormalDist
+from typing import Callable, Sequence
 
 from scipy.stats import chi2
 
@@ -303,28 +305,224 @@ def length_statistics(records) -> dict:
             "capped": share(games - len(finished), games)}
 
 
-# --- headline metrics and paired comparisons ---------------------------------------------------
+# --- headline metrics: one table --------------------------------------------------------------
 
-#: the metrics every comparison of two rule sets reports, each a ratio of per-game sums
-#: (numerator, denominator): win shares over decided games, length over finished games,
-#: draw (no single winner) and unfinished shares over all games
-HEADLINE_METRICS = ("seat 1 win share", "last seat win share", "mean length", "draw share", "unfinished share")
+@dataclass(frozen=True)
+class Metric:
+    """One headline metric, as every command that measures a game reads it.
+
+    `id` is its name in commands (`tune --goal draws<=5%`), in JSON and in code; `aliases` are
+    the names it had before, still understood by `metric`.  Its name in each language is the
+    term `report.metric.ID` (`Metric.label`).  `unit` says what a value is: "share" (of games),
+    "points" (a difference of shares), "balance" (0 to 1), "length" (the game's turns or rounds)
+    or "minutes" (at the table).  `formats` are the report's cell formats of a value, of a
+    difference of two values and of an interval (`document.format_cell`).  `direction` says
+    which way is better and so what a verdict aims at (`Metric.target`): "fair" (the fair share
+    1/players), "zero", "higher", "lower", or "stated" (the definition's playing time).  `counts`
+    names the games it is a ratio over, `how` says in words how it is computed from a game's
+    tallies (the censoring included).
+
+    `series(records, players)` gives, per game, the numerator and denominator of the metric
+    (its value is sum(numerators) / sum(denominators)): the paired comparisons of `report` and
+    `compare` take the differences of these (`paired_ratio_difference`), and a sweep point's
+    value and 95% interval come from them too (`point_value`): a Wilson interval for a share of
+    games, the normal interval of a mean otherwise.  `paired` and `sweep` say which commands
+    show it (a sweep and `tune` read the sweep's metrics); `least_players` is the least player
+    count it exists at; a metric with `per_minute` is the length at the definition's pace.
+    """
+
+    id: str
+    aliases: tuple[str, ...]
+    unit: str
+    formats: tuple[str, str, str]
+    direction: str
+    counts: str
+    how: str
+    series: Callable[[Sequence, int], tuple[list[float], list[int]]] | None = None
+    paired: bool = True
+    sweep: bool = True
+    least_players: int = 2
+    per_minute: bool = False
+    shift_by_fair: bool = False
+
+    def label(self, unit: str = "") -> str:
+        """Its name in the language being written, a length with the game's unit ("mean length (rounds)")."""
+        from boardlab.layouts.terms import term, word
+
+        name = term(f"report.metric.{self.id}")
+        return f"{name} ({word(unit)})" if self.unit == "length" and unit else name
+
+    @property
+    def is_share(self) -> bool:
+        """Whether a value is a share of games (or a difference of shares): a goal may be written in %."""
+        return self.unit in ("share", "points", "balance")
+
+    def target(self, players: int, stated_length: float | None = None) -> float | None:
+        """The value a verdict aims at: the fair share, 0, 1 or the stated length (None: none stated).
+
+        >>> metric("draws").target(4), metric("seat_1_share").target(4), metric("length").target(2, 30.0)
+        (0.0, 0.25, 30.0)
+        """
+        return {"fair": 1 / players, "zero": 0.0, "lower": 0.0, "higher": 1.0,
+                "stated": stated_length}[self.direction]
+
+
+def _seat_1(records, players):
+    decided = [int(is_decided(r)) for r in records]
+    return [seat_credits(r, players)[0] for r in records], decided
+
+
+def _last_seat(records, players):
+    decided = [int(is_decided(r)) for r in records]
+    return [seat_credits(r, players)[-1] for r in records], decided
+
+
+def _finished_length(records, players):
+    finished = [int(not r.unfinished) for r in records]
+    return [r.length * f for r, f in zip(records, finished)], finished
+
+
+def _draws(records, players):
+    return [int(not r.unfinished and len(r.winners) != 1) for r in records], [1] * len(records)
+
+
+def _capped(records, players):
+    return [int(r.unfinished) for r in records], [1] * len(records)
+
+
+#: every headline metric, in the order reports, comparisons, sweeps and `tune` show them
+HEADLINE: tuple[Metric, ...] = (
+    Metric("balance", (), "balance", ("f3", "sf3", "ci_f3"), "higher", "decided games",
+           "1 minus the gap between the seats with the highest and the lowest share of the decided games "
+           "(a shared win counts as its share)", None, paired=False),
+    Metric("first_player_advantage", ("first-player advantage",), "points", ("pp", "pp", "ci_pp"), "zero",
+           "decided games", "seat 1's share of the decided games minus the fair share 1/players", _seat_1,
+           paired=False, shift_by_fair=True),
+    Metric("seat_1_share", ("seat 1 win share",), "share", ("pct", "pp", "ci_pp"), "fair", "decided games",
+           "seat 1's credit (a shared win counts as its share) over the decided games", _seat_1, sweep=False),
+    Metric("last_seat_share", ("last seat win share",), "share", ("pct", "pp", "ci_pp"), "fair", "decided games",
+           "the last seat's credit over the decided games (with more than two players; with two it is one minus "
+           "seat 1's)", _last_seat, sweep=False, least_players=3),
+    Metric("minutes", ("table minutes",), "minutes", ("f1", "sf1", "ci_f1"), "stated", "finished games",
+           "the mean length of the finished games times the definition's pace (seconds per turn or round); games "
+           "stopped at the cap are left out, so read it beside the capped share", _finished_length, paired=False,
+           per_minute=True),
+    Metric("length", ("mean length",), "length", ("f1", "sf1", "ci_f1"), "stated", "finished games",
+           "the mean length of the finished games in turns or rounds; games stopped at the cap are left out, so "
+           "read it beside the capped share", _finished_length),
+    Metric("draws", ("draw share",), "share", ("pct", "pp", "ci_pp"), "lower", "all games",
+           "finished games without a single winner (a shared win or none) over all games", _draws),
+    Metric("capped", ("unfinished share", "unfinished"), "share", ("pct", "pp", "ci_pp"), "lower", "all games",
+           "games stopped at the turn or round cap over all games", _capped),
+)
+
+#: the names of the metrics every comparison of two rule sets reports (kept for older callers)
+HEADLINE_METRICS = tuple(m.id for m in HEADLINE if m.paired)
+
+
+def metric(name: str) -> Metric:
+    """The headline metric called `name` (its id or an older name).
+
+    >>> metric("draw share").id, metric("capped").label()
+    ('draws', 'unfinished share')
+
+    :raises KeyError: for a name no headline metric has.
+    """
+    for m in HEADLINE:
+        if name == m.id or name in m.aliases:
+            return m
+    raise KeyError(name)
+
+
+def find_metric(name: str) -> Metric | None:
+    """`metric`, or None for a name that is no headline metric (a game's own figure)."""
+    try:
+        return metric(name)
+    except KeyError:
+        return None
 
 
 def headline_series(records, players: int) -> dict[str, tuple[list[float], list[int]]]:
-    """Per game, the numerator and denominator of every headline metric (for paired comparisons).
+    """Per game, the numerator and denominator of every paired headline metric (`HEADLINE`) that
+    exists at `players` (the last seat's share not with two: it is one minus seat 1's)."""
+    return {m.id: m.series(records, players) for m in HEADLINE
+            if m.paired and m.series is not None and players >= m.least_players}
 
-    The last seat's share is left out with two players (it is one minus seat 1's).
+
+def mean_interval(values: Sequence[float]) -> dict:
+    """Mean with its normal 95% interval (a single point when every value is the same).
+
+    >>> mean_interval([1, 2, 3])["ci95"]
+    [0.868414, 3.131586]
     """
-    decided = [int(is_decided(r)) for r in records]
-    finished = [int(not r.unfinished) for r in records]
-    credits = [seat_credits(r, players) for r in records]
-    out = {"seat 1 win share": ([c[0] for c in credits], decided)}
-    if players > 2:
-        out["last seat win share"] = ([c[-1] for c in credits], decided)
-    out["mean length"] = ([r.length * f for r, f in zip(records, finished)], finished)
-    out["draw share"] = ([int(not r.unfinished and len(r.winners) != 1) for r in records], [1] * len(records))
-    out["unfinished share"] = ([int(r.unfinished) for r in records], [1] * len(records))
+    n = len(values)
+    if not n:
+        return {"value": None, "ci95": [None, None], "n": 0}
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(var / n)
+    return {"value": round(mean, 6), "ci95": [round(mean - half, 6), round(mean + half, 6)], "n": n}
+
+
+def balance_interval(wins: Sequence[float], decided: int) -> dict:
+    """The seat balance of `wins` (per seat, of `decided` games) with a 95% interval.
+
+    Each seat's share gets a Wilson interval at the level 1 - 0.05 / seats, so that all of them
+    hold at once with at least 95% (Bonferroni); the true gap between the best and the worst
+    seat then lies between the smallest and the largest gap those intervals allow, and the
+    balance (1 minus the gap) between 1 minus each.
+
+    >>> b = balance_interval([250, 250, 250, 250], 1000)
+    >>> b["value"], b["ci95"][1], round(b["ci95"][0], 3)
+    (1.0, 1.0, 0.932)
+    """
+    seats = len(wins)
+    bounds = [wilson_interval(w, decided, 1 - 0.05 / seats) for w in wins]
+    widest = max(hi for _, hi in bounds) - min(lo for lo, _ in bounds)
+    narrowest = max(0.0, max(lo for lo, _ in bounds) - min(hi for _, hi in bounds))
+    return {"value": balance([w / decided for w in wins]), "ci95": [round(1 - widest, 6), round(1 - narrowest, 6)],
+            "n": decided}
+
+
+NOTHING = {"value": None, "ci95": [None, None], "n": 0}
+
+
+def point_value(m: Metric, records, players: int, seconds: float | None = None) -> dict | None:
+    """One metric of a set of games as {"value", "ci95", "n"} (n: the games it counts over), as a
+    sweep point and `tune` read it; None for a metric these games cannot have (the last seat
+    with two players, minutes without a pace).
+
+    A share of games (or its difference from the fair share) has the Wilson interval of
+    sum(numerators) of sum(denominators); a length the normal interval of the mean of the
+    counted games; minutes are the length at `seconds` a turn or round.
+
+    >>> import dataclasses
+    >>> R = dataclasses.make_dataclass("R", ["winners", "unfinished", "length"])
+    >>> games = [R((0,), False, 10), R((1,), False, 20), R((0,), False, 30), R((), True, 99)]
+    >>> point_value(metric("capped"), games, 2)["value"], point_value(metric("minutes"), games, 2, 30)["value"]
+    (0.25, 10.0)
+    """
+    if players < m.least_players or (m.per_minute and not seconds):
+        return None
+    if m.id == "balance":
+        c = seat_counts(records, players)
+        return balance_interval(c["credits"], c["decided"]) if c["decided"] else dict(NOTHING)
+    assert m.series is not None
+    numerators, denominators = m.series(records, players)
+    counted = sum(denominators)
+    if m.unit in ("share", "points"):
+        if not counted:
+            return dict(NOTHING)
+        hits = math.fsum(numerators)
+        lo, hi = wilson_interval(hits, counted)
+        shift = 1 / players if m.shift_by_fair else 0.0
+        return {"value": round(hits / counted - shift, 6), "ci95": [round(lo - shift, 6), round(hi - shift, 6)],
+                "n": counted}
+    out = mean_interval([x for x, d in zip(numerators, denominators) if d])
+    if m.per_minute and out["value"] is not None:
+        scale = (seconds or 0) / 60
+        out = {"value": round(out["value"] * scale, 6), "ci95": [round(x * scale, 6) for x in out["ci95"]],
+               "n": out["n"]}
     return out
 
 

@@ -12,8 +12,8 @@ import numpy as np
 
 from boardlab.analysis.report.document import chart, table, text
 from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_series, is_decided, length_statistics,
-                                              paired_ratio_difference, power_statement, score_test, seat_credits,
-                                              seat_statistics, share)
+                                              metric, paired_ratio_difference, power_statement, score_test,
+                                              seat_credits, seat_statistics, share)
 from boardlab.analysis.report.options import option_value_text
 from boardlab.analysis.report.wording import cap_words, games as amount, listed, number, p_words, pct, say, word
 from boardlab.analysis.stats import describe_lengths, wilson_interval
@@ -48,11 +48,6 @@ def designer_difference(definition) -> float:
     """The smallest change of a win share the designer cares about: `[analysis] difference`, else 5 points."""
     analysis = getattr(definition, "analysis", None)
     return getattr(analysis, "difference", None) or DESIGNER_DIFFERENCE
-
-
-#: how each headline metric is shown: (value format, difference format, interval format)
-HEADLINE_FORMATS = {"mean length": ("f1", "sf1", "ci_f1")}
-RATE_FORMATS = ("pct", "pp", "ci_pp")
 
 
 def seats_data(outcome, players: int, difference: float) -> dict:
@@ -266,13 +261,13 @@ def _probe_games(data: dict) -> str:
     return listed(amount(n) for n in counts)
 
 
-def metric_label(metric: str, unit: str) -> str:
-    """How a table names a headline metric: lengths with their unit.
+def metric_label(metric_id: str, unit: str) -> str:
+    """How a table names a headline metric (`metrics.Metric.label`): lengths with their unit.
 
-    >>> metric_label("mean length", "rounds"), metric_label("draw share", "rounds")
+    >>> metric_label("length", "rounds"), metric_label("draw share", "rounds")
     ('mean length (rounds)', 'draw share')
     """
-    return f"{word(metric)} ({word(unit)})" if metric == "mean length" else word(metric)
+    return metric(metric_id).label(unit)
 
 
 def sensitivity_data(baseline, alternatives, players: int, skipped) -> dict:
@@ -289,10 +284,10 @@ def sensitivity_data(baseline, alternatives, players: int, skipped) -> dict:
             continue
         series = headline_series(outcome.records, players)
         metrics = {}
-        for metric, (numerators, denominators) in series.items():
+        for name, (numerators, denominators) in series.items():
             k = len(numerators)  # the default's games of the same seeds
-            metrics[metric] = paired_ratio_difference((numerators, denominators),
-                                                      (base[metric][0][:k], base[metric][1][:k]))
+            metrics[name] = paired_ratio_difference((numerators, denominators),
+                                                    (base[name][0][:k], base[name][1][:k]))
         data.append({"option": option, "value": value, "games": len(outcome.records), "metrics": metrics})
     return {"alternatives": data, "not_varied": [o for o, _ in skipped], "not_varied_why": [w for _, w in skipped]}
 
@@ -306,11 +301,11 @@ def sensitivity_blocks(data: dict, players: int, unit: str, rule_name=None) -> l
         if "error" in alt:
             rows.append([rule, say("sens.not_playable"), None, None, None, None, None])
             continue
-        for metric, d in alt["metrics"].items():
-            fmt = HEADLINE_FORMATS.get(metric, RATE_FORMATS)
+        for name, d in alt["metrics"].items():
+            fmt = metric(name).formats
             shown = "-" if d["difference"] is None else \
                 f"{_cell(d['difference'], fmt[1])} ({_cell(d['ci95'], fmt[2])})"
-            rows.append([rule, metric_label(metric, unit), _cell(d["baseline"], fmt[0]),
+            rows.append([rule, metric_label(name, unit), _cell(d["baseline"], fmt[0]),
                          _cell(d["variant"], fmt[0]), shown, d["p_value"], d.get("discovery", d["significant"])])
     games = max((a["games"] for a in data["alternatives"] if "games" in a), default=0)
     blocks = [table(say("sens.title", players=players),

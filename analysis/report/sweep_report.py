@@ -10,21 +10,31 @@ every point with every metric and its interval; refused points are listed with t
 from __future__ import annotations
 
 from boardlab.analysis.report.document import chart, format_cell, section, table, text
+from boardlab.analysis.report import metrics as metric_table
+from boardlab.analysis.report.metrics import find_metric
 
-#: how each metric is shown: (value format, interval format)
-SHOWN = {"balance": ("f3", "f3"), "first_player_advantage": ("pp", "pp"), "minutes": ("f1", "f1"),
-         "length": ("f1", "f1"), "draws": ("pct", "pct"), "capped": ("pct", "pct")}
+def shown_format(metric: str) -> str:
+    """The cell format of a metric's value (and its interval's ends) in a sweep: the headline
+    metric's own (`metrics.HEADLINE`), one decimal for a game's own figure.
+
+    >>> shown_format("draws"), shown_format("balance"), shown_format("chips_left")
+    ('pct', 'f3', 'f1')
+    """
+    m = find_metric(metric)
+    return m.formats[0] if m else "f1"
 
 
 def metric_title(metric: str, unit: str) -> str:
-    """How the report names a metric.
+    """How the report names a metric: a headline metric by its name in the metric table, a
+    game's own figure as its key.
 
     >>> metric_title("length", "rounds"), metric_title("first_player_advantage", "turns")
-    ('length of a finished game (rounds)', 'first-player advantage')
+    ('mean length (rounds)', 'first-player advantage')
+    >>> metric_title("chips_left", "turns")
+    'chips left (mean per game)'
     """
-    return {"balance": "seat balance (decided games)", "first_player_advantage": "first-player advantage",
-            "minutes": "table minutes (finished games)", "length": f"length of a finished game ({unit})",
-            "draws": "draws", "capped": "stopped at the cap"}.get(metric, f"{metric.replace('_', ' ')} (mean per game)")
+    m = find_metric(metric)
+    return m.label(unit) if m else f"{metric.replace('_', ' ')} (mean per game)"
 
 
 def interval_text(m: dict, fmt: str) -> str:
@@ -71,13 +81,14 @@ def _text(value) -> str:
 
 
 def metrics_of(points: list[dict]) -> list[str]:
-    """The metrics the played points have, headline ones first (in `SHOWN` order), then the game's own."""
+    """The metrics the played points have, headline ones first (in `metrics.HEADLINE` order), then the game's own."""
     found: list[str] = []
     for p in points:
         for m in p.get("metrics", {}):
             if m not in found:
                 found.append(m)
-    return [m for m in SHOWN if m in found] + [m for m in found if m not in SHOWN]
+    headline = [m.id for m in metric_table.HEADLINE]
+    return [m for m in headline if m in found] + [m for m in found if m not in headline]
 
 
 def _reference(metric: str, result: dict) -> tuple[float | None, str]:
@@ -109,7 +120,7 @@ def sweep_document(result: dict) -> dict:
         metrics = metrics_of(played)
         for metric in metrics:
             labels, series = _series(points, axes, metric)
-            fmt = SHOWN.get(metric, ("f1", "f1"))[0]
+            fmt = shown_format(metric)
             reference, reference_label = _reference(metric, result)
             blocks.append(chart("lines", f"{metric}-{n}", f"{metric_title(metric, unit)}, {n} players",
                                 x_labels=labels,
@@ -117,8 +128,8 @@ def sweep_document(result: dict) -> dict:
                                 series=series, format=fmt, x_axis=axes[0]["key"],
                                 axis=metric_title(metric, unit), reference=reference,
                                 reference_label=reference_label))
-        headline = [m for m in metrics if m in SHOWN]
-        own = [m for m in metrics if m not in SHOWN]
+        headline = [m for m in metrics if find_metric(m)]
+        own = [m for m in metrics if not find_metric(m)]
         for title, shown, note in (
                 (f"Every point, {n} players", headline,
                  f"{result['games']:,} games a point on seed {result['seed']}; in brackets the 95% interval. Seats "
@@ -131,7 +142,7 @@ def sweep_document(result: dict) -> dict:
                 continue
             columns = [(a["key"], "text") for a in axes] + [(metric_title(m, unit), "text") for m in shown]
             rows = [[_text(p["values"][a["key"]]) for a in axes] +
-                    [interval_text(p["metrics"][m], SHOWN.get(m, ("f1",))[0]) if m in p["metrics"] else "-"
+                    [interval_text(p["metrics"][m], shown_format(m)) if m in p["metrics"] else "-"
                      for m in shown] for p in played]
             blocks.append(table(title, columns, rows, note))
         refused = [p for p in points if "refused" in p]
@@ -140,19 +151,15 @@ def sweep_document(result: dict) -> dict:
                                "; ".join(f"{', '.join(f'{k} = {_text(v)}' for k, v in p['values'].items())}: "
                                          f"{p['refused']}" for p in refused) + "."))
         sections.append(section(f"{n} players", blocks))
-    glossary = [["seat balance", "1 minus the gap between the seats with the highest and the lowest share of the "
-                                 "decided games (games with a winner; a shared win counts as its share). Its 95% "
-                                 "interval: every seat's share within a Wilson interval at 1 - 0.05/seats (all at "
-                                 "once with 95% or more), and the balance between the widest and the narrowest gap "
-                                 "those allow."],
-                ["first-player advantage", "Seat 1's share of the decided games minus the fair share 1/players, with "
-                                           "its Wilson 95% interval."],
-                ["table minutes", "Mean length of the finished games times the definition's pace "
-                                  "(seconds per turn or round), against the playing time it states (dashed)."],
-                ["draws", "Games that ended with a shared win or with no winner, as a share of all games."],
-                ["stopped at the cap", "Games stopped at the definition's turn or round cap, as a share of all games."],
-                ["95% interval", "Wilson score interval for shares; mean plus or minus 1.96 standard errors for means."],
+    glossary = [[m.label(unit), f"{m.how[0].upper()}{m.how[1:]} (counted over {m.counts})."]
+                for m in metric_table.HEADLINE if m.sweep]
+    glossary += [["95% interval", "Wilson score interval for shares; mean plus or minus 1.96 standard errors for means; "
+                                 "for the seat balance, every seat's share within a Wilson interval at 1 - 0.05/seats "
+                                 "(all at once with 95% or more), and the balance between the widest and the "
+                                 "narrowest gap those allow."],
                 ["common random numbers", "Every point plays games 0..N-1 of the same seed: the same deals and dice, "
                                           "so the differences between points come from the rule, not from luck."]]
+    glossary.append(["reference line", f"Dashed: the {result['stated_minutes']} minutes the definition states "
+                                        "(table minutes), no advantage (first-player advantage)."])
     return {"title": f"{result['name']}: sweep of {keys}", "head": head, "sections": sections,
             "glossary": glossary, "data": result}

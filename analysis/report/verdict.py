@@ -11,7 +11,8 @@ has marked the tests, so it states only what the false-discovery control selecte
 
 from __future__ import annotations
 
-from boardlab.analysis.report.findings import LENGTH_TOLERANCE
+from boardlab.analysis.report.findings import LENGTH_TOLERANCE, label
+from boardlab.analysis.report import metrics as metric_table
 from boardlab.analysis.report.wording import (cap_words, games, listed, minutes, number, p_words, pace_words, pct,
                                               points, say, say_plural, unsigned_points, word)
 
@@ -35,13 +36,13 @@ def verdict(by_players: dict, rule_name) -> dict:
         else:
             if remedies:
                 unit = f" {word(d['length']['unit'])}"
-                parts = [say("verdict.remedy_part", rule=rule_name(r["option"], r["value"]), metric=word(problem["metric"]),
+                parts = [say("verdict.remedy_part", rule=rule_name(r["option"], r["value"]), metric=label(problem["metric"]),
                              base=_shown(problem["metric"], r["baseline"]), variant=_shown(problem["metric"], r["variant"]),
-                             unit=unit if problem["metric"] == "mean length" else "")
+                             unit=unit if problem["metric"] == "length" else "")
                          + (say("verdict.remedy_but", effects=listed(
-                             say("verdict.side_part", metric=word(e["metric"]), base=_shown(e["metric"], e["baseline"]),
+                             say("verdict.side_part", metric=label(e["metric"]), base=_shown(e["metric"], e["baseline"]),
                                  variant=_shown(e["metric"], e["variant"]),
-                                 unit=unit if e["metric"] == "mean length" else "") for e in r["worse"]))
+                                 unit=unit if e["metric"] == "length" else "") for e in r["worse"]))
                             if r["worse"] else "")
                          for r in remedies]
                 remedy = say_plural("verdict.remedy", len(parts), options="; ".join(parts))
@@ -58,7 +59,7 @@ def verdict_blocks(data: dict) -> list:
 
 
 def _shown(metric: str, value: float) -> str:
-    return number(value, ".1f") if metric == "mean length" else pct(value)
+    return number(value, ".1f") if metric == "length" else pct(value)
 
 
 def _seats(s: dict, unit: str) -> str:
@@ -133,37 +134,39 @@ def worst_problem(players: int, d: dict) -> dict | None:
         fair = s["fair_share"]
         # the seat a headline metric follows (seat 1 or the last) that is further from fair
         seat = 0 if players == 2 or abs(rates[0] - fair) >= abs(rates[-1] - fair) else players - 1
-        metric = "seat 1 win share" if seat == 0 else "last seat win share"
+        metric = "seat_1_share" if seat == 0 else "last_seat_share"
         problems.append({"kind": "seats", "score": abs(rates[seat] - fair) / fair * 50, "metric": metric,
                          "target": goals[metric],
                          "text": say("verdict.problem_seat", seat=seat + 1, rate=pct(rates[seat]), fair=pct(fair))})
-    if "mean length" in goals and length["finished_games"] and length["table_minutes"]["median"]:
+    if "length" in goals and length["finished_games"] and length["table_minutes"]["median"]:
         at_table, stated = length["table_minutes"]["median"], length["stated_minutes"]
         ratio = at_table / stated
         # a game shorter than stated is said in the time line; only one too long is a problem to fix
         if ratio > LENGTH_TOLERANCE:
-            problems.append({"kind": "length", "score": min(50.0, 10 * ratio), "metric": "mean length",
-                             "target": goals["mean length"],
+            problems.append({"kind": "length", "score": min(50.0, 10 * ratio), "metric": "length",
+                             "target": goals["length"],
                              "text": say("verdict.problem_long", minutes=minutes(at_table), stated=stated)})
     capped = s["unfinished_share"]["share"]
     if capped >= BESIDE:
-        problems.append({"kind": "capped", "score": capped * 100, "metric": "unfinished share",
-                         "target": goals["unfinished share"],
+        problems.append({"kind": "capped", "score": capped * 100, "metric": "capped",
+                         "target": goals["capped"],
                          "text": say("verdict.problem_capped", cap=cap_words(length["unit"]), share=pct(capped))})
     return max(problems, key=lambda p: p["score"]) if problems else None
 
 
 def targets(players: int, d: dict) -> dict[str, float]:
-    """What each headline metric should be for this player count: the fair share for the seats, no
-    capped games, and the stated time (in the game's length unit) for the mean length when the
-    definition states a time and a pace."""
-    fair = d["seats"]["fair_share"]
-    out = {"seat 1 win share": fair, "unfinished share": 0.0}
-    if players > 2:
-        out["last seat win share"] = fair
+    """What each headline metric a report compares should be for this player count
+    (`metrics.Metric.target`): the fair share for the seats, no draws, no capped games, and the
+    stated time (in the game's length unit) for the mean length when the definition states a
+    time and a pace."""
     length = d["length"]
-    if "table_minutes" in length and length.get("seconds_per_unit"):
-        out["mean length"] = length["stated_minutes"] * 60 / length["seconds_per_unit"]
+    stated = (length["stated_minutes"] * 60 / length["seconds_per_unit"]
+              if "table_minutes" in length and length.get("seconds_per_unit") else None)
+    out = {}
+    for m in metric_table.HEADLINE:
+        goal = m.target(players, stated)
+        if m.paired and players >= m.least_players and goal is not None:
+            out[m.id] = goal
     return out
 
 

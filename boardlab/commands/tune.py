@@ -15,6 +15,7 @@ HELP = "search rule values for those that meet every goal (a race on common seed
 
 
 def register(subparsers) -> None:
+    from boardlab.analysis.report.metrics import HEADLINE
     from boardlab.analysis.tune import TuneOptions
 
     p = subparsers.add_parser(
@@ -26,8 +27,8 @@ def register(subparsers) -> None:
                     "and which came closest on each goal.")
     add_game_arguments(p)
     p.add_argument("--goal", action="append", required=True, metavar="EXPR",
-                   help="METRIC<=X, METRIC>=X or METRIC~X (X within the 95%% interval); metrics: balance, "
-                        "first_player_advantage, minutes, length, draws, capped (shares may be written as 5%%) "
+                   help="METRIC<=X, METRIC>=X or METRIC~X (X within the 95%% interval); metrics: "
+                        f"{', '.join(m.id for m in HEADLINE if m.sweep)} (shares may be written as 5%%) "
                         "or a game's own figure; repeat for several goals")
     p.add_argument("--over", action="append", required=True, metavar="KEY=VALUES",
                    help="a key and the values to search (as sweep's --vary); repeat for a grid")
