@@ -20,6 +20,8 @@ import sys
 import threading
 import time
 
+import importlib.abc
+
 from numba import njit
 from numba.core import event
 
@@ -78,5 +80,36 @@ class CompileNotice(event.Listener):
                 pass
 
 
+class _NoLinearAlgebra(importlib.abc.MetaPathFinder):
+    """Refuses scipy.linalg while numba's array math is imported (`_array_math_without_blas`)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "scipy.linalg" or name.startswith("scipy.linalg."):
+            raise ImportError(f"{name}: not loaded at start-up (boardlab's kernels use no BLAS)")
+        return None
+
+
+def _array_math_without_blas() -> None:
+    """Import numba's array math now, without its probe for BLAS.
+
+    numba imports `numba.np.arraymath` when it first loads a compiled function, and that module
+    imports scipy.linalg only to learn whether `np.dot` can call BLAS: 0.2 s of CPU at every
+    command's start, a third of its start-up, for functions no kernel here calls (no kernel uses
+    `np.dot`, `@` or `np.linalg`; one that did still compiles and computes the same: numba's
+    linear algebra imports scipy.linalg itself when it is compiled, and a 1-d dot product takes a
+    plain loop). When something has loaded scipy.linalg already, the probe is free and runs as
+    usual.
+    """
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    refuse = _NoLinearAlgebra()
+    sys.meta_path.insert(0, refuse)
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        sys.meta_path.remove(refuse)
+
+
+_array_math_without_blas()
 NOTICE = CompileNotice()
 event.register("numba:compile", NOTICE)

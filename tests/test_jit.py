@@ -106,3 +106,23 @@ def test_a_first_run_says_it_on_a_terminal_and_nothing_on_a_pipe(tmp_path):
     again = subprocess.run(["script", "-qec", " ".join(command), "/dev/null"], env=env, capture_output=True,
                            text=True, timeout=300)
     assert again.returncode == 0 and jit.MESSAGE not in again.stdout
+
+
+def test_start_up_skips_numbas_blas_probe_and_linear_algebra_still_works():
+    """numba's array math is imported without scipy.linalg (0.2 s of every command's start-up);
+    a compiled np.dot, which no kernel uses, still gives numpy's answer afterwards."""
+    probe = """
+import sys
+import numpy as np
+from boardlab.analysis.jit import njit
+from boardlab.analysis.blockd import kernel
+print("scipy.linalg" in sys.modules)
+@njit
+def dot(a, b):
+    return np.dot(a, b)
+a = np.arange(6.0).reshape(2, 3)
+print(bool((dot(a, a.T) == a @ a.T).all()), dot(np.arange(3.0), np.arange(3.0)))
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "5.0"]

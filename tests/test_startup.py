@@ -20,13 +20,12 @@ HEAVY = ("numpy", "scipy", "numba", "reportlab", "dask", "distributed", "network
          "starlette", "uvicorn")
 
 #: what a command's --help may load, because that help shows it: simulate lists every engine's
-#: agents (the engines are compiled with numba); compare and report state the defaults of their
-#: options, which live beside the statistics (scipy); export lists the games whose print module
-#: draws a Tabletop Simulator box (reportlab)
+#: agents (Links' agents module works on numpy arrays; the compiled kernels, numba, load only when a
+#: game is played); export lists the games whose print module draws a Tabletop Simulator box
+#: (reportlab). compare and report state the defaults of their options without the statistics
+#: (scipy.stats is imported where a test is computed)
 HELP_NEEDS = {
-    "simulate": {"numpy", "numba", "scipy"},
-    "compare": {"numpy", "scipy"},
-    "report": {"numpy", "scipy"},
+    "simulate": {"numpy"},
     "export": {"reportlab", "svgwrite"},
 }
 

@@ -397,9 +397,6 @@ class BlockdGame(Game):
         return "\n".join(lines)
 
 
-from boardlab.analysis.blockd import kernel  # noqa: E402  (the kernel reads nothing of this module)
-
-
 class BlockdState(TurnState):
     """One Blockd position (see the module docstring for the discipline and open points)."""
 
@@ -614,6 +611,8 @@ class BlockdState(TurnState):
 
         `policy` is an agent's `random_policy`: "moves" or "destination".
         """
+        from boardlab.analysis.blockd import kernel  # here: numba's start-up only when a game is played
+
         weighting = kernel.WEIGHTINGS.get(policy)
         if weighting is None or self.mover < 0 or kernel.unsupported(self.game) is not None:
             return None

@@ -32,8 +32,6 @@ from functools import reduce
 from statistics import NormalDist
 from typing import Callable, Sequence
 
-from scipy.stats import chi2
-
 from boardlab.analysis.stats import benjamini_hochberg, describe_lengths, format_p, wilson_interval
 
 #: the significance level of every test (two-sided)
@@ -232,6 +230,8 @@ def equality_test(credits: list[float], decided: int) -> dict:
     if expected < EXACT_BELOW:
         return {"test": "exact multinomial", "statistic": None, "df": n - 1,
                 "p_value": exact_multinomial_test(_whole_counts(credits, decided))}
+    from scipy.stats import chi2  # here: scipy.stats costs half a second that `report --help` need not pay
+
     statistic = sum((c - expected) ** 2 for c in credits) / expected
     return {"test": "chi-square", "statistic": round(statistic, 6), "df": n - 1,
             "p_value": float(chi2.sf(statistic, n - 1))}

@@ -6,9 +6,7 @@ show, which go into the report's JSON under the same player count.
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from boardlab.analysis.report.document import chart, table, text
 from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_series, is_decided, length_statistics,
@@ -17,6 +15,9 @@ from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_seri
 from boardlab.analysis.report.options import option_value_text
 from boardlab.analysis.report.wording import cap_words, games as amount, listed, number, p_words, pct, say, word
 from boardlab.analysis.stats import describe_lengths, wilson_interval
+
+if TYPE_CHECKING:  # numpy is imported where it computes: `report --help` and `compare --help` need none of it
+    import numpy as np
 
 #: the most bins of a length chart
 LENGTH_BINS = 20
@@ -32,6 +33,8 @@ def length_edges(lengths) -> np.ndarray:
     >>> length_edges([10, 300]).tolist()[:3], len(length_edges([10, 300])) - 1
     ([10, 25, 40], 20)
     """
+    import numpy as np
+
     lo, hi = int(min(lengths)), int(max(lengths))
     width = -(-(hi - lo + 1) // LENGTH_BINS)  # ceiling division
     bins = -(-(hi - lo + 1) // width)
@@ -107,6 +110,8 @@ def length_data(outcome, definition, unit: str) -> dict:
         # the definition marks the pace as its own assumption when one of its `game.assumptions` names the key
         data["pace_assumed"] = any(f"seconds_per_{unit.rstrip('s')}" in a for a in definition.game.assumptions)
     data["stated_minutes"] = definition.game.minutes
+    import numpy as np
+
     finished = [r.length for r in outcome.records if not r.unfinished]
     counts, edges = np.histogram(finished, bins=length_edges(finished)) if finished else (np.zeros(0), np.zeros(1))
     data["histogram"] = {"edges": [round(float(e), 3) for e in edges], "counts": [int(c) for c in counts]}
