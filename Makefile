@@ -9,14 +9,14 @@ BOARDLAB := $(BIN)/boardlab
 # the games come from the registry (layouts/registry.py and the `boardlab.games` entry points)
 GAMES   = $$($(BOARDLAB) list --ids)
 
-.PHONY: all test test-slow typecheck check print rulebooks reports bench clean browser
+.PHONY: all test test-slow typecheck check print rulebooks reports docs bench clean browser
 
-all: check print rulebooks reports
+all: check print rulebooks reports docs
 
 $(STAMP): pyproject.toml setup.py
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,cluster,play]'
+	$(BIN)/python -m pip install -qq -e '.[test,cluster,play,docs]'  # -qq: errors only (setuptools' notice on every editable install)
 	@touch $(STAMP)
 
 check: $(STAMP)
@@ -65,6 +65,11 @@ rulebooks: $(STAMP)
 	if [ -n "$$epoch" ]; then export SOURCE_DATE_EPOCH=$$epoch; else unset SOURCE_DATE_EPOCH; fi; \
 	for game in $(GAMES); do for paper in a4 letter; do \
 		$(BOARDLAB) rulebook $$game --paper $$paper || exit 1; done; done
+
+# the docs site (mkdocs.yml, docs/) into build/docs, with its reference pages generated from the code;
+# --strict: a broken link or a missing page is an error (the suite builds it the same way)
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py

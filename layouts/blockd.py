@@ -11,8 +11,8 @@ from boardlab.layouts.schema import limits
 
 @dataclass(frozen=True)
 class Board:
-    rows: int = field(metadata=limits(min=2, max=12))
-    columns: int = field(metadata=limits(min=2, max=12))
+    rows: int = field(metadata=limits(min=2, max=12))  # rows of the grid of cards dealt face up
+    columns: int = field(metadata=limits(min=2, max=12))  # columns of the grid; rows x columns cards are dealt
 
 
 #: the kinds of card a card list may hold
@@ -24,8 +24,8 @@ class CardRow:
     """One line of a card list: a kind of card and how many of it (`[[cards.cards]]` in the
     definition, or a row of the CSV file `cards.card_list` names; read as Links' are)."""
 
-    kind: Literal["start", "number", "blind"]
-    count: int = field(default=1, metadata=limits(min=1, max=144))
+    kind: Literal["start", "number", "blind"]  # a suit's start card, a number card, or a blind card
+    count: int = field(default=1, metadata=limits(min=1, max=144))  # how many copies of this card
     colour: str = ""  # the suit of a start or number card
     value: int = field(default=0, metadata=limits(min=0, max=143))  # a number card's steps
 

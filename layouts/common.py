@@ -22,13 +22,13 @@ HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 class GameInfo:
     """Facts about the game as a product."""
 
-    id: str
-    name: str
-    version: str
-    summary: str
-    min_players: int = field(metadata=limits(min=1, max=12))
-    max_players: int = field(metadata=limits(min=1, max=12))
-    minutes: int = field(metadata=limits(min=1, max=600))
+    id: str  # the game's id in commands and file names (`boardlab report ID`); a variant keeps its game's
+    name: str  # the game's name as the rulebook, the reports and the print files write it
+    version: str  # the rules' version, printed in every footer
+    summary: str  # one sentence: what the game is (`boardlab list` prints it)
+    min_players: int = field(metadata=limits(min=1, max=12))  # the fewest players the game is for
+    max_players: int = field(metadata=limits(min=1, max=12))  # the most players the game is for
+    minutes: int = field(metadata=limits(min=1, max=600))  # the playing time printed on the box and rulebook
     #: what the definition decides for want of a source (printed at the head of every report)
     assumptions: tuple[str, ...] = ()
 
@@ -58,9 +58,9 @@ class Analysis:
 class Colour:
     """A named colour: its ink, a letter for text forms and a symbol for greyscale play."""
 
-    hex: str
-    letter: str
-    symbol: str
+    hex: str  # the ink, "#rrggbb"
+    letter: str  # one letter naming the colour in position files and text boards
+    symbol: str  # the mark printed with the colour, so that the game plays in greyscale
     label: str  # how the rulebook and reports name it, e.g. "red"
 
 
@@ -69,19 +69,20 @@ class PrintSettings:
     """How the printkit lays out this game's components (sizes in millimetres)."""
 
     card: str | tuple[float, float]  # a preset name from layouts/print.toml or [width, height]
-    bleed: float = field(metadata=limits(min=0, max=10))
-    safe: float = field(metadata=limits(min=0, max=20))
-    corner_radius: float = field(metadata=limits(min=0, max=10))
-    paper: str
-    back_colour: str
-    ink_colour: str
-    paper_colour: str
+    bleed: float = field(metadata=limits(min=0, max=10))  # printed past the cut line on every side (mm)
+    safe: float = field(metadata=limits(min=0, max=20))  # margin inside the cut line that no text crosses (mm)
+    corner_radius: float = field(metadata=limits(min=0, max=10))  # rounded corners of the cut outline (mm)
+    paper: str  # the default paper: a name from layouts/print.toml (`print --paper` overrides it)
+    back_colour: str  # the colour (a name from [colours]) of the card backs
+    ink_colour: str  # the colour of text and lines
+    paper_colour: str  # the colour of the paper the faces are printed on
 
 
 @dataclass(frozen=True)
 class Rulebook:
     """The rulebook: its languages (text in layouts/rulebooks/GAME.LANG.md) and the players' age."""
 
+    #: the rulebook's languages, first the one the outputs use by default (`--lang` picks another)
     languages: tuple[Literal["es", "en"], ...] = field(metadata=limits(min=1))
     age: int = field(metadata=limits(min=3, max=99))  # the youngest players the game is for
 
@@ -164,6 +165,6 @@ class StandeeSize:
     two base flaps that fold out to make it stand.
     """
 
-    width: float = field(metadata=limits(min=5, max=150))
-    height: float = field(metadata=limits(min=5, max=200))
-    base: float = field(metadata=limits(min=3, max=60))
+    width: float = field(metadata=limits(min=5, max=150))  # the standing figure's width (mm)
+    height: float = field(metadata=limits(min=5, max=200))  # the standing figure's height (mm)
+    base: float = field(metadata=limits(min=3, max=60))  # the depth of each base flap (mm)

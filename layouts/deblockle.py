@@ -35,24 +35,24 @@ class Board:
 @dataclass(frozen=True)
 class Face:
     symbol: str  # vector art the printkit draws
-    hop: Literal["score", "none", "orthogonal", "diagonal", "slide", "hoops"]
+    hop: Literal["score", "none", "orthogonal", "diagonal", "slide", "hoops"]  # how a block with this face up moves
 
 
 @dataclass(frozen=True)
 class Cube:
     """The cube's layout: the face on each side with the Star-bearing side up."""
 
-    top: str
-    bottom: str
-    north: str
-    east: str
-    south: str
-    west: str
+    top: str  # the face on top (a name from [faces])
+    bottom: str  # the face underneath
+    north: str  # the face towards the far edge of the board
+    east: str  # the face towards the right
+    south: str  # the face towards the near edge
+    west: str  # the face towards the left
 
 
 @dataclass(frozen=True)
 class Player:
-    colour: str
+    colour: str  # the player's colour, a name from [colours]
     home_star: str  # the player's own star square; the opponent scores there
     start: tuple[str, ...] = field(metadata=limits(min=1))  # start squares, in the order blocks are used
 

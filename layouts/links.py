@@ -15,15 +15,15 @@ from boardlab.layouts.schema import limits
 class End:
     """One end of a card: a colour and a number of points."""
 
-    colour: str
-    points: int = field(metadata=limits(min=0, max=99))
+    colour: str  # the end's colour, a name from [colours]
+    points: int = field(metadata=limits(min=0, max=99))  # the end's points
 
 
 @dataclass(frozen=True)
 class Master:
     name: str = field(metadata=limits(min=1))  # printed on the card, e.g. "ONE"
     value: int = field(metadata=limits(min=1, max=20))  # captures when the line's count is at least value - 1
-    count: int = field(metadata=limits(min=1, max=20))
+    count: int = field(metadata=limits(min=1, max=20))  # copies of this master card in the deck
     ends: tuple[End, End]  # used only when rules.master_links = "match"
 
 
@@ -36,8 +36,8 @@ class CardRow:
     """One line of a card list: a kind of card and how many of it (`[[deck.cards]]` in the
     definition, or a row of the CSV file `deck.card_list` names)."""
 
-    kind: Literal["game", "central", "empty", "master"]
-    count: int = field(default=1, metadata=limits(min=1, max=50))
+    kind: Literal["game", "central", "empty", "master"]  # a game card, the central card, an empty card or a master
+    count: int = field(default=1, metadata=limits(min=1, max=50))  # how many copies of this card
     ends: str = ""  # game cards, and masters with master_links = "match": "red 1 / blue 2"
     value: int = field(default=0, metadata=limits(min=0, max=20))  # a master's capture value
     text: str = ""  # a master's name, printed on the card
@@ -65,14 +65,14 @@ class Deck:
     also sets `central`, `empty`, `masters` and the end faces, so that everything reading the
     deck reads the list."""
 
-    end_colours: tuple[str, ...] = field(metadata=limits(min=1))
-    end_points: tuple[int, ...] = field(metadata=limits(min=1))
+    end_colours: tuple[str, ...] = field(metadata=limits(min=1))  # the colours a card's ends can have
+    end_points: tuple[int, ...] = field(metadata=limits(min=1))  # the points a card's ends can have
     doubles: bool  # whether cards with two equal ends exist
     copies: int = field(metadata=limits(min=1, max=10))  # copies of every game card
     central: int = field(metadata=limits(min=1, max=1))
     empty: int = field(metadata=limits(min=0, max=50))
     masters: tuple[Master, ...]
-    hand_size: int = field(metadata=limits(min=1, max=20))
+    hand_size: int = field(metadata=limits(min=1, max=20))  # cards dealt to each player
     removed_empty: dict[int, int]  # player count -> empty cards removed before dealing
     cards: tuple[CardRow, ...] = ()  # an explicit card list: the whole deck
     card_list: str = ""  # a CSV file of the card list (kind,ends,value,count,text), beside the definition
@@ -170,7 +170,7 @@ class Rules:
     idle_master: Literal["stays", "barred"]  # master N on a count below N - 1: stays uncounted | may not be laid
     capture_count: int = field(metadata=limits(min=2, max=20))  # the game card making this count captures
     lines: int = field(metadata=limits(min=1, max=4))  # lines that can start from the central card
-    max_turns: int = field(metadata=limits(min=1, max=100000))
+    max_turns: int = field(metadata=limits(min=1, max=100000))  # a game reaching this many turns ends unfinished
 
 
 @dataclass(frozen=True)

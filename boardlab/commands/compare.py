@@ -19,7 +19,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "compare", help=HELP,
         description="Play the baseline and each variant on the same seeds (same deals and dice, seats turned) "
-                    "and print every headline metric with baseline, variant, difference, 95%% interval and "
+                    "and print every headline metric with baseline, variant, difference, 95% interval and "
                     "verdict. --until-decided plays in batches until a sequential test (SPRT) on the first-seat "
                     "win share of decided games decides or the cap is reached.")
     add_game_arguments(p, players="the game's maximum", variant=False)

@@ -49,7 +49,7 @@ def register(subparsers) -> None:
         "sweep", help=HELP,
         description="Play the definition at every value of the varied keys (several --vary make a grid), every "
                     "point on the same seeds, and write a sweep report (Markdown with SVG charts, PDF, JSON): each "
-                    "headline metric against the values with its 95%% band. Every point goes through the results "
+                    "headline metric against the values with its 95% band. Every point goes through the results "
                     "store, so a rerun or an interrupted sweep plays only what is missing.")
     add_game_arguments(p)
     p.add_argument("--vary", action="append", required=True, metavar="KEY=VALUES",
