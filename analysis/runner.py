@@ -43,15 +43,14 @@ workers)` picks the backend for a command's `--cluster` and `--workers`.
 
 from __future__ import annotations
 
-import os
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from boardlab import stopping
 from boardlab.analysis.pool import local_pool
+from boardlab.analysis.progress import Progress  # noqa: F401 (used here and re-exported to the commands)
 from boardlab.analysis.protocol import CHANCE, Game, State
 from boardlab.analysis.tally import SummaryTally, seat_figures
 from boardlab.layouts.limits import MAX_GAMES, default_workers  # noqa: F401 (both used and re-exported)
@@ -254,40 +253,6 @@ def backend_for(cluster: str | None, workers: int | None = None, timeout: float 
         return LocalBackend(workers)
     from boardlab.analysis.cluster import DaskBackend
     return DaskBackend(cluster, workers=workers, timeout=timeout)
-
-
-class Progress:
-    """A one-line progress bar on stderr, shown only on a terminal and only after `delay` seconds."""
-
-    def __init__(self, total: int, label: str = "games", stream=None, delay: float = 2.0):
-        self.total, self.label, self.delay = total, label, delay
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.start = time.monotonic()
-        self.shown = False
-        self.done = 0
-
-    def update(self, done: int) -> None:
-        self.done = done
-        if not self.enabled:
-            return
-        elapsed = time.monotonic() - self.start
-        if elapsed < self.delay and done < self.total:
-            return
-        width = 30
-        filled = int(width * done / max(self.total, 1))
-        rate = done / elapsed if elapsed else 0.0
-        eta = (self.total - done) / rate if rate else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.label}"
-                          f"  {rate:,.0f}/s  eta {eta:4.0f}s ")
-        self.stream.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
-
 
 
 def make_match(game: Game, agents: Sequence[AgentFactory], seed: int, seat_rotation: bool = True,

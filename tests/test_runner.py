@@ -289,3 +289,25 @@ def test_one_agent_everywhere_turns_the_deal_so_every_seat_gets_the_head_start()
         turn = match.deal_rotation(index)
         heads.append(game.rotate_deal(outcome, turn)[0] if turn else outcome[0])
     assert sorted(heads) == [0, 1, 2]
+
+
+def test_progress_line_ticks_while_no_block_has_finished():
+    """A phase whose first games take minutes still shows its line, redrawn by its own thread."""
+    import io
+    import time as clock
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Tty()
+    bar = Progress(4, "games of mcts-4096", stream=tty, delay=0, tick=0.01)
+    for _ in range(500):  # waits for the thread's first line (at most 5 s), asserts no duration
+        if "none finished yet" in tty.getvalue():
+            break
+        clock.sleep(0.01)
+    bar.close()
+    assert "0/4 games of mcts-4096" in tty.getvalue() and "none finished yet" in tty.getvalue()
+    written = tty.getvalue()
+    clock.sleep(0.05)
+    assert tty.getvalue() == written  # closed: the thread draws no more
