@@ -58,3 +58,19 @@ def text_width(content: str, size: float, bold: bool = False) -> float:
 
     register_fonts()
     return pdfmetrics.stringWidth(content, font_name(bold), size) / POINTS_PER_MM
+
+
+def wrap_lines(content: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """`content` broken at spaces into lines no wider than `width` mm at `size` points (a word
+    longer than the width keeps a line of its own).
+
+    >>> wrap_lines("one two three", 10, text_width("one two", 10))
+    ['one two', 'three']
+    """
+    lines: list[str] = []
+    for word in content.split():
+        if lines and text_width(f"{lines[-1]} {word}", size, bold) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines

@@ -29,9 +29,9 @@ def _styles() -> dict[str, ParagraphStyle]:
         "body": base,
         "title": ParagraphStyle("title", parent=base, fontName=BOLD_FONT, fontSize=16, leading=20, spaceAfter=8),
         "h2": ParagraphStyle("h2", parent=base, fontName=BOLD_FONT, fontSize=13, leading=16, spaceBefore=10,
-                             spaceAfter=6),
+                             spaceAfter=6, keepWithNext=1),
         "h3": ParagraphStyle("h3", parent=base, fontName=BOLD_FONT, fontSize=10.5, leading=13, spaceBefore=6,
-                             spaceAfter=4),
+                             spaceAfter=4, keepWithNext=1),  # a heading never ends a page
         "caption": ParagraphStyle("caption", parent=base, fontName=BOLD_FONT, fontSize=8.5, leading=11, spaceAfter=2),
         "cell": ParagraphStyle("cell", parent=base, fontSize=7.5, leading=9, spaceAfter=0),
         "pre": ParagraphStyle("pre", parent=base, fontName="Courier", fontSize=7, leading=8.5),
@@ -45,6 +45,25 @@ def _section(section: dict, styles, width: float) -> list:
         story += _block(block, styles, width)
         story.append(Spacer(1, 2 * mm))
     return story
+
+
+def headings_kept(story: list) -> list:
+    """The story with every heading (a paragraph whose style keeps it with the next) held on one
+    page with what follows it: platypus keeps a heading with a paragraph but not with a
+    KeepTogether (a table with its caption, a chart), so such runs are joined here.
+    """
+    out: list = []
+    run: list = []
+    for flowable in story:
+        if isinstance(flowable, Paragraph) and getattr(flowable.style, "keepWithNext", 0):
+            run.append(flowable)
+            continue
+        if run:
+            content = list(flowable._content) if isinstance(flowable, KeepTogether) else [flowable]
+            flowable = KeepTogether(run + content)
+            run = []
+        out.append(flowable)
+    return out + run
 
 
 def inline(text: str) -> str:
@@ -223,5 +242,5 @@ def report_pdf(document: dict) -> bytes:
         canvas.drawRightString(A4[0] - MARGIN, MARGIN / 2, term("report.page", n=doc.page))
         canvas.restoreState()
 
-    pdf.build(story, onFirstPage=footer, onLaterPages=footer)
+    pdf.build(headings_kept(story), onFirstPage=footer, onLaterPages=footer)
     return buffer.getvalue()

@@ -28,6 +28,7 @@ from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.terms import number, plural, term
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.fonts import text_width, wrap_lines
 from boardlab.printkit.marks import CUT_WIDTH, footed_file
 from boardlab.printkit.packing import paper_size, printable_area
 from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile
@@ -173,7 +174,7 @@ def tiled_pages(board: Component, paper_name: str, conventions: PrintConventions
             left = ax + (aw - tile.width) / 2
             top = ay + (room_h - tile.height) / 2
             draw_tile(canvas, board, tiles, tile, left, top, overlap, ink=ink, paper_colour=paper_colour, grid=grid)
-            draw_key(canvas, tiles, tile, ax, ay + ah - key_band(conventions), overlap, conventions, ink=ink)
+            draw_key(canvas, tiles, tile, ax, ay + ah - key_band(conventions), aw, overlap, conventions, ink=ink)
         pages.append(Page(page_w, page_h, draw))
     return pages
 
@@ -237,7 +238,7 @@ def _alignment_mark(canvas: Canvas, x: float, y: float, half: float, ink: str, p
     canvas.line(x, y - half, x, y + half, stroke=ink, width=MARK_WIDTH)
 
 
-def draw_key(canvas: Canvas, tiles: list[Tile], current: Tile, x: float, y: float, overlap: float,
+def draw_key(canvas: Canvas, tiles: list[Tile], current: Tile, x: float, y: float, width: float, overlap: float,
              conventions: PrintConventions, *, ink: str) -> None:
     """The key under a tile: a little grid with this tile filled, the tile names and how to join them."""
     size = conventions.sheet.footer_size
@@ -250,9 +251,13 @@ def draw_key(canvas: Canvas, tiles: list[Tile], current: Tile, x: float, y: floa
     columns = max(t.column for t in tiles) + 1
     text_x = x + columns * cell + 3
     line = size * MM_PER_POINT * 1.5
-    canvas.text(text_x, y + line, term("tiles.tile", tile=current.name, n=len(tiles)), size=size + 1, fill=ink, bold=True)
-    canvas.text(text_x, y + 2 * line, term("tiles.key", layout=tile_key(tiles)), size=size, fill=ink)
-    canvas.text(text_x, y + 3 * line, term("tiles.how", overlap=float(overlap)), size=size, fill=ink)
+    label = term("tiles.tile", tile=current.name, n=len(tiles))
+    canvas.text(text_x, y + line, label, size=size + 1, fill=ink, bold=True)
+    canvas.text(text_x + text_width(label, size + 1, bold=True) + 3, y + line, term("tiles.key", layout=tile_key(tiles)),
+                size=size + 1, fill=ink)
+    # the instructions wrap within the printable width: two lines are kept for them (key_band)
+    for k, text in enumerate(wrap_lines(term("tiles.how", overlap=float(overlap)), size, width - (text_x - x))):
+        canvas.text(text_x, y + (2 + k) * line, text, size=size, fill=ink)
 
 
 def poster_page(board: Component, conventions: PrintConventions, *, ink: str) -> tuple[Page, float]:
