@@ -55,7 +55,7 @@ def headings_kept(story: list) -> list:
     out: list = []
     run: list = []
     for flowable in story:
-        if isinstance(flowable, Paragraph) and getattr(flowable.style, "keepWithNext", 0):
+        if isinstance(flowable, Paragraph) and getattr(flowable.style, "keepWithNext", False):
             run.append(flowable)
             continue
         if run:
