@@ -1,4 +1,10 @@
-"""The skeleton of a new game (`boardlab new-game NAME`): one folder and one registry line.
+"""The skeleton of a new game (`boardlab new-game NAME`): one folder, written whole or not at all.
+
+A name is checked before anything is written (`check_name`): a plain identifier that is no
+Python keyword, no module already importable, no game already registered and no word of
+boardlab's own code (tests/test_game_ids.py would then find the new game named outside its
+folder).  The folder is built beside its place and renamed into it, with the permissions the
+umask gives.
 
 The folder holds everything of the game, from the templates in boardlab/skeleton/: its
 definition (NAME.toml) and schema (definition.py), a rules engine on the basic protocol
@@ -9,24 +15,35 @@ card (printing.py), and its rulebook texts in every language boardlab's rulebook
 Two places to write it:
 
 - boardlab's own source tree (`write_in_tree`): games/NAME/, as the package
-  `boardlab.games.NAME`, and its `GameEntry` line added to `BUILT_IN` in layouts/registry.py;
+  `boardlab.games.NAME`, with registration.toml (its `GameEntry`'s fields), which the registry
+  finds there: no other file is changed;
 - any folder (`write_package`): DIR/NAME/, a package of its own named NAME, with
   registration.py holding its `GameEntry` for the `boardlab.games` entry point (or
   `register_game`).
 
 >>> check_name("nim")
 'nim'
+>>> check_name("nim\\n")
+Traceback (most recent call last):
+...
+boardlab.layouts.errors.BoardlabError: 'nim\\n' cannot be a game id (2 to 30 lower-case letters, digits and underscores, starting with a letter)
 >>> class_name("nim"), class_name("go9")
 ('Nim', 'Go9')
 """
 
 from __future__ import annotations
 
+import ast
+import importlib.util
+import io
 import keyword
 import os
 import re
 import shutil
+import sys
 import tempfile
+import tokenize
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from boardlab.files import write_synced
@@ -37,25 +54,81 @@ SKELETON = Path(__file__).resolve().parent / "skeleton"
 FILES = {"__init__.py.tmpl": "__init__.py", "definition.py.tmpl": "definition.py", "engine.py.tmpl": "engine.py",
          "printing.py.tmpl": "printing.py", "game.toml.tmpl": "NAME.toml",
          "rulebook.en.md.tmpl": "NAME.en.md", "rulebook.es.md.tmpl": "NAME.es.md"}
-NAME = re.compile(r"^[a-z][a-z0-9]{1,29}$")
-#: the line of layouts/registry.py that ends the tuple of built-in games
-BUILT_IN_END = "\n)\n"
+#: boardlab's packages whose code must not name a game outside its own files (tests/test_game_ids.py)
+CODE_PACKAGES = ("boardlab", "boardlab.layouts", "boardlab.analysis", "boardlab.printkit")
+#: the tokens of code that can name something (f-strings are split into parts from Python 3.12)
+CODE_TOKENS = {tokenize.NAME, tokenize.STRING} | ({tokenize.FSTRING_MIDDLE} if hasattr(tokenize, "FSTRING_MIDDLE")
+                                                   else set())
 
 
 def check_name(name: str) -> str:
     """`name` if it can be a new game's id.
 
-    :raises BoardlabError: for a name that is not 2 to 30 lower-case letters and digits starting
-        with a letter, a Python keyword, or the id of a game already registered.
+    :raises BoardlabError: for a name that is not a plain identifier (`GAME_ID`: 2 to 30 lower-case
+        letters, digits and underscores starting with a letter), a Python keyword, the name of a
+        module Python can already import, the id of a game already registered, or a word of
+        boardlab's own code.
     """
-    from boardlab.layouts.registry import game_ids
+    from boardlab.layouts.registry import GAME_ID, game_ids
 
-    if not NAME.match(name) or keyword.iskeyword(name):
-        raise BoardlabError(f"'{name}' cannot be a game id (2 to 30 lower-case letters and digits, "
-                            "starting with a letter; not a Python keyword)")
+    shown = repr(name[:40]) + ("..." if len(name) > 40 else "")
+    if not GAME_ID.fullmatch(name):  # fullmatch: "nim\n" is refused, re.match with $ would take it
+        raise BoardlabError(f"{shown} cannot be a game id (2 to 30 lower-case letters, digits and underscores, "
+                            "starting with a letter)")
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        raise BoardlabError(f"'{name}' cannot be a game id: it is a Python keyword")
     if name in game_ids():
         raise BoardlabError(f"a game '{name}' is already registered")
+    if name in sys.stdlib_module_names or importlib.util.find_spec(name) is not None:
+        raise BoardlabError(f"'{name}' cannot be a game id: a Python module of that name exists (its package "
+                            "would hide it or be hidden)")
+    for path in package_files():
+        if code_mentions(path.read_text(encoding="utf-8"), (name,)):
+            raise BoardlabError(f"'{name}' cannot be a game id: boardlab's own code already uses it as a word "
+                                f"({path.parent.name}/{path.name}); choose a word of its own")
     return name
+
+
+def package_files() -> Iterator[Path]:
+    """Every module of boardlab's own packages (`CODE_PACKAGES`), wherever they are installed."""
+    for package in CODE_PACKAGES:
+        spec = importlib.util.find_spec(package)
+        for place in (spec.submodule_search_locations or []) if spec is not None else []:
+            for path in sorted(Path(place).rglob("*.py")):
+                if package != "boardlab" or path.relative_to(place).parts[0] not in ("games", "skeleton"):
+                    yield path
+
+
+def docstring_starts(tree: ast.AST) -> set[tuple[int, int]]:
+    """Where each module, class and function docstring starts (line, column)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                out.add((first.lineno, first.col_offset))
+    return out
+
+
+def code_mentions(text: str, game_ids: Iterable[str]) -> list[tuple[int, str, str]]:
+    """(line, game id, token) for every name or string literal of code in `text` naming a game id
+    as a word (``blockd``, ``"blockd"``, ``blockd_cards``, ``f"blockd-{n}"``; not ``blockdx``).
+    Docstrings (with their doctests) and comments are documentation and are not read.
+
+    >>> code_mentions("x = ('alpha', alpha_cards, 'alphabet')  # alpha\\n", ("alpha",))
+    [(1, 'alpha', "'alpha'"), (1, 'alpha', 'alpha_cards')]
+    """
+    docs = docstring_starts(ast.parse(text))
+    patterns = [(game_id, re.compile(rf"(?<![A-Za-z0-9]){re.escape(game_id)}(?![A-Za-z0-9])")) for game_id in game_ids]
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type not in CODE_TOKENS or token.start in docs:
+            continue
+        for game_id, pattern in patterns:
+            if pattern.search(token.string):
+                found.append((token.start[0], game_id, token.string))
+    return found
 
 
 def class_name(name: str) -> str:
@@ -76,25 +149,34 @@ def render(name: str, package: str) -> dict[str, str]:
 
 
 def entry_source(name: str, package: str) -> str:
-    """The `GameEntry(...)` expression of the game (its one registry line)."""
+    """The `GameEntry(...)` expression of the game (registration.py of a package of its own)."""
     return (f'GameEntry("{name}", "{package}.definition", engine="{package}.engine", print="{package}.printing",\n'
             f'              definition_file="{name}.toml"),')
 
 
-def with_entry(registry_text: str, name: str, package: str) -> str:
-    """layouts/registry.py's text with the game's `GameEntry` added at the end of `BUILT_IN`.
+def registration_toml(name: str, package: str) -> str:
+    """registration.toml of a game in games/: the fields of its `GameEntry`, which the registry reads
+    (`boardlab.layouts.registry.folder_games`).
 
-    :raises BoardlabError: when the text has no `BUILT_IN` tuple to add it to.
+    >>> import tomllib; tomllib.loads(registration_toml("nim", "boardlab.games.nim"))["engine"]
+    'boardlab.games.nim.engine'
     """
-    start = registry_text.find("BUILT_IN: tuple[GameEntry, ...] = (")
-    end = registry_text.find(BUILT_IN_END, start)
-    if start < 0 or end < 0:
-        raise BoardlabError("layouts/registry.py has no BUILT_IN tuple to add the game to")
-    return registry_text[:end] + "\n    " + entry_source(name, package) + registry_text[end:]
+    return (f"# {class_name(name)}'s entry in boardlab's registry: boardlab finds this file in games/{name}/ "
+            "(layouts/registry.py, folder_games).\n"
+            f'definition = "{package}.definition"\nengine = "{package}.engine"\nprint = "{package}.printing"\n'
+            f'definition_file = "{name}.toml"\n')
+
+
+def umask_mode(mode: int = 0o777) -> int:
+    """`mode` less the process's umask: what a folder made by `mkdir` gets."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mode & ~mask
 
 
 def _write_folder(folder: Path, files: dict[str, str]) -> None:
-    """Write the folder whole or not at all (built beside it, then renamed into place)."""
+    """Write the folder whole or not at all (built beside it, then renamed into place), with the
+    permissions the umask gives (a temporary folder is made 700)."""
     if folder.exists():
         raise BoardlabError(f"{folder} already exists (a new game needs a folder of its own)")
     if not folder.parent.is_dir():
@@ -103,6 +185,7 @@ def _write_folder(folder: Path, files: dict[str, str]) -> None:
     try:
         for file, text in files.items():
             write_synced(staging / file, text.encode("utf-8"))
+        staging.chmod(umask_mode())
         os.replace(staging, folder)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -112,24 +195,19 @@ def _write_folder(folder: Path, files: dict[str, str]) -> None:
 def source_root() -> Path | None:
     """boardlab's source tree when it is installed from one (an editable install), else None."""
     root = Path(__file__).resolve().parent.parent
-    registry = root / "layouts" / "registry.py"
-    return root if (root / "pyproject.toml").is_file() and registry.is_file() and (root / "games").is_dir() else None
+    return root if (root / "pyproject.toml").is_file() and (root / "games" / "__init__.py").is_file() else None
 
 
-def write_in_tree(name: str, root: Path) -> list[Path]:
-    """games/NAME/ in the source tree `root` and the game's line in layouts/registry.py; the
-    paths written, the registry last."""
+def write_in_tree(name: str, root: Path) -> Path:
+    """games/NAME/ in the source tree `root`, with the registration.toml that registers it; the
+    folder written (the one path: nothing else changes)."""
     check_name(name)
     package = f"boardlab.games.{name}"
-    registry = root / "layouts" / "registry.py"
-    text = with_entry(registry.read_text(encoding="utf-8"), name, package)
+    files = render(name, package)
+    files["registration.toml"] = registration_toml(name, package)
     folder = root / "games" / name
-    _write_folder(folder, render(name, package))
-    staging = registry.with_name(f".{registry.name}.new")
-    staging.unlink(missing_ok=True)
-    write_synced(staging, text.encode("utf-8"))
-    os.replace(staging, registry)
-    return [folder, registry]
+    _write_folder(folder, files)
+    return folder
 
 
 def write_package(name: str, into: Path) -> list[Path]:

@@ -1,2 +1,2 @@
 """Games written with `boardlab new-game NAME`: each one folder here (the package
-`boardlab.games.NAME`) and its line in layouts/registry.py."""
+`boardlab.games.NAME`), registered by the registration.toml in it (layouts/registry.py finds it)."""

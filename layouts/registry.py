@@ -19,6 +19,11 @@ What each part's module provides:
   rulebook's appendix).
 - ``print``: ``print_files(definition, options: PrintOptions) -> list[PrintFile]``.
 
+A game written by `boardlab new-game` into boardlab's source tree is a folder games/ID/ (the
+package ``boardlab.games.ID``) holding ``registration.toml``: the fields of its `GameEntry`, found
+here (`folder_games`) without any edit of this file.  A folder whose registration cannot be read
+is left out with one line; the other games still work.
+
 A designer's own package adds a game without editing boardlab through the entry-point group
 ``boardlab.games``: in its pyproject.toml,
 
@@ -41,6 +46,8 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
+import re
+import tomllib
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -50,6 +57,14 @@ from boardlab.layouts.errors import BoardlabError
 
 #: the entry-point group through which other packages add games
 ENTRY_POINT_GROUP = "boardlab.games"
+
+#: what a game id may be: a plain identifier of 2 to 30 lower-case letters, digits and underscores,
+#: from a letter (it names a folder, a Python package and files; nothing in it needs quoting)
+GAME_ID = re.compile(r"[a-z][a-z0-9_]{1,29}")
+#: the file of a game's folder in games/ that registers it (`folder_games`)
+REGISTRATION_FILE = "registration.toml"
+#: the largest registration file read (bytes; a real one has about 300)
+MAX_REGISTRATION_BYTES = 64_000
 
 #: the parts a game may have, and how messages name them
 PARTS = {"definition": "definition", "engine": "rules engine", "moves": "move lister", "tables": "tables",
@@ -102,6 +117,7 @@ BUILT_IN: tuple[GameEntry, ...] = (
 
 _registered: dict[str, GameEntry] = {}
 _plugins: dict[str, GameEntry] | None = None
+_folders: dict[str, GameEntry] | None = None
 
 
 def _check_part(part: str) -> str:
@@ -137,6 +153,68 @@ def _load_plugins() -> dict[str, GameEntry]:
     return _plugins
 
 
+def registration(path: Path, package: str) -> GameEntry:
+    """The `GameEntry` a game folder's registration file gives: the game id is the folder's name, its
+    modules lie in the folder's package `package`.
+
+    :raises BoardlabError: for a file that is too large, not UTF-8 TOML, a folder name that is not a
+        game id, a field that is not one of `GameEntry`'s, or a module outside `package`.
+    """
+    name = path.parent.name
+    if not GAME_ID.fullmatch(name):
+        raise BoardlabError(f"the folder name {name!r} is not a game id")
+    with open(path, "rb") as file:
+        data = file.read(MAX_REGISTRATION_BYTES + 1)
+    if len(data) > MAX_REGISTRATION_BYTES:
+        raise BoardlabError(f"larger than {MAX_REGISTRATION_BYTES:,} bytes")
+    try:
+        fields = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise BoardlabError(f"not a TOML file ({err})") from None
+    known = {field.name for field in dataclasses.fields(GameEntry)}
+    unknown = sorted(set(fields) - known)
+    if unknown:
+        raise BoardlabError(f"unknown key '{unknown[0]}' (keys: {', '.join(sorted(known))})")
+    if fields.pop("id", name) != name:
+        raise BoardlabError(f"its id is not the folder's name '{name}'")
+    if "definition" not in fields:
+        raise BoardlabError("no definition module")
+    entry = _as_entry(name, fields)
+    for field in dataclasses.fields(GameEntry):
+        module = getattr(entry, field.name)
+        if field.name not in ("id", "definition_file") and module is not None \
+                and not module.startswith(f"{package}."):
+            raise BoardlabError(f"{field.name}: the module {module} is not in the game's own folder ({package})")
+    if entry.definition_file is not None and Path(entry.definition_file).name != entry.definition_file:
+        raise BoardlabError(f"definition_file: {entry.definition_file} is not a file of the game's own folder")
+    return entry
+
+
+def folder_games(folder: Path, package: str) -> dict[str, GameEntry]:
+    """Game id -> entry of every folder of `folder` holding a `REGISTRATION_FILE` (the games that
+    `boardlab new-game` writes into games/, each the package `package.ID`).  A folder whose file
+    cannot be used is left out with one line naming it; the other games still work.
+    """
+    found = {}
+    for path in sorted(folder.glob(f"*/{REGISTRATION_FILE}")):
+        try:
+            found[path.parent.name] = registration(path, f"{package}.{path.parent.name}")
+        except (OSError, BoardlabError) as err:
+            _left_out(f"{path}: {getattr(err, 'strerror', None) or err}; the game is left out")
+    return found
+
+
+def _load_folders() -> dict[str, GameEntry]:
+    global _folders
+    if _folders is None:
+        spec = importlib.util.find_spec("boardlab.games")
+        places = list(spec.submodule_search_locations or []) if spec is not None else []
+        _folders = {}
+        for place in places:
+            _folders.update(folder_games(Path(place), "boardlab.games"))
+    return _folders
+
+
 def _left_out(message: str) -> None:
     import sys
 
@@ -162,9 +240,10 @@ def unregister_game(game_id: str) -> None:
 
 
 def registry() -> dict[str, GameEntry]:
-    """Game id -> entry: the built-in games, then those of entry points, then registered ones."""
+    """Game id -> entry: the built-in games, then those of games/ (`folder_games`), then those of
+    entry points, then registered ones."""
     out = {entry.id: entry for entry in BUILT_IN}
-    for source in (_load_plugins(), _registered):
+    for source in (_load_folders(), _load_plugins(), _registered):
         for game_id, entry in source.items():
             if game_id in out and out[game_id] != entry:
                 raise BoardlabError(f"two games are registered as '{game_id}'")
@@ -202,6 +281,10 @@ def game_part(game_id: str, part: str) -> ModuleType:
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as err:
-        if err.name is None or not name.startswith(err.name):
-            raise
-        raise BoardlabError(f"{game_id}: the {PARTS[part]} is not available yet (module {name} does not exist)") from None
+        if err.name is not None and name.startswith(err.name):
+            raise BoardlabError(f"{game_id}: the {PARTS[part]} is not available yet (module {name} does not "
+                                "exist)") from None
+        raise BoardlabError(f"{game_id}: the {PARTS[part]} module {name} cannot be loaded: {err}") from None
+    except Exception as err:  # an error in a game's own module: one line naming it, the other games unharmed
+        raise BoardlabError(f"{game_id}: the {PARTS[part]} module {name} cannot be loaded: "
+                            f"{type(err).__name__}: {err}") from None

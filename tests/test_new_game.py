@@ -15,6 +15,7 @@ import pytest
 
 from boardlab import newgame
 from boardlab.cli import main
+import boardlab.layouts.registry as registry
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "sixth"
@@ -169,22 +170,80 @@ def test_every_command_handles_a_new_game(package, tmp_path):
     assert set(report["data"]["by_players"]) == {"2", "3", "4"}
 
 
-def test_in_the_source_tree_it_is_a_folder_in_games_and_one_registry_line(tmp_path):
-    (tmp_path / "layouts").mkdir()
+def test_in_the_source_tree_it_is_one_folder_in_games_that_registers_itself(tmp_path):
     (tmp_path / "games").mkdir()
-    registry = (ROOT / "layouts" / "registry.py").read_text()
-    (tmp_path / "layouts" / "registry.py").write_text(registry)
-    folder, written = newgame.write_in_tree(NAME, tmp_path)
+    (tmp_path / "layouts").mkdir()
+    old_mask = os.umask(0o022)
+    try:
+        folder = newgame.write_in_tree(NAME, tmp_path)
+    finally:
+        os.umask(old_mask)
     assert folder == tmp_path / "games" / NAME and (folder / "engine.py").is_file()
-    new = written.read_text()
-    added = [line for line in new.splitlines() if line not in registry.splitlines()]
-    assert len(added) == 2 and added[0].strip().startswith(f'GameEntry("{NAME}", "boardlab.games.{NAME}.definition"')
-    namespace: dict = {}
-    exec(compile(new, "registry.py", "exec"), namespace)  # still a module, and the tuple holds the game
-    entry = namespace["BUILT_IN"][-1]
-    assert (entry.id, entry.engine, entry.print, entry.definition_file) == \
-        (NAME, f"boardlab.games.{NAME}.engine", f"boardlab.games.{NAME}.printing", f"{NAME}.toml")
+    assert sorted(p.name for p in tmp_path.rglob("*") if folder not in p.parents and p != folder) == ["games", "layouts"]
+    assert folder.stat().st_mode & 0o777 == 0o755  # what mkdir gives under umask 022, not mkdtemp's 700
+    assert {p.stat().st_mode & 0o777 for p in folder.iterdir()} == {0o644}
+    entry = registry.folder_games(tmp_path / "games", "boardlab.games")[NAME]
+    assert (entry.id, entry.definition, entry.engine, entry.print, entry.definition_file) == \
+        (NAME, f"boardlab.games.{NAME}.definition", f"boardlab.games.{NAME}.engine",
+         f"boardlab.games.{NAME}.printing", f"{NAME}.toml")
     assert "from boardlab.games.sixth" not in (folder / "engine.py").read_text()  # imports boardlab only
+
+
+def test_a_game_in_games_is_found_by_every_command_with_no_other_file_changed(tmp_path):
+    """The registry reads the folders of the package boardlab.games (a second folder of it here, so that
+    the source tree is not touched): the game is listed, checked and played."""
+    games = tmp_path / "games"
+    games.mkdir()
+    newgame.write_in_tree(NAME, tmp_path)
+    script = ("import sys, boardlab.games; boardlab.games.__path__.append(sys.argv[1]); "
+              "from boardlab.cli import main; sys.exit(main(sys.argv[2:]))")
+    for argv in (["list", "--ids"], ["check", NAME], ["simulate", NAME, "--games", "20", "--workers", "1", "--json"]):
+        done = run(tmp_path, "-c", script, str(games), *argv, cwd=tmp_path)
+        assert done.returncode == 0 and done.stderr == "", (argv, done.stderr[-2000:])
+        if argv[0] == "list":
+            assert done.stdout.split() == [*registry.game_ids(), NAME]
+        if argv[0] == "simulate":
+            assert json.loads(done.stdout)["games"] == 20
+
+
+def test_a_broken_registration_is_left_out_in_one_line_and_the_other_games_stay(tmp_path, capsys):
+    games = tmp_path / "games"
+    games.mkdir()
+    newgame.write_in_tree(NAME, tmp_path)
+    for name, text in {"broken": "definition = [unclosed\n", "outside": 'definition = "os.path"\n',
+                       "odd": 'definition = "boardlab.games.odd.definition"\nrules = "x"\n',
+                       "Bad": 'definition = "boardlab.games.Bad.definition"\n'}.items():
+        (games / name).mkdir()
+        (games / name / registry.REGISTRATION_FILE).write_text(text)
+    found = registry.folder_games(games, "boardlab.games")
+    assert list(found) == [NAME]
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 4 and all(line.endswith("; the game is left out") for line in err)
+    assert [line.split(": ")[1].split("/")[-2] for line in err] == ["Bad", "broken", "odd", "outside"]
+    assert "not a game id" in err[0] and "not a TOML file" in err[1] and "unknown key 'rules'" in err[2] \
+        and "os.path is not in the game's own folder" in err[3]
+
+
+def test_an_error_inside_a_games_module_is_one_line_naming_it(tmp_path, monkeypatch, capsys):
+    package = tmp_path / "brokenmodule"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "definition.py").write_text("RULES = {'track': 1} + 2  # a designer's mistake\n")
+    (tmp_path / "x.toml").write_text('[game]\nid = "brokenmodule"\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry.register_game(registry.GameEntry("brokenmodule", "brokenmodule.definition",
+                                              definition_file=str(tmp_path / "x.toml")))
+    try:
+        assert main(["check", "brokenmodule"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "definition module brokenmodule.definition cannot be loaded: TypeError" in err
+        assert main(["list"]) == 2  # said for the broken game, every other game listed
+        out, err = capsys.readouterr()
+        assert [line.split()[0] for line in out.splitlines() if not line.startswith(" ")] == \
+            [g for g in registry.game_ids() if g != "brokenmodule"]
+        assert err.count("\n") == 1 and "brokenmodule" in err
+    finally:
+        registry.unregister_game("brokenmodule")
 
 
 @pytest.mark.parametrize("name,message", [
@@ -205,3 +264,59 @@ def test_an_existing_folder_is_never_overwritten(tmp_path, capsys):
     assert main(["new-game", NAME, "--into", str(tmp_path)]) == 2
     assert "already exists" in capsys.readouterr().err
     assert [p.name for p in (tmp_path / NAME).iterdir()] == ["mine.txt"]
+
+
+#: names that must never reach the disk: each is refused in one line before anything is written
+BAD_NAMES = {"trailing newline": "nim\n", "slash": "a/b", "dot dot": "..", "keyword": "class",
+             "soft keyword": "match", "300 characters": "n" * 300, "upper case": "Nim", "a digit first": "9x",
+             "a dash": "a-b", "a NUL": "ni\x00m", "not ASCII": "ñandú", "a standard module": "json",
+             "an installed module": "numpy", "a word of boardlab's code": "duel", "empty": ""}
+
+
+@pytest.mark.parametrize("where", ["--into", "source tree"])
+@pytest.mark.parametrize("label", BAD_NAMES)
+def test_a_bad_name_writes_nothing_and_every_command_still_works(label, where, tmp_path, monkeypatch, capsys):
+    name = BAD_NAMES[label]
+    (tmp_path / "games").mkdir()
+    argv = ["new-game", name] + (["--into", str(tmp_path / "games")] if where == "--into" else [])
+    monkeypatch.setattr(newgame, "source_root", lambda: tmp_path)
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "cannot be a game id" in err, err
+    assert "\x00" not in err and len(err) < 300
+    assert [p.relative_to(tmp_path) for p in tmp_path.rglob("*")] == [Path("games")]
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and main(["list", "--ids"]) == 0
+    assert capsys.readouterr().out.split()[1:] == [boardlab_version(), *registry.game_ids()]
+
+
+def boardlab_version() -> str:
+    import boardlab
+
+    return boardlab.__version__
+
+
+@pytest.mark.parametrize("fail_at", ["the third file", "the rename into place"])
+def test_a_write_that_fails_half_way_leaves_nothing(fail_at, tmp_path, monkeypatch, capsys):
+    """A full disk or a read-only games/ (a permission error: root ignores a chmod, so it is made here)."""
+    (tmp_path / "games").mkdir()
+    monkeypatch.setattr(newgame, "source_root", lambda: tmp_path)
+    if fail_at == "the rename into place":
+        def refuse(source, target):
+            raise PermissionError(13, "Permission denied", str(target))
+        monkeypatch.setattr(newgame.os, "replace", refuse)
+    else:
+        written = []
+        real = newgame.write_synced
+
+        def full_disk(path, data):
+            if len(written) == 2:
+                raise OSError(28, "No space left on device", str(path))
+            written.append(path)
+            real(path, data)
+        monkeypatch.setattr(newgame, "write_synced", full_disk)
+    assert main(["new-game", "tandem"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ("No space left" in err or "Permission denied" in err), err
+    assert list((tmp_path / "games").iterdir()) == []

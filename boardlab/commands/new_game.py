@@ -7,7 +7,7 @@ from pathlib import Path
 from boardlab.layouts.errors import BoardlabError
 
 #: the command's line in `boardlab --help`
-HELP = "write the skeleton of a new game: one folder and its registry line"
+HELP = "write the skeleton of a new game: one folder"
 
 
 def register(subparsers) -> None:
@@ -16,10 +16,11 @@ def register(subparsers) -> None:
         description="Write a new game that works as written: its definition (NAME.toml) and schema, a rules "
                     "engine on the basic protocol (a small race game: replace its rules with yours), a print "
                     "module with one card and its rulebook texts in English and Spanish. In boardlab's source "
-                    "tree it goes to games/NAME/ and its GameEntry line is added to layouts/registry.py; with "
+                    "tree it goes to games/NAME/, registered by its registration.toml (no other file changes); with "
                     "--into, DIR/NAME/ is a package of its own with registration.py for the boardlab.games "
                     "entry point.")
-    p.add_argument("name", metavar="NAME", help="the game id: 2 to 30 lower-case letters and digits, from a letter")
+    p.add_argument("name", metavar="NAME", help="the game id: 2 to 30 lower-case letters, digits and underscores, from a letter; "
+                                              "not a Python keyword or module, not a word of boardlab's code")
     p.add_argument("--into", metavar="DIR", type=Path,
                    help="write a package NAME/ into DIR instead of boardlab's source tree")
     p.set_defaults(run=run)
@@ -38,9 +39,9 @@ def run(args) -> int:
     if root is None:
         raise BoardlabError("boardlab is not installed from its source tree here: give --into DIR to write "
                             "the game as a package of its own")
-    folder, registry = newgame.write_in_tree(args.name, root)
-    print(f"wrote {folder.relative_to(root)}/ ({', '.join(sorted(p.name for p in folder.iterdir()))})")
-    print(f"added its line to {registry.relative_to(root)}")
+    folder = newgame.write_in_tree(args.name, root)
+    print(f"wrote {folder.relative_to(root)}/ ({', '.join(sorted(p.name for p in folder.iterdir()))}); "
+          "registration.toml registers it")
     print(f"next: write your rules in {folder.relative_to(root)}/engine.py, then boardlab check {args.name} "
           f"and the tests (README, \"Adding a game\")")
     return 0
