@@ -216,6 +216,7 @@ def test_findings_are_generated_from_the_numbers_and_ordered():
     seats = {"first_player_advantage": {"p_value": 0.5, "rate": 0.5, "fair_share": 0.5, "advantage": 0.0,
                                         "power": power},
              "equality": {"p_value": 0.5}, "fair_share": 0.5,
+             "equivalence": {"margin": 0.05, "p_value": 0.001, "equivalent": True, "up_to": 0.02, "games_needed": 857},
              "by_seat": [{"share": 0.5}, {"share": 0.5}], "balance": 1.0, "unfinished_share": {"share": 0.0}}
     data = {"2": {"seats": seats, "skill": {"pairings": []},
                   "length": {"unit": "rounds", "median": 270, "finished_games": 10, "seconds_per_unit": 40,

@@ -147,10 +147,16 @@ def test_too_few_games_to_tell_names_the_games_that_would():
     (found,) = [f for f in findings("Game", data) if f["kind"] == "too few"]
     needed = trials_needed(0.05, 0.5)
     assert needed == math.ceil((1.959964 + 0.841621) ** 2 * 0.25 / 0.05 ** 2)
-    mdd = (1.959964 + 0.841621) * math.sqrt(0.25 / 50)  # 19.8 points
-    assert found["text"] == ("Too few games to tell whether the seats are balanced at every player count: these "
-                             f"games detect only {mdd * 100:.1f} points, more than the 5.0 points that matter; about "
-                             f"{needed:,} games would.")
+    # no imbalance found is not balance: the 90% interval of 30 of 50 reaches 70.6%, 20.6 points off
+    # (the score equation (30 - 50 p)^2 = 1.645^2 * 50 p (1 - p) solved for its upper root)
+    z2, n, x = 1.6448536 ** 2, 50, 30
+    a, b, c = n * n + z2 * n, -(2 * n * x + z2 * n), x * x
+    upper = (-b + math.sqrt(b * b - 4 * a * c)) / (2 * a)
+    equivalence_needed = math.ceil((1.6448536 + 1.2815516) ** 2 * 0.25 / 0.05 ** 2)  # 857
+    assert found["text"] == ("No seat imbalance found at every player count, but the seats are not shown balanced: a "
+                             f"seat could still be up to {(upper - 0.5) * 100:.1f} points from a fair share (90% "
+                             f"interval), more than the 5.0 points that matter; about {equivalence_needed:,} games "
+                             "would tell.")
     assert not any("no better" in f["text"] for f in findings("Game", data))
 
 

@@ -70,10 +70,30 @@ def _where(chosen, every) -> str:
         say("with_counts", counts=listed(str(n) for n in chosen))
 
 
+def seat_imbalance(s: dict) -> str | None:
+    """Whether a player count's seats (`metrics.seat_statistics`, marked by `select_findings`)
+    are shown unbalanced by as much as matters: "first" when seat 1's share is a discovery at
+    least the designer's difference (the equivalence margin) from fair, "unequal" when the
+    equality of the seats is a discovery and some seat is that far off, else None.  A smaller
+    difference, however certain, stays in the tables: it is not a finding."""
+    return "first" if _first_off(s) else "unequal" if _unequal_off(s) else None
+
+
+def _first_off(s: dict) -> bool:
+    a = s["first_player_advantage"]
+    return bool(a.get("discovery")) and abs(a["advantage"]) >= s["equivalence"]["margin"]
+
+
+def _unequal_off(s: dict) -> bool:
+    fair = s["fair_share"]
+    return bool(s["equality"].get("discovery")) and \
+        max(abs(x["share"] - fair) for x in s["by_seat"]) >= s["equivalence"]["margin"]
+
+
 def _first_seat(counts):
     """One finding for seat 1's discovered advantages or disadvantages, over every player count."""
     decided = [(n, d["seats"]["first_player_advantage"]) for n, d in counts.items()
-               if d["seats"]["first_player_advantage"].get("discovery")]
+               if seat_imbalance(d["seats"]) == "first"]
     if not decided:
         return []
     ups = [a["advantage"] > 0 for _, a in decided]
@@ -91,28 +111,36 @@ def _first_seat(counts):
              "kind": "seats", "players": [n for n, _ in decided]}]
 
 
+def _points_span(values: list[float]) -> str:
+    """Sizes of differences in points: one ("2.0 points") or their range ("1.8 to 2.4 points")."""
+    return say("points", n=_span(sorted(v * 100 for v in values), ".1f"))
+
+
 def _balanced(counts):
-    """The player counts whose seats show no difference: balanced, or too few games to tell."""
-    fair = [n for n, d in counts.items() if not d["seats"]["first_player_advantage"].get("discovery")
-            and not d["seats"]["equality"].get("discovery")]
+    """The player counts whose seats show no imbalance: balanced when the equivalence test shows
+    every seat within the designer's difference of a fair share (`metrics.seats_equivalence`),
+    else "not shown balanced", with how far a seat could still be from fair."""
+    fair = [n for n, d in counts.items() if seat_imbalance(d["seats"]) is None]
     if not fair:
         return []
-    powered = [n for n in fair if counts[n]["seats"]["first_player_advantage"]["power"]["enough"]]
-    weak = [n for n in fair if n not in powered]
+    shown = [n for n in fair if counts[n]["seats"]["equivalence"]["equivalent"]]
+    open_ = [n for n in fair if n not in shown]
     out = []
-    if powered:
-        mdds = [counts[n]["seats"]["first_player_advantage"]["power"]["mdd"] for n in powered]
-        shown = unsigned_points(max(mdds)) if min(mdds) == max(mdds) else \
-            say("span", low=number(min(mdds) * 100, ".1f"), high=unsigned_points(max(mdds)))
-        out.append({"score": 4.0, "text": say("seats_balanced", where=_where(powered, counts), mdd=shown),
-                    "kind": "balanced", "players": powered})
-    if weak:
-        powers = [counts[n]["seats"]["first_player_advantage"]["power"] for n in weak]
-        out.append({"score": 6.0, "text": say("seats_too_few", where=_where(weak, counts),
-                                              mdd=unsigned_points(max(p["mdd"] or 1.0 for p in powers)),
-                                              difference=unsigned_points(powers[0]["difference"]),
-                                              needed=game_count(max(p['games_needed'] or 0 for p in powers))),
-                    "kind": "too few", "players": weak})
+    if shown:
+        tests = [counts[n]["seats"]["equivalence"] for n in shown]
+        out.append({"score": 4.0, "text": say("seats_balanced", where=_where(shown, counts),
+                                              difference=unsigned_points(tests[0]["margin"]),
+                                              p=p_words(max(t["p_value"] for t in tests)),
+                                              up_to=_points_span([t["up_to"] for t in tests])),
+                    "kind": "balanced", "players": shown})
+    if open_:
+        tests = [counts[n]["seats"]["equivalence"] for n in open_]
+        out.append({"score": 6.0, "text": say("seats_too_few", where=_where(open_, counts),
+                                              up_to=_points_span([t["up_to"] if t["up_to"] is not None else 1.0
+                                                                  for t in tests]),
+                                              difference=unsigned_points(tests[0]["margin"]),
+                                              needed=game_count(max(t["games_needed"] or 0 for t in tests))),
+                    "kind": "too few", "players": open_})
     return out
 
 
@@ -121,7 +149,7 @@ def _seats(players, d):
     out = []
     rates = [r["share"] for r in s["by_seat"]]
     worst, best = rates.index(min(rates)), rates.index(max(rates))
-    if s["equality"].get("discovery") and players > 2:
+    if _unequal_off(s) and players > 2:
         out.append({"score": (1 - s["balance"]) * 100,
                     "text": say("seats_unequal", players=players, p=p_words(s["equality"]["p_value"]), best=best + 1,
                                 best_rate=pct(rates[best]), worst=worst + 1, worst_rate=pct(rates[worst]),

@@ -237,6 +237,70 @@ def equality_test(credits: list[float], decided: int) -> dict:
             "p_value": float(chi2.sf(statistic, n - 1))}
 
 
+def equivalence_test(successes: float, trials: int, p0: float, margin: float) -> dict:
+    """Two one-sided tests (TOST) that a share lies within `margin` of `p0`: the score test of
+    H0 "share <= p0 - margin" and of H0 "share >= p0 + margin", each at the 5% level; the
+    share is shown equivalent when both are rejected (p, the larger of the two p-values, below
+    0.05), exactly when its 90% Wilson interval lies inside (p0 - margin, p0 + margin).  A bound
+    outside [0, 1] is no hypothesis (its p-value 0).  "up_to": the farthest the share could
+    still be from `p0` by that interval (the smallest margin these games show).
+
+    >>> t = equivalence_test(5100, 10000, 0.5, 0.05)
+    >>> t["equivalent"], round(t["p_value"], 6), round(t["up_to"], 4)
+    (True, 0.0, 0.0182)
+    >>> equivalence_test(51, 100, 0.5, 0.05)["equivalent"]
+    False
+    """
+    from scipy.stats import norm
+
+    if trials == 0:
+        return {"margin": margin, "p_value": 1.0, "equivalent": False, "up_to": None}
+
+    def score_z(bound: float) -> float:
+        return (successes - trials * bound) / math.sqrt(trials * bound * (1 - bound))
+
+    low, high = p0 - margin, p0 + margin
+    p_low = float(norm.sf(score_z(low))) if low > 0 else 0.0  # H0: share <= low
+    p_high = float(norm.cdf(score_z(high))) if high < 1 else 0.0  # H0: share >= high
+    p = max(p_low, p_high)
+    lo, hi = wilson_interval(successes, trials, 1 - 2 * ALPHA)
+    return {"margin": margin, "p_value": p, "equivalent": p < ALPHA, "up_to": round(max(p0 - lo, hi - p0), 6)}
+
+
+def equivalence_trials_needed(p0: float, margin: float) -> int:
+    """Decided games for the equivalence test to show a share exactly at `p0` within `margin`
+    with 80% power (normal approximation: (z_0.95 + z_0.90)^2 p0 (1 - p0) / margin^2).
+
+    >>> equivalence_trials_needed(0.5, 0.05)
+    857
+    """
+    z = NormalDist().inv_cdf(1 - ALPHA) + NormalDist().inv_cdf(1 - (1 - POWER) / 2)
+    return math.ceil(z * z * p0 * (1 - p0) / margin ** 2)
+
+
+def seats_equivalence(credits: list[float], decided: int, margin: float, decided_share: float = 1.0) -> dict:
+    """Are the seats balanced: does every seat's share of the decided games lie within `margin`
+    of the fair share 1/players?  Each seat's `equivalence_test`; the seats together are shown
+    balanced when every one is (an intersection-union test: the largest p-value, at the 5% level,
+    with no correction needed).  {"margin", "p_value", "equivalent", "up_to" (the farthest any
+    seat could still be from fair), "by_seat" (p-values), "games_needed" (games to play to show
+    it, at the decided share)}.
+
+    >>> seats_equivalence([20400, 19600], 40000, 0.05)["equivalent"]
+    True
+    >>> s = seats_equivalence([204, 196], 400, 0.05)
+    >>> s["equivalent"], s["up_to"] > 0.05
+    (False, True)
+    """
+    fair = 1 / len(credits)
+    tests = [equivalence_test(c, decided, fair, margin) for c in credits]
+    ups = [t["up_to"] for t in tests if t["up_to"] is not None]
+    need = equivalence_trials_needed(fair, margin)
+    return {"margin": margin, "p_value": max(t["p_value"] for t in tests), "equivalent": all(t["equivalent"] for t in tests),
+            "up_to": max(ups) if ups else None, "by_seat": [t["p_value"] for t in tests],
+            "games_needed": math.ceil(need / decided_share) if decided_share > 0 else None}
+
+
 def balance(rates) -> float:
     """1 minus the gap between the best and the worst seat's share (1: perfectly even).
 
@@ -267,7 +331,8 @@ def seat_statistics(records, players: int, difference: float = DESIGNER_DIFFEREN
     """Everything a report says about the seats of `records` (see the module docstring).
 
     The counts of `seat_counts`, and "by_seat": [{"wins" (credit), "share", "ci95", "p_value"}],
-    "equality" (`equality_test`), "balance", "first_player_advantage", "decided_share",
+    "equality" (`equality_test`), "equivalence" (`seats_equivalence` within `difference`: are
+    the seats shown balanced), "balance", "first_player_advantage", "decided_share",
     "draw_share", "unfinished_share": seat shares are of decided games; the decided, draw and
     unfinished shares are of all games.
     """
@@ -281,6 +346,7 @@ def seat_statistics(records, players: int, difference: float = DESIGNER_DIFFEREN
     games = c["games"]
     decided_share = decided / games if games else 0.0
     return {**c, "fair_share": round(fair, 6), "by_seat": by_seat, "equality": equality_test(c["credits"], decided),
+            "equivalence": seats_equivalence(c["credits"], decided, difference, decided_share),
             "balance": balance([s["share"] for s in by_seat]),
             "first_player_advantage": first_player_advantage(c["credits"][0], decided, players, difference,
                                                              decided_share),

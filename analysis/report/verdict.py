@@ -11,7 +11,7 @@ has marked the tests, so it states only what the false-discovery control selecte
 
 from __future__ import annotations
 
-from boardlab.analysis.report.findings import LENGTH_TOLERANCE, label
+from boardlab.analysis.report.findings import LENGTH_TOLERANCE, label, seat_imbalance
 from boardlab.analysis.report import metrics as metric_table
 from boardlab.analysis.report.wording import (cap_words, games, listed, minutes, number, p_words, pace_words, pct,
                                               points, say, say_plural, unsigned_points, word)
@@ -65,21 +65,23 @@ def _shown(metric: str, value: float) -> str:
 def _seats(s: dict, unit: str) -> str:
     a, e = s["first_player_advantage"], s["equality"]
     rates = [x["share"] for x in s["by_seat"]]
-    if a.get("discovery"):
+    imbalance = seat_imbalance(s)
+    if imbalance == "first":
         line = say("verdict.seats_first", rate=pct(a["rate"]), fair=pct(a["fair_share"]), diff=points(a["advantage"]),
                    p=p_words(a["p_value"]))
-    elif e.get("discovery"):
+    elif imbalance == "unequal":
         best, worst = rates.index(max(rates)), rates.index(min(rates))
         line = say("verdict.seats_unequal", best=best + 1, best_rate=pct(rates[best]), worst=worst + 1,
                    worst_rate=pct(rates[worst]), fair=pct(s["fair_share"]), p=p_words(e["p_value"]))
-    elif a["power"]["enough"]:
-        line = say("verdict.seats_fair", fair=pct(s["fair_share"]), mdd=unsigned_points(a["power"]["mdd"]),
-                   decided=games(s['decided']))
+    elif s["equivalence"]["equivalent"]:
+        q = s["equivalence"]
+        line = say("verdict.seats_fair", fair=pct(s["fair_share"]), difference=unsigned_points(q["margin"]),
+                   p=p_words(q["p_value"]), up_to=unsigned_points(q["up_to"]), decided=games(s['decided']))
     else:
-        power = a["power"]
-        line = say("verdict.seats_too_few", decided=games(s['decided']),
-                   mdd=unsigned_points(power["mdd"] if power["mdd"] is not None else 1.0),
-                   difference=unsigned_points(power["difference"]), needed=games(power['games_needed'] or 0))
+        q = s["equivalence"]
+        line = say("verdict.seats_too_few", decided=games(s['decided']), fair=pct(s["fair_share"]),
+                   up_to=unsigned_points(q["up_to"] if q["up_to"] is not None else 1.0),
+                   difference=unsigned_points(q["margin"]), needed=games(q['games_needed'] or 0))
     beside = []
     if s["draw_share"]["share"] >= BESIDE:
         beside.append(say("verdict.draws", share=pct(s["draw_share"]["share"])))
@@ -128,8 +130,7 @@ def worst_problem(players: int, d: dict) -> dict | None:
     s, length = d["seats"], d["length"]
     goals = targets(players, d)
     problems = []
-    a, e = s["first_player_advantage"], s["equality"]
-    if a.get("discovery") or e.get("discovery"):
+    if seat_imbalance(s):
         rates = [x["share"] for x in s["by_seat"]]
         fair = s["fair_share"]
         # the seat a headline metric follows (seat 1 or the last) that is further from fair

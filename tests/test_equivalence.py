@@ -1,0 +1,102 @@
+"""Balanced means shown balanced: the equivalence test (TOST) behind every "balanced".
+
+The test's p-values are checked against a direct computation with the normal tail written out
+(math.erfc), its decision against the 90% Wilson interval found by solving the score equation,
+and the report's sentences on synthetic seats 2 points apart: not balanced on 400 games,
+balanced on 40,000 (the designer's difference 5 points).
+"""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import pytest
+
+from boardlab.analysis.report import sections
+from boardlab.analysis.report.findings import findings, select_findings
+from boardlab.analysis.report.metrics import equivalence_test, seats_equivalence
+from boardlab.analysis.report.verdict import verdict
+
+Z95_ONE_SIDED = 1.6448536269514722
+
+
+def upper_tail(z: float) -> float:
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def direct_tost(x: float, n: int, p0: float, margin: float) -> float:
+    """max of the two one-sided score tests' p-values, written out."""
+    low, high = p0 - margin, p0 + margin
+    p_low = upper_tail((x - n * low) / math.sqrt(n * low * (1 - low))) if low > 0 else 0.0
+    p_high = upper_tail(-(x - n * high) / math.sqrt(n * high * (1 - high))) if high < 1 else 0.0
+    return max(p_low, p_high)
+
+
+def score_roots(x: float, n: int, z: float) -> tuple[float, float]:
+    """The shares p where (x - n p)^2 = z^2 n p (1 - p): the ends of the Wilson interval."""
+    a, b, c = n * n + z * z * n, -(2 * n * x + z * z * n), x * x
+    d = math.sqrt(b * b - 4 * a * c)
+    return (-b - d) / (2 * a), (-b + d) / (2 * a)
+
+
+@pytest.mark.parametrize("x, n, p0, margin", [(5100, 10000, 0.5, 0.05), (51, 100, 0.5, 0.05), (204, 400, 0.5, 0.05),
+                                              (130, 600, 1 / 6, 0.05), (1, 50, 1 / 8, 0.2), (33.5, 100, 1 / 3, 0.1),
+                                              (260, 1000, 0.25, 0.02)])
+def test_tost_equals_the_direct_computation_and_the_90_percent_interval(x, n, p0, margin):
+    t = equivalence_test(x, n, p0, margin)
+    assert t["p_value"] == pytest.approx(direct_tost(x, n, p0, margin), abs=1e-12)
+    lo, hi = score_roots(x, n, Z95_ONE_SIDED)
+    assert t["equivalent"] == (p0 - margin < lo and hi < p0 + margin)
+    assert t["up_to"] == pytest.approx(max(p0 - lo, hi - p0), abs=1e-6)
+
+
+def test_the_seats_are_balanced_only_when_every_seat_is():
+    # 3 seats: two 3.3 points over a fair third (inside 5 points even at their 90% ends), one 6.7 under
+    s = seats_equivalence([1100, 1100, 800], 3000, 0.05)
+    assert s["by_seat"][0] < 0.05 and s["by_seat"][2] > 0.05 and not s["equivalent"]
+    assert s["p_value"] == max(s["by_seat"])
+
+
+def seat_data(wins: list[int]) -> dict:
+    """A report's data for two seats winning these games (finished, 20 turns at 30 s)."""
+    records = [SimpleNamespace(winners=(seat,), unfinished=False, length=20, stats={})
+               for seat, k in enumerate(wins) for _ in range(k)]
+    definition = SimpleNamespace(game=SimpleNamespace(minutes=10, assumptions=()),
+                                 analysis=SimpleNamespace(seconds_per_turn=30, difference=0.05))
+    outcome = SimpleNamespace(records=records)
+    data = {"2": {"seats": sections.seats_data(outcome, 2, 0.05),
+                  "length": sections.length_data(outcome, definition, "turns"),
+                  "skill": {"pairings": []}, "sensitivity": {"alternatives": []}}}
+    select_findings(data)
+    return data
+
+
+def test_seats_two_points_apart_are_not_balanced_on_400_games_and_are_on_40000():
+    """51% against 49%, the designer's difference 5 points."""
+    few, many = seat_data([204, 196]), seat_data([20400, 19600])
+    texts = [f["text"] for f in findings("Game", few)]
+    assert not any(t.startswith("The seats are balanced") for t in texts)
+    assert ("No seat imbalance found at every player count, but the seats are not shown balanced: a seat could "
+            "still be up to 5.1 points from a fair share (90% interval), more than the 5.0 points that matter; about "
+            "857 games would tell.") in texts
+    assert 0.05 < score_roots(204, 400, Z95_ONE_SIDED)[1] - 0.5 < 0.0515  # 5.09 points: just outside
+    line = verdict(few, lambda o, v: o)["by_players"]["2"]["lines"][1]
+    assert line.startswith("- Seats: no imbalance found, but not shown balanced: a seat could still be up to 5.1 points")
+    assert few["2"]["seats"]["equivalence"]["equivalent"] is False
+
+    seats = many["2"]["seats"]
+    # 40,000 games: seat 1's one point over fair is certain (z = 4, a discovery) but well inside 5 points
+    assert seats["first_player_advantage"]["discovery"]
+    assert seats["equivalence"]["equivalent"] is True
+    up_to = score_roots(20400, 40000, Z95_ONE_SIDED)[1] - 0.5
+    assert seats["equivalence"]["up_to"] == pytest.approx(up_to, abs=1e-6)
+    texts = [f["text"] for f in findings("Game", many)]
+    assert texts[0] == ("The seats are balanced at every player count: every seat's share of decided games lies "
+                        "within 5.0 points of a fair one (equivalence test, p < 0.001); no seat is more than "
+                        f"{up_to * 100:.1f} points off (90% interval).")
+    assert not any("Seat 1 wins more" in t for t in texts)  # below the difference that matters: tables only
+    line = verdict(many, lambda o, v: o)["by_players"]["2"]
+    assert line["lines"][1].startswith("- Seats: balanced: every seat's share of decided games lies within 5.0 "
+                                       "points of a fair 50.0%")
+    assert line["problem"] is None
