@@ -100,6 +100,26 @@ def test_the_tally_gives_the_json_of_the_list_based_summary(config):
     assert json.dumps(merged_tally(game, match, stored, random.Random(1)).result()) == want
 
 
+SIX_BY_SIX = [c for c in CONFIGS if c[0].startswith("sixbysix")]
+
+
+@pytest.mark.parametrize("config", SIX_BY_SIX, ids=[c[0] for c in SIX_BY_SIX])
+def test_six_by_six_tally_from_the_kernels_arrays_equals_the_tally_of_its_records(config):
+    """`Game.tally_block` (no record built) against the summary tally of the same games' records,
+    block by block as the runner cuts them, merged: the whole summary, byte for byte."""
+    game, match, records = played(config)
+    blocks = runner.blocks_of(match, len(records))
+    fast = SummaryTally(match)
+    for start, stop in blocks:
+        block = game.tally_block(match, start, stop)
+        assert block is not None
+        fast.merge(pickle.loads(pickle.dumps(block)))
+    slow = SummaryTally(match)
+    slow.add(records)
+    assert json.dumps(fast.result(game, match, 0.0)) == json.dumps(slow.result(game, match, 0.0))
+    assert game.tally_block(match, 5, 5).games == 0
+
+
 @pytest.mark.parametrize("config", CONFIGS[::3], ids=[c[0] for c in CONFIGS[::3]])
 def test_no_game_gives_the_list_based_summary_of_no_record(config):
     game = config[1]()

@@ -171,6 +171,12 @@ class SixBySixGame(Game):
         from boardlab.analysis.sixbysix.summary import SixBySixTally
         return SixBySixTally(self)
 
+    def tally_block(self, match, start: int, stop: int):
+        """The summary tally of games start..stop-1 straight from the compiled kernel's arrays
+        (`kernel.tally_block`, no record built), or None when the kernel does not play them."""
+        from boardlab.analysis.sixbysix.kernel import tally_block
+        return tally_block(match, start, stop)
+
     def restrictions(self) -> tuple:
         """The optional elements (`restrictions.py`): the bet face and the marker."""
         from boardlab.analysis.sixbysix.restrictions import RESTRICTIONS

@@ -17,6 +17,8 @@ numbers per player count, `chips`, `max_rounds`) and any die (a face drawn by in
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from boardlab.analysis.jit import njit
 
@@ -227,8 +229,9 @@ def choosers_of(match) -> list | None:
     return choosers if choosers is not None and twister_matches_python() else None
 
 
-def play_records(match, indices, choosers) -> list:
-    """The `GameRecord`s of games `indices` of a match, equal to `runner.play_one`'s."""
+def play_arrays(match, indices, choosers) -> tuple:
+    """The kernel's arrays of games `indices` of a match, row g for game indices[g]: (out, chips,
+    elim, bets, refunds, wins, snapshots) as `play_games` fills them."""
     game = match.game
     n = game.players
     layouts = [match.seating(i) for i in indices]
@@ -246,14 +249,27 @@ def play_records(match, indices, choosers) -> list:
     wins = np.zeros((count, n), dtype=np.int64)
     checkpoints = [c for c in CHECKPOINTS if c <= game.rules.max_rounds]
     snapshots = np.zeros((count, max(len(checkpoints), 1), n + 1), dtype=np.int64)
+    arrays = (out, chips, elim, bets, refunds, wins, snapshots)
+    if len(by_order) == 1:  # one seating of the agents (the same agent everywhere): filled in place
+        order = next(iter(by_order))
+        play_games(seeds, *_cached_tables(game, tuple(choosers[a] for a in order)), *arrays)
+        return arrays
     for order, listed in by_order.items():  # one call per seating of the agents
         tables = _cached_tables(game, tuple(choosers[a] for a in order))
         rows = np.array(listed)
-        parts = [np.zeros((len(rows),) + a.shape[1:], dtype=a.dtype) for a in (out, chips, elim, bets, refunds,
-                                                                               wins, snapshots)]
+        parts = [np.zeros((len(rows),) + a.shape[1:], dtype=a.dtype) for a in arrays]
         play_games(seeds[rows], *tables, *parts)
-        for whole, part in zip((out, chips, elim, bets, refunds, wins, snapshots), parts):
+        for whole, part in zip(arrays, parts):
             whole[rows] = part
+    return arrays
+
+
+def play_records(match, indices, choosers) -> list:
+    """The `GameRecord`s of games `indices` of a match, equal to `runner.play_one`'s."""
+    game = match.game
+    n = game.players
+    layouts = [match.seating(i) for i in indices]
+    out, chips, elim, bets, refunds, wins, snapshots = play_arrays(match, indices, choosers)
     records = []
     for g, (index, (deal, rotation, order)) in enumerate(zip(indices, layouts)):
         st = out[g].tolist()
@@ -267,3 +283,46 @@ def play_records(match, indices, choosers) -> list:
         records.append(GameRecord(index, deal, rotation, tuple(match.agent_names[a] for a in order),
                                   winners, bool(st[UNFINISHED]), st[ROUNDS], stats))
     return records
+
+
+def single_winner(out: np.ndarray, players: int) -> np.ndarray:
+    """Per game, the seat of its single winner, or -1 (several winners, or none: unfinished).
+
+    >>> out = np.zeros((3, FIELDS), dtype=np.int64); out[:, WINNERS] = [0b100, 0b011, 0]
+    >>> single_winner(out, 3).tolist()
+    [2, -1, -1]
+    """
+    winner = np.full(len(out), -1, dtype=np.int64)
+    for seat in range(players):
+        winner[out[:, WINNERS] == 1 << seat] = seat
+    return winner
+
+
+def tally_block(match, start: int, stop: int):
+    """The summary tally of games start..stop-1 straight from the kernel's arrays (no record
+    built), with the replay under the other lead rule when the game compares leads; None when
+    the kernel does not play the match (`choosers_of`).  Equal to the tally of `play_block`'s
+    records of the same games (tests/test_game_tallies.py)."""
+    from boardlab.analysis.sixbysix.summary import SixBySixTally
+    from boardlab.analysis.tally import SummaryTally
+
+    choosers = choosers_of(match)
+    if choosers is None:
+        return None
+    game = match.game
+    indices = list(range(start, stop))
+    played = play_arrays(match, indices, choosers)
+    out = played[0]
+    tally = SummaryTally(match)
+    winner, unfinished = single_winner(out, game.players), out[:, UNFINISHED] != 0
+    tally.add_arrays(np.array(indices, dtype=np.int64), winner, unfinished, out[:, ROUNDS])
+    own = tally.own
+    assert isinstance(own, SixBySixTally)  # 6x6's own figures (`SixBySixGame.tally`)
+    out, chips, elim, bets, refunds, wins, snapshots = played
+    own.add_arrays(out, chips, elim, bets, refunds, wins, snapshots, winner, game.rules.max_rounds)
+    if game.compare_lead:
+        twin = dataclasses.replace(match, game=game.twin())
+        other = play_arrays(twin, indices, choosers)[0]
+        own.add_other_lead(twin.game.lead, single_winner(other, game.players), other[:, UNFINISHED] != 0,
+                           other[:, ROUNDS])
+    return tally

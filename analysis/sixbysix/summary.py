@@ -113,6 +113,50 @@ class SixBySixTally(Tally):
                 self.other_games += 1
                 self.other.add(other["winners"], other["unfinished"], other["rounds"])
 
+    def add_arrays(self, out, chips, elim, bets, refunds, wins, snapshots, winner, max_rounds: int) -> None:
+        """Add a block of games given as the compiled kernel's arrays (`kernel.play_arrays`; `winner`:
+        the single winner's seat or -1): what `add` of their records adds, without the records."""
+        import numpy as np
+
+        from boardlab.analysis.sixbysix import kernel
+        from boardlab.analysis.sixbysix.engine import CHECKPOINTS
+
+        count = len(out)
+        if not count:
+            return
+        n = self.players
+        self.games += count
+        self.rounds += int(out[:, kernel.ROUNDS].sum())
+        self.no_winner_rounds += int(out[:, kernel.NO_WINNER].sum())
+        first = out[:, kernel.FIRST_ELIMINATION]
+        self.first_elimination.add_array(first[first >= 0])
+        banks = out[:, kernel.LARGEST]
+        bank = int(banks.max())
+        self.largest_bank_max = bank if self.largest_bank_max is None else max(self.largest_bank_max, bank)
+        self.largest_bank_sum += int(banks.sum())
+        self.house_chips += int(out[:, kernel.HOUSE].sum())
+        self.bets = [a + b for a, b in zip(self.bets, bets.sum(axis=0).tolist())]
+        self.refunds = [a + b for a, b in zip(self.refunds, refunds.sum(axis=0).tolist())]
+        checkpoints = [str(c) for c in CHECKPOINTS if c <= max_rounds]
+        if not self.checkpoints:
+            self.checkpoints = {c: [0] * (n + 2) for c in checkpoints}
+        if checkpoints != list(self.checkpoints):
+            raise ValueError(f"6x6 games with different checkpoints: {checkpoints}, {list(self.checkpoints)}")
+        final = np.concatenate([chips, out[:, kernel.BANK:kernel.BANK + 1]], axis=1)  # a game over keeps these
+        for i, checkpoint in enumerate(checkpoints):
+            held = np.where((i < out[:, kernel.N_SNAPSHOTS])[:, None], snapshots[:, i], final)
+            sums = self.checkpoints[checkpoint]
+            for k, total in enumerate(held.sum(axis=0).tolist()):  # seats, then the bank
+                sums[k] += total
+            sums[-1] += int((held[:, :n] > 0).sum())
+        self.by_lead.add_arrays(winner, out[:, kernel.UNFINISHED] != 0, out[:, kernel.ROUNDS])
+
+    def add_other_lead(self, lead: str, winner, unfinished, rounds) -> None:
+        """Add the same games replayed under the other lead rule, as arrays (see `SeatTally.add_arrays`)."""
+        self._set_other_lead(lead)
+        self.other_games += len(winner)
+        self.other.add_arrays(winner, unfinished, rounds)
+
     def _add_checkpoints(self, chips_over_time: dict) -> None:
         if not self.checkpoints:
             self.checkpoints = {c: [0] * (self.players + 2) for c in chips_over_time}
