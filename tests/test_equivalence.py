@@ -100,3 +100,34 @@ def test_seats_two_points_apart_are_not_balanced_on_400_games_and_are_on_40000()
     assert line["lines"][1].startswith("- Seats: balanced: every seat's share of decided games lies within 5.0 "
                                        "points of a fair 50.0%")
     assert line["problem"] is None
+
+
+def test_compare_says_no_change_only_when_the_change_is_shown_within_the_designers_difference():
+    from boardlab.analysis.report.compare import change_verdict
+    from boardlab.analysis.report.metrics import paired_difference, paired_equivalence
+
+    # 10,000 paired games; the variant wins 100 more than the baseline: +1 point, certain, and small
+    base = [0] * 5000 + [1] * 5000
+    var = [1] * 100 + [0] * 4900 + [1] * 5000
+    d = paired_difference(var, base)
+    assert d["significant"]
+    e = paired_equivalence(d, 0.05)
+    # written out: the per-pair differences are 1 (100 times) or 0, mean 0.01, sd sqrt(0.01 * 0.99 * n / (n - 1))
+    se = math.sqrt(0.01 * 0.99 / 9999)
+    assert e["p_value"] == pytest.approx(max(upper_tail((0.01 + 0.05) / se), upper_tail((0.05 - 0.01) / se)), abs=1e-12)
+    assert e["up_to"] == pytest.approx(0.01 + Z95_ONE_SIDED * se, abs=1e-6)
+    assert change_verdict(d, "seat_1_share", 0.05) == "significant change, but within 5.0 points (equivalence test, p < 0.001)"
+    # 40 pairs, 2 differing either way: nothing found, nothing shown
+    few = paired_difference([1, 0] + [0] * 38, [0, 1] + [0] * 38)
+    e = paired_equivalence(few, 0.05)
+    assert not few["significant"] and not e["equivalent"]
+    se = math.sqrt(2 / 39) / math.sqrt(40)
+    assert e["up_to"] == pytest.approx(Z95_ONE_SIDED * se, abs=1e-6)
+    assert change_verdict(few, "draws", 0.05).startswith(
+        f"no change found, but not shown within 5.0 points: it could be up to {e['up_to'] * 100:.1f} points")
+    # 40,000 pairs differing in 400 games either way: no change, shown
+    many = paired_difference([1, 0] * 200 + [0] * 39600, [0, 1] * 200 + [0] * 39600)
+    assert change_verdict(many, "capped", 0.05).startswith("no change: within 5.0 points (equivalence test, p < 0.001)")
+    # a length has no designer's margin: the old wording
+    assert change_verdict(paired_difference([10, 12, 11], [11, 11, 11]), "length", 0.05).startswith(
+        "no significant change (the games detect")

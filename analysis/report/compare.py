@@ -19,8 +19,8 @@ from typing import Any
 from boardlab.analysis import engines
 from boardlab.analysis.report.document import format_cell
 from boardlab.analysis.report.jobs import Job, play_jobs
-from boardlab.analysis.report.metrics import (headline_series, length_statistics, metric, paired_games_needed,
-                                              paired_ratio_difference, sprt)
+from boardlab.analysis.report.metrics import (headline_series, length_statistics, metric, paired_equivalence,
+                                              paired_games_needed, paired_ratio_difference, sprt)
 from boardlab.analysis.report.sections import designer_difference, metric_label, pace
 from boardlab.analysis.store import ResultStore
 
@@ -64,6 +64,9 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
                 break
             games = min(games + options.batch, options.cap)
         metrics = {m: paired_ratio_difference(var[m], base[m]) for m in base}
+        for m, d in metrics.items():  # a share's "no change" is an equivalence result (`change_verdict`)
+            if metric(m).formats[1] == "pp":
+                d["equivalence"] = paired_equivalence(d, out["designer_difference"])
         name = getattr(variant, "variant", "variant")
         unit = out["length_unit"]
         entry = {"variant": f"{out['game']} (the baseline itself)" if name == "baseline" else name, "games": games,
@@ -122,28 +125,45 @@ def _length_row(label: str, base, var) -> str:
 
 
 def change_verdict(d: dict, name: str, difference: float) -> str:
-    """The verdict on one metric's paired difference, with its power when it shows no change.
+    """The verdict on one metric's paired difference.
 
-    A share metric whose smallest detectable difference exceeds the designer's `difference`
-    reads "too few games to tell; about N games would".
+    A share is "no change" only when the equivalence test (`metrics.paired_equivalence`) shows
+    the difference within the designer's `difference`; a change found but within it says so;
+    otherwise the verdict says how far the share could still have moved and how many games would
+    tell.  A length has no such margin: "no significant change", with what the games detect.
     """
-    if d["significant"]:
-        return "significant change"
-    if d["mdd"] is None:
+    share = metric(name).formats[1] == "pp"
+    if d["mdd"] is None and not d["significant"]:
         return "no change: the games came out the same"
-    diff = metric(name).formats[1]
-    if diff == "pp" and d["mdd"] > difference:
-        return (f"too few games to tell (they detect {d['mdd'] * 100:.1f} points); about "
-                f"{paired_games_needed(d['sd'], difference):,} games would")
-    shown = f"{d['mdd'] * 100:.1f} points" if diff == "pp" else f"{d['mdd']:.1f}"
-    return f"no significant change (the games detect {shown})"
+    if not share:
+        if d["significant"]:
+            return "significant change"
+        return f"no significant change (the games detect {d['mdd']:.1f})"
+    e = paired_equivalence(d, difference) or {}
+    within = f"within {difference * 100:.1f} points"
+    if d["significant"]:
+        return f"significant change, but {within} (equivalence test, p {_p(e['p_value'])})" if e.get("equivalent") \
+            else "significant change"
+    if e.get("equivalent"):
+        return f"no change: {within} (equivalence test, p {_p(e['p_value'])})"
+    needed = e.get("games_needed") or paired_games_needed(d["sd"], difference)
+    return (f"no change found, but not shown {within}: it could be up to {e['up_to'] * 100:.1f} points (90% "
+            f"interval); about {needed:,} games would tell")
+
+
+def _p(p: float) -> str:
+    from boardlab.analysis.stats import format_p
+    return "< 0.001" if p < 0.001 else f"= {format_p(p)}"
 
 
 def compare_markdown(result: dict) -> str:
     """The comparison as Markdown tables (one per variant)."""
     lines = [f"# {result['game']}: variants against {result['baseline']}", "",
              f"{result['players']} players, seed {result['seed']}, {result['agents'][0]} in every seat; "
-             "every variant plays the baseline's games (same seeds, seats turned)."]
+             "every variant plays the baseline's games (same seeds, seats turned).", "",
+             f"The question here: did the variant change each metric against {result['baseline']}? (A balance "
+             "report asks another: are the seats equal within one variant. A variant can change nothing here and "
+             "still have unequal seats, as its baseline may.)"]
     for c in result["comparisons"]:
         lines += ["", f"## {c['variant']} ({c['games']:,} games)", "",
                   "| metric | baseline | variant | difference | 95% interval | verdict |", "|---|---:|---:|---:|---:|---|"]

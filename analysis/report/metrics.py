@@ -649,6 +649,35 @@ def paired_ratio_difference(variant, baseline) -> dict:
             "games": n, "sd": round(math.sqrt(var), 6), "mdd": round((Z95 + Z_POWER) * se, 6) if se > 0 else None}
 
 
+def paired_equivalence(d: dict, margin: float) -> dict | None:
+    """Two one-sided tests that a paired difference (`paired_ratio_difference`) lies within
+    `margin` of 0, on the same normal approximation as its 95% interval (its standard error is
+    the interval's half-width over 1.96): shown "equivalent" when both p-values are below 0.05,
+    exactly when the 90% interval lies inside (-margin, margin).  "up_to": the farthest from 0
+    that 90% interval reaches.  "games_needed": pairs of games for the test to show a difference
+    of exactly 0 with 80% power.  None when the difference has no value.
+
+    >>> e = paired_equivalence({"difference": 0.01, "ci95": [-0.00960, 0.02960], "sd": 0.5, "games": 10000}, 0.05)
+    >>> e["equivalent"], round(e["up_to"], 4)
+    (True, 0.0264)
+    """
+    from scipy.stats import norm
+
+    if d.get("difference") is None or d.get("ci95") is None:
+        return None
+    diff, (lo, hi) = d["difference"], d["ci95"]
+    se = (hi - lo) / (2 * Z95)
+    z90 = float(norm.ppf(1 - ALPHA))
+    if se > 0:
+        p = max(float(norm.sf((diff + margin) / se)), float(norm.cdf((diff - margin) / se)))
+    else:
+        p = 0.0 if abs(diff) < margin else 1.0
+    sd = d.get("sd") or 0.0
+    need = math.ceil(((z90 + float(norm.ppf(1 - (1 - POWER) / 2))) * sd / margin) ** 2) if sd else None
+    return {"margin": margin, "p_value": p, "equivalent": p < ALPHA, "up_to": round(abs(diff) + z90 * se, 6),
+            "games_needed": need}
+
+
 def paired_difference(variant, baseline) -> dict:
     """`paired_ratio_difference` of two per-game series (the mean of the per-game differences).
 

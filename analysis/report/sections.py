@@ -13,7 +13,8 @@ from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_seri
                                               metric, paired_ratio_difference, power_statement, score_test,
                                               seat_credits, seat_statistics, share)
 from boardlab.analysis.report.options import option_value_text
-from boardlab.analysis.report.wording import cap_words, games as amount, listed, number, p_words, pct, say, word
+from boardlab.analysis.report.wording import (cap_words, games as amount, listed, number, p_words, pct, say,
+                                              unsigned_points, word)
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
 if TYPE_CHECKING:  # numpy is imported where it computes: `report --help` and `compare --help` need none of it
@@ -62,7 +63,7 @@ def seats_blocks(data: dict, players: int, unit: str) -> list:
     fair = data["fair_share"]
     rows = [[say("seats.seat", seat=i + 1), s["wins"], s["share"], s["ci95"], s["p_value"]]
             for i, s in enumerate(data["by_seat"])]
-    advantage, equality = data["first_player_advantage"], data["equality"]
+    advantage, equality, q = data["first_player_advantage"], data["equality"], data["equivalence"]
     mdd = advantage["power"]["mdd"]
     if equality["test"] == "chi-square":
         equal = say("balance.chi", statistic=number(equality['statistic'], ".2f"), df=equality['df'],
@@ -86,6 +87,9 @@ def seats_blocks(data: dict, players: int, unit: str) -> list:
             [say("balance.decided"), say("balance.of", n=amount(decided), games=amount(games),
                                          share=pct(data['decided_share']['share']))],
             [say("balance.equal"), equal],
+            [say("balance.equivalent", difference=unsigned_points(q["margin"])),
+             say("balance.equivalent_yes" if q["equivalent"] else "balance.equivalent_no", p=p_words(q["p_value"]),
+                 up_to=unsigned_points(q["up_to"] if q["up_to"] is not None else 1.0))],
             [say("balance.balance"), number(data['balance'], ".3f")],
             [say("balance.first"),
              say("balance.first_value", advantage=number(advantage['advantage'] * 100, "+.1f"),
