@@ -354,7 +354,9 @@ def describe(result: dict) -> str:
             row += (f"   {p['below']:<12} {share:>7} {p['ci95'][0]:7.1%} .. {p['ci95'][1]:6.1%} {p['decided']:8,}"
                     f" {p['p_value']:8.4f}{' *' if p['significant'] else ''}")
         lines.append(row)
-    lines += ["", f"depth: {result['depth']} distinguishable level{'s' if result['depth'] != 1 else ''} (levels "
-              f"significantly better than the one below, false-discovery rate {ALPHA:.0%}); * p < {ALPHA}",
+    groups = result["depth"] + 1
+    lines += ["", f"depth: {result['depth']} step{'s' if result['depth'] != 1 else ''} told apart, {groups} group"
+              f"{'s' if groups != 1 else ''} of levels (a step: a level significantly better than the one below, "
+              f"false-discovery rate {ALPHA:.0%}); * p < {ALPHA}",
               f"stopped at: {result['stopped']}; {result['seconds']:,.1f} s of compute recorded in the store"]
     return "\n".join(lines)

@@ -52,7 +52,11 @@ def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
     for section in document["sections"][:2]:
         assert all(block["kind"] == "text" for block in section["blocks"])
     verdict = document["data"]["verdict"]["by_players"]["2"]["lines"]
-    assert [line.split(":")[0] for line in verdict[1:]] == ["- Seats", "- Time", "- Skill", "- Worst problem"]
+    assert [line.split(":")[0].split(" (")[0] for line in verdict[1:]] == \
+        ["- Seats", "- Time", "- Skill", "- Luck against skill", "- Worst problem"]
+    # every line names the players it speaks for: 6x6's ladder reaches no level above greedy
+    assert all("greedy" in line for line in verdict[1:])
+    assert verdict[1].startswith("- Seats (beginners and skilled players, greedy; the ladder found no stronger level): ")
     assert "against the stated 30 minutes" in verdict[2]
     # every table row of the JSON appears, formatted, in the Markdown
     for block in _tables(document):

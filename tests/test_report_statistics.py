@@ -237,7 +237,7 @@ def test_skill_matters_with_its_depth_and_the_steps_it_could_not_tell_apart_with
     mdd = (1.959964 + 0.841621) * math.sqrt(0.25 / 40)
     assert len(found) == 1 and found[0]["kind"] == "skill"
     text = found[0]["text"]
-    assert text.startswith(f"Skill matters: 1 distinguishable level with 2 players (random < greedy ~ mcts-16 ~ "
+    assert text.startswith(f"Skill matters: 2 groups of levels told apart with 2 players (random < greedy ~ mcts-16 ~ "
                            f"mcts-32; the strongest, mcts-32, rated {rating:.0f} Elo above random, 95% interval ")
     assert text.endswith(f"Searching longer showed no significant gain above greedy with 2 players: these 40 "
                          f"decided games per level detect {mdd * 100:.1f} points; about 785 games per level would detect "
@@ -304,7 +304,7 @@ def test_skill_matters_at_several_counts_is_one_finding_grouped_by_depth():
     two, three = 400 * math.log10(100.5 / 20.5), 400 * math.log10(2 * 90.5 / 30.5)
     low, high = sorted([two, three])
     assert [f["text"] for f in found] == [
-        f"Skill matters at every player count: 1 distinguishable level with 2 and 3 players; the strongest level "
+        f"Skill matters at every player count: 2 groups of levels told apart with 2 and 3 players; the strongest level "
         f"(greedy) is rated {low:.0f} to {high:.0f} Elo above random (120 games per level)."]
 
 

@@ -125,6 +125,8 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     by_job = {id(o.job): o for o in outcomes}
     traces, effects = _skill(definition, counts, options, store)
     unit = engines.make_game(definition, counts[0]).length_unit
+    baselines = {n: by_job[id(jobs_n[0])] for n, jobs_n in _by_count(jobs).items()}
+    level_outcomes, level_seconds = _levels(definition, counts, options, store, traces, agent, baselines)
 
     difference = sections.designer_difference(definition)
     rule_name = rule_namer(definition, language())
@@ -138,9 +140,13 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
         own_blocks, own = _own_figures(definition, baseline, n, options.seed, store)
         decision_blocks, decided = sections.decisions(observed, n)
         observed_by[n] = (own_blocks, decision_blocks)
+        seats, length = sections.seats_data(baseline, n, difference), sections.length_data(baseline, definition, unit)
         data["by_players"][str(n)] = {
-            "seats": sections.seats_data(baseline, n, difference),
-            "length": sections.length_data(baseline, definition, unit),
+            "agent": agent,
+            "seats": seats,
+            "length": length,
+            "levels": _level_data(level_outcomes[n], agent, seats, length, n, difference, definition, unit),
+            "skill_share": _skill_share_data(level_outcomes[n], n),
             "decisions": decided,
             "skill": sections.skill_data(traces[n], difference),
             "restricted": sections.restricted_data(effects[n], difference),
@@ -165,6 +171,8 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     data["verdict"] = verdict(data["by_players"], rule_name)
     tables_blocks, data["tables"] = _tables(definition, options, store)
     head = _head(definition, options, counts, traces, effects, agent)
+    head = [row if row[0] != say("head.agents") else [row[0], row[1] + _level_words(data["by_players"], options)]
+            for row in head]
     document = {
         "title": _title(definition),
         "head": head,
@@ -174,7 +182,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
                     + body + [section(say("section.tables"), tables_blocks)],
         "glossary": glossary(),
         "data": data,
-        "run": {"seconds": round(stored_seconds(outcomes) + sum(t["seconds"] for t in traces.values())
+        "run": {"seconds": round(stored_seconds(outcomes) + level_seconds + sum(t["seconds"] for t in traces.values())
                                  + sum(e["seconds"] for e in effects.values()), 1)},
     }
     return document
@@ -192,6 +200,103 @@ def _skill(definition, counts, options: ReportOptions, store: ResultStore) -> tu
     effects = restricted.effects_at(definition, counts, options.skill_games, options.seed, store, backend,
                                     progress=options.progress)
     return traces, effects
+
+
+def _level_words(by_players: dict, options: ReportOptions) -> str:
+    """The head's words for the player levels: each level's agent by player count, and the games
+    a level plays of its own."""
+    parts = []
+    for level in ("beginner", "skilled"):
+        agents: dict[str, list[str]] = {}
+        for n, d in by_players.items():
+            for x in d.get("levels", []):
+                if x["level"] == level:
+                    agents.setdefault(x["agent"], []).append(n)
+        if not agents:
+            return ""
+        parts.append(say(f"head.level_{level}", agents=", ".join(
+            a if len(agents) == 1 else say("head.level_with", agent=a, players=", ".join(ns)) for a, ns in agents.items())))
+    games = sorted({x["games"] for d in by_players.values() for x in d.get("levels", []) if not x["model"]})
+    return say("head.levels", levels="; ".join(parts),
+               games=say("head.level_games", games=", ".join(count(g) for g in games), skill=count(options.skill_games))
+               if games else "")
+
+
+def _by_count(jobs: list[Job]) -> dict[int, list[Job]]:
+    out: dict[int, list[Job]] = {}
+    for job in jobs:
+        out.setdefault(job.players, []).append(job)
+    return out
+
+
+def _levels(definition, counts, options: ReportOptions, store: ResultStore, traces: dict, model: str,
+            baselines: dict) -> tuple[dict, float]:
+    """The games of the player levels (`levels`) at every player count: {players: {"beginner":
+    (agent, outcome), "skilled": (agent, outcome), "against random": outcome, "against beginner":
+    outcome or None}} and their stored compute time.  A level played by the model agent takes the
+    baseline's games; the others play `levels.level_games` self-play games, and the skill share
+    plays the skilled level against random play and against the beginner (`skill_games` each,
+    seats rotating)."""
+    from boardlab.analysis.report import levels
+    from boardlab.analysis.skill import rounded_games
+
+    game_id = definition.game.id
+    known = engines.agent_factories(game_id)
+    planned: dict[tuple, Job] = {}
+
+    def job(players: int, agents: tuple, games: int) -> Job:
+        return planned.setdefault((players, agents, games), Job(definition, players, agents, games, options.seed))
+
+    plans = {}
+    for n in counts:
+        beginner = levels.beginner_agent(known, [level["agent"] for level in traces[n]["levels"]])
+        skilled = check_agent(game_id, levels.skilled_agent(definition, traces[n]))
+        games = levels.level_games(n, games_for(n, options))
+        plan: dict[str, Any] = {name: (agent, None if agent == model else job(n, (agent,) * n, games))
+                                for name, agent in (("beginner", beginner), ("skilled", skilled))}
+        pairing_games = rounded_games(options.skill_games, n)
+        plan["against random"] = job(n, (skilled,) + ("random",) * (n - 1), pairing_games)
+        plan["against beginner"] = job(n, (skilled,) + (beginner,) * (n - 1), pairing_games) \
+            if skilled != beginner else None
+        plans[n] = plan
+    todo = list(planned.values())
+    played = play_jobs(todo, store, options.workers, options.progress, label="games of the player levels",
+                       backend=options.backend)
+    by = {id(o.job): o for o in played}
+    out = {}
+    for n, plan in plans.items():
+        out[n] = {key: (value[0], baselines[n] if value[1] is None else by[id(value[1])]) if isinstance(value, tuple)
+                  else (by[id(value)] if value is not None else None) for key, value in plan.items()}
+    return out, stored_seconds(played)
+
+
+def _level_data(outcomes: dict, model: str, seats: dict, length: dict, players: int, difference: float,
+                definition, unit: str) -> list[dict]:
+    """[{"level", "agent", "games", "model", "seats", "length"}] of the beginner and the skilled
+    level; a level the model agent plays shares the baseline's figures (the same dicts, so its
+    tests are counted once)."""
+    out: list[dict] = []
+    for name in ("beginner", "skilled"):
+        agent, outcome = outcomes[name]
+        same = agent == model
+        if out and out[0]["agent"] == agent:  # the ladder reached no level above the beginner
+            out.append({**out[0], "level": name})
+            continue
+        out.append({"level": name, "agent": agent, "games": len(outcome.records), "model": same,
+                    "seats": seats if same else sections.seats_data(outcome, players, difference),
+                    "length": length if same else sections.length_data(outcome, definition, unit)})
+    return out
+
+
+def _skill_share_data(outcomes: dict, players: int) -> dict:
+    """The skilled level against random play and against the beginner (`levels.pairing_share`)."""
+    from boardlab.analysis.report.levels import pairing_share
+
+    skilled, beginner = outcomes["skilled"][0], outcomes["beginner"][0]
+    against = outcomes["against beginner"]
+    return {"skilled": skilled, "beginner": beginner,
+            "against_random": pairing_share(outcomes["against random"].records, skilled, players),
+            "against_beginner": pairing_share(against.records, skilled, players) if against is not None else None}
 
 
 def _without_engine(definition, store: ResultStore, options: ReportOptions, counts) -> dict:

@@ -28,6 +28,12 @@ def report_tests(by_players: dict):
         seats = d["seats"]
         yield (n, "seats equal"), seats["equality"]
         yield (n, "seat 1 fair"), seats["first_player_advantage"]
+        seen = [seats]
+        for level in d.get("levels", []):  # a level's own games (not the model's, not counted already)
+            if not any(level["seats"] is s for s in seen):
+                seen.append(level["seats"])
+                yield (n, "seats equal", level["agent"]), level["seats"]["equality"]
+                yield (n, "seat 1 fair", level["agent"]), level["seats"]["first_player_advantage"]
         for e in d.get("restricted", {}).get("elements", []):
             yield (n, "restricted", e["element"]), e
         for alt in d.get("sensitivity", {}).get("alternatives", []):
@@ -55,14 +61,38 @@ def findings(name: str, by_players: dict, rule_name=None) -> list[dict]:
     Effects seen at several player counts (a rule option, a skill pairing, a length off the
     stated time) are one finding each, naming the counts.
     """
+    from boardlab.analysis.report.levels import finding_who, led, skill_share_findings
+
     rule_name = rule_name or (lambda option, value: f"`{option} = {option_value_text(value)}`")
     counts = {int(k): d for k, d in by_players.items()}
+    out = _headlines(name, counts, rule_name) + _rules(counts, rule_name)
+    for f in out:  # measured with the model agent in every seat: named as the level it is
+        first = counts[f["players"][0]]
+        if first.get("agent"):  # data that names its agent (a report's; hand-made test data may not)
+            f["text"] = led(f["text"], finding_who(first, first["agent"]))
+    for level in ("beginner", "skilled"):  # each level's own games (where no other figures gave them)
+        view = {}
+        for n, d in counts.items():
+            own = [x for x in d.get("levels", []) if x["level"] == level and not x["model"]]
+            if own and not (level == "skilled" and own[0]["agent"] == d["levels"][0]["agent"]):
+                view[n] = {**d, "seats": own[0]["seats"], "length": own[0]["length"], "sensitivity": {}}
+        for f in _headlines(name, view, rule_name, remedies=False):
+            first = view[f["players"][0]]
+            agent = [x["agent"] for x in first["levels"] if x["level"] == level][0]
+            f["text"] = led(f["text"], finding_who(first, agent))
+            f["level"] = level
+            out.append(f)
+    out += _skill(counts) + skill_share_findings(counts) + _restricted(counts)
+    out.sort(key=lambda f: (-f["score"], f["text"]))
+    return out
+
+
+def _headlines(name, counts, rule_name, remedies: bool = True) -> list[dict]:
+    """The seat and length findings of `counts` (each player count's "seats" and "length")."""
     out = _first_seat(counts) + _balanced(counts)
     for players, d in counts.items():
         out += _seats(players, d)
-    out += _length(name, counts, rule_name) + _rules(counts, rule_name) + _skill(counts) + _restricted(counts)
-    out.sort(key=lambda f: (-f["score"], f["text"]))
-    return out
+    return out + _length(name, counts, rule_name, remedies)
 
 
 def _where(chosen, every) -> str:
@@ -167,7 +197,7 @@ def _seats(players, d):
 LENGTH_TOLERANCE = 1.25
 
 
-def _length(name, counts, rule_name):
+def _length(name, counts, rule_name, remedies: bool = True):
     off = []
     for players, d in counts.items():
         length = d["length"]
@@ -187,7 +217,9 @@ def _length(name, counts, rule_name):
                median=f"{length['median']:.0f}", unit=word(length["unit"]), minutes=minutes(at_table),
                pace=pace_words(length),
                stated=stated)
-    if long:
+    if long and not remedies:  # a level's own games: the rule options were tried with the model agent
+        text += say("length.end")
+    elif long:
         # the rule options whose (selected) effect shortens the game most, with the table time they give
         shorter = []
         for alt in d.get("sensitivity", {}).get("alternatives", []):
@@ -268,7 +300,7 @@ def ladder_words(trace: dict) -> dict:
         a, b = budget_of(p["agent"]), budget_of(p["below"])
         return a is not None and (b is None or a == 2 * b)
 
-    return {"depth": trace["depth"], "levels": say_plural("levels", trace["depth"]), "chain": chain,
+    return {"depth": trace["depth"], "levels": say_plural("levels", trace["depth"] + 1), "chain": chain,
             "top": top["agent"], "rating": number(top['rating'], ".0f"), "low": number(top['ci95'][0], ".0f"),
             "high": number(top['ci95'][1], ".0f"), "share": odds / (odds + n - 1),
             "flat": [p for p in pairings[last + 1:] if longer(p)], "fair": trace["fair_share"],
@@ -311,7 +343,7 @@ def _skill(counts):
         by_depth: dict[int, list] = {}
         for players, w, _ in matters:
             by_depth.setdefault(w["depth"], []).append(players)
-        groups = "; ".join(say("skill.depth_group", levels=say_plural("levels", depth),
+        groups = "; ".join(say("skill.depth_group", levels=say_plural("levels", depth + 1),
                                players=listed(str(n) for n in ns)) for depth, ns in sorted(by_depth.items(), reverse=True))
         ratings = sorted(round(trace_top_rating(trace)) for _, _, trace in matters)
         text = say("skill.matters_many", where=_where([n for n, _, _ in matters], counts), groups=groups, top=tops,

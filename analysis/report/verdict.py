@@ -24,15 +24,23 @@ BESIDE = 0.01
 
 def verdict(by_players: dict, rule_name) -> dict:
     """{"by_players": {n: {"lines": [...], "problem": {...} or None, "remedies": [...]}}}."""
+    from boardlab.analysis.report.levels import shown_levels, for_level, skill_share_line, skilled_view, disagreement
+
     out = {}
     for key, d in by_players.items():
         n = int(key)
-        problem = worst_problem(n, d)
+        unit = d["length"]["unit"]
+        shown = shown_levels(d)
+        judged_who, judged = skilled_view(d)  # the worst problem is judged for skilled players
+        problem = worst_problem(n, judged)
         remedies = remedies_for(problem, d, n) if problem else []
-        lines = [say("verdict.players", players=n), _seats(d["seats"], d["length"]["unit"]), _time(d["length"]),
-                 _skill(d.get("skill", {}))]
+        lines = [say("verdict.players", players=n)]
+        lines += [for_level(_seats(level["seats"], unit), who) for who, level in shown]
+        lines += [for_level(_time(level["length"]), who) for who, level in shown]
+        lines += disagreement(shown, unit)
+        lines += [_skill(d.get("skill", {}))] + skill_share_line(d)
         if problem is None:
-            lines.append(say("verdict.problem_none"))
+            lines.append(for_level(say("verdict.problem_none"), judged_who))
         else:
             if remedies:
                 unit = f" {word(d['length']['unit'])}"
@@ -48,7 +56,9 @@ def verdict(by_players: dict, rule_name) -> dict:
                 remedy = say_plural("verdict.remedy", len(parts), options="; ".join(parts))
             else:
                 remedy = say("verdict.remedy_none")
-            lines.append(say("verdict.problem", problem=problem["text"], remedy=remedy))
+            if d.get("agent") and d["agent"] != shown[-1][1]["agent"] and d.get("sensitivity", {}).get("alternatives"):
+                remedy += say("level.remedy_measured", agent=d["agent"])
+            lines.append(for_level(say("verdict.problem", problem=problem["text"], remedy=remedy), judged_who))
         out[key] = {"lines": lines, "problem": problem, "remedies": remedies}
     return {"by_players": out}
 

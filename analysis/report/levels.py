@@ -1,0 +1,317 @@
+"""Player levels: every headline of a report measured for a beginner and for a skilled player.
+
+A designer reads "the seats are balanced" as a statement about people; a report measures it
+with agents.  So the report names two kinds of player and measures its headline metrics (seat
+shares of decided games, seat 1's advantage, length with its capped share, draws) for both:
+
+- the **beginner** plays one ply ahead: the engine's `greedy` agent (where an engine has no
+  greedy, the first level of its skill ladder above random);
+- the **skilled** player is the definition's `analysis.skilled_agent` when it names one, else
+  the strongest level the report's skill ladder reached within its budget (the highest rating
+  above random; the later level when tied).
+
+The definition's own `analysis.agent` (random play in Blockd and Links) stays the model of the
+structural figures (the sections, restricted play and the rule sensitivity); a level that is the
+same agent reuses those games.
+
+**Skill share** (`skill_share`): the skilled level in one seat against random play in all the
+others (seats rotating), its share p of the decided games against the fair share f = 1/n:
+(p - f) / (1 - f), the share of games the skill decides outright (`sections.decided_by`);
+0 for a game of pure luck, 1 when the skilled player always wins.  Its interval, like every
+interval of this module, takes the rotation group (one deal played once with the tested level
+in every seat) as the unit: the Wilson interval at the effective number of decided games, the
+decided games over the design effect of the groups (`clustered_share`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from boardlab.analysis.stats import wilson_interval
+
+#: the level names of a report, in the order the verdict states them
+LEVELS = ("beginner", "skilled")
+#: the agent of the beginner level, where the engine has it
+BEGINNER = "greedy"
+
+
+def beginner_agent(known, ladder: list[str]) -> str:
+    """The beginner: greedy, else the first level of the ladder above random, else random.
+
+    >>> beginner_agent({"random": 1, "greedy": 1}, ["random", "greedy"]), beginner_agent({}, ["random", "a", "b"])
+    ('greedy', 'a')
+    """
+    if BEGINNER in known:
+        return BEGINNER
+    return ladder[1] if len(ladder) > 1 else "random"
+
+
+def skilled_agent(definition, trace: dict) -> str:
+    """The skilled level: `analysis.skilled_agent`, else the strongest level of the skill trace
+    above random (highest rating; the later level when tied), else random (no ladder).
+
+    >>> trace = {"levels": [{"agent": "random", "rating": 0.0}, {"agent": "greedy", "rating": 120.0},
+    ...                     {"agent": "mcts-16", "rating": 140.0}, {"agent": "mcts-32", "rating": 140.0}]}
+    >>> skilled_agent(None, trace)
+    'mcts-32'
+    """
+    named = getattr(getattr(definition, "analysis", None), "skilled_agent", None)
+    if named:
+        return named
+    above = [level for level in trace.get("levels", [])[1:]]
+    if not above:
+        return "random"
+    return max(reversed(above), key=lambda level: level["rating"])["agent"]
+
+
+def level_games(players: int, baseline_games: int) -> int:
+    """Self-play games of a level that the baseline's games do not already give: a quarter of the
+    baseline's, rounded up to whole rotations of 120 games (every deal turned for every seat at 2
+    to 6 and 8 players), at least 120.  Search agents cost 5 to 20 times a random game, so a
+    quarter keeps a report within about twice its time; the verdict states what they detect.
+
+    >>> level_games(2, 2400), level_games(8, 1080), level_games(2, 100)
+    (600, 360, 120)
+    """
+    return max(120, -(-(baseline_games // 4) // 120) * 120)
+
+
+def clustered_share(records, wins_of, groups_of) -> dict:
+    """A share of decided games with the rotation group as the unit: {"wins", "decided", "share",
+    "ci95", "groups", "effective"}.
+
+    `wins_of(record)` is the tested side's credit in a decided game, None for a game not decided;
+    `groups_of(record)` its rotation group.  The share is the ratio of sums; its variance is the
+    cluster (linearised) variance over the groups, and the Wilson interval is taken at the
+    effective number of decided games: decided games times the binomial variance over the
+    cluster variance, never more than the decided games themselves (games of a group that share
+    out a deal's advantage can make the groups' totals steadier than independent games; the
+    interval then stays at its independent width rather than narrower).
+
+    >>> import collections
+    >>> R = collections.namedtuple("R", "deal won")
+    >>> games = [R(d, w) for d in range(50) for w in (1, 0)]  # every group one win, one loss
+    >>> c = clustered_share(games, lambda r: r.won, lambda r: r.deal)
+    >>> c["share"], c["effective"], c["ci95"] == [round(x, 6) for x in wilson_interval(50, 100)]
+    (0.5, 100.0, True)
+    """
+    totals: dict = {}
+    for r in records:
+        won = wins_of(r)
+        if won is None:
+            continue
+        w, d = totals.get(groups_of(r), (0.0, 0))
+        totals[groups_of(r)] = (w + won, d + 1)
+    wins = sum(w for w, _ in totals.values())
+    decided = sum(d for _, d in totals.values())
+    if not decided:
+        return {"wins": 0, "decided": 0, "share": None, "ci95": [0.0, 1.0], "groups": 0, "effective": 0.0}
+    share = wins / decided
+    k = len(totals)
+    binomial = share * (1 - share) / decided
+    if k > 1 and binomial > 0:
+        mean_size = decided / k
+        residuals = [(w - share * d) / mean_size for w, d in totals.values()]
+        cluster = sum(x * x for x in residuals) / (k * (k - 1))
+        effective = float(decided) if cluster <= binomial else decided * binomial / cluster
+    else:
+        effective = float(decided)
+    # the Wilson interval at the effective size, the observed share kept
+    size = max(1, round(effective))
+    lo, hi = wilson_interval(share * size, size)
+    return {"wins": round(wins, 6), "decided": decided, "share": round(share, 6),
+            "ci95": [round(lo, 6), round(hi, 6)], "groups": k, "effective": round(effective, 1)}
+
+
+def decided_share(share: float | None, fair: float) -> float | None:
+    """The share of games a side's advantage decides outright: (share - fair) / (1 - fair).
+
+    >>> decided_share(0.75, 0.5), decided_share(0.25, 0.25), decided_share(None, 0.5)
+    (0.5, 0.0, None)
+    """
+    return None if share is None else (share - fair) / (1 - fair)
+
+
+def pairing_share(records, agent: str, players: int) -> dict:
+    """`agent`'s share of the decided games it played against other agents (seats rotating), with
+    the rotation group as the unit (`clustered_share`), and the skill share it implies
+    (`decided_share`, with its interval): a dict for JSON."""
+    fair = 1 / players
+
+    def wins_of(r):
+        if r.unfinished or len(r.winners) != 1:
+            return None
+        return 1.0 if r.agents[r.winners[0]] == agent else 0.0
+
+    c = clustered_share(records, wins_of, lambda r: r.deal)
+    skill = decided_share(c["share"], fair)
+    lo, hi = (decided_share(x, fair) for x in c["ci95"])
+    return {**c, "games": len(records), "fair_share": round(fair, 6),
+            "skill_share": None if skill is None else round(skill, 6),
+            "skill_ci95": [round(lo, 6), round(hi, 6)],  # type: ignore[arg-type]
+            "holds_zero": bool(lo <= 0 <= hi)}  # type: ignore[operator]
+
+
+def elo_lower_bound(wins: int, decided: int, players: int = 2, confidence: float = 0.95) -> float | None:
+    """The Elo difference a level that won all `decided` games is at least above its opponents,
+    with one-sided `confidence`: the share q whose chance of winning every game is 1 - confidence
+    (q = (1 - confidence) ** (1 / decided)), as Luce odds against n - 1 copies; None unless every
+    decided game was won.
+
+    >>> round(elo_lower_bound(100, 100), 1)
+    606.8
+    """
+    if decided == 0 or wins < decided:
+        return None
+    q = (1 - confidence) ** (1 / decided)
+    return 400 * math.log10(q / (1 - q) * (players - 1))
+
+
+# --- the words of the levels (verdict and findings) ---------------------------------------------
+
+def shown_levels(d: dict) -> list[tuple[str, dict]]:
+    """The levels a verdict states for one player count, [(who, level)]: the beginner and the
+    skilled level, one entry when both are the same agent; the model agent's figures when the
+    data has no levels (a report from before them)."""
+    from boardlab.analysis.report.wording import say
+
+    levels = d.get("levels")
+    if not levels:
+        return [(say("level.model", agent=d["agent"]) if d.get("agent") else "",
+                 {"agent": d.get("agent"), "seats": d["seats"], "length": d["length"]})]
+    beginner, skilled = levels[0], levels[-1]
+    if beginner["agent"] == skilled["agent"]:
+        return [(say("level.both", agent=beginner["agent"]), beginner)]
+    return [(say("level.beginner", agent=beginner["agent"]), beginner),
+            (say("level.skilled", agent=skilled["agent"]), skilled)]
+
+
+def skilled_view(d: dict) -> tuple[str, dict]:
+    """(who, the player count's data with the skilled level's seats and length): what the worst
+    problem is judged on."""
+    who, level = shown_levels(d)[-1]
+    return who, {**d, "seats": level["seats"], "length": level["length"]}
+
+
+def for_level(line: str, who: str) -> str:
+    """A verdict line "- Label: text" with the level it speaks for after its label.
+
+    >>> for_level("- Seats: balanced.", "beginners, greedy")
+    '- Seats (beginners, greedy): balanced.'
+    """
+    if not who:
+        return line
+    head, sep, rest = line.partition(": ")
+    return f"{head} ({who}){sep}{rest}" if sep else f"{line} ({who})"
+
+
+def finding_who(d: dict, agent: str) -> str:
+    """How a finding names the players of games played with `agent` in every seat: the level
+    that agent is (beginners, skilled players, both), else the agent itself."""
+    from boardlab.analysis.report.wording import say
+
+    levels = d.get("levels") or []
+    names = [level["level"] for level in levels if level["agent"] == agent]
+    key = "both" if len(names) == 2 else names[0] if names else "model"
+    return say(f"level.finding.{key}", agent=agent)
+
+
+def led(text: str, who: str) -> str:
+    """A finding's sentence led by the players it speaks for."""
+    from boardlab.analysis.report.wording import say
+
+    return say("level.lead", who=who, text=text)
+
+
+def seat_state(seats: dict) -> tuple[str, str]:
+    """(kind, words) of a level's seats for the disagreement line: "first" (seat 1 ahead or
+    behind), "unequal" (some seat ahead), "fair" or "too few"."""
+    from boardlab.analysis.report.wording import say, unsigned_points
+
+    a, e = seats["first_player_advantage"], seats["equality"]
+    if a.get("discovery"):
+        key = "level.seat_ahead" if a["advantage"] > 0 else "level.seat_behind"
+        return ("first+" if a["advantage"] > 0 else "first-"), say(key, seat=1, diff=unsigned_points(abs(a["advantage"])))
+    if e.get("discovery"):
+        rates = [x["share"] for x in seats["by_seat"]]
+        best = rates.index(max(rates))
+        return f"unequal {best}", say("level.seat_ahead", seat=best + 1,
+                                      diff=unsigned_points(rates[best] - seats["fair_share"]))
+    if a["power"]["enough"]:
+        return "fair", say("level.balanced")
+    return "too few", say("level.too_few")
+
+
+def time_state(length: dict) -> tuple[str, str]:
+    """(kind, words) of a level's table time against the stated time: "close", "long", "short"
+    (`findings.LENGTH_TOLERANCE`), or "none" without a pace or a finished game."""
+    from boardlab.analysis.report.findings import LENGTH_TOLERANCE
+    from boardlab.analysis.report.wording import minutes
+
+    if "table_minutes" not in length or not length.get("finished_games"):
+        return "none", ""
+    at_table = length["table_minutes"]["median"]
+    ratio = at_table / length["stated_minutes"]
+    kind = "close" if 1 / LENGTH_TOLERANCE <= ratio <= LENGTH_TOLERANCE else "long" if ratio > 1 else "short"
+    return kind, minutes(at_table)
+
+
+def disagreement(shown: list[tuple[str, dict]], unit: str) -> list[str]:
+    """The verdict's line where beginners and skilled players disagree (on the seats: one
+    balanced, the other not, or different seats ahead; on the time: one close to the stated time,
+    the other not), else nothing."""
+    from boardlab.analysis.report.wording import listed, say
+
+    if len(shown) < 2:
+        return []
+    (_, beginner), (_, skilled) = shown
+    parts = []
+    (b_kind, b_words), (s_kind, s_words) = seat_state(beginner["seats"]), seat_state(skilled["seats"])
+    if b_kind != s_kind and "too few" not in (b_kind, s_kind):
+        parts.append(say("level.disagree_seats", beginner=b_words, skilled=s_words))
+    (b_kind, b_time), (s_kind, s_time) = time_state(beginner["length"]), time_state(skilled["length"])
+    if b_kind != s_kind and "none" not in (b_kind, s_kind):
+        parts.append(say("level.disagree_time", beginner=b_time, skilled=s_time,
+                         stated=beginner["length"]["stated_minutes"]))
+    if not parts:
+        return []
+    return [say("level.disagree", beginner=beginner["agent"], skilled=skilled["agent"], parts=listed(parts))]
+
+
+def skill_share_line(d: dict) -> list[str]:
+    """The verdict's luck-against-skill line: the skilled level's share against random play and
+    the skill share it implies, with intervals; its share against the beginner."""
+    from boardlab.analysis.report.wording import games, pct, say
+
+    share = d.get("skill_share")
+    if not share or share["against_random"]["share"] is None:
+        return []
+    r = share["against_random"]
+    line = say("level.skill_share", skilled=share["skilled"], share=pct(r["share"]), fair=pct(r["fair_share"]),
+               decides=pct(r["skill_share"], 0), low=pct(r["skill_ci95"][0], 0), high=pct(r["skill_ci95"][1], 0),
+               games=games(r["decided"]))
+    b = share.get("against_beginner")
+    if b and b["share"] is not None:
+        line += say("level.skill_share_beginner", beginner=share["beginner"], share=pct(b["share"]),
+                    low=pct(b["ci95"][0]), high=pct(b["ci95"][1]), fair=pct(b["fair_share"]))
+    return [line + "."]
+
+
+def skill_share_findings(counts: dict) -> list[dict]:
+    """One finding of the skill share over the player counts whose interval excludes 0 (skill
+    decides some games: the skilled level against random play); none where every interval holds 0
+    (a game of luck gives no skill finding)."""
+    from boardlab.analysis.report.wording import listed, pct, say
+
+    seen = [(n, d["skill_share"]) for n, d in counts.items()
+            if d.get("skill_share") and d["skill_share"]["against_random"]["share"] is not None
+            and not d["skill_share"]["against_random"]["holds_zero"]]
+    if not seen:
+        return []
+    parts = listed(say("level.share_part", decides=pct(s["against_random"]["skill_share"], 0),
+                       low=pct(s["against_random"]["skill_ci95"][0], 0), high=pct(s["against_random"]["skill_ci95"][1], 0),
+                       players=n) for n, s in seen)
+    skilled = listed(sorted({s["skilled"] for _, s in seen}))
+    score = max(10 * s["against_random"]["skill_share"] for _, s in seen)
+    return [{"score": max(score, 1.0), "kind": "skill share", "players": [n for n, _ in seen],
+             "text": say("level.share_finding", skilled=skilled, parts=parts)}]
