@@ -17,7 +17,8 @@ import math
 
 from boardlab.layouts import print_conventions
 from boardlab.layouts.deblockle import CUBE_SIDES
-from boardlab.layouts.terms import term, word
+from boardlab.layouts.rulebook_facts import LIST_AND
+from boardlab.layouts.terms import language, term, word
 from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import file_suffix
 from boardlab.printkit.draw import Canvas
@@ -254,6 +255,51 @@ def _arrow(canvas: Canvas, start, end, *, colour: str, width: float, dash=None) 
                    fill=colour)
 
 
+def hop_route(game, kind: str, start: int, end: int, occupied: int, avoid: int = -1) -> list[int]:
+    """The squares a hop of `kind` steps on from `start` to `end` (both included), for drawing it:
+    a slide's squares along its line, a Hoops hop's `rules.hoops_steps` single orthogonal steps
+    (the first such route in N E S W order that visits no square twice and not `avoid`, where
+    the drawing has another arrow; else the first that visits none twice; else the first), one
+    step for the others.  `occupied` holds every block but the hopping one; `end` is one of
+    the engine's own `hop_ends`, so a route always exists.
+
+    >>> from boardlab.analysis.deblockle.engine import make_game
+    >>> from boardlab.layouts import load
+    >>> game = make_game(load("deblockle"))
+    >>> b = game.board
+    >>> [b.name(c) for c in hop_route(game, "hoops", b.cell("c2"), b.cell("a1"), 0)]
+    ['c2', 'c1', 'b1', 'a1']
+    >>> [b.name(c) for c in hop_route(game, "hoops", b.cell("c2"), b.cell("a1"), 0, avoid=b.cell("c1"))]
+    ['c2', 'b2', 'b1', 'a1']
+    >>> [b.name(c) for c in hop_route(game, "slide", b.cell("d1"), b.cell("g1"), 0)]
+    ['d1', 'e1', 'f1', 'g1']
+    """
+    board = game.board
+    if kind == "slide":
+        for ray in board.rays[start]:
+            if end in ray:
+                return [start, *ray[:ray.index(end) + 1]]
+    if kind != "hoops":
+        return [start] if end == start else [start, end]
+    routes: list[list[int]] = [[start]]
+    for _ in range(game.rules.hoops_steps):
+        routes = [route + [n] for route in routes for n in board.neighbour[route[-1]]
+                  if n >= 0 and not occupied >> n & 1]
+    arriving = [route for route in routes if route[-1] == end]
+    if not arriving:
+        raise ValueError(f"no Hoops route from {board.name(start)} to {board.name(end)}")
+    simple = [route for route in arriving if len(set(route)) == len(route)]
+    clear = [route for route in simple if avoid not in route]
+    return (clear or simple or arriving)[0]
+
+
+def listed(names: list[str]) -> str:
+    """Names as a list in the language being written ("b2 and a2", "b2, c2 y a2")."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + LIST_AND.get(language(), " and ") + names[-1]
+
+
 def worked_example(definition):
     """The rulebook's worked example (`::: example`): a tip and a hop in a real position - the
     engine's own setup of `EXAMPLE_SEED` and the first of its legal moves whose hop leaves the
@@ -279,6 +325,12 @@ def worked_example(definition):
     width, height = board_size(definition)
     ink = ink_and_paper(definition)[0]
     edge = definition.print.cube_edge
+    kind = game.hop[turned]
+    route = ([] if move.to == SCORED else
+             hop_route(game, kind, onto, move.to, state.occupied & ~(1 << move.frm), avoid=move.frm))
+    if kind == "slide":  # a slide is drawn as one straight arrow
+        route = route[:1] + route[-1:]
+    steps = [board.name(cell) for cell in route[1:-1]]
 
     def centre(cell: int):
         x, y, w, h = square_box(definition, board.name(cell))
@@ -300,12 +352,17 @@ def worked_example(definition):
             canvas.circle(tx, ty, edge * 0.55, stroke=ink, width=1.6)
             canvas.circle(tx, ty, edge * 0.55, stroke=ring, width=0.8)
         _arrow(canvas, centre(move.frm), centre(onto), colour=ink, width=1.2, dash=(2.0, 1.5))
-        if move.to != SCORED and move.to != onto:
-            _arrow(canvas, centre(onto), centre(move.to), colour=ink, width=1.4)
+        if len(route) > 1:  # the hop as it is made: one segment a step (a slide is one straight line)
+            points = [centre(cell) for cell in route]
+            for a, b in zip(points[:-2], points[1:-1]):
+                canvas.line(a[0], a[1], b[0], b[1], stroke=ink, width=1.4)
+                canvas.circle(b[0], b[1], 1.0, fill=ink)
+            _arrow(canvas, points[-2], points[-1], colour=ink, width=1.4)
 
     directions = {0: term("deblockle.direction.up"), 1: term("deblockle.direction.right"),
                   2: term("deblockle.direction.down"), 3: term("deblockle.direction.left")}
     caption = term("deblockle.example", player=word(definition.colours[definition.players[seat].colour].label),
                    start=board.name(move.frm), direction=directions[move.tip], onto=board.name(onto),
-                   face=word(cube.top(turned)), end=board.name(move.to))
+                   face=word(cube.top(turned)), end=board.name(move.to),
+                   via=term("deblockle.example.via", n=len(route) - 1, squares=listed(steps)) if steps else "")
     return draw, width, height, caption
