@@ -24,6 +24,7 @@ import importlib.abc
 
 from numba import njit
 from numba.core import event
+from boardlab.notes import quiet
 
 __all__ = ["MESSAGE", "njit"]
 
@@ -53,7 +54,7 @@ class CompileNotice(event.Listener):
             return
         self.started = time.monotonic()
         stream = self._stream()
-        if os.environ.get(SAID) or not (hasattr(stream, "isatty") and stream.isatty()):
+        if os.environ.get(SAID) or quiet() or not (hasattr(stream, "isatty") and stream.isatty()):
             return
         self.timer = threading.Timer(max(0.0, self.delay - self.spent), self.say)
         self.timer.daemon = True

@@ -24,6 +24,7 @@ import threading
 import time
 
 from boardlab import stopping
+from boardlab.notes import quiet
 
 #: one lock for every progress line of the process: the redrawing threads, the main thread, forks
 _DRAWING = threading.RLock()
@@ -52,7 +53,7 @@ class Progress:
     def __init__(self, total: int, label: str = "games", stream=None, delay: float = 2.0, tick: float = 1.0):
         self.total, self.label, self.delay = total, label, delay
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty() and not quiet()  # --quiet: none
         self.start = time.monotonic()
         self.shown = False
         self.done = 0

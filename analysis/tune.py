@@ -28,6 +28,7 @@ from typing import Any, Sequence
 from boardlab.analysis.report.metrics import find_metric
 from boardlab.analysis.sweep import Axis, Point, play_points, playable_grid, value_text
 from boardlab.layouts.errors import BoardlabError
+from boardlab.notes import quiet
 
 GOAL = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(<=|>=|<|>|~|=)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(%?)\s*$")
 
@@ -141,7 +142,7 @@ def _judge(point: Point, goals: Sequence[Goal], final: bool = True) -> dict[str,
 
 
 def _say(text: str, progress: bool) -> None:
-    if progress and sys.stderr.isatty():
+    if progress and sys.stderr.isatty() and not quiet():
         print(text, file=sys.stderr)
 
 

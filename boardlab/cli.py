@@ -12,7 +12,7 @@ import os
 import sys
 
 import boardlab
-from boardlab import stopping
+from boardlab import notes, stopping
 from boardlab.layouts.errors import BoardlabError, DefinitionError, one_line
 from boardlab.layouts.registry import game_ids
 
@@ -35,6 +35,7 @@ COMMANDS = (
     "export",
     "watch",
     "new-game",
+    "completion",
 )
 
 
@@ -90,9 +91,21 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         module = importlib.import_module(f"boardlab.commands.{name.replace('-', '_')}")
         if argv is None or name == chosen:
             module.register(sub)
+            add_quiet_argument(sub.choices[name])
         else:
             sub.add_parser(name, help=module.HELP, add_help=False)
     return parser
+
+
+def add_quiet_argument(parser: argparse.ArgumentParser) -> None:
+    """`-q`/`--quiet` on a command and on each of its own sub-commands (`export tts`)."""
+    inner = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if inner:
+        for sub in inner[0].choices.values():
+            add_quiet_argument(sub)
+        return
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="say only the result and errors: no progress, no notes on the files written")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,6 +142,7 @@ def _main(argv: list[str] | None) -> int:
     if not getattr(args, "run", None):
         print(f"boardlab: give a command: {', '.join(COMMANDS)} (see boardlab --help)", file=sys.stderr)
         return 2
+    notes.set_quiet(getattr(args, "quiet", False))
     try:
         check_environment()
         code = args.run(args)

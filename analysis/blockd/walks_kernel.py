@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 from boardlab.analysis.jit import njit
+from boardlab.notes import quiet
 
 #: cells a bitmask of int64 holds (bit 63 is the sign): larger grids use the Python twin
 MAX_CELLS = 63
@@ -228,7 +229,7 @@ class Progress:
 
     def step(self, done: int) -> None:
         elapsed = time.monotonic() - self.started
-        if elapsed < self.after:
+        if elapsed < self.after or quiet():
             return
         if not self.shown or self.tty:
             start, end = ("\r", "") if self.tty else ("", "\n")

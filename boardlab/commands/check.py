@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 from boardlab.layouts import (BoardlabError, DefinitionError, game_entry, game_ids, game_part, is_conventions_file,
                               load, load_conventions, locate, resolve)
 from boardlab.commands.list import player_range
 from boardlab.layouts import print_conventions as conventions_of
+from boardlab.notes import note
 
 #: the command's line in `boardlab --help`
 HELP = "validate definitions and variants"
@@ -24,65 +26,74 @@ def register(subparsers) -> None:
                     "FILE:LINE: KEY: what is wrong (what is allowed), and exits with status 2 if any.")
     p.add_argument("targets", nargs="*", metavar="PATH|GAME",
                    help=f"definition or variant files, or game/variant names (default: {', '.join(game_ids())})")
+    p.add_argument("--json", action="store_true",
+                   help="print, for each target, whether it is ok and its problems, as JSON on standard output "
+                        "(exit status 2 still when any has a problem)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    results = [check_target(target) for target in args.targets or game_ids()]
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        for result in results:
+            for problem in result["problems"]:
+                print(problem, file=sys.stderr)
+            if result["ok"]:
+                note(f"{result['file']}: ok ({result['summary']})")
+    return 0 if all(result["ok"] for result in results) else 2
+
+
+def check_target(target: str) -> dict:
+    """What `check` finds for one target: {"target", "file", "ok", "summary", "problems"}, each
+    problem one line `FILE:LINE: KEY: what is wrong (what is allowed)` (or the error's own line)."""
     from boardlab.printkit.pages import PrintOptions
     from boardlab.printkit.palette import contrast_problems
     from boardlab.layouts.terms import check_terms
     from boardlab.printkit.rulebook.checks import check_texts as rulebook_problems
 
-    failed = False
-    for target in args.targets or game_ids():
-        try:
-            path = resolve(target)
-            if is_conventions_file(path):
-                conventions = load_conventions(path)
-                print(f"{target}: ok (print conventions: {', '.join(conventions.papers)} paper, "
-                      f"{len(conventions.card_sizes)} card sizes)")
-                continue
-            d = load(path)
-        except DefinitionError as err:
-            for problem in err.problems:
-                print(problem, file=sys.stderr)
-            failed = True
-            continue
-        except BoardlabError as err:
-            print(f"boardlab check: {err}", file=sys.stderr)
-            failed = True
-            continue
-        try:  # the definition must also print on its own paper (card sizes against the sheet)
-            if game_entry(d.game.id).has("print"):
-                options = PrintOptions(d.print.paper, conventions_of().duplex, conventions_of().layout)
-                game_part(d.game.id, "print").print_files(d, options)
-        except BoardlabError as err:
-            file, line = locate(path, ("print",))
-            print(f"{file}:{line}: print: {err}", file=sys.stderr)
-            failed = True
-            continue
-        agent = agent_problem(d)
-        if agent:
-            file, line = locate(path, ("analysis", "agent"))
-            print(f"{file}:{line}: analysis.agent: {agent}", file=sys.stderr)
-            failed = True
-            continue
-        colours = contrast_problems(d)  # marks and text must read on what they are drawn on
-        for key, what, allowed in colours:
-            file, number = locate(path, key)
-            print(f"{file}:{number}: {'.'.join(key)}: {what} ({allowed})", file=sys.stderr)
-        if colours:
-            failed = True
-            continue
-        rulebook = [str(p) for p in check_terms(d)] + list(rulebook_problems(d))
-        if rulebook:
-            for message in rulebook:
-                print(message, file=sys.stderr)
-            failed = True
-            continue
-        what = d.game.name if d.variant == "baseline" else f"{d.game.name}, variant {d.variant}"
-        print(f"{d.source}: ok ({what}, {player_range(d.game.min_players, d.game.max_players)})")
-    return 2 if failed else 0
+    result: dict = {"target": target, "file": target, "ok": False, "summary": "", "problems": []}
+    problems: list[str] = result["problems"]
+    try:
+        path = resolve(target)
+        if is_conventions_file(path):
+            conventions = load_conventions(path)
+            result.update(ok=True, summary=f"print conventions: {', '.join(conventions.papers)} paper, "
+                                           f"{len(conventions.card_sizes)} card sizes")
+            return result
+        d = load(path)
+    except DefinitionError as err:
+        problems += [str(problem) for problem in err.problems]
+        return result
+    except BoardlabError as err:
+        problems.append(f"boardlab check: {err}")
+        return result
+    result["file"] = d.source
+    try:  # the definition must also print on its own paper (card sizes against the sheet)
+        if game_entry(d.game.id).has("print"):
+            options = PrintOptions(d.print.paper, conventions_of().duplex, conventions_of().layout)
+            game_part(d.game.id, "print").print_files(d, options)
+    except BoardlabError as err:
+        file, line = locate(path, ("print",))
+        problems.append(f"{file}:{line}: print: {err}")
+        return result
+    agent = agent_problem(d)
+    if agent:
+        file, line = locate(path, ("analysis", "agent"))
+        problems.append(f"{file}:{line}: analysis.agent: {agent}")
+        return result
+    for key, what, allowed in contrast_problems(d):  # marks and text must read on what they are drawn on
+        file, number = locate(path, key)
+        problems.append(f"{file}:{number}: {'.'.join(key)}: {what} ({allowed})")
+    if problems:
+        return result
+    problems += [str(p) for p in check_terms(d)] + [str(p) for p in rulebook_problems(d)]
+    if problems:
+        return result
+    what = d.game.name if d.variant == "baseline" else f"{d.game.name}, variant {d.variant}"
+    result.update(ok=True, summary=f"{what}, {player_range(d.game.min_players, d.game.max_players)}")
+    return result
 
 
 def agent_problem(d) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 from boardlab.layouts import BoardlabError, DefinitionError, game_entry, game_ids, load, variants_of
@@ -17,6 +18,9 @@ def register(subparsers) -> None:
                               description="List every game boardlab knows, its player counts, its playing time "
                                           "and its variants, each with what it changes.")
     p.add_argument("--ids", action="store_true", help="only the game ids, one a line (for scripts)")
+    p.add_argument("--json", action="store_true",
+                   help="print the games as JSON: id, name, players, minutes, summary, whether it has a rules "
+                        "engine, and its variants with what each changes")
     p.set_defaults(run=run)
 
 
@@ -47,6 +51,7 @@ def variant_summary(name: str, game_name: str) -> str:
 
 def run(args) -> int:
     failed = False
+    games = []
     for game_id in game_ids():
         if args.ids:
             print(game_id)
@@ -61,11 +66,19 @@ def run(args) -> int:
             print(one_line(f"boardlab list: {game_id}: {err}"), file=sys.stderr)
             failed = True
             continue
-        engine = "" if game_entry(game_id).has("engine") else ", no rules engine yet"
+        variants = [{"name": name, "summary": variant_summary(name, info.name)} for name in variants_of(game_id)]
+        game = {"id": game_id, "name": info.name, "min_players": info.min_players, "max_players": info.max_players,
+                "minutes": info.minutes, "summary": info.summary, "engine": game_entry(game_id).has("engine"),
+                "variants": variants}
+        if args.json:
+            games.append(game)
+            continue
+        engine = "" if game["engine"] else ", no rules engine yet"
         print(f"{game_id} ({info.name}): {player_range(info.min_players, info.max_players)}, about {info.minutes} min"
               f"{engine}. {info.summary}")
-        names = variants_of(game_id)
-        width = max((len(n) for n in names), default=0)
-        for name in names:
-            print(f"    {name:{width}}  {variant_summary(name, info.name)}".rstrip())
+        width = max((len(v["name"]) for v in variants), default=0)
+        for v in variants:
+            print(f"    {v['name']:{width}}  {v['summary']}".rstrip())
+    if args.json and not args.ids:
+        print(json.dumps(games, indent=2))
     return 2 if failed else 0

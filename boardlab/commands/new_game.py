@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from boardlab.layouts.errors import BoardlabError
+from boardlab.notes import note
 
 #: the command's line in `boardlab --help`
 HELP = "write the skeleton of a new game: one folder"
@@ -31,8 +32,8 @@ def run(args) -> int:
 
     if args.into is not None:
         [folder] = newgame.write_package(args.name, args.into)
-        print(f"wrote {folder}/ ({', '.join(sorted(p.name for p in folder.iterdir()))})")
-        print(f"register it: in your package's pyproject.toml, [project.entry-points.\"boardlab.games\"] "
+        note(f"wrote {folder}/ ({', '.join(sorted(p.name for p in folder.iterdir()))})")
+        note(f"register it: in your package's pyproject.toml, [project.entry-points.\"boardlab.games\"] "
               f"{args.name} = \"{args.name}.registration:GAME\" (or register_game(GAME) from Python)")
         return 0
     root = newgame.source_root()
@@ -40,8 +41,8 @@ def run(args) -> int:
         raise BoardlabError("boardlab is not installed from its source tree here: give --into DIR to write "
                             "the game as a package of its own")
     folder = newgame.write_in_tree(args.name, root)
-    print(f"wrote {folder.relative_to(root)}/ ({', '.join(sorted(p.name for p in folder.iterdir()))}); "
+    note(f"wrote {folder.relative_to(root)}/ ({', '.join(sorted(p.name for p in folder.iterdir()))}); "
           "registration.toml registers it")
-    print(f"next: write your rules in {folder.relative_to(root)}/engine.py, then boardlab check {args.name} "
+    note(f"next: write your rules in {folder.relative_to(root)}/engine.py, then boardlab check {args.name} "
           f"and the tests (README, \"Adding a game\")")
     return 0

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from boardlab.arguments import add_game_arguments, game_definition, offset_mm
 from boardlab.layouts import BoardlabError, game_part, print_conventions
+from boardlab.notes import note
 
 #: where files go without --out; GAME is appended
 DEFAULT_OUT = Path("build") / "print"
@@ -125,13 +126,13 @@ def run_language(args, definition, out_dir: Path) -> int:
     pdfs = [path for path in written if path.suffix == ".pdf"]
     svgs = sum(path.suffix == ".svg" for path in written)
     # what was written, in the run's language
-    print(term("print.written", game=definition.game.name, pdfs=len(pdfs), svgs=svgs, folder=out_dir,
+    note(term("print.written", game=definition.game.name, pdfs=len(pdfs), svgs=svgs, folder=out_dir,
                pngs=term("print.pngs", n=images) if args.pod else ""))
     for print_file, path in zip(files, pdfs):
-        print(term("print.file", path=path, title=print_file.title, pages=plural("print.pages", len(print_file.pages))))
+        note(term("print.file", path=path, title=print_file.title, pages=plural("print.pages", len(print_file.pages))))
     if aid is not None:
-        print(term("print.aid", path=out_dir / f"{player_aid_name(definition.game.id, options.paper)}.pdf"))
+        note(term("print.aid", path=out_dir / f"{player_aid_name(definition.game.id, options.paper)}.pdf"))
     if args.pod is not None:
-        print(term("print.pod", path=out_dir / f"pod-{args.pod}", dpi=DPI,
+        note(term("print.pod", path=out_dir / f"pod-{args.pod}", dpi=DPI,
                    bleed=float(print_conventions().pod_bleeds[args.pod])))
     return 0

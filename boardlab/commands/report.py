@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 import time
 from pathlib import Path
 
+from boardlab.notes import note
 from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
                                 game_definition, store_and_backend)
 from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_DEALS, MAX_GAMES
@@ -48,6 +50,9 @@ def register(subparsers) -> None:
     p.add_argument("--out", metavar="DIR", help="output folder (default: reports/ for the game's own definition, "
                                                 "build/reports/ for a variant); a report in another language than "
                                                 "English goes to its subfolder LANG")
+    p.add_argument("--json", action="store_true",
+                   help="also print, per language, the files written and the report's JSON (what GAME.json holds) "
+                        "on standard output")
     p.set_defaults(run=run)
 
 
@@ -55,7 +60,7 @@ def run(args) -> int:
     from boardlab.analysis.report.build import ReportOptions, build_report
     from boardlab.commands.print import languages_of
     from boardlab.layouts.terms import speaking
-    from boardlab.printkit.reports import write_report
+    from boardlab.printkit.reports import report_json, write_report
 
     definition = game_definition(args.game, args.variant)
     languages = languages_of(definition, getattr(args, "lang", None))
@@ -66,6 +71,7 @@ def run(args) -> int:
     variant = getattr(definition, "variant", "baseline")
     name = args.game if variant == "baseline" else variant
     base = Path(args.out) if args.out else Path("reports" if variant == "baseline" else "build/reports")
+    printed = []
     for language in languages:
         started = time.perf_counter()
         with speaking(language):
@@ -73,8 +79,13 @@ def run(args) -> int:
                 document = build_report(definition, store, dataclasses.replace(options, backend=backend))
             out = report_folder(base, language)
             written = write_report(document, name, out)
-        print(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
-              f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
+        note(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
+             f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
+        if args.json:  # what GAME.json holds, with the language and the files written
+            printed.append({"language": language, "files": [str(path) for path in written],
+                            "report": json.loads(report_json(document))})
+    if args.json:
+        print(json.dumps(printed, indent=1, ensure_ascii=False))
     return 0
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from boardlab.arguments import add_game_arguments, game_definition
 from boardlab.layouts import BoardlabError, print_conventions
+from boardlab.notes import note
 
 LANGUAGES = ("es", "en")
 
@@ -55,5 +56,5 @@ def run(args) -> int:
     rendered = {f"{rulebook_name(args.game, language, paper)}.pdf": render_rulebook(definition, language, paper)
                 for language in languages}
     for path in write_rendered(rendered, out_dir):
-        print(path)
+        note(str(path))
     return 0

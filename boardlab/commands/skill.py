@@ -7,6 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from boardlab.notes import note
 from boardlab.arguments import (add_game_arguments, add_seed_argument, add_store_arguments, at_most, game_definition,
                                 store_and_backend)
 from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_GAMES
@@ -66,11 +67,11 @@ def run(args) -> int:
     written = write_rendered({chart: svg_text(chart_drawing(skill.rating_chart(result))).encode()}, Path(args.out))
     if args.json:
         print(json.dumps(result, indent=1))
-        print(f"chart: {written[0]}", file=sys.stderr)
+        note(f"chart: {written[0]}", file=sys.stderr)
     else:
         print(skill.describe(result))
         if "restricted" in result:
             print()
             print(restricted.describe(result["restricted"]))
-        print(f"chart: {written[0]}")
+        note(f"chart: {written[0]}")
     return 0

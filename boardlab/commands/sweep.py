@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from boardlab.notes import note
 from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
                                 game_definition, store_and_backend)
 from boardlab.layouts import BoardlabError
@@ -109,7 +110,7 @@ def run(args) -> int:
     out = Path(args.out) if args.out else DEFAULT_OUT
     document = sweep_document(result)
     written = write_report(document, name, out)
-    print(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
+    note(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
           f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     if args.json:
         print(json.dumps(result, indent=2))
