@@ -53,8 +53,9 @@ import io
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, TextIO
+from typing import Iterable, Sequence, TextIO
 
+from boardlab.layouts.common import MeasuredPace
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem, one_line
 
 #: the columns of a playtest log, in the order `write_log` writes them
@@ -400,3 +401,70 @@ def write_log(games: Iterable[TableGame], stream: TextIO) -> None:
             game.length if game.unit == "turns" and game.length is not None else "",
             game.length if game.unit == "rounds" and game.length is not None else "",
             "" if game.minutes is None else f"{game.minutes:g}", game.notes, game.definition])
+
+
+#: the fewest timed playtests (minutes and length both logged) a measured pace needs
+MIN_PACE_GAMES = 3
+
+
+def ratio_pace(games: Sequence[TableGame], players: int | None) -> MeasuredPace:
+    """Seconds per turn or round of `games` (each with minutes and length): the ratio of the
+    sums (all the seconds over all the turns or rounds, so a long game weighs as much as its
+    length), with the 95% interval of a ratio estimator (Student's t with n - 1 degrees of freedom
+    on the residuals seconds - pace x length).
+
+    :raises ValueError: with fewer than two games.
+
+    >>> g = [TableGame("x", "baseline", "h", "2026-01-01", ("a", "b"), (0,), n, "turns", n / 2) for n in (10, 20, 40)]
+    >>> p = ratio_pace(g, None)
+    >>> p.seconds, p.low, p.high, p.games
+    (30.0, 30.0, 30.0, 3)
+    """
+    from scipy.stats import t as student
+
+    if len(games) < 2:
+        raise ValueError("a pace needs at least two timed games")
+    lengths = [float(g.length or 0) for g in games]
+    seconds = [60.0 * (g.minutes or 0.0) for g in games]
+    n = len(games)
+    pace = sum(seconds) / sum(lengths)
+    residual = sum((y - pace * x) ** 2 for x, y in zip(lengths, seconds)) / (n - 1)
+    half = float(student.ppf(0.975, n - 1)) * math.sqrt(residual / n) / (sum(lengths) / n)
+    return MeasuredPace(players, round(pace, 1), round(max(pace - half, 0.0), 1), round(pace + half, 1), n)
+
+
+def measured_paces(games: Iterable[TableGame], definition: str, unit: str) -> tuple[MeasuredPace, ...]:
+    """The paces the playtests of one definition (its hash) measure: one per player count with at
+    least `MIN_PACE_GAMES` timed games and, for a game counted in turns (a turn takes about as
+    long whatever the player count), one over every count; a round of more players takes longer,
+    so rounds are measured per count only."""
+    timed = [g for g in games if g.definition == definition and g.minutes and g.length]
+    out = []
+    for players in sorted({g.players for g in timed}):
+        mine = [g for g in timed if g.players == players]
+        if len(mine) >= MIN_PACE_GAMES:
+            out.append(ratio_pace(mine, players))
+    if unit == "turns" and len(timed) >= MIN_PACE_GAMES and len({g.players for g in timed}) > 1:
+        out.append(ratio_pace(timed, None))
+    elif unit == "turns" and len(timed) >= MIN_PACE_GAMES:
+        out.append(dataclasses.replace(out[0], players=None))
+    return tuple(out)
+
+
+def with_measured_pace(definition, store):
+    """`definition` with the paces its playtests in `store` measure (`measured_paces`), which then
+    replace its stated pace for table minutes (`report.sections.pace`); the definition itself when
+    none is measured or the definition type cannot carry one (its hash never changes)."""
+    from boardlab.analysis import engines
+    from boardlab.analysis.store import definition_hash
+
+    if not hasattr(definition, "measured_paces"):
+        return definition
+    info = definition.game
+    try:
+        unit = engines.make_game(definition, info.min_players).length_unit
+    except BoardlabError:  # a game without an engine has no lengths to time
+        return definition
+    mine = [g for _, g in store.playtests(info.id) if g.variant == definition.variant]
+    paces = measured_paces(mine, definition_hash(definition), unit)
+    return dataclasses.replace(definition, measured_paces=paces) if paces else definition

@@ -88,6 +88,18 @@ class Rulebook:
 
 
 @dataclass(frozen=True)
+class MeasuredPace:
+    """Seconds of table time per turn or round measured from logged playtests (not a rule: set by
+    `boardlab.analysis.playtests.with_measured_pace`, never read from TOML, not in the definition hash)."""
+
+    players: int | None  # the player count it was measured at; None: every count (a pace per turn)
+    seconds: float
+    low: float  # its 95% interval
+    high: float
+    games: int  # the playtests it was measured from
+
+
+@dataclass(frozen=True)
 class GameDefinition:
     """What every game's `Definition` holds (each game's module subclasses it and adds its own
     sections).  `variant` and `source` are set by the loader, not written in the TOML."""
@@ -97,6 +109,13 @@ class GameDefinition:
     rulebook: Rulebook
     variant: str = field(default="baseline", kw_only=True, metadata=loaded())  # "baseline" or the variant's name
     source: str = field(default="", kw_only=True, metadata=loaded())  # the file it was loaded from
+    #: paces measured from playtests, which replace the stated one for table minutes
+    measured_paces: tuple[MeasuredPace, ...] = field(default=(), kw_only=True, metadata=loaded())
+
+    def measured_pace(self, players: int | None) -> MeasuredPace | None:
+        """The measured pace for `players` (one measured at that count, else one for every count), or None."""
+        found = {p.players: p for p in self.measured_paces}
+        return found.get(players) if players in found else found.get(None)
 
 
 def check_colour_palette(colours, report) -> None:

@@ -232,7 +232,7 @@ def test_findings_are_generated_from_the_numbers_and_ordered():
                                      "largest_p_selected": 1e-4}
     found = findings("Game", data)
     assert found[0]["text"].startswith("As written, a 2-player game of Game lasts about 270 rounds (median), "
-                                       "3.0 hours at the definition's pace of 40 s a round, against the 30 minutes "
+                                       "3.0 hours at a pace of 40 s a round, against the 30 minutes "
                                        "it states; the rule options that shorten it most: `bank = house`, to 27 "
                                        "minutes or `cover = false`, to 2.8 hours (mean length of a finished game).")
     assert [f["score"] for f in found] == sorted((f["score"] for f in found), reverse=True)

@@ -19,12 +19,12 @@ from typing import Any
 from pathlib import Path
 
 from boardlab.analysis import engines
-from boardlab.analysis.report import sections
+from boardlab.analysis.report import sections, your_playtests
 from boardlab.analysis.report.document import preformatted, section, table, text
 from boardlab.analysis.report.findings import findings, select_findings
 from boardlab.analysis.report.glossary import glossary
 from boardlab.analysis.report.verdict import verdict, verdict_blocks
-from boardlab.analysis.report.wording import games as count, say, word
+from boardlab.analysis.report.wording import games as count, measured_words, number, say, word
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
 from boardlab.analysis.report.options import model_agent, rule_alternatives, rule_namer, with_rule
 from boardlab.analysis.store import ResultStore, definition_hash, engine_fingerprint
@@ -103,10 +103,13 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
 
     :raises BoardlabError: when the game has no engine or the player count is not allowed.
     """
+    from boardlab.analysis.playtests import with_measured_pace
+
     game_id, name = definition.game.id, definition.game.name
     counts = player_counts(definition, options)
     if not game_entry(game_id).has("engine"):
         return _without_engine(definition, store, options, counts)
+    definition = with_measured_pace(definition, store)  # table minutes at the pace playtests measured, if any
     agent = check_agent(game_id, options.agent or model_agent(definition))
     alternatives, skipped = rule_alternatives(definition)
     jobs, alt_errors = [], {}
@@ -140,7 +143,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
         own_blocks, own = _own_figures(definition, baseline, n, options.seed, store)
         decision_blocks, decided = sections.decisions(observed, n)
         observed_by[n] = (own_blocks, decision_blocks)
-        seats, length = sections.seats_data(baseline, n, difference), sections.length_data(baseline, definition, unit)
+        seats, length = sections.seats_data(baseline, n, difference), sections.length_data(baseline, definition, unit, n)
         data["by_players"][str(n)] = {
             "agent": agent,
             "seats": seats,
@@ -152,6 +155,9 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
             "restricted": sections.restricted_data(effects[n], difference),
             "game": own,
             "sensitivity": sections.sensitivity_data(baseline, alts, n, skipped)}
+    playtests = [g for _, g in store.playtests(game_id)]
+    data["playtests"] = your_playtests.playtests_data(
+        definition, playtests, counts, unit, _level_records(agent, baselines, level_outcomes), agent, difference)
     data["tests"] = select_findings(data["by_players"])
     body = []
     for n in counts:
@@ -166,6 +172,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
                  section(say("section.own", name=name), own_blocks, level=3),
                  section(say("section.sensitivity"),
                          sections.sensitivity_blocks(d["sensitivity"], n, unit, rule_name), level=3)]
+    body.append(section(say("section.playtests"), your_playtests.playtests_blocks(data["playtests"]), level=2))
     found = findings(name, data["by_players"], rule_name)
     data["findings"] = found
     data["verdict"] = verdict(data["by_players"], rule_name)
@@ -186,6 +193,20 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
                                  + sum(e["seconds"] for e in effects.values()), 1)},
     }
     return document
+
+
+def _level_records(agent: str, baselines: dict, level_outcomes: dict) -> dict:
+    """{players: {agent: self-play records}} of the report's own levels, for "Your playtests": the
+    model agent (the baseline games), then the beginner and the skilled level (`_levels`); no game
+    is played for it."""
+    out: dict = {}
+    for n, baseline in baselines.items():
+        found = {agent: baseline.records}
+        for name in ("beginner", "skilled"):
+            level_agent, outcome = level_outcomes[n][name]
+            found.setdefault(level_agent, outcome.records)
+        out[n] = found
+    return out
 
 
 def _skill(definition, counts, options: ReportOptions, store: ResultStore) -> tuple[dict, dict]:
@@ -284,7 +305,7 @@ def _level_data(outcomes: dict, model: str, seats: dict, length: dict, players: 
             continue
         out.append({"level": name, "agent": agent, "games": len(outcome.records), "model": same,
                     "seats": seats if same else sections.seats_data(outcome, players, difference),
-                    "length": length if same else sections.length_data(outcome, definition, unit)})
+                    "length": length if same else sections.length_data(outcome, definition, unit, players)})
     return out
 
 
@@ -444,5 +465,22 @@ def _head(definition, options: ReportOptions, counts, traces: dict, effects: dic
                                players=str(info.min_players) if info.min_players == info.max_players else
                                say("span", low=info.min_players, high=info.max_players))],
     ]
+    measured = [sections.measured_pace(definition, n) for n in counts]
+    if measured and all(measured):  # the stated pace is used nowhere: its assumption is not one of this report's
+        assumptions = tuple(a for a in assumptions if "seconds_per_" not in a)
     head += [[say("head.assumption"), word(a)] for a in assumptions] or [[say("head.assumptions"), say("head.none")]]
+    head += [[say("head.pace"), pace_row] for pace_row in _measured_pace_rows(definition, counts)]
     return head
+
+
+def _measured_pace_rows(definition, counts) -> list[str]:
+    """The head's words for each pace measured from playtests that this report uses."""
+    unit = engines.make_game(definition, counts[0]).length_unit
+    used: dict[Any, list[int]] = {}
+    for n in counts:
+        found = sections.measured_pace(definition, n)
+        if found is not None:
+            used.setdefault(found, []).append(n)
+    return [say("head.pace_value", pace=say("pace", seconds=number(p.seconds, "g"), unit=word(unit.rstrip("s"))),
+                source=measured_words({"games": p.games, "players": p.players, "ci95": [p.low, p.high]}),
+                players=", ".join(str(n) for n in ns)) for p, ns in used.items()]

@@ -21,7 +21,7 @@ from boardlab.analysis.report.document import format_cell
 from boardlab.analysis.report.jobs import Job, play_jobs
 from boardlab.analysis.report.metrics import (headline_series, length_statistics, metric, paired_equivalence,
                                               paired_games_needed, paired_ratio_difference, sprt)
-from boardlab.analysis.report.sections import designer_difference, metric_label, pace
+from boardlab.analysis.report.sections import designer_difference, metric_label, pace, pace_data
 from boardlab.analysis.store import ResultStore
 
 SPRT_METRIC = "seat_1_share"
@@ -46,8 +46,12 @@ class CompareOptions:
 
 def compare(baseline, variants: list, store: ResultStore, options: CompareOptions) -> dict:
     """The comparison document: per variant, every headline metric and (until decided) the SPRT."""
+    from boardlab.analysis.playtests import with_measured_pace
+
     n = options.players
     agents = (options.agent,) * n
+    baseline = with_measured_pace(baseline, store)  # table minutes at the paces playtests measured, if any
+    variants = [with_measured_pace(v, store) for v in variants]
     out = {"game": baseline.game.id,
            "baseline": getattr(baseline, "variant", "baseline"), "players": n, "seed": options.seed,
            "designer_difference": designer_difference(baseline),
@@ -70,8 +74,8 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
         name = getattr(variant, "variant", "variant")
         unit = out["length_unit"]
         entry = {"variant": f"{out['game']} (the baseline itself)" if name == "baseline" else name, "games": games,
-                 "metrics": metrics, "length": {"baseline": length_summary(base_out.records, baseline, unit),
-                                                "variant": length_summary(var_out.records, variant, unit)}}
+                 "metrics": metrics, "length": {"baseline": length_summary(base_out.records, baseline, unit, n),
+                                                "variant": length_summary(var_out.records, variant, unit, n)}}
         if options.until_decided:
             test["stopped_by"] = "decision" if test["decision"] != "undecided" else "cap"
             entry["sprt"] = test
@@ -83,16 +87,34 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
 LENGTH_FIGURES = (("mean", "mean"), ("median", "median"), ("p90", "90th percentile"))
 
 
-def length_summary(records, definition, unit: str) -> dict:
-    """Mean, median and 90th percentile of the finished games' length, in `unit` and (when the
-    definition states a pace per turn or round) in table minutes at that pace."""
+def length_summary(records, definition, unit: str, players: int | None = None) -> dict:
+    """Mean, median and 90th percentile of the finished games' length, in `unit` and (when a pace
+    per turn or round is measured from playtests at `players` or stated by the definition) in
+    table minutes at that pace (`sections.pace_data` says which)."""
     d = length_statistics(records)
     out = {"finished_games": d["finished_games"], **{k: d[k] for k, _ in LENGTH_FIGURES}}
-    seconds = pace(definition, unit)
+    seconds = pace(definition, unit, players)
     if seconds:
-        out["seconds_per_unit"] = seconds
+        out.update(pace_data(definition, unit, players))
         out["minutes"] = {k: round(d[k] * seconds / 60, 2) for k, _ in LENGTH_FIGURES}
     return out
+
+
+def pace_note(length: dict, unit: str) -> str:
+    """Where one column's pace comes from, in words.
+
+    >>> pace_note({"seconds_per_unit": 40, "pace_assumed": True}, "rounds")
+    "the definition's 40 s a round (our assumption)"
+    >>> pace_note({"seconds_per_unit": 52.5, "pace_measured": {"games": 4, "players": 3, "ci95": [40, 65]}}, "rounds")
+    '52.5 s a round, measured from 4 playtests at 3 players (95% interval 40 to 65 s)'
+    """
+    one = unit.rstrip("s")
+    if "pace_measured" in length:
+        from boardlab.analysis.report.wording import measured_words
+
+        return f"{length['seconds_per_unit']:g} s a {one}, {measured_words(length['pace_measured'])}"
+    return (f"the definition's {length['seconds_per_unit']:g} s a {one}"
+            + (" (our assumption)" if length.get("pace_assumed") else ""))
 
 
 def length_rows(length: dict, unit: str) -> list[str]:
@@ -174,12 +196,14 @@ def compare_markdown(result: dict) -> str:
                          f"{format_cell(d['difference'], diff)} | {format_cell(d['ci95'], interval)} | {verdict} |")
         if "length" in c:
             base = c["length"]["baseline"]
-            pace_note = (f"; table minutes at the definition's {base['seconds_per_unit']:g} s a "
-                         f"{result['length_unit'].rstrip('s')} (a variant's own pace for its column)"
-                         if "seconds_per_unit" in base else
-                         f"; the definition states no pace per {result['length_unit'].rstrip('s')}, so no table minutes")
+            var = c["length"]["variant"]
+            notes = [pace_note(base, result["length_unit"])] if "seconds_per_unit" in base else []
+            if notes and "seconds_per_unit" in var and pace_note(var, result["length_unit"]) != notes[0]:
+                notes = [f"baseline {notes[0]}", f"variant {pace_note(var, result['length_unit'])}"]
+            pace_words = (f"; table minutes at {' and '.join(notes)}" if "seconds_per_unit" in base else
+                          f"; the definition states no pace per {result['length_unit'].rstrip('s')}, so no table minutes")
             lines += ["", f"Game length, finished games ({base['finished_games']:,} baseline, "
-                          f"{c['length']['variant']['finished_games']:,} variant){pace_note}:", "",
+                          f"{c['length']['variant']['finished_games']:,} variant){pace_words}:", "",
                       "| length | baseline | variant | difference |", "|---|---:|---:|---:|",
                       *length_rows(c["length"], result["length_unit"])]
         if "sprt" in c:

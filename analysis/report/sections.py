@@ -13,8 +13,8 @@ from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_seri
                                               metric, paired_ratio_difference, power_statement, score_test,
                                               seat_credits, seat_statistics, share)
 from boardlab.analysis.report.options import option_value_text
-from boardlab.analysis.report.wording import (cap_words, games as amount, listed, number, p_words, pct, say,
-                                              unsigned_points, word)
+from boardlab.analysis.report.wording import (cap_words, games as amount, listed, measured_words, number, p_words, pct,
+                                              say, unsigned_points, word)
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
 if TYPE_CHECKING:  # numpy is imported where it computes: `report --help` and `compare --help` need none of it
@@ -42,10 +42,37 @@ def length_edges(lengths) -> np.ndarray:
     return lo + width * np.arange(bins + 1)
 
 
-def pace(definition, unit: str) -> float | None:
-    """Seconds of table time per length unit ("turns", "rounds") stated in the definition, if any."""
+def pace(definition, unit: str, players: int | None = None) -> float | None:
+    """Seconds of table time per length unit ("turns", "rounds"): measured from playtests at
+    `players` when the definition carries such a pace (`playtests.with_measured_pace`), else
+    the one the definition states, if any."""
+    measured = measured_pace(definition, players)
+    if measured is not None:
+        return measured.seconds
     analysis = getattr(definition, "analysis", None)
     return getattr(analysis, f"seconds_per_{unit.rstrip('s')}", None) if analysis is not None else None
+
+
+def measured_pace(definition, players: int | None):
+    """The `MeasuredPace` that `pace` uses at `players`, or None when it uses the stated pace."""
+    lookup = getattr(definition, "measured_pace", None)
+    return lookup(players) if lookup is not None else None
+
+
+def pace_data(definition, unit: str, players: int | None) -> dict:
+    """Where the pace at `players` comes from, for a length's data: {"seconds_per_unit", and
+    "pace_measured": {"games", "ci95", "players"} or "pace_assumed": whether one of the
+    definition's `game.assumptions` names the stated pace}; {} without a pace."""
+    seconds = pace(definition, unit, players)
+    if not seconds:
+        return {}
+    measured = measured_pace(definition, players)
+    if measured is not None:
+        return {"seconds_per_unit": seconds, "pace_measured": {"games": measured.games, "players": measured.players,
+                                                               "ci95": [measured.low, measured.high]}}
+    # the definition marks the pace as its own assumption when one of its `game.assumptions` names the key
+    return {"seconds_per_unit": seconds,
+            "pace_assumed": any(f"seconds_per_{unit.rstrip('s')}" in a for a in definition.game.assumptions)}
 
 
 def designer_difference(definition) -> float:
@@ -103,16 +130,15 @@ def seats_blocks(data: dict, players: int, unit: str) -> list:
     ]
 
 
-def length_data(outcome, definition, unit: str) -> dict:
-    """`metrics.length_statistics` of the baseline games, with table minutes at the definition's pace."""
+def length_data(outcome, definition, unit: str, players: int | None = None) -> dict:
+    """`metrics.length_statistics` of the baseline games, with table minutes at the pace at `players`
+    (measured from playtests, else the definition's; `pace_data` says which)."""
     described = length_statistics(outcome.records)
     data = {"unit": unit, **described}
-    seconds = pace(definition, unit)
+    seconds = pace(definition, unit, players)
     if seconds:
         data["table_minutes"] = {k: round(described[k] * seconds / 60, 2) for k in ("mean", "median", "p90", "max")}
-        data["seconds_per_unit"] = seconds
-        # the definition marks the pace as its own assumption when one of its `game.assumptions` names the key
-        data["pace_assumed"] = any(f"seconds_per_{unit.rstrip('s')}" in a for a in definition.game.assumptions)
+        data.update(pace_data(definition, unit, players))
     data["stated_minutes"] = definition.game.minutes
     import numpy as np
 
@@ -133,7 +159,9 @@ def length_blocks(data: dict, players: int) -> list:
     note = (say("length.note", finished=amount(data['finished_games']), games=amount(data['games']),
                 capped=amount(capped['count']), share=pct(capped['share']), cap=cap_words(unit), stated=stated)
             + (say("length.note_pace", seconds=number(seconds, "g"), unit=one)
-               + say("length.note_assumed" if data.get("pace_assumed") else "length.note_end") if seconds
+               + (say("pace_measured_note", source=measured_words(data["pace_measured"])) + "."
+                  if data.get("pace_measured") else
+                  say("length.note_assumed" if data.get("pace_assumed") else "length.note_end")) if seconds
                else say("length.note_no_pace", unit=one)))
     blocks = [table(say("length.title", players=players), [(say("col.in"), "text"), (say("col.mean"), "f1"),
                                                             (say("col.median"), "f1"), (say("col.p90"), "f1"),

@@ -50,10 +50,25 @@ def p_words(p: float) -> str:
 
 
 def pace_words(length: dict) -> str:
-    """The pace of a report's length data: "30 s a turn", marked when it is the definition's assumption."""
+    """The pace of a report's length data: "30 s a turn", marked when it is the definition's
+    assumption, with its source when it was measured from playtests."""
     unit = length["unit"].rstrip("s")
-    return say("pace_assumed" if length.get("pace_assumed") else "pace", seconds=number(length['seconds_per_unit'], "g"),
-               unit=word(unit))
+    words = say("pace_assumed" if length.get("pace_assumed") else "pace", seconds=number(length['seconds_per_unit'], "g"),
+                unit=word(unit))
+    return words + say("pace_measured_note", source=measured_words(length["pace_measured"])) \
+        if length.get("pace_measured") else words
+
+
+def measured_words(measured: dict) -> str:
+    """Where a measured pace comes from: "measured from 5 playtests (95% interval 44 to 60 s)".
+
+    >>> measured_words({"games": 5, "players": 3, "ci95": [44.2, 59.9]})
+    'measured from 5 playtests at 3 players (95% interval 44 to 60 s)'
+    """
+    where = (say("pace_measured_at", players=measured["players"]) if measured.get("players") is not None
+             else "")
+    return say("pace_measured", games=measured["games"], where=where, low=number(measured["ci95"][0], ".0f"),
+               high=number(measured["ci95"][1], ".0f"))
 
 
 def cap_words(unit: str) -> str:
