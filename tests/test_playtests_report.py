@@ -118,7 +118,7 @@ def test_the_report_sets_the_table_beside_the_model_and_uses_the_measured_pace(t
     assert "| 1 | 7 | 58.3% |" in section and "2026-11-01 | Bruno, Carmen, Ana | Bruno" in section
     assert "12 decided games can tell only a seat difference of" in section
     verdict = text[:text.index("## Findings")]
-    minutes_line = next(line for line in verdict.splitlines() if line.startswith("- Time:"))
+    minutes_line = next(line for line in verdict.splitlines() if line.startswith("- Time"))
     assert f"{measured:g} s a round, measured from {len(truth)} playtests at 3 players" in minutes_line
     assert "our assumption" not in minutes_line
     head = text[text.index("| pace |"):].splitlines()[0]
