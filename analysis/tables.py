@@ -89,15 +89,18 @@ def csv_cell(value) -> tuple[str, str, str]:
     reads as a number; an exact number (a whole number, a fraction) also as it is in `exact`
     (empty: `value` is rounded); the words a table puts in brackets after a number (a player's
     colour) in `label` (a decimal in brackets is dropped: `value` holds it in full); any other
-    cell as it is.
+    cell (a range, a word, yes/no) in `label` with `value` empty, so that the `value` column holds
+    numbers only and a spreadsheet or pandas reads it as numbers.
 
     >>> csv_cell("363/1066 (0.340525)"), csv_cell("1 (gold)"), csv_cell("64.6%"), csv_cell(7)
     (('0.3405253283302064', '363/1066', ''), ('1', '1', 'gold'), ('0.646', '', ''), ('7', '7', ''))
     >>> csv_cell("1/4"), csv_cell("2..12"), csv_cell(Fraction(1, 3)), csv_cell(0.5), csv_cell("0 (0.000000)")
-    (('0.25', '1/4', ''), ('2..12', '', ''), ('0.3333333333333333', '1/3', ''), ('0.5', '', ''), ('0', '0', ''))
+    (('0.25', '1/4', ''), ('', '', '2..12'), ('0.3333333333333333', '1/3', ''), ('0.5', '', ''), ('0', '0', ''))
+    >>> csv_cell(True), csv_cell(None)
+    (('', '', 'True'), ('', '', 'None'))
     """
     if isinstance(value, bool) or value is None:
-        return str(value), "", ""
+        return "", "", str(value)
     if isinstance(value, (int, Fraction)):
         return _exact_cell(Fraction(value), "")
     if isinstance(value, float):
@@ -105,14 +108,14 @@ def csv_cell(value) -> tuple[str, str, str]:
     text = str(value)
     m = _NUMERIC_CELL.fullmatch(text.strip())
     if m is None:
-        return text, "", ""
+        return "", "", text
     note = m["note"] or ""
     if _is_number(note):
         note = ""
     whole = re.fullmatch(r"[-+]?\d+", m["num"]) is not None
     if m["den"] is not None:
         if not whole or m["pct"] or int(m["den"]) == 0:
-            return text, "", ""
+            return "", "", text
         return _exact_cell(Fraction(int(m["num"]), int(m["den"])), note)
     if m["pct"]:
         return repr(round(float(m["num"]) / 100, 12)), "", note
@@ -135,9 +138,10 @@ def to_csv(tables: TableSet) -> str:
     """Every table as one long CSV table that a spreadsheet opens as it is: one line per cell,
     `table,row,column,value,exact,label` (row counted from 1 in each table), so that a filter on
     `table` gives one table back. `value` is a decimal wherever the cell is a number (a
-    fraction, a percentage, a count); `exact` the number as a whole number or fraction when the
-    cell is exact (empty when rounded); `label` the
-    words a table writes beside a number ("1 (gold)"). See `csv_cell`.
+    fraction, a percentage, a count) and empty elsewhere: one type, a number; `exact` the number
+    as a whole number or fraction when the cell is exact (empty when rounded); `label` the
+    words a table writes beside a number ("1 (gold)"), or the whole cell when it is no number
+    ("2..12", "yes"). See `csv_cell`.
 
     :raises ValueError: when a table repeats a column name (its cells could not be told apart).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -120,6 +121,14 @@ def test_report_json_prints_what_the_report_file_holds(tmp_path, capsys):
     assert sorted(entry["files"]) == sorted(str(p) for p in [out / "deblockle.md", out / "deblockle.pdf",
                                                              out / "deblockle.json", *(out / "deblockle").glob("*.svg")])
     assert entry["report"] == json.loads((out / "deblockle.json").read_text(encoding="utf-8"))
+    # the Markdown renders as written: every bullet of the report is a list item in python-markdown
+    import markdown
+
+    text = (out / "deblockle.md").read_text(encoding="utf-8")
+    html = markdown.markdown(text, extensions=["tables"])
+    bullets = [line for line in text.splitlines() if re.match(r"(- |\* |\d+\. )", line)]
+    assert len(bullets) > 5 and html.count("<li>") == len(bullets)
+    assert html.count("<table>") == text.count("\n|---") + text.count("\n| ---")
 
 
 # -- completion -----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import re
 import signal
@@ -590,6 +591,9 @@ def test_csv_is_one_long_table_without_repeated_columns(capsys, game):
         if c["exact"]:
             assert float(c["value"]) == float(Fraction(c["exact"])), c
         assert not re.fullmatch(r"[-+]?\d+(\.\d+)?(/\d+|%| \(.*\))", c["value"]), c
+    values = [c["value"] for c in cells if c["value"]]  # one type: every value a number (pandas reads floats)
+    assert values and all(math.isfinite(float(v)) for v in values)
+    assert all(c["label"] for c in cells if not c["value"]), "a cell that is no number keeps its text in label"
 
 
 def test_simulate_text_labels_every_number(capsys):

@@ -65,7 +65,10 @@ def verdict(by_players: dict, rule_name) -> dict:
 
 def verdict_blocks(data: dict) -> list:
     from boardlab.analysis.report.document import text
-    return [text(say("verdict.intro"))] + [text("\n".join(v["lines"])) for v in data["by_players"].values()]
+    # the heading line, a blank line, then the bullets: without the blank line Markdown (python-markdown,
+    # pandoc) reads the bullets as part of the heading's paragraph
+    return [text(say("verdict.intro"))] + [text(v["lines"][0] + "\n\n" + "\n".join(v["lines"][1:]))
+                                           for v in data["by_players"].values()]
 
 
 def _shown(metric: str, value: float) -> str:
