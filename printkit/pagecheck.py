@@ -294,19 +294,22 @@ def text_off_page(pdf: bytes, margin: float, safe: float, name: str = "") -> lis
 #: the smallest size a heading is set in, and the smallest body text, in points
 HEADING_SIZE = 10.5
 BODY_SIZE = 8.0
+#: text wholly this close to the page's foot (mm) is a footer: page numbers, the file's name
+FOOTER_BAND = 15.0
 
 
 def headings_last(pdf: bytes, name: str = "") -> list[OffPage]:
     """Headings left last on a page: the page's lowest text of body size or more is set in a
     bold font at heading size, and a later page follows (the text it heads went over).
 
-    Footers (smaller than body text) do not count; the last page may end on anything.
+    Footers (smaller than body text, or wholly within `FOOTER_BAND` of the page's foot) do not
+    count; the last page may end on anything.
     """
     lowest: dict[int, Glyphs] = {}
     pages = 0
-    for number, _media, _trim, glyphs in page_glyphs(pdf):
+    for number, media, _trim, glyphs in page_glyphs(pdf):
         pages = max(pages, number)
-        if glyphs.size < BODY_SIZE:
+        if glyphs.size < BODY_SIZE or glyphs.box[3] < media[1] + FOOTER_BAND * POINTS_PER_MM:
             continue
         seen = lowest.get(number)
         if seen is None or glyphs.box[1] < seen.box[1] - TOLERANCE:

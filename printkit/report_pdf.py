@@ -17,6 +17,7 @@ from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Preformatted,
 
 from boardlab.analysis.report.document import format_cell
 from boardlab.printkit.charts import chart_drawing
+from boardlab.printkit.flow import headings_kept
 from boardlab.layouts.terms import respell, term
 from boardlab.printkit.fonts import BOLD_FONT, REGULAR_FONT, register_fonts
 
@@ -45,25 +46,6 @@ def _section(section: dict, styles, width: float) -> list:
         story += _block(block, styles, width)
         story.append(Spacer(1, 2 * mm))
     return story
-
-
-def headings_kept(story: list) -> list:
-    """The story with every heading (a paragraph whose style keeps it with the next) held on one
-    page with what follows it: platypus keeps a heading with a paragraph but not with a
-    KeepTogether (a table with its caption, a chart), so such runs are joined here.
-    """
-    out: list = []
-    run: list = []
-    for flowable in story:
-        if isinstance(flowable, Paragraph) and getattr(flowable.style, "keepWithNext", False):
-            run.append(flowable)
-            continue
-        if run:
-            content = list(flowable._content) if isinstance(flowable, KeepTogether) else [flowable]
-            flowable = KeepTogether(run + content)
-            run = []
-        out.append(flowable)
-    return out + run
 
 
 def inline(text: str) -> str:

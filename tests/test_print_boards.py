@@ -341,6 +341,7 @@ def test_deblockle_sizes_measured_in_the_pdf():
 def test_the_sixbysix_setup_drawing_covers_the_rows_its_setup_step_covers():
     from boardlab.analysis.sixbysix.board import allowed_numbers
     from boardlab.printkit.games import sixbysix as art
+    from boardlab.layouts.terms import speaking, term
     from boardlab.printkit.measure import PlacedCanvas
 
     d = load("sixbysix")
@@ -355,5 +356,12 @@ def test_the_sixbysix_setup_drawing_covers_the_rows_its_setup_step_covers():
     dead_rows = [row for row in d.board.cells
                  if all(t == d.board.base or int(t) not in allowed_numbers(d, players) for t in row)]
     assert len(dead_rows) == len(unused) == 2
-    chosen = art.likeliest_sums(d.dice.faces, players, d.board.numbers)[:players]
-    assert all(n in allowed_numbers(d, players) for n in chosen)  # no marker on a covered number
+    # no markers before the first round (they are placed during a round), and the caption counts
+    # what is drawn
+    bare = PlacedCanvas(width, height)
+    art.draw_printed_board(bare, d)
+    art.draw_covering_cards(bare, d, players)
+    assert len(canvas.shapes) == len(bare.shapes)
+    assert art.setup_caption(d) == term("sixbysix.setup.covered.many", n=2, players=players)
+    with speaking("es"):
+        assert "4 jugadores" in art.setup_caption(d) and "2 cartones" in art.setup_caption(d)

@@ -335,7 +335,7 @@ def test_the_sixbysix_worked_example_is_a_round_the_engine_plays_so():
         state.apply(int(die))
     total = int(re.search(r"The dice add up to (\d+)", caption).group(1))
     assert total == sum(int(m[3]) for m in moves)
-    winner, bank = re.search(r"the (\w+) marker stands on \d+ and takes the bank, (\d+) chips", caption).groups()
+    winner, bank = re.search(r"the (\w+) marker stands on \d+ and takes the bank: (\d+) chips?\b", caption).groups()
     seat = d.components.seats.index(winner)
     assert [int(m[2]) for m in moves][seats.index(seat)] == total
     refunded = int(moves[seats.index(seat)][1]) == int(moves[seats.index(seat)][3])

@@ -236,6 +236,20 @@ def _example_chain(definition, length: int, start: int):
     return chain
 
 
+#: the setup drawing grows at most this many lines from the central card
+SETUP_LINES = 3
+
+
+def setup_lines(definition) -> int:
+    """How many lines the setup drawing shows."""
+    return min(definition.rules.lines, SETUP_LINES)
+
+
+def setup_caption(definition) -> str:
+    """What the setup drawing shows: a table in play, not the start of a game."""
+    return plural("links.setup", setup_lines(definition))
+
+
 def setup_drawing(definition):
     """The rulebook's setup example (`printkit.rulebook.setups`): the central card with a line
     grown from some of its sides, each card linking to the last."""
@@ -247,7 +261,7 @@ def setup_drawing(definition):
     ink = ink_and_paper(definition)[0]
     w, h = geometry.width, geometry.height
     reach = 2  # cards per line in the example
-    lines = [_example_chain(definition, reach - (k % 2), 2 * k) for k in range(min(definition.rules.lines, 3))]
+    lines = [_example_chain(definition, reach - (k % 2), 2 * k) for k in range(setup_lines(definition))]
     size = w / 2 + h * reach + CARD_GAP * reach + h / 2
     centre = size
 

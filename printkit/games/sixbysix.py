@@ -20,7 +20,7 @@ from functools import partial
 from itertools import product
 
 from boardlab.layouts import print_conventions
-from boardlab.layouts.terms import term, word
+from boardlab.layouts.terms import plural, term, word
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_extent
@@ -293,25 +293,36 @@ def draw_covering_cards(canvas: Canvas, definition, players: int) -> None:
             draw_card_back(canvas, definition, unused.pop(0))
 
 
-def setup_drawing(definition):
-    """The rulebook's setup example (`printkit.rulebook.setups`): the board with a marker for each
-    of a middling number of players, on the likeliest sums, and the bank under it."""
-    from boardlab.printkit.rulebook.setups import pawn
+def setup_players(definition) -> int:
+    """The number of players the setup drawing is set up for: a middling table."""
+    return (definition.game.min_players + definition.game.max_players) // 2
 
+
+def setup_drawing(definition):
+    """The rulebook's setup example (`printkit.rulebook.setups`): the board as it is before the
+    first round for a middling number of players, with the missing colours' cards over the rows
+    their absence rules out (when cards cover rows) and the empty bank under it.  No markers: they
+    are placed during a round."""
     width, height = printed_board_size(definition)
-    side = definition.print.board_square
-    ink = ink_and_paper(definition)[0]
-    players = (definition.game.min_players + definition.game.max_players) // 2
-    chosen = likeliest_sums(definition.dice.faces, players, definition.board.numbers)
-    places = {token: (c, r) for r, row in enumerate(definition.board.cells) for c, token in enumerate(row)}
 
     def draw(canvas: Canvas) -> None:
         draw_printed_board(canvas, definition)
-        draw_covering_cards(canvas, definition, players)
-        for seat, number in zip(definition.components.seats, chosen):
-            c, r = places[str(number)]
-            pawn(canvas, c * side + side * 0.86, r * side + side * 0.14, side * 0.24, definition.colours[seat], ink)
+        draw_covering_cards(canvas, definition, setup_players(definition))
     return draw, width, height
+
+
+def setup_caption(definition) -> str:
+    """What the setup drawing shows, counted from the same definition."""
+    from boardlab.analysis.sixbysix.board import allowed_numbers
+
+    players = setup_players(definition)
+    allowed = set(allowed_numbers(definition, players))
+    rows = [[int(t) for t in row if t != definition.board.base] for row in definition.board.cells]
+    covered = min(len(definition.components.seats) - players,
+                  sum(1 for row in rows if row and not any(n in allowed for n in row)))
+    if definition.rules.covering and covered:
+        return plural("sixbysix.setup.covered", covered, players=players)
+    return term("sixbysix.setup", players=players)
 
 
 def worked_example(definition):
@@ -336,7 +347,7 @@ def worked_example(definition):
         bets: dict[int, int] = {}
         markers: dict[int, int] = {}
         dice: dict[int, int] = {}
-        bank = state.bank
+        held = bank = state.bank
         while state.current_player() != CHANCE:
             seat = state.current_player()
             move = rng.choice(state.legal_moves())
@@ -385,6 +396,9 @@ def worked_example(definition):
     if winner is None:  # no seed in the range put a marker on the sum: the bank stays
         caption = term("sixbysix.example.nobody", players=players, moves=moves, sum=total)
     else:
+        # the bank counted once: the chips of the bets that missed, and what it already held
+        counted = (plural("sixbysix.example.missed", bank) if not held else
+                   term("sixbysix.example.held", bank=bank, missed=bank - held, held=held))
         caption = term("sixbysix.example", players=players, moves=moves, sum=total, winner=word(colour[winner].label),
-                       bank=bank)
+                       bank=bank, counted=counted)
     return draw, width, height + band, caption

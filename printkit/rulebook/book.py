@@ -30,7 +30,7 @@ from boardlab.printkit.marks import footer_date
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.rulebook.checks import COMPONENT, check_texts, components_of, drawing_problems  # noqa: F401
 from boardlab.printkit.rulebook.figures import Figure, component_figure
-from boardlab.printkit.rulebook.setups import setup_drawing, worked_example
+from boardlab.printkit.rulebook.setups import setup_caption, setup_drawing, worked_example
 from boardlab.printkit.rulebook.typeset import (FOOTER_FROM_BOTTOM, MARGIN, KeepInFrame, KeepTogether, ListFlowable,
                                                 ListItem,
                                                 PageBreak, Paragraph, Spacer, build_pdf, heading, rich, styles,
@@ -129,7 +129,8 @@ class _Story:
             drawing = setup_drawing(self.d.game.id)
             assert drawing is not None  # check_texts refuses the directive for a game without one
             draw, width, height = drawing(self.d)
-            return self.figure(draw, width, height, term("figure.setup"))
+            caption = setup_caption(self.d.game.id)
+            return self.figure(draw, width, height, caption(self.d) if caption is not None else term("figure.setup"))
         if block.kind == "example":
             example = worked_example(self.d.game.id)
             assert example is not None  # check_texts refuses the directive for a game without one

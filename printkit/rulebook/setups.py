@@ -43,6 +43,14 @@ def setup_drawing(game_id: str) -> Callable | None:
     return getattr(game_part(game_id, "print"), "setup_drawing", None)
 
 
+def setup_caption(game_id: str) -> Callable | None:
+    """The `setup_caption` of the game's print module (definition -> the caption of what its setup
+    drawing shows), or None: then the caption says the drawing is the start of a game."""
+    if not game_entry(game_id).has("print"):
+        return None
+    return getattr(game_part(game_id, "print"), "setup_caption", None)
+
+
 def worked_example(game_id: str) -> Callable | None:
     """The `worked_example` of the game's print module (`::: example`: a move of a real position,
     drawn, with its caption), or None when it has none."""

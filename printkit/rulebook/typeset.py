@@ -23,6 +23,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepInFra
                                 ListItem, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from boardlab.printkit.flow import headings_kept
 from boardlab.printkit.fonts import BOLD_FONT, REGULAR_FONT, register_fonts
 from boardlab.printkit.units import POINTS_PER_MM
 
@@ -195,7 +196,7 @@ def build_pdf(make_story, *, page, footer, title: str, author: str) -> bytes:
     register_family()
     buffer = io.BytesIO()
     doc = RulebookTemplate(buffer, page=page, footer=footer, title=title, author=author)
-    doc.build(make_story(None))
+    doc.build(headings_kept(make_story(None)))
     if doc.page <= TOC_AFTER:
         return buffer.getvalue()
     buffer = io.BytesIO()
@@ -206,7 +207,7 @@ def build_pdf(make_story, *, page, footer, title: str, author: str) -> bytes:
                                  ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                  ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
                                  ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
-    doc.multiBuild(make_story(toc))
+    doc.multiBuild(headings_kept(make_story(toc)))
     return buffer.getvalue()
 
 
