@@ -19,10 +19,18 @@ Games live in memory, at most `limit` of them; a new game beyond that drops the 
 least recently.  A bad request gets a 4xx status with {"error": "one line"}: 400 malformed
 (not JSON, wrong types, unknown agent), 404 unknown game id, 409 refused by the game (an
 illegal move, out of turn, a stale ply, the game over), 413 a body over `MAX_BODY` bytes.
+
+Only the server's own pages can drive it (`Guard`): a request whose Host header names another
+server (a DNS-rebinding page: evil.example resolved to 127.0.0.1) gets 421, whatever it asks; a
+POST must be JSON (415 otherwise: a cross-site form or `text/plain` fetch is sent without asking
+first, a JSON one is not) and must not come from another origin (403 for an Origin or
+Sec-Fetch-Site header naming another site).  Requests without those headers (a script, curl)
+are not a browser acting for some other site and pass.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import secrets
 import threading
@@ -50,6 +58,97 @@ class RequestError(Exception):
         super().__init__(reason)
         self.status = status
         self.reason = one_line(reason)
+
+
+def host_name(header: str) -> str:
+    """The name (or address) in a Host header, without its port, lower case.
+
+    >>> host_name("LocalHost:8765"), host_name("[::1]:80"), host_name("10.0.0.2"), host_name("example.org.")
+    ('localhost', '::1', '10.0.0.2', 'example.org')
+    """
+    name = header.strip().lower()
+    if name.startswith("["):
+        name = name[1:name.find("]")] if "]" in name else name[1:]
+    elif name.count(":") == 1:
+        name = name.split(":")[0]
+    return name.rstrip(".")
+
+
+def host_allowed(header: str, served: str, names: frozenset[str] = frozenset()) -> bool:
+    """Whether a Host header names this server: the address `served` (any address when it is a
+    wildcard such as 0.0.0.0: an address cannot be rebound to another server as a name can),
+    the loopback names when it serves on loopback, or one of `names` that the designer allows.
+
+    >>> host_allowed("127.0.0.1:8765", "127.0.0.1"), host_allowed("localhost:8765", "127.0.0.1")
+    (True, True)
+    >>> host_allowed("evil.example:8765", "127.0.0.1"), host_allowed("10.0.0.2", "127.0.0.1")
+    (False, False)
+    >>> host_allowed("10.0.0.2:80", "0.0.0.0"), host_allowed("table.lan", "0.0.0.0", frozenset({"table.lan"}))
+    (True, True)
+    """
+    name = host_name(header)
+    if name in names:
+        return True
+    served_address = ipaddress.ip_address(served.split("%")[0])
+    if name == "localhost":
+        return served_address.is_loopback or served_address.is_unspecified
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False  # a name nobody allowed: a page of another site whose name now points here
+    if served_address.is_unspecified:
+        return True
+    return address == served_address or (address.is_loopback and served_address.is_loopback)
+
+
+class Guard:
+    """ASGI middleware: refuses what another site's page could send (see the module's docstring).
+
+    `served` is the address the server listens on, `names` the host names allowed besides.
+    """
+
+    #: methods that change nothing
+    SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+
+    def __init__(self, app, served: str, names: frozenset[str] = frozenset()):
+        self.app = app
+        self.served = served
+        self.names = names
+
+    def refusal(self, scope) -> tuple[int, str] | None:
+        """(status, reason) for a request to refuse, None for one to serve."""
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get("host", "")
+        if not host_allowed(host, self.served, self.names):
+            allowed = sorted(self.names | {self.served})
+            return 421, (f"this server answers to {', '.join(allowed)}, not '{host_name(host)[:60]}' "
+                         f"(boardlab play --allow-host NAME allows a name)")
+        if scope.get("method", "GET") in self.SAFE:
+            return None
+        site = headers.get("sec-fetch-site")
+        if site is not None and site not in ("same-origin", "none"):
+            return 403, f"a request from another site ({site}) cannot change a game"
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() not in (f"http://{host.lower()}", f"https://{host.lower()}"):
+            return 403, f"a request from another origin ({origin[:60]}) cannot change a game"
+        kind = headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return 415, f"a request that changes a game must be JSON (Content-Type: application/json), not '{kind[:40]}'"
+        return None
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            refused = self.refusal(scope)
+            if refused is not None:
+                from starlette.responses import JSONResponse
+
+                status, reason = refused
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                await JSONResponse({"error": one_line(reason)}, status_code=status)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class Tables:
@@ -195,12 +294,16 @@ async def read_json(request, keys: dict[str, type | tuple]) -> dict:
 
 
 def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (PERSON, "random"),
-             limit: int = DEFAULT_LIMIT, seed: int = 1):
+             limit: int = DEFAULT_LIMIT, seed: int = 1, served: str = "127.0.0.1",
+             allow_hosts: tuple[str, ...] = ()):
     """The Starlette application for one definition; `seats` are the default seats of a new game.
+    It answers only requests whose Host header names `served` (the address it listens on) or one
+    of `allow_hosts` (`Guard`).
 
     :raises BoardlabError: for a player count or seat names the game refuses.
     """
     from starlette.applications import Starlette
+    from starlette.middleware import Middleware
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
     from starlette.responses import FileResponse, JSONResponse, Response
@@ -308,6 +411,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
               Route("/api/games/{game}/step", handled(step), methods=["POST"]),
               Route("/api/games/{game}/undo", handled(undo), methods=["POST"]),
               Route("/api/games/{game}/record", handled(record))]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, middleware=[
+        Middleware(Guard, served=served, names=frozenset(host_name(n) for n in allow_hosts))])
     app.state.games = games
     return app

@@ -31,8 +31,11 @@ from boardlab.analysis.protocol import CHANCE
 from boardlab.playtest import chance_outcome, replay
 
 CHROMIUM = "/usr/bin/chromium"
+#: the attacker's name (a reserved domain) resolves to this computer, as a DNS-rebinding site's would
+EVIL = "evil.example"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-proxy-server"]
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-proxy-server",
+         f"--host-resolver-rules=MAP {EVIL} 127.0.0.1"]
 #: the tests talk to 127.0.0.1 only: never through a proxy the environment may name
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 GAMES = [g for g in game_ids("engine") if hasattr(game_part(g, "print"), "table_art")]
@@ -43,11 +46,16 @@ START_TIMEOUT = 120
 class Server:
     """`boardlab play GAME --port 0` in a subprocess; `url` once it listens."""
 
-    def __init__(self, game: str, agents: str = "person,random"):
+    def __init__(self, game: str, agents: str = "person,random", restore_sigint: bool = False):
         pytest.importorskip("uvicorn")
+        import signal
+
+        # with `restore_sigint`, Ctrl-C reaches the server even when the tests run as a background job
+        start = (lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) if restore_sigint else None
         self.process = subprocess.Popen([sys.executable, "-m", "boardlab.entry", "play", game, "--port", "0",
                                          "--host", "127.0.0.1", "--agents", agents],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=start)
         line: list[str] = []
         reader = threading.Thread(target=lambda: line.append(self.process.stdout.readline()), daemon=True)
         reader.start()
@@ -60,6 +68,12 @@ class Server:
 
     def get(self, path: str):
         with DIRECT.open(self.url + path.lstrip("/"), timeout=30) as response:
+            return json.loads(response.read())
+
+    def post(self, path: str, body: dict):
+        request = urllib.request.Request(self.url + path.lstrip("/"), data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with DIRECT.open(request, timeout=60) as response:
             return json.loads(response.read())
 
     def stop(self) -> None:
@@ -259,3 +273,141 @@ def test_no_browser_means_one_line(monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", "/nonexistent/chromium")
     reason = browser_missing()
     assert reason and "\n" not in reason and "/nonexistent/chromium" in reason
+
+
+class EvilSite:
+    """Another site's page, served from another port of this computer (as a page of any site
+    reaches 127.0.0.1 after DNS rebinding, or a local dev server would)."""
+
+    PAGE = b"<!doctype html><html><body><h1>a page of another site</h1></body></html>"
+
+    def __init__(self):
+        import http.server
+        import socketserver
+
+        page = self.PAGE
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.end_headers()
+                self.wfile.write(page)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = socketserver.TCPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+#: what another site's page sends to the play server: `text/plain` fetches (sent without asking
+#: first), then a JSON fetch (the browser asks first with OPTIONS, which the server does not allow)
+ATTACK = """async ([base, id, ply]) => {
+  const plain = (path, body) => fetch(base + path, {method: "POST", mode: "no-cors",
+      headers: {"Content-Type": "text/plain"}, body}).then((r) => r.type, (e) => "failed");
+  const out = {opened: await plain("api/games", "{}"),
+               moved: await plain(`api/games/${id}/move`, JSON.stringify({ply, index: 0}))};
+  out.json = await fetch(base + `api/games/${id}/move`, {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify({ply, index: 0})})
+      .then((r) => r.status, (e) => "blocked");
+  return out;
+}"""
+#: a form another site's page submits (into a frame, so the page stays)
+FORM = """([base, id, ply]) => {
+  const frame = document.createElement("iframe");
+  frame.name = "sink";
+  document.body.appendChild(frame);
+  const form = document.createElement("form");
+  form.method = "POST"; form.action = base + `api/games/${id}/move`; form.target = "sink";
+  form.enctype = "text/plain";
+  const field = document.createElement("input");
+  field.name = '{"ply": ' + ply + ', "index": 0, "x": "'; field.value = '"}';
+  form.appendChild(field);
+  document.body.appendChild(form);
+  form.submit();
+}"""
+
+
+def test_pages_of_other_sites_cannot_drive_the_server(browser, servers):
+    """A page on another origin (another port of 127.0.0.1, and a name resolved to 127.0.0.1)
+    cannot open a game or play a move; a page that reaches the server under a foreign name
+    (DNS rebinding) gets 421 and no game."""
+    server = servers(GAMES[0])
+    port = int(server.url.rstrip("/").rsplit(":", 1)[1])
+    game = server.post("/api/games", {"seed": 1})
+    evil = EvilSite()
+    try:
+        for origin in (f"http://127.0.0.1:{evil.port}/", f"http://{EVIL}:{evil.port}/"):
+            page = browser.new_page()
+            answers: list = []
+            page.on("response", lambda r: answers.append((r.request.method, r.url.replace(server.url, "/"), r.status))
+                    if r.url.startswith(server.url) else None)
+            try:
+                page.goto(origin)
+                out = page.evaluate(ATTACK, [server.url, game["id"], game["ply"]])
+                with page.expect_response(lambda r: r.request.resource_type == "document" and "/move" in r.url):
+                    page.evaluate(FORM, [server.url, game["id"], game["ply"]])
+            finally:
+                page.close()
+            # the server saw the requests that need no asking and refused them; the JSON one never left
+            posts = [(path, status) for method, path, status in answers if method == "POST"]
+            assert ("/api/games", 403) in posts, (origin, posts)
+            assert posts.count((f"/api/games/{game['id']}/move", 403)) == 2, (origin, posts)  # the fetch, the form
+            assert all(status in (403, 415) for _, status in posts), posts
+            assert out["json"] == "blocked" and out["opened"] == out["moved"] == "opaque", out
+        assert server.get(f"/api/games/{game['id']}")["ply"] == game["ply"]
+        # DNS rebinding: evil.example now resolves to the server itself
+        page = browser.new_page()
+        try:
+            answer = page.goto(f"http://{EVIL}:{port}/")
+            assert answer.status == 421 and "--allow-host" in page.content()
+            status = page.evaluate("""() => fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+                                      body: "{}"}).then((r) => r.status)""")
+            assert status == 421
+        finally:
+            page.close()
+    finally:
+        evil.close()
+
+
+def test_ctrl_c_stops_the_server_with_one_line(tmp_path):
+    """Ctrl-C with a malformed request received, a connection left half-open and an agent thinking:
+    the one line of every stopped command, status 130, nothing from the web server."""
+    import signal
+    import socket
+
+    pytest.importorskip("uvicorn")
+    server = Server("deblockle", agents="mcts-200000,random", restore_sigint=True)
+    try:
+        port = int(server.url.rstrip("/").rsplit(":", 1)[1])
+        junk = socket.create_connection(("127.0.0.1", port))
+        junk.sendall(b"\x16\x03\x01 not http\r\n\r\n")
+        half = socket.create_connection(("127.0.0.1", port))
+        half.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        game = server.post("/api/games", {})
+        thinking = threading.Thread(target=lambda: _ignore(server.post, f"/api/games/{game['id']}/step",
+                                                           {"ply": game["ply"]}), daemon=True)
+        thinking.start()
+        thinking.join(1.0)
+        assert thinking.is_alive()  # mcts-200000 is still thinking
+        server.process.send_signal(signal.SIGINT)
+        assert server.process.wait(30) == 130
+        err = server.process.stderr.read()
+        assert err == "boardlab: interrupted\n", err
+        junk.close()
+        half.close()
+    finally:
+        server.stop()
+
+
+def _ignore(call, *args):
+    try:
+        call(*args)
+    except OSError:
+        pass

@@ -25,8 +25,11 @@ GAMES = [g for g in game_ids("engine") if hasattr(game_part(g, "print"), "table_
 
 
 def client(game: str, seats=("person", "random"), **options) -> TestClient:
+    """A client of the app as its own page reaches it (Host 127.0.0.1; every POST sends JSON)."""
     definition = load(game)
-    return TestClient(make_app(definition, definition.game.min_players, seats, **options))
+    c = TestClient(make_app(definition, definition.game.min_players, seats, **options), base_url="http://127.0.0.1")
+    c.headers["Content-Type"] = "application/json"
+    return c
 
 
 def keyed(view: dict) -> set[str]:
@@ -270,6 +273,7 @@ def test_play_command_bad_input_is_one_line_and_status_2(capsys):
         for argv, words in ((["play", "nosuchgame"], "unknown game"),
                             (["play", GAMES[0], "--agents", "person,nosuchagent"], "unknown agent"),
                             (["play", GAMES[0], "--players", "99"], "player"),
+                            (["play", GAMES[0], "--allow-host", "evil.example/x"], "not a host name"),
                             (["play", GAMES[0], "--port", "70000"], "65,535"),
                             (["play", GAMES[0], "--port", str(taken.getsockname()[1])], "cannot listen")):
             with pytest.raises(SystemExit) if words == "65,535" else _nothing():
@@ -286,3 +290,63 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+def test_a_foreign_host_header_is_refused_whatever_it_asks():
+    """DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends Host:
+    evil.example; the server answers 421 to every request of it and nothing happens."""
+    c = client(GAMES[0])
+    g = c.post("/api/games", json={"seed": 1}).json()
+    games = len(c.app.state.games)
+    for host in ("evil.example", "evil.example:8765", "127.0.0.1.evil.example", "localhost.evil.example", ""):
+        headers = {"Host": host}
+        for r in (c.get("/", headers=headers), c.get("/api/setup", headers=headers),
+                  c.get(f"/api/games/{g['id']}", headers=headers),
+                  c.post("/api/games", json={"seed": 2}, headers=headers),
+                  c.post(f"/api/games/{g['id']}/move", json={"ply": g["ply"], "index": 0}, headers=headers)):
+            reason = one_line_error(r, 421)
+            assert "--allow-host" in reason
+    assert len(c.app.state.games) == games and c.get(f"/api/games/{g['id']}").json() == g
+    # the served address and the loopback names pass, any port
+    for host in ("127.0.0.1", "127.0.0.1:8765", "localhost:8765", "[::1]:8765"):
+        assert c.get("/api/setup", headers={"Host": host}).status_code == 200, host
+    # a name the designer allows passes; the served address still does
+    named = client(GAMES[0], allow_hosts=("table.lan",))
+    assert named.get("/api/setup", headers={"Host": "Table.LAN:8765"}).status_code == 200
+    assert named.get("/api/setup", headers={"Host": "other.lan"}).status_code == 421
+    # served on every address: any address passes (an address cannot be rebound), a name does not
+    definition = load(GAMES[0])
+    wide = TestClient(make_app(definition, definition.game.min_players, served="0.0.0.0"),
+                      base_url="http://192.168.1.20:8765")
+    assert wide.get("/api/setup").status_code == 200
+    assert wide.get("/api/setup", headers={"Host": "evil.example"}).status_code == 421
+
+
+def test_a_post_from_another_site_or_not_json_changes_nothing():
+    """What a page of another origin can send without asking first (a form, a `text/plain`
+    fetch) is refused, and so is any POST that names another origin or site."""
+    c = client(GAMES[0])
+    g = c.post("/api/games", json={"seed": 1}).json()
+    move = f"/api/games/{g['id']}/move"
+    body = json.dumps({"ply": g["ply"], "index": 0})
+    games = len(c.app.state.games)
+    attempts = [
+        ({"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403),
+        ({"Content-Type": "text/plain"}, 415),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+        ({"Content-Type": "multipart/form-data; boundary=x"}, 415),
+        ({"Content-Type": ""}, 415),
+        ({"Content-Type": "application/json", "Origin": "http://evil.example"}, 403),
+        ({"Content-Type": "application/json", "Origin": "http://127.0.0.1:9999"}, 403),  # another port
+        ({"Content-Type": "application/json", "Origin": "null"}, 403),
+        ({"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, 403),
+        ({"Content-Type": "application/json", "Sec-Fetch-Site": "same-site"}, 403),
+    ]
+    for headers, status in attempts:
+        for path, content in ((move, body), ("/api/games", "{}"), (f"/api/games/{g['id']}/undo", "{}")):
+            one_line_error(c.post(path, content=content, headers=headers), status)
+    assert len(c.app.state.games) == games and c.get(f"/api/games/{g['id']}").json() == g
+    # the page's own requests: same origin, JSON
+    ok = c.post(move, content=body, headers={"Origin": "http://127.0.0.1", "Sec-Fetch-Site": "same-origin",
+                                             "Content-Type": "application/json; charset=utf-8"})
+    assert ok.status_code == 200 and ok.json()["ply"] > g["ply"]

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
+import logging
+import signal
 import sys
+import threading
 
+from boardlab import stopping
 from boardlab.arguments import add_game_arguments, add_seed_argument, at_most, game_definition
 from boardlab.layouts import BoardlabError
 
@@ -28,6 +34,9 @@ def register(subparsers) -> None:
     add_seed_argument(p)
     p.add_argument("--host", default="127.0.0.1", metavar="H",
                    help="address to listen on (default: 127.0.0.1, this computer only)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a host name the pages may use besides the address (repeatable; say the name "
+                        "playtesters type, e.g. table.local: requests naming any other host are refused)")
     p.add_argument("--port", type=at_most(65535, 0), default=8765, metavar="P",
                    help="port to listen on (default: 8765; 0 picks a free one)")
     p.add_argument("--limit", type=at_most(MAX_LIMIT), default=32, metavar="G",
@@ -54,7 +63,14 @@ def run(args) -> int:
 
     players = args.players if args.players is not None else definition.game.min_players
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
-    app = make_app(definition, players, tuple(names), limit=args.limit, seed=args.seed)
+    allowed = [*args.allow_host]
+    try:
+        ipaddress.ip_address(args.host)
+    except ValueError:
+        allowed.append(args.host)  # served by name: the pages may use that name
+    for name in allowed:
+        if not name or not all(c.isalnum() or c in "-._" for c in name):
+            raise BoardlabError(f"--allow-host '{name[:60]}' is not a host name (letters, digits, '-', '.')")
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -63,15 +79,60 @@ def run(args) -> int:
     except OSError as err:
         raise BoardlabError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
     host, port = sock.getsockname()[:2]
+    try:
+        app = make_app(definition, players, tuple(names), limit=args.limit, seed=args.seed, served=host,
+                       allow_hosts=tuple(allowed))
+    except BaseException:
+        sock.close()
+        raise
     shown = f"[{host}]" if ":" in host else host
     print(f"boardlab play {args.game}: http://{shown}:{port}/ (Ctrl-C stops the server)", flush=True)
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
+    # errors only: a stranger's malformed request ("Invalid HTTP request received") is not news
+    config = uvicorn.Config(app, log_level="error", access_log=False, lifespan="off", timeout_graceful_shutdown=1)
+    server = _server_class()(config)
     try:
         server.run(sockets=[sock])
     finally:
         sock.close()
+    if server.stopped_by is not None:
+        raise stopping.Stopped(server.stopped_by)  # the one line and status of every stopped command
     if server.should_exit and not server.started:
-        print(f"boardlab play: the server did not start", file=sys.stderr)
+        print("boardlab play: the server did not start", file=sys.stderr)
         return 2
     return 0
+
+
+def _server_class():
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, stopped by boardlab's signals at once: open connections and an agent
+        still thinking are not waited for (a watchdog ends the process a second later)."""
+
+        stopped_by: int | None = None
+
+        @contextlib.contextmanager
+        def capture_signals(self):
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            previous = {number: signal.getsignal(number) for number in stopping.SIGNALS}
+            for number, handler in previous.items():
+                if handler is not signal.SIG_IGN:
+                    signal.signal(number, self.stop)
+            try:
+                yield
+            finally:
+                for number, handler in previous.items():
+                    signal.signal(number, handler)
+
+        def stop(self, signum, frame) -> None:
+            if self.stopped_by is None:
+                self.stopped_by = signum
+                # the requests cut short (an agent thinking) are not news either: one line, then out
+                logging.getLogger("uvicorn.error").disabled = True
+                stopping.exit_within(0.8)
+            self.should_exit = self.force_exit = True
+
+    return Server
+
