@@ -168,5 +168,11 @@ class _Stub:
     random_move = State.random_move  # the protocol's default
 
 
+def _perfect(game) -> Agent:
+    from boardlab.analysis.perfect import PerfectAgent  # it imports this module
+    return PerfectAgent()
+
+
 #: Agents every game has.  A game's engine module adds its own in `AGENTS` (name -> factory(game)).
-COMMON_AGENTS: dict[str, Callable] = {"random": lambda game: RandomAgent()}
+#: `perfect` (`analysis/perfect.py`) plays only games small enough to solve exhaustively.
+COMMON_AGENTS: dict[str, Callable] = {"random": lambda game: RandomAgent(), "perfect": _perfect}

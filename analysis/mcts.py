@@ -221,3 +221,6 @@ class _Pile(State):
 
     def winners(self):
         return (1 - self.to_move,)
+
+    def transposition_key(self):
+        return self.left, self.to_move

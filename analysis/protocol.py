@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Sequence
 
 from boardlab.analysis.chance import Distribution, Outcome
 from boardlab.layouts.errors import BoardlabError
@@ -115,6 +115,13 @@ class State(ABC):
     def move_of_code(self, code: Move) -> Move:
         """The move (as `legal_moves` gives it) of a code of `legal_codes()`."""
         return code
+
+    def transposition_key(self) -> Hashable | None:
+        """A hashable value equal for two states exactly when their futures are the same (the
+        player to move, everything the rules read, the turn count where a cap reads it), so that
+        exhaustive search (`analysis/perfect.py`) solves each position once; None (the default):
+        no key, every position is searched where it is reached."""
+        return None
 
     def random_move(self, rng: random.Random) -> Move:
         """`legal_moves()[rng.randrange(len(legal_moves()))]`: the same draw and the same move;
@@ -301,8 +308,8 @@ class Game(ABC):
         while budget <= max_budget and f"mcts-{budget}" in known:
             ladder.append(f"mcts-{budget}")
             budget *= 2
-        if len(ladder) == 1:
-            ladder += [name for name in dict.keys(known) if name != "random"]
+        if len(ladder) == 1:  # perfect play closes a ladder only where the game is solved (`skill.traces`)
+            ladder += [name for name in dict.keys(known) if name not in ("random", "perfect")]
         return ladder
 
     def restrictions(self) -> tuple:

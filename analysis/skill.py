@@ -17,7 +17,8 @@ Ratings (`ratings`): one strength per level from every decided game of the ladde
 likelihood of the Luce choice model (Bradley-Terry for two players): in a game of the tested
 level A against n - 1 copies of B, A wins with probability pi_A / (pi_A + (n - 1) pi_B).  Each
 pairing also counts one virtual game split evenly (half a win to each side), so a level that
-won every game still gets a finite rating.  Ratings are on the Elo scale (400 log10 pi, so 400
+won every game still gets a finite rating; as that rating is set by the prior, such a pairing also
+states the least difference its games show (`elo_lower_bound`: 95% one-sided, "elo_at_least").  Ratings are on the Elo scale (400 log10 pi, so 400
 points are odds of 10 to 1 between two players), random at 0; their 95% intervals are Wald
 intervals from the observed information (the inverse Hessian of the log-likelihood), so the
 uncertainty of every step below a level adds to its own.  The depth is the number of levels
@@ -90,7 +91,14 @@ class Pairing:
                 "wins": self.wins, "share": round(self.wins / self.decided, 6) if self.decided else None,
                 "ci95": [round(lo, 6), round(hi, 6)], "fair_share": round(self.fair, 6),
                 "p_value": round(self.p_value, 6), "significant": self.significant, "shared": self.shared,
-                "drawn": self.drawn, "unfinished": self.unfinished}
+                "drawn": self.drawn, "unfinished": self.unfinished,
+                # a level that won every decided game: the least its strength is above the level below
+                "elo_at_least": self.elo_at_least()}
+
+    def elo_at_least(self) -> float | None:
+        """`elo_lower_bound` of a level that won every decided game (rounded), else None."""
+        bound = elo_lower_bound(self.wins, self.decided, self.players)
+        return None if bound is None else round(bound, 1)
 
 
 def gain_p_value(wins: int, decided: int, fair: float, alternative: str = "greater") -> float:
@@ -104,6 +112,21 @@ def gain_p_value(wins: int, decided: int, fair: float, alternative: str = "great
         return 1.0
     from scipy.stats import binomtest
     return float(binomtest(wins, decided, fair, alternative=alternative).pvalue)
+
+
+def elo_lower_bound(wins: int, decided: int, players: int = 2, confidence: float = 0.95) -> float | None:
+    """The Elo difference a level that won all `decided` games is at least above its opponents,
+    with one-sided `confidence`: the share q whose chance of winning every game is 1 - confidence
+    (q = (1 - confidence) ** (1 / decided)), as Luce odds against n - 1 copies; None unless every
+    decided game was won.
+
+    >>> round(elo_lower_bound(100, 100), 1)
+    606.8
+    """
+    if decided == 0 or wins < decided:
+        return None
+    q = (1 - confidence) ** (1 / decided)
+    return 400 * math.log10(q / (1 - q) * (players - 1))
 
 
 @dataclass
@@ -223,7 +246,11 @@ def capstone(ladder: list[str]) -> bool:
 
     >>> capstone(["random", "greedy", "mcts-16", "mcts-32", "ismcts-32"]), capstone(["random", "mcts-16", "mcts-32"])
     (True, False)
+    >>> capstone(["random", "greedy", "mcts-16", "perfect"])
+    True
     """
+    if len(ladder) > 2 and ladder[-1] == "perfect":  # perfect play closes a solved game's ladder
+        return True
     return len(ladder) > 2 and budget_of(ladder[-1]) is not None and \
         ladder[-1].rpartition("-")[0] != ladder[-2].rpartition("-")[0]
 
@@ -262,10 +289,14 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
     from boardlab.analysis import engines
     from boardlab.analysis.report.jobs import Job, play_jobs
 
+    from boardlab.analysis.perfect import game_value
+
     climbs = {}
     for players in counts:
         game = engines.make_game(definition, players)
-        climbs[players] = {"game": game, "ladder": game.skill_ladder(max_budget), "at": 0, "next": 1,
+        perfect = game_value(game)  # a game solved from its start closes its ladder with perfect play
+        ladder = game.skill_ladder(max_budget) + (["perfect"] if perfect["solved"] else [])
+        climbs[players] = {"game": game, "ladder": ladder, "at": 0, "next": 1, "perfect": perfect,
                            "games": rounded_games(games, players), "pairings": [], "outcomes": [], "stopped": "the ladder's top", "done": False}
     while True:
         climbing = [n for n, c in climbs.items() if not c["done"] and c["next"] < len(c["ladder"])]
@@ -297,9 +328,38 @@ def _result(climb: dict, players: int, games: int, max_budget: int, seed: int) -
     from boardlab.analysis.report.jobs import stored_seconds
 
     game = climb["game"]
-    return ladder_result(climb["ladder"][0], climb["pairings"], players, climb["games"], game=game.id,
-                         variant=game.variant, seed=seed, max_budget=max_budget, stopped=climb["stopped"],
-                         seconds=stored_seconds(climb["outcomes"]))
+    result = ladder_result(climb["ladder"][0], climb["pairings"], players, climb["games"], game=game.id,
+                           variant=game.variant, seed=seed, max_budget=max_budget, stopped=climb["stopped"],
+                           seconds=stored_seconds(climb["outcomes"]))
+    result["perfect"] = perfect_distance(game, climb["perfect"], climb["pairings"], min(games, OPTIMAL_GAMES), seed)
+    return result
+
+
+#: games of the strongest bot in self-play over which its share of optimal moves is counted
+OPTIMAL_GAMES = 40
+
+
+def perfect_distance(game, solved: dict, pairings: list[Pairing], games: int, seed: int) -> dict:
+    """How far the ladder's strongest bot is from perfect play in a solved game: the bot (the
+    level perfect play was played against), its share of the decided games against perfect play
+    with its interval, and its share of optimal moves at the decisions that matter over `games`
+    games of itself (`perfect.optimal_share`); in a game too large to solve, why."""
+    from boardlab.analysis import engines
+    from boardlab.analysis.perfect import optimal_share
+
+    out = dict(solved)
+    top = [p for p in pairings if p.agent == "perfect"]
+    if not solved["solved"] or not top:
+        return out
+    p = top[-1]
+    # the bot sits in every seat but one: its share per seat, the copies' wins over n - 1
+    lo, hi = (x / (p.players - 1) for x in wilson_interval(p.losses, p.decided))
+    out["bot"] = p.below
+    out["against_perfect"] = {"decided": p.decided, "wins": p.losses,
+                              "share": round(p.losses / p.decided / (p.players - 1), 6) if p.decided else None,
+                              "ci95": [round(lo, 6), round(hi, 6)], "fair_share": round(p.fair, 6)}
+    out["optimal_moves"] = optimal_share(game, engines.agent_factories(game.id)[p.below], games, seed)
+    return out
 
 
 def ladder_result(first: str, pairings: list[Pairing], players: int, games_per_level: int, game: str = "",

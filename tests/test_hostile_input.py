@@ -574,7 +574,7 @@ def test_simulate_help_names_engines_and_agents(capsys):
     out = capsys.readouterr().out
     assert "%%" not in out and "95% confidence" in out
     assert "agents (--agents), by game:" in out
-    assert "sixbysix: random, greedy, favourite, favourite-N (N a number on the board)" in out
+    assert "sixbysix: random, perfect, greedy, favourite, favourite-N (N a number on the board)" in " ".join(out.split())
     assert "mcts-N" in out
 
 

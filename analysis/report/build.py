@@ -278,7 +278,7 @@ def _levels(definition, counts, options: ReportOptions, store: ResultStore, trac
         pairing_games = rounded_games(options.skill_games, n)
         plan["against random"] = job(n, (skilled,) + ("random",) * (n - 1), pairing_games)
         plan["against beginner"] = job(n, (skilled,) + (beginner,) * (n - 1), pairing_games) \
-            if skilled != beginner else None
+            if skilled != beginner and beginner != "random" else None
         plans[n] = plan
     todo = list(planned.values())
     played = play_jobs(todo, store, options.workers, options.progress, label="games of the player levels",

@@ -61,7 +61,7 @@ def findings(name: str, by_players: dict, rule_name=None) -> list[dict]:
     Effects seen at several player counts (a rule option, a skill pairing, a length off the
     stated time) are one finding each, naming the counts.
     """
-    from boardlab.analysis.report.levels import finding_who, led, skill_share_findings
+    from boardlab.analysis.report.levels import finding_who, led, perfect_findings, skill_share_findings
 
     rule_name = rule_name or (lambda option, value: f"`{option} = {option_value_text(value)}`")
     counts = {int(k): d for k, d in by_players.items()}
@@ -82,7 +82,7 @@ def findings(name: str, by_players: dict, rule_name=None) -> list[dict]:
             f["text"] = led(f["text"], finding_who(first, agent))
             f["level"] = level
             out.append(f)
-    out += _skill(counts) + skill_share_findings(counts) + _restricted(counts)
+    out += _skill(counts) + skill_share_findings(counts) + perfect_findings(counts) + _restricted(counts)
     out.sort(key=lambda f: (-f["score"], f["text"]))
     return out
 

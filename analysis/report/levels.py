@@ -25,8 +25,6 @@ decided games over the design effect of the groups (`clustered_share`).
 
 from __future__ import annotations
 
-import math
-
 from boardlab.analysis.stats import wilson_interval
 
 #: the level names of a report, in the order the verdict states them
@@ -43,7 +41,8 @@ def beginner_agent(known, ladder: list[str]) -> str:
     """
     if BEGINNER in known:
         return BEGINNER
-    return ladder[1] if len(ladder) > 1 else "random"
+    above = [name for name in ladder[1:] if name != "perfect"]
+    return above[0] if above else "random"
 
 
 def skilled_agent(definition, trace: dict) -> str:
@@ -144,27 +143,12 @@ def pairing_share(records, agent: str, players: int) -> dict:
         return 1.0 if r.agents[r.winners[0]] == agent else 0.0
 
     c = clustered_share(records, wins_of, lambda r: r.deal)
-    skill = decided_share(c["share"], fair)
+    skill = decided_share(c["wins"] / c["decided"] if c["decided"] else None, fair)
     lo, hi = (decided_share(x, fair) for x in c["ci95"])
     return {**c, "games": len(records), "fair_share": round(fair, 6),
             "skill_share": None if skill is None else round(skill, 6),
             "skill_ci95": [round(lo, 6), round(hi, 6)],  # type: ignore[arg-type]
             "holds_zero": bool(lo <= 0 <= hi)}  # type: ignore[operator]
-
-
-def elo_lower_bound(wins: int, decided: int, players: int = 2, confidence: float = 0.95) -> float | None:
-    """The Elo difference a level that won all `decided` games is at least above its opponents,
-    with one-sided `confidence`: the share q whose chance of winning every game is 1 - confidence
-    (q = (1 - confidence) ** (1 / decided)), as Luce odds against n - 1 copies; None unless every
-    decided game was won.
-
-    >>> round(elo_lower_bound(100, 100), 1)
-    606.8
-    """
-    if decided == 0 or wins < decided:
-        return None
-    q = (1 - confidence) ** (1 / decided)
-    return 400 * math.log10(q / (1 - q) * (players - 1))
 
 
 # --- the words of the levels (verdict and findings) ---------------------------------------------
@@ -315,3 +299,57 @@ def skill_share_findings(counts: dict) -> list[dict]:
     score = max(10 * s["against_random"]["skill_share"] for _, s in seen)
     return [{"score": max(score, 1.0), "kind": "skill share", "players": [n for n, _ in seen],
              "text": say("level.share_finding", skilled=skilled, parts=parts)}]
+
+
+def perfect_words(trace: dict, short: bool = False) -> str:
+    """What a report says of perfect play at one player count (`skill.perfect_distance`): the
+    game's value and the strongest bot's distance to it where the game is solved, else that the
+    game is too large to solve and why; `short` for the verdict's skill line."""
+    from boardlab.analysis.report.wording import games, pct, say
+
+    perfect = trace.get("perfect")
+    if not perfect:
+        return ""
+    if not perfect["solved"]:
+        return say("perfect.too_large_short" if short else "perfect.too_large",
+                   reason=say(f"perfect.reason.{perfect['reason']}", limit=games(perfect["limit"])))
+    value = say("perfect.value", seat1=pct(perfect["value"][0]), positions=games(perfect["positions"])) \
+        if perfect.get("value") else say("perfect.not_unique", positions=games(perfect["positions"]))
+    if "bot" not in perfect:
+        return value
+    a, o = perfect["against_perfect"], perfect["optimal_moves"]
+    fields = {"bot": perfect["bot"], "share": pct(a["share"] or 0.0), "decided": games(a["decided"]),
+              "low": pct(a["ci95"][0]), "high": pct(a["ci95"][1]), "fair": pct(a["fair_share"]),
+              "optimal": pct(o["share"]) if o["share"] is not None else "-", "decisions": games(o["decisions"]),
+              "games": games(o["games"])}
+    return say("perfect.short", **fields) if short else value + say("perfect.solved", **fields)
+
+
+def perfect_findings(counts: dict) -> list[dict]:
+    """A finding per player count whose game is solved: how far the strongest bot is from perfect play."""
+    out = []
+    for n, d in counts.items():
+        perfect = (d.get("skill") or {}).get("perfect") or {}
+        if perfect.get("solved") and "bot" in perfect:
+            a = perfect["against_perfect"]
+            gap = (a["fair_share"] - (a["share"] or 0.0)) * 50
+            out.append({"score": max(gap, 1.0), "kind": "perfect", "players": [n],
+                        "text": say_with_players(n, perfect_words(d["skill"]))})
+    return out
+
+
+def say_with_players(players: int, text: str) -> str:
+    from boardlab.analysis.report.wording import say
+
+    return say("perfect.with_players", players=players, text=text)
+
+
+def ladder_notes(trace: dict) -> list[str]:
+    """The skill section's sentences under its table: every level that won all its decided games
+    (its Elo lower bound), then perfect play (`perfect_words`)."""
+    from boardlab.analysis.report.wording import number, say
+
+    notes = [say("skill.elo_at_least", agent=p["agent"], below=p["below"], elo=number(p["elo_at_least"], ".0f"))
+             for p in trace.get("pairings", []) if p.get("elo_at_least") is not None]
+    perfect = perfect_words(trace)
+    return notes + ([perfect] if perfect else [])

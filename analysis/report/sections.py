@@ -228,6 +228,7 @@ def decided_by(share: float, fair: float) -> float:
 
 
 def skill_blocks(data: dict, players: int) -> list:
+    from boardlab.analysis.report.levels import ladder_notes
     from boardlab.analysis.skill import rating_chart
 
     if not data["pairings"]:
@@ -250,7 +251,7 @@ def skill_blocks(data: dict, players: int) -> list:
                                                          (say("col.better"), "yes")], rows,
                   say("skill.note", games=amount(data['games_per_level']), others=others, fair=pct(data['fair_share']),
                       depth=data['depth']) + " " + stopped_words(data["stopped"])),
-            chart_block]
+            chart_block] + [text(note) for note in ladder_notes(data)]
 
 
 def stopped_words(stopped: str) -> str:

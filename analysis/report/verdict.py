@@ -124,15 +124,17 @@ def _skill(trace: dict) -> str:
     """The skill line: the depth and the top level's rating (`findings.ladder_words`), or luck
     dominates, or too few games to tell."""
     from boardlab.analysis.report.findings import LADDER_FIELDS, ladder_words
+    from boardlab.analysis.report.levels import perfect_words
 
     if not trace or not trace.get("pairings"):
         return say("verdict.no_skill")
     w = ladder_words(trace)
     first = trace["pairings"][0]["power"]
+    perfect = perfect_words(trace, short=True)
     if w["depth"]:
-        return say("verdict.skill_matters", **{k: w[k] for k in LADDER_FIELDS})
+        return say("verdict.skill_matters", **{k: w[k] for k in LADDER_FIELDS}) + perfect
     key = "verdict.skill_luck" if first["enough"] else "verdict.skill_too_few"
-    return say(key, top=w["last"], games=w["games"], mdd=unsigned_points(first["mdd"] or 1.0))
+    return say(key, top=w["last"], games=w["games"], mdd=unsigned_points(first["mdd"] or 1.0)) + perfect
 
 
 def worst_problem(players: int, d: dict) -> dict | None:

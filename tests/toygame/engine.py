@@ -102,6 +102,9 @@ class PileState(State):
     def stats(self) -> dict:
         return {"start": self.start}
 
+    def transposition_key(self) -> tuple:
+        return self.pile, self.mover, self.turns
+
     def to_position(self) -> dict:
         return {"game": "toygame", "pile": self.pile, "to_move": self.mover}
 

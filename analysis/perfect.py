@@ -1,0 +1,209 @@
+"""Perfect play: exhaustive search over the engine protocol, for games small enough to solve.
+
+`Solver.values(state)` is the exact expected result of every seat under perfect play from
+`state`: at a terminal state each winner's share of the win (1/k for k joint winners, nothing in
+a game stopped at the cap or drawn), at a chance node the mean over `State.chance_outcomes`
+weighted by their exact probabilities, at a player's node the child best for the player to move
+(max-n: for two players this is the minimax value; with more, ties between moves equally good
+for the mover are broken by the first in `legal_moves` order, so the values of the others are
+those of one perfect player among several).  Values are `Fraction`s: a game's value is exact.
+
+A state that offers `State.transposition_key` is searched once (the transposition table);
+without a key the search is a plain tree search, still exact.  A search that would visit more
+than `limit` positions, or reaches a chance node whose outcomes cannot be listed (a shuffled
+deal: `chance_outcomes` not implemented), raises `TooLarge`: the game is too large to solve here,
+and a report says so.
+
+>>> from boardlab.analysis.mcts import _Pile
+>>> Solver().values(_Pile(5)), Solver().values(_Pile(8))   # take 1 to 3; multiples of 4 lose
+((Fraction(1, 1), Fraction(0, 1)), (Fraction(0, 1), Fraction(1, 1)))
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Hashable
+
+from boardlab.analysis.agents import Agent
+from boardlab.analysis.protocol import CHANCE, State
+from boardlab.layouts.errors import BoardlabError
+
+#: the most positions one search may visit before its game counts as too large to solve
+POSITION_LIMIT = 200_000
+#: the most positions a solver keeps between searches (the table is emptied beyond it)
+TABLE_LIMIT = 2_000_000
+
+
+class TooLarge(BoardlabError):
+    """The game (or the position) is too large to solve exhaustively here; `reason` says why in
+    one word: "deal" (chance outcomes that cannot be listed), "deep" or "positions"."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+def exact_returns(state: State) -> tuple[Fraction, ...]:
+    """A terminal state's result per seat: 1/k to each of k winners, 0 to the others (and to all
+    in a game stopped at the cap or ended without a winner)."""
+    winners = () if state.is_unfinished() else state.winners()
+    share = Fraction(1, len(winners)) if winners else Fraction(0)
+    return tuple(share if seat in winners else Fraction(0) for seat in range(state.players))
+
+
+class Solver:
+    """Exact values of positions under perfect play (see the module docstring)."""
+
+    def __init__(self, limit: int = POSITION_LIMIT):
+        self.limit = limit
+        self.table: dict[Hashable, tuple[Fraction, ...]] = {}
+        self.positions = 0  # positions visited by the current search
+
+    def values(self, state: State) -> tuple[Fraction, ...]:
+        """Every seat's exact expected result from `state` under perfect play.
+
+        :raises TooLarge: when the search would visit more than `limit` positions or meets a
+            chance node whose outcomes cannot be listed.
+        """
+        self.positions = 0
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
+        try:
+            return self._value(state)
+        except RecursionError:
+            raise TooLarge("perfect play: too large to solve exhaustively here (a game this long has too many positions)",
+                           "deep") from None
+
+    def move_values(self, state: State) -> list[tuple[Hashable, tuple[Fraction, ...]]]:
+        """(move, values after it) for every legal move of the player to move at `state`.
+
+        :raises TooLarge: as `values`.
+        """
+        self.positions = 0
+        out = []
+        for move in state.legal_moves():
+            child = state.clone()
+            child.apply(move)
+            try:
+                out.append((move, self._value(child)))
+            except RecursionError:
+                raise TooLarge("perfect play: too large to solve exhaustively here (a game this long has too many positions)",
+                               "deep") from None
+        return out
+
+    def _value(self, state: State) -> tuple[Fraction, ...]:
+        key = state.transposition_key()
+        if key is not None:
+            known = self.table.get(key)
+            if known is not None:
+                return known
+        self.positions += 1
+        if self.positions > self.limit:
+            raise TooLarge(f"perfect play: too large to solve exhaustively here (more than {self.limit:,} positions "
+                           "to search from this position)", "positions")
+        if state.is_terminal():
+            value = exact_returns(state)
+        elif state.current_player() == CHANCE:
+            try:
+                outcomes = state.chance_outcomes()
+            except NotImplementedError:
+                raise TooLarge("perfect play: too large to solve exhaustively here (its chance outcomes, a shuffled deal, "
+                               "cannot be listed one by one)", "deal") from None
+            total = [Fraction(0)] * state.players
+            for outcome, probability in outcomes:
+                child = state.clone()
+                child.apply(outcome)
+                total = [t + probability * v for t, v in zip(total, self._value(child))]
+            value = tuple(total)
+        else:
+            seat = state.current_player()
+            best: tuple[Fraction, ...] | None = None
+            for move in state.legal_moves():
+                child = state.clone()
+                child.apply(move)
+                v = self._value(child)
+                if best is None or v[seat] > best[seat]:
+                    best = v
+            assert best is not None  # a player's node has a legal move
+            value = best
+        if key is not None:
+            self.table[key] = value
+        return value
+
+
+def optimal_moves(solver: Solver, state: State) -> list:
+    """The moves of the player to move that keep its perfect-play value (all equally good).
+
+    :raises TooLarge: as `Solver.values`.
+    """
+    seat = state.current_player()
+    scored = solver.move_values(state)
+    best = max(v[seat] for _, v in scored)
+    return [move for move, v in scored if v[seat] == best]
+
+
+class PerfectAgent(Agent):
+    """Plays a move of highest perfect-play value for itself (ties at random; a lone move at once).
+
+    :raises TooLarge: (from `choose`) in a game too large to solve.
+    """
+
+    name = "perfect"
+
+    def __init__(self, limit: int = POSITION_LIMIT):
+        self.solver = Solver(limit)
+
+    def choose(self, state, rng: random.Random) -> Hashable:
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        good = optimal_moves(self.solver, state)
+        return good[rng.randrange(len(good))]
+
+
+def game_value(game, limit: int = POSITION_LIMIT) -> dict:
+    """Whether a game is solved from its start within `limit` positions: {"solved": True, "unique",
+    "value": every seat's perfect-play share of the results (two players; None with more, where
+    perfect play is not unique), "exact", "positions"} or {"solved": False, "reason", "limit"}."""
+    solver = Solver(limit)
+    try:
+        value = solver.values(game.new_initial_state())
+    except TooLarge as err:
+        return {"solved": False, "reason": err.reason, "limit": limit}
+    # with more than two players one who cannot win may still choose who does: the values are
+    # those of one tie-break among several, so no seat's perfect-play share is stated
+    unique = game.players == 2
+    return {"solved": True, "unique": unique, "value": [float(v) for v in value] if unique else None,
+            "exact": [str(v) for v in value] if unique else None, "positions": len(solver.table) or solver.positions}
+
+
+def optimal_share(game, agent_factory, games: int, seed: int, limit: int = POSITION_LIMIT) -> dict:
+    """How often an agent plays a perfect move: over `games` games of the agent in every seat
+    (seeds from `seed`), at every decision where some legal move loses value, whether the agent's
+    move is one of the optimal ones: {"games", "decisions", "optimal", "share"}.
+
+    :raises TooLarge: in a game too large to solve.
+    """
+    from boardlab.analysis.runner import derive_seed
+
+    solver = Solver(limit)
+    decisions = optimal = 0
+    for index in range(games):
+        rng = random.Random(derive_seed(seed, 17, index))
+        agents = [agent_factory(game) for _ in range(game.players)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            moves = state.legal_moves()
+            move = agents[state.current_player()].choose(state, rng)
+            if len(moves) > 1:
+                good = optimal_moves(solver, state)
+                if len(good) < len(moves):  # a decision that matters
+                    decisions += 1
+                    optimal += move in good
+            state.apply(move)
+    return {"games": games, "decisions": decisions, "optimal": optimal,
+            "share": round(optimal / decisions, 6) if decisions else None}
