@@ -21,6 +21,7 @@ with its 95% interval (`report.metrics.HEADLINE`) and the game's own per-game fi
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import types
 import typing
@@ -28,11 +29,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
 
 from boardlab.layouts.errors import BoardlabError, DefinitionError
+from boardlab.layouts.limits import MAX_INTEGER_DIGITS
 from boardlab.layouts.loader import load_with
 from boardlab.layouts.schema import key_field, key_names, type_name
 
 #: sections whose keys change how a game looks, never how it plays: a sweep never varies them
 NO_PLAY_SECTIONS = ("print", "rulebook", "colours")
+#: the section that names the game and states its facts (id, name, player counts): never varied, a
+#: point must stay the same game (its id picks the engine, its player counts the grid's players)
+IDENTITY_SECTION = "game"
 #: the most points one sweep or tune may have (a larger grid is refused, not tried)
 MAX_POINTS = 2000
 RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
@@ -85,6 +90,9 @@ def _token(text: str, tp: Any, key: str) -> Any:
         if word.lower() not in ("true", "false"):
             raise BoardlabError(f"--vary {key}: '{word}' is not true or false")
         return word.lower() == "true"
+    if tp in (int, float) and len(word) > MAX_INTEGER_DIGITS + 10:  # checked before it is converted
+        raise BoardlabError(f"--vary {key}: a value of {len(word):,} characters (a number has at most "
+                            f"{MAX_INTEGER_DIGITS} digits)")
     if tp is int:
         try:
             return int(word)
@@ -95,6 +103,8 @@ def _token(text: str, tp: Any, key: str) -> Any:
             value = float(word)
         except ValueError:
             raise BoardlabError(f"--vary {key}: '{word}' is not a number") from None
+        if not math.isfinite(value):
+            raise BoardlabError(f"--vary {key}: '{word}' is not a finite number")
         return int(value) if value.is_integer() and "." not in word and "e" not in word.lower() else value
     choices = _allowed(tp)
     if choices:
@@ -119,16 +129,24 @@ def parse_values(text: str, tp: Any, key: str) -> tuple:
     if m:
         if tp not in (int, float):
             raise BoardlabError(f"--vary {key}: a range {text.strip()} for a key that holds {type_name(tp)}")
+        for bound in m.groups():
+            if bound is not None and len(bound.lstrip("-")) > MAX_INTEGER_DIGITS:  # before int(): 5,000 digits
+                raise BoardlabError(f"--vary {key}: a bound of {len(bound.lstrip('-')):,} digits in the range "
+                                    f"(at most {MAX_INTEGER_DIGITS})")
         lo, hi, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
         if step <= 0:
             raise BoardlabError(f"--vary {key}: the step of {text.strip()} must be at least 1")
-        values = tuple(range(lo, hi + 1, step))
-        if not values:
+        if hi < lo:
             raise BoardlabError(f"--vary {key}: the range {text.strip()} holds no values (write LOW..HIGH, LOW <= HIGH)")
+        count = (hi - lo) // step + 1  # counted before any list is built: 1..10^15 is refused, not tried
+        if count > MAX_POINTS:
+            raise BoardlabError(f"--vary {key}: {count:,} values, more than the {MAX_POINTS:,} a sweep may play")
+        values = tuple(range(lo, hi + 1, step))
     else:
+        count = text.count(",") + 1
+        if count > MAX_POINTS:
+            raise BoardlabError(f"--vary {key}: {count:,} values, more than the {MAX_POINTS:,} a sweep may play")
         values = tuple(_token(word, tp, key) for word in text.split(","))
-    if len(values) > MAX_POINTS:
-        raise BoardlabError(f"--vary {key}: {len(values):,} values, more than the {MAX_POINTS:,} a sweep may play")
     seen = [v for i, v in enumerate(values) if v in values[:i] and type(v) is type(values[values.index(v)])]
     if seen:
         raise BoardlabError(f"--vary {key}: the value {value_text(seen[0])} is listed twice")
@@ -150,11 +168,14 @@ def parse_axis(base: str, definition, text: str, flag: str = "--vary") -> Axis:
     if key[0] in NO_PLAY_SECTIONS:
         raise BoardlabError(f"{flag} {name}: [{key[0]}] keys change how the game looks, not how it plays; "
                             f"vary a rule instead")
+    if key[0] == IDENTITY_SECTION:
+        raise BoardlabError(f"{flag} {name}: [{IDENTITY_SECTION}] keys say which game this is and its stated "
+                            f"facts; vary a rule instead (another player count: --players)")
     found = key_field(cls, key)
     if found is None:
         import difflib
 
-        keys = [k for k in key_names(cls) if k.split(".")[0] not in NO_PLAY_SECTIONS]
+        keys = [k for k in key_names(cls) if k.split(".")[0] not in (*NO_PLAY_SECTIONS, IDENTITY_SECTION)]
         near = difflib.get_close_matches(name, keys, n=1, cutoff=0.6)
         raise BoardlabError(f"{flag} {name}: no such key in {definition.game.name}'s definition"
                             + (f"; did you mean {near[0]}?" if near else f" (keys: {', '.join(keys)})"))

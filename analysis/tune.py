@@ -20,6 +20,7 @@ compare` of the same variant on the same seed plays exactly the same games.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ from boardlab.analysis.sweep import Axis, Point, play_points, playable_grid, val
 from boardlab.layouts.errors import BoardlabError
 from boardlab.notes import quiet
 
+#: the largest target of a goal either way (a length of a million turns is already no game)
+MAX_GOAL = 1_000_000
 GOAL = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(<=|>=|<|>|~|=)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(%?)\s*$")
 
 
@@ -90,10 +93,16 @@ def parse_goal(text: str) -> Goal:
         raise BoardlabError(f"--goal '{text}': a metric is never exactly a number; write {metric}~{number}{percent} "
                             f"(the number within its 95% interval)")
     target = float(number) / (100 if percent else 1)
+    if not math.isfinite(target) or abs(target) > MAX_GOAL:  # 400 digits are a float's infinity
+        raise BoardlabError(f"--goal '{text}': {number} is beyond any value a metric takes (at most "
+                            f"{MAX_GOAL:,.0f} either way)")
     headline = find_metric(metric)
     metric = headline.id if headline else metric  # an older name of a headline metric: its name now
     if percent and not (headline and headline.is_share):
         raise BoardlabError(f"--goal '{text}': {metric} is not a share; give it without %")
+    if headline and headline.is_share and not 0 <= target <= 1:
+        raise BoardlabError(f"--goal '{text}': {metric} is a share, from 0% to 100%; "
+                            f"{number}{percent} is outside")
     return Goal(metric, {"<": "<=", ">": ">="}.get(op, op), target, text.strip())
 
 

@@ -4,14 +4,64 @@ Ctrl-C, SIGTERM and SIGHUP (`boardlab.stopping`) are answered before anything el
 one arriving while the command modules are still being imported (numpy, reportlab, ...) ends
 with the same one line and exit status (130, 143, 129) as one during the work; one arriving
 after the work is done is ignored (the command exits with its own status).
+
+A standard stream it was started without (`boardlab list >&-`) is filled first
+(`fill_closed_streams`), so that the command ends as a Unix tool does, never with a traceback.
 """
 
 from __future__ import annotations
 
+import errno
+import io
+import os
 import sys
 
 
+class ClosedOutput(io.TextIOBase):
+    """Standard output that the command was started without: every write fails as a write to a
+    closed descriptor does (EBADF), so that the command ends with one line and exit status 2, as
+    `ls >&-` does, instead of reaching a `None`."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def fileno(self) -> int:
+        return self.fd
+
+
+def fill_closed_streams() -> None:
+    """Give a standard stream the command was started without (closed descriptor 0, 1 or 2) the
+    null device: no file the command opens can then take its number (a print would land in a
+    results store or a PDF), standard input reads as empty, a message to standard error is lost,
+    and a write to standard output fails in one line (`ClosedOutput`)."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:  # the lowest free number is taken, so this is only a safeguard
+            os.dup2(null, fd)
+            os.close(null)
+        if name == "stdin":
+            sys.stdin = open(fd, encoding="utf-8", closefd=False)
+        elif name == "stdout":
+            sys.stdout = ClosedOutput(fd)
+        else:
+            sys.stderr = open(fd, "w", encoding="utf-8", closefd=False)
+
+
 def main() -> int:
+    fill_closed_streams()
     from boardlab import stopping
 
     stopping.install()

@@ -30,6 +30,9 @@ def default_workers() -> int:
 #: the largest definition, variant or position file read (bytes; the largest definition today is about
 #: 11 kB): a larger one is refused before it is parsed
 MAX_FILE_BYTES = 2_000_000
+#: the largest card list file read (bytes; a deck of 200 kinds of card is about 6 kB) and its most rows
+MAX_CARD_LIST_BYTES = 1_000_000
+MAX_CARD_LIST_ROWS = 10_000
 #: the most digits of a whole number in a definition or a position (the largest today has 4)
 MAX_INTEGER_DIGITS = 15
 #: the longest text value of a definition (characters; the longest today is about 300)

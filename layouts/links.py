@@ -268,8 +268,9 @@ def check_card_list(d: Definition, report) -> None:
 
 def card_list(d: Definition) -> tuple[CardRow, ...]:
     """The deck as card-list rows: a listed deck's own rows; a generated deck written out, one
-    row per distinct game card with its copies, then the central, empty and master cards (the
-    masters' ends only with rules.master_links = "match", where the game reads them).
+    row per distinct game card with its copies, then the central, empty and master cards with
+    their ends (read only with rules.master_links = "match", written always: a variant of the list
+    may take that rule, and the list is then the same deck).
 
     >>> rows = card_list(__import__("boardlab.layouts", fromlist=["load"]).load("links"))
     >>> rows[0], rows[-1].kind, sum(r.count for r in rows)
@@ -285,6 +286,5 @@ def card_list(d: Definition) -> tuple[CardRow, ...]:
     rows = [CardRow("game", n, ends(pair)) for pair, n in copies.items()]
     rows.append(CardRow("central", deck.central))
     rows += [CardRow("empty", deck.empty)] if deck.empty else []
-    matching = d.rules.master_links == "match"
-    rows += [CardRow("master", m.count, ends(m.ends) if matching else "", m.value, m.name) for m in deck.masters]
+    rows += [CardRow("master", m.count, ends(m.ends), m.value, m.name) for m in deck.masters]
     return tuple(rows)

@@ -15,14 +15,17 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import os
 import re
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any, Mapping
 
 from boardlab.layouts.common import PrintConventions, check_colour_palette, check_print
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
-from boardlab.layouts.limits import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, MAX_INTEGER_DIGITS
+from boardlab.layouts.limits import (MAX_CARD_LIST_BYTES, MAX_CARD_LIST_ROWS, MAX_EXTENDS_DEPTH, MAX_FILE_BYTES,
+                                     MAX_INTEGER_DIGITS, control_character)
 from boardlab.layouts.registry import game_entry, game_ids, game_part
 from boardlab.layouts.schema import Checker, Source
 from boardlab.layouts.tomlmap import key_lines
@@ -136,11 +139,17 @@ def resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
         candidates += [LAYOUTS / f"{text}.toml", VARIANTS / f"{text}.toml"]
     elif "/" not in text:
         candidates += [LAYOUTS / text, VARIANTS / text]
-    for candidate in candidates:
-        if _is(candidate, Path.is_file):
+    files = [candidate for candidate in candidates if _is(candidate, Path.is_file)]
+    for candidate in files:
+        if candidate.suffix.lower() == ".toml":
             return candidate
+    if files:  # a card list, a PDF: never parsed as TOML
+        raise BoardlabError(f"{text}: not a definition file (a .toml file; a card list is checked through the "
+                            "definition that names it)")
     if any(_is(candidate, Path.is_dir) for candidate in candidates):
         raise BoardlabError(f"{text}: is a folder, not a definition file (give a .toml file)")
+    if any(_is(candidate, Path.exists) for candidate in candidates):
+        raise BoardlabError(f"{text}: not a regular file (give a .toml file)")
     if text.endswith(".toml") or "/" in text:
         raise BoardlabError(f"{text}: no such file")
     raise BoardlabError(f"{text}: no such game or variant (games: {', '.join(game_ids())};"
@@ -313,13 +322,14 @@ def _build(path: Path, game_id, data: dict, origins: dict, doc: Document, cross_
                                        f'unknown game "{game_id}"' if game_id else "missing",
                                        ", ".join(game_ids()))])
     module = game_part(game_id, "definition")
-    data, origins = read_card_lists(data, origins)
+    data, origins, outside = read_card_lists(data, origins)
     checker = Checker(Source(doc.file, doc.lines, origins))
     definition = checker.build(module.Definition, data, ())
     if definition is not None and cross_checks:
         check_colour_palette(definition.colours, checker.report)
         check_print(definition.print, definition.colours, print_conventions(), checker.report)
         module.check(definition, checker.report)
+    checker.problems = [unquoted(p) if p.file in outside else p for p in checker.problems]
     if checker.problems:
         if "extends" in doc.data:  # a problem found in the base file arises from this variant's changes
             checker.problems = [p if p.file == doc.file else
@@ -332,24 +342,99 @@ def _build(path: Path, game_id, data: dict, origins: dict, doc: Document, cross_
 
 #: the columns a card list file may have (`card_list`); each row one kind of card
 CARD_LIST_COLUMNS = ("kind", "ends", "colour", "value", "count", "text")
+#: the first characters that make a spreadsheet read a cell as a formula (and run it: =HYPERLINK(...))
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict]:
+def spreadsheet_cell(value: Any) -> Any:
+    """A card list cell as written: a text a spreadsheet would run as a formula gets the usual
+    leading quote, which shows it as text; numbers and other texts as they are.  `read_cell`
+    takes the quote off again.
+
+    >>> print(spreadsheet_cell('=HYPERLINK("http://x")'), spreadsheet_cell(-2), spreadsheet_cell("red"))
+    '=HYPERLINK("http://x") -2 red
+    >>> read_cell(spreadsheet_cell("@sum")), read_cell(spreadsheet_cell("'quoted")), read_cell("-3")
+    ('@sum', "'quoted", -3)
+    """
+    if isinstance(value, str) and (value.startswith(FORMULA_STARTS) or value.startswith("'")):
+        return "'" + value  # a text starting with a quote is quoted too, so that reading back is exact
+    return value
+
+
+def read_cell(cell: str) -> int | str:
+    """A card list cell's value: a whole number, a text with a leading quote taken off
+    (`spreadsheet_cell`), any other text as it is."""
+    if re.fullmatch(r"-?\d+", cell):
+        return int(cell)
+    return cell[1:] if cell.startswith("'") else cell
+
+
+def unquoted(problem: Problem) -> Problem:
+    """A problem of a file outside the definition's folder, with no word of the file's content
+    (the key, the line and what the key allows stay).
+
+    >>> str(unquoted(Problem("/etc/passwd", 1, "cards.cards[0].kind", "unknown kind 'root:x:0:0'", "start, number")))
+    "/etc/passwd:1: cards.cards[0].kind: a value this key does not take (not shown: the file lies outside the definition's folder) (start, number)"
+    """
+    return dataclasses.replace(problem, message="a value this key does not take (not shown: the file lies outside "
+                                                "the definition's folder)")
+
+
+def _card_list_text(path: Path, name: str, named_in: str, line: int, key: str) -> str:
+    """The text of a card list file: a regular file of at most `MAX_CARD_LIST_BYTES`, UTF-8 (a byte
+    order mark allowed), no control character but tab and line ends.
+
+    :raises DefinitionError: one problem, at the line naming the file or at the file's own line.
+    """
+    try:
+        with open(path, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):  # /dev/zero, a FIFO, a folder: never read
+                raise DefinitionError([Problem(named_in, line, key, f"{name} is not a regular file", "a CSV file")])
+            raw = file.read(MAX_CARD_LIST_BYTES + 1)
+    except FileNotFoundError:
+        raise DefinitionError([Problem(named_in, line, key, f"no such file {name}", "a CSV file beside the definition")]) from None
+    except OSError as err:
+        raise DefinitionError([Problem(named_in, line, key, f"cannot read {name}: {err.strerror or err}",
+                                       "a UTF-8 CSV file")]) from None
+    if len(raw) > MAX_CARD_LIST_BYTES:
+        raise DefinitionError([Problem(named_in, line, key, f"{name} is larger than {MAX_CARD_LIST_BYTES:,} bytes",
+                                       "a card list of a few kB")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        at = raw.count(b"\n", 0, err.start) + 1
+        raise DefinitionError([Problem(name, at, key, "not UTF-8 text", "a UTF-8 CSV file")]) from None
+    for number, row in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+        bad = control_character(row, allow_newlines=True)
+        if bad:
+            raise DefinitionError([Problem(name, number, key, f"holds the control character {bad}",
+                                           "printable text, cells separated by commas")])
+    return text
+
+
+def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict, set[str]]:
     """`data` with every section's `card_list = "FILE.csv"` read into that section's `cards`
-    (one table per row, as `[[SECTION.cards]]` would write it), and `origins` pointing each
-    row's keys at FILE:LINE, so that a bad row is reported where it is written.
+    (one table per row, as `[[SECTION.cards]]` would write it), `origins` pointing each
+    row's keys at FILE:LINE, so that a bad row is reported where it is written, and the shown
+    names of the card lists that lie outside the folder of the definition naming them (whose
+    problems must not quote them: `unquoted`).
 
     A card list is a CSV file (as nanDECK and Squib read them): a header naming some of
     `CARD_LIST_COLUMNS`, then one row per kind of card; blank rows and rows starting with "#"
     are skipped; whole numbers are numbers, anything else text. The path is taken relative to
     the definition file that names it.
 
-    :raises DefinitionError: when the file cannot be read, or its header is not one of columns.
+    A file is read only when it is a regular file of at most `MAX_CARD_LIST_BYTES`, with at most
+    `MAX_CARD_LIST_ROWS` rows and no control character; a number has at most
+    `MAX_INTEGER_DIGITS` digits; a list without a card row is refused.
+
+    :raises DefinitionError: when the file cannot be read, its header is not one of columns, or it
+        breaks one of those bounds.
     """
     import csv
     import io
 
-    out, origins = dict(data), dict(origins)
+    out, origins, outside = dict(data), dict(origins), set()
     for section, table in data.items():
         if not isinstance(table, dict) or not isinstance(table.get("card_list"), str) or not table["card_list"]:
             continue
@@ -360,13 +445,9 @@ def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict]:
                                            "one card list: the rows in the definition, or the CSV file")])
         path = Path(named_in).parent / table["card_list"]
         name = display_path(path)
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except FileNotFoundError:
-            raise DefinitionError([Problem(named_in, line, key, f"no such file {name}", "a CSV file beside the definition")]) from None
-        except (OSError, UnicodeDecodeError) as err:
-            raise DefinitionError([Problem(named_in, line, key, f"cannot read {name}: {getattr(err, 'strerror', None) or err}",
-                                           "a UTF-8 CSV file")]) from None
+        if not path.resolve().is_relative_to(Path(named_in).parent.resolve()):
+            outside.add(name)
+        text = _card_list_text(path, name, named_in, line, key)
         reader = csv.reader(io.StringIO(text))
         rows: list[dict[str, int | str]] = []
         header = None
@@ -379,10 +460,14 @@ def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict]:
                     header = [c.strip().lower() for c in cells]
                     unknown = [c for c in header if c not in CARD_LIST_COLUMNS]
                     if unknown or "kind" not in header or len(set(header)) != len(header):
-                        raise DefinitionError([Problem(name, number, key, f"the header {','.join(header)} is not a card "
-                                                       "list's", "a header of " + ", ".join(CARD_LIST_COLUMNS) +
+                        said = "its first line" if name in outside else f"the header {','.join(header)}"
+                        raise DefinitionError([Problem(name, number, key, f"{said} is not a card list's header",
+                                                       "a header of " + ", ".join(CARD_LIST_COLUMNS) +
                                                        " (kind required)")])
                     continue
+                if len(rows) == MAX_CARD_LIST_ROWS:
+                    raise DefinitionError([Problem(name, number, key, f"more than {MAX_CARD_LIST_ROWS:,} rows",
+                                                   "one row per kind of card, its count in the count column")])
                 if len(cells) > len(header):
                     raise DefinitionError([Problem(name, number, key, f"{len(cells)} cells for {len(header)} columns",
                                                    ",".join(header))])
@@ -391,15 +476,23 @@ def read_card_lists(data: dict, origins: dict) -> tuple[dict, dict]:
                 for column, cell in zip(header, cells):
                     cell = cell.strip()
                     if cell:
-                        row[column] = int(cell) if re.fullmatch(r"-?\d+", cell) else cell
+                        if re.fullmatch(r"-?\d+", cell) and len(cell.lstrip("-")) > MAX_INTEGER_DIGITS:
+                            raise DefinitionError([Problem(name, number, f"{section}.cards[{index}].{column}",
+                                                           f"a whole number of {len(cell.lstrip('-')):,} digits",
+                                                           f"at most {MAX_INTEGER_DIGITS} digits")])
+                        row[column] = read_cell(cell)
                         origins[(section, "cards", index, column)] = (name, number)
                 origins[(section, "cards", index)] = (name, number)
                 rows.append(row)
         except csv.Error as err:
             raise DefinitionError([Problem(name, reader.line_num, key, f"not a CSV file: {err}", "comma-separated rows")]) from None
+        if not rows:  # an empty deck is no deck: said here, not found later as a game that cannot be dealt
+            raise DefinitionError([Problem(name, max(reader.line_num, 1), key,
+                                           "a header and no card row" if header else "no header and no card row",
+                                           "a header of columns, then one row per kind of card")])
         origins[(section, "cards")] = (name, 1)
         out[section] = {**table, "cards": rows}
-    return out, origins
+    return out, origins, outside
 
 
 def definition_files(name_or_path: str | Path) -> list[Path]:
@@ -453,7 +546,7 @@ def card_list_csv(rows) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
-        writer.writerow(["" if c != "count" and getattr(row, c) == fields[c].default else getattr(row, c)
+        writer.writerow(["" if c != "count" and getattr(row, c) == fields[c].default else spreadsheet_cell(getattr(row, c))
                          for c in columns])
     return out.getvalue()
 

@@ -26,28 +26,11 @@ from boardlab.analysis.tables import TableOptions
 from boardlab.cli import COMMANDS, main
 from boardlab.commands.print import default_out
 from boardlab.layouts import load
-from boardlab.layouts.errors import LINE_LIMIT
 
 from blockd_definitions import all_down_except, grid_with
+from command_line import one_line_failure, run
 
 COMMAND = [sys.executable, "-c", "import sys; from boardlab.entry import main; sys.exit(main())"]
-
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as done:  # argparse ends usage mistakes this way
-        code = done.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_failure(code, out, err, *words):
-    assert code == 2, (code, err)
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-    assert len(err) <= LINE_LIMIT + 1, len(err)
-    for word in words:
-        assert word in err, (word, err)
 
 
 def variant(tmp_path, name, text) -> str:

@@ -26,7 +26,7 @@ from boardlab.analysis.report.glossary import glossary
 from boardlab.analysis.report.verdict import verdict, verdict_blocks
 from boardlab.analysis.report.wording import games as count, measured_words, number, say, word
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
-from boardlab.analysis.report.options import model_agent, rule_alternatives, rule_namer, with_rule
+from boardlab.analysis.report.options import model_agent, rule_alternatives, rule_namer, rule_problem, with_rule
 from boardlab.analysis.store import ResultStore, definition_hash, engine_fingerprint
 from boardlab.analysis.tables import TableOptions
 from boardlab.layouts.errors import BoardlabError
@@ -119,6 +119,9 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
         for option, value in alternatives:
             changed = with_rule(definition, option, value)
             try:
+                problem = rule_problem(changed)  # what the definition cannot take is skipped and named
+                if problem:
+                    raise BoardlabError(problem)
                 engines.make_game(changed, n)
             except (BoardlabError, ValueError) as err:
                 alt_errors[(n, option, value)] = str(err)

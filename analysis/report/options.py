@@ -52,6 +52,25 @@ def with_rule(definition, option: str, value):
     return dataclasses.replace(changed, variant=f"{definition.variant} with {option} = {shown}")
 
 
+def rule_problem(definition) -> str | None:
+    """The first problem the game's own `check()` finds in a definition changed in memory (a rule
+    alternative, `with_rule`), as "KEY: what"; None when the game takes it.  A combination the
+    definition cannot take - Links' master_links = "match" on a card list without the masters'
+    ends - is then skipped and named, never played into an engine's error.
+
+    >>> from boardlab.layouts import load
+    >>> rule_problem(with_rule(load("links"), "master_links", "match")) is None
+    True
+    """
+    from boardlab.layouts.registry import game_part
+    from boardlab.layouts.schema import dotted
+
+    problems: list[str] = []
+    game_part(definition.game.id, "definition").check(
+        definition, lambda path, message, allowed="": problems.append(f"{dotted(path)}: {message}"))
+    return problems[0] if problems else None
+
+
 def model_agent(definition) -> str:
     """The agent that models a player in reports and comparisons: the definition's `analysis.agent`, else random."""
     analysis = getattr(definition, "analysis", None)

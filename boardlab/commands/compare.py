@@ -7,6 +7,7 @@ import json
 
 from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
                                 game_definition, number_between, store_and_backend)
+from boardlab.layouts import BoardlabError
 from boardlab.layouts.limits import MAX_GAMES
 
 #: the command's line in `boardlab --help`
@@ -22,7 +23,7 @@ def register(subparsers) -> None:
                     "and print every headline metric with baseline, variant, difference, 95% interval and "
                     "verdict. --until-decided plays in batches until a sequential test (SPRT) on the first-seat "
                     "win share of decided games decides or the cap is reached.")
-    add_game_arguments(p, players="the game's maximum", variant=False)
+    add_game_arguments(p, players="the most every compared definition allows", variant=False)
     p.add_argument("variants", metavar="VARIANT", nargs="+",
                    help="variant files or names in layouts/variants/ (the game's own name: the baseline itself)")
     how = p.add_mutually_exclusive_group()
@@ -42,6 +43,29 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
+def common_players(baseline, variants, players: int | None) -> int:
+    """The player count of a comparison: `players` when every compared definition allows it, else
+    the most players every one of them allows.
+
+    :raises BoardlabError: for a count one of them does not allow, or definitions whose player
+        ranges do not meet.
+    """
+    compared = [baseline, *variants]
+    if players is not None:
+        for definition in compared:
+            try:
+                definition.game.check_players(players)
+            except BoardlabError as err:
+                raise BoardlabError(f"{definition.variant}: {err}") from None
+        return players
+    low = max(d.game.min_players for d in compared)
+    high = min(d.game.max_players for d in compared)
+    if low > high:
+        ranges = "; ".join(f"{d.variant}: {d.game.min_players} to {d.game.max_players}" for d in compared)
+        raise BoardlabError(f"no player count suits every compared definition ({ranges})")
+    return high
+
+
 def run(args) -> int:
     from boardlab.analysis.report.build import check_agent
     from boardlab.analysis.report.compare import CompareOptions, compare, compare_markdown
@@ -49,8 +73,7 @@ def run(args) -> int:
 
     baseline = game_definition(args.game, None)
     variants = [game_definition(args.game, v if v != args.game else None) for v in args.variants]
-    info = baseline.game
-    players = info.max_players if args.players is None else info.check_players(args.players)
+    players = common_players(baseline, variants, args.players)
     agent = check_agent(args.game, args.agent or model_agent(baseline))
     options = CompareOptions(players=players, agent=agent, games=args.games or CompareOptions.games, seed=args.seed,
                              until_decided=args.until_decided, delta=args.delta, cap=args.cap, workers=args.workers)
