@@ -45,11 +45,13 @@ class Goal:
     target: float
     text: str
 
-    def status(self, m: dict | None, final: bool = True) -> str:
+    def status(self, m: dict | None, final: bool = True, max_capped: float = 1.0) -> str:
         """"met", "missed" or "unsure" of a metric {"value", "ci95"}; a metric with no value is missed.
 
         A `~` goal is met only in a `final` judgement (after every game a candidate may play):
-        before that, a target inside a wide interval says little, so it is unsure.
+        before that, a target inside a wide interval says little, so it is unsure.  A length or
+        minutes goal is missed when more than `max_capped` of the games were stopped at the cap
+        (`capped_reason`): such a figure rests on games that never ended.
 
         >>> g = parse_goal("minutes<=30")
         >>> g.status({"value": 20, "ci95": [18, 22]}), g.status({"value": 31, "ci95": [29, 33]})
@@ -58,7 +60,7 @@ class Goal:
         >>> near.status({"value": 0.05, "ci95": [0.01, 0.09]}), near.status({"value": 0.0, "ci95": [-0.1, 0.1]}, False)
         ('missed', 'unsure')
         """
-        if m is None or m.get("value") is None:
+        if m is None or m.get("value") is None or self.capped_reason(m, max_capped):
             return "missed"
         lo, hi = m["ci95"]
         if self.op == "~":
@@ -66,6 +68,22 @@ class Goal:
         if self.op == "<=":
             return "met" if hi <= self.target else "missed" if lo > self.target else "unsure"
         return "met" if lo >= self.target else "missed" if hi < self.target else "unsure"
+
+    def capped_reason(self, m: dict | None, max_capped: float) -> str:
+        """Why a length or minutes goal cannot be met at a point: more than `max_capped` of its
+        games stopped at the cap; "" when it can.
+
+        >>> parse_goal("minutes<=30").capped_reason({"value": 20, "ci95": [18, 22], "capped": 0.92}, 0.05)
+        '92.0% of the games stopped at the cap, more than the 5.0% analysis.max_capped allows'
+        """
+        headline = find_metric(self.metric)
+        if m is None or headline is None or headline.unit not in ("length", "minutes"):
+            return ""
+        capped = m.get("capped", 0.0)
+        if capped <= max_capped:
+            return ""
+        return (f"{capped * 100:.1f}% of the games stopped at the cap, more than the {max_capped * 100:.1f}% "
+                f"analysis.max_capped allows")
 
     def shortfall(self, m: dict | None) -> float:
         """How far the metric's value is from meeting the goal (0 or less: its value meets it)."""
@@ -127,6 +145,7 @@ class TuneOptions:
     first_games: int = 200  # games every candidate plays first
     games: int = 1600  # the most games a candidate plays in the race; the confirmation run plays this many
     finalists: int = 3  # candidates confirmed on fresh seeds
+    max_capped: float = 0.05  # the most games stopped at the cap a length or minutes goal may rest on
     seed: int = 1
     workers: int | None = None
     progress: bool = True
@@ -146,8 +165,8 @@ class Candidate:
         return all(s == "met" for s in self.statuses.values())
 
 
-def _judge(point: Point, goals: Sequence[Goal], final: bool = True) -> dict[str, str]:
-    return {g.text: g.status(point.metrics.get(g.metric), final) for g in goals}
+def _judge(point: Point, goals: Sequence[Goal], final: bool = True, max_capped: float = 1.0) -> dict[str, str]:
+    return {g.text: g.status(point.metrics.get(g.metric), final, max_capped) for g in goals}
 
 
 def _say(text: str, progress: bool) -> None:
@@ -187,7 +206,7 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
         play_points([c.point for c in racing], n, options.agent, games, options.seed, store, options.workers,
                     options.progress, options.backend)
         for c in racing:
-            c.statuses = _judge(c.point, goals, final=games >= options.games)
+            c.statuses = _judge(c.point, goals, final=games >= options.games, max_capped=options.max_capped)
             if "missed" in c.statuses.values():
                 c.dropped_at = games
         dropped = [c for c in racing if c.dropped_at is not None]
@@ -213,7 +232,7 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
                     options.progress, options.backend)
     confirmation = []
     for p in confirmed:
-        statuses = _judge(p, goals)
+        statuses = _judge(p, goals, max_capped=options.max_capped)
         confirmation.append({**point_json(p), "variant": p.definition.variant, "goals": statuses,
                              "meets_every_goal": all(s == "met" for s in statuses.values())})
     meeting = [c for c in confirmation if c["meets_every_goal"]]
@@ -221,18 +240,61 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
            [(c.point.values, c.point.metrics, "race") for c in candidates]
     closest = {}
     for g in goals:
-        best = min(pool, key=lambda item: g.shortfall(item[1].get(g.metric)))
+        # a point whose length rests on too many capped games is closest only when every point is such
+        best = min(pool, key=lambda item: (bool(g.capped_reason(item[1].get(g.metric), options.max_capped)),
+                                           g.shortfall(item[1].get(g.metric))))
         closest[g.text] = {"values": best[0], "metric": best[1].get(g.metric), "from": best[2],
-                           "status": g.status(best[1].get(g.metric))}
+                           "status": g.status(best[1].get(g.metric), max_capped=options.max_capped),
+                           "why": g.capped_reason(best[1].get(g.metric), options.max_capped)}
     return {"game": definition.game.id, "name": definition.game.name,
             "base": getattr(definition, "variant", "baseline"), "players": n, "agent": options.agent,
             "axes": [{"key": a.name, "values": list(a.values)} for a in axes], "written": written,
-            "goals": [g.text for g in goals], "seed": options.seed, "confirmation_seed": confirm_seed,
+            "goals": [g.text for g in goals], "max_capped": options.max_capped, "seed": options.seed,
+            "confirmation_seed": confirm_seed,
             "first_games": min(options.first_games, options.games), "games": options.games, "rounds": rounds,
             "refused": [{"values": p.values, "refused": p.refused} for p in points if p.refused],
             "race": [{"values": c.point.values, "games": c.point.games, "goals": c.statuses,
                       "dropped": c.dropped_at is not None} for c in candidates],
             "confirmation": confirmation, "meeting": [c["values"] for c in meeting], "closest": closest}
+
+
+def variant_text(result: dict, values: dict[str, Any], extends: str) -> str:
+    """A variant file holding `values` (KEY -> value, as the tuner's points have them) over `extends`.
+
+    >>> r = {"name": "6x6", "players": 4, "agent": "greedy", "goals": ["minutes<=30"], "confirmation_seed": 2,
+    ...      "games": 1600}
+    >>> print(variant_text(r, {"rules.chips": 12, "rules.unclaimed_bank": "house", "game.minutes": 30}, "sixbysix"))
+    # Written by `boardlab tune`: these values met every goal (minutes<=30) in its confirmation run
+    # (6x6, 4 players, greedy in every seat, 1,600 games on seed 2).
+    extends = "sixbysix"
+    <BLANKLINE>
+    [game]
+    minutes = 30
+    <BLANKLINE>
+    [rules]
+    chips = 12
+    unclaimed_bank = "house"
+    <BLANKLINE>
+    """
+    import json
+
+    def toml(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return json.dumps(value) if isinstance(value, str) else repr(value)
+
+    sections: dict[str, list[str]] = {}
+    for key, value in values.items():
+        section, _, name = key.rpartition(".")
+        sections.setdefault(section, []).append(f"{name} = {toml(value)}")
+    lines = [f"# Written by `boardlab tune`: these values met every goal ({'; '.join(result['goals'])}) in its "
+             f"confirmation run",
+             f"# ({result['name']}, {result['players']} players, {result['agent']} in every seat, "
+             f"{result['games']:,} games on seed {result['confirmation_seed']}).",
+             f"extends = {json.dumps(extends)}"]
+    for section in sorted(sections):
+        lines += ["", f"[{section}]", *sections[section]]
+    return "\n".join(lines) + "\n"
 
 
 def _goal_metric(text: str) -> str:
@@ -287,5 +349,5 @@ def tune_text(result: dict) -> str:
             m = _goal_metric(g)
             lines.append(f"  {g}: {said(best['values'])}: {m} "
                          f"{interval_text(best['metric'], shown_format(m)) if best['metric'] else '-'} "
-                         f"({best['status']}, {best['from']})")
+                         f"({best['status']}{': ' + best['why'] if best.get('why') else ''}, {best['from']})")
     return "\n".join(lines) + "\n"

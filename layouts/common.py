@@ -52,6 +52,11 @@ class Analysis:
     #: the smallest change of a win share that matters to the designer (0.05: 5 points); a test that
     #: could not detect it reads "too few games to tell"
     difference: float = field(default=0.05, metadata=limits(min=0.005, max=0.5))
+    #: the largest share of games stopped at the turn or round cap that a length or a table time may
+    #: rest on: above it `tune` and `sweep` count no length or minutes goal as met (0.05: 5%)
+    max_capped: float = field(default=0.05, metadata=limits(min=0, max=1))
+    #: the largest share of drawn games (no single winner) that is no problem (0.10: 10%)
+    max_draws: float = field(default=0.10, metadata=limits(min=0, max=1))
 
 
 @dataclass(frozen=True)

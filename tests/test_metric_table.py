@@ -132,4 +132,6 @@ def test_a_share_point_is_a_wilson_interval_of_the_counted_games():
     assert advantage["value"] == round(2 / 3 - 0.5, 6) and advantage["ci95"] == [round(lo - .5, 6), round(hi - .5, 6)]
     assert metrics.point_value(metric("last_seat_share"), games, 2) is None
     assert metrics.point_value(metric("minutes"), games, 2, None) is None
-    assert metrics.point_value(metric("length"), games, 2)["value"] == 4.0
+    # every game's length, the stopped one at its cap: (3 + 4 + 4 + 5 + 9) / 5, a lower bound
+    length = metrics.point_value(metric("length"), games, 2)
+    assert (length["value"], length["at_least"], length["capped"]) == (5.0, True, 0.2)

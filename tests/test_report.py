@@ -231,10 +231,11 @@ def test_findings_are_generated_from_the_numbers_and_ordered():
     assert select_findings(data) == {"tests": 5, "discoveries": 2, "false_discovery_rate": 0.05,
                                      "largest_p_selected": 1e-4}
     found = findings("Game", data)
-    assert found[0]["text"].startswith("As written, a 2-player game of Game lasts about 270 rounds (median), "
+    assert found[0]["text"].startswith("As written, a 2-player game of Game lasts a median of 270 rounds, "
                                        "3.0 hours at a pace of 40 s a round, against the 30 minutes "
                                        "it states; the rule options that shorten it most: `bank = house`, to 27 "
-                                       "minutes or `cover = false`, to 2.8 hours (mean length of a finished game).")
+                                       "minutes or `cover = false`, to 2.8 hours (mean length, a game stopped at the "
+                                       "cap counted at the cap).")
     assert [f["score"] for f in found] == sorted((f["score"] for f in found), reverse=True)
     assert any("`cover = false` changes the mean length: 300.0 to 250.0 (-17%) with 2 players." == f["text"]
                for f in found)

@@ -136,9 +136,11 @@ def test_three_seats_one_ahead_and_shared_wins_counted_as_shares():
     texts = [f["text"] for f in seat_findings(data)]
     assert ("With 3 players the seats are not equal (p < 0.001): seat 3 wins 41.3% of decided games and seat 1 "
             "29.3%, against a fair 33.3%.") in texts
-    # and the length is of the finished games only, with the capped share beside it
+    # and the length counts the 10 games stopped at the 1000-turn cap as lasting that long (a lower
+    # bound, the capped share beside it); the median is a length 690 of 700 games reach: 20 turns
     length = data["3"]["length"]
-    assert (length["finished_games"], length["mean"], length["capped"]["count"]) == (690, 20.0, 10)
+    assert (length["finished_games"], length["mean"], length["capped"]["count"]) == (690, (690 * 20 + 10_000) / 700, 10)
+    assert length["median"] == 20.0 and length["at_least"] == {"mean": True, "median": False, "p90": False, "max": True}
 
 
 def test_too_few_games_to_tell_names_the_games_that_would():
@@ -195,11 +197,11 @@ def test_paired_ratio_difference_is_the_delta_method_on_the_pairs():
                                                                                                        [0, 0, 1])
 
 
-def test_headline_series_count_shares_of_decided_games_and_lengths_of_finished_games():
+def test_headline_series_count_shares_of_decided_games_and_lengths_of_every_game():
     records = [Record((0,), False, 10), Record((0, 1), False, 20), Record((), False, 30), Record((), True, 99)]
     s = headline_series(records, 2)
     assert s["seat_1_share"] == ([1.0, 0.5, 0.0, 0.0], [1, 1, 0, 0])
-    assert s["length"] == ([10, 20, 30, 0], [1, 1, 1, 0])
+    assert s["length"] == ([10, 20, 30, 99], [1, 1, 1, 1])  # the stopped game counted at its cap
     assert s["draws"][0] == [0, 1, 1, 0] and s["capped"][0] == [0, 0, 0, 1]
 
 

@@ -129,7 +129,8 @@ def test_a_sweep_plays_every_point_on_the_same_seeds_and_resumes_from_the_store(
         mean = sum(k * q for k, q in exact.items())
         m = p["metrics"]
         if take_max == 1:
-            assert m["length"] == {"value": start + 1, "ci95": [start + 1, start + 1], "n": 100}
+            assert m["length"] == {"value": start + 1, "ci95": [start + 1, start + 1], "n": 100, "at_least": False,
+                                   "capped": 0.0}
             assert m["first_player_advantage"]["value"] == (0.5 if (start + 1) % 2 else -0.5)
         else:
             lo, hi = m["length"]["ci95"]

@@ -88,11 +88,14 @@ LENGTH_FIGURES = (("mean", "mean"), ("median", "median"), ("p90", "90th percenti
 
 
 def length_summary(records, definition, unit: str, players: int | None = None) -> dict:
-    """Mean, median and 90th percentile of the finished games' length, in `unit` and (when a pace
-    per turn or round is measured from playtests at `players` or stated by the definition) in
-    table minutes at that pace (`sections.pace_data` says which)."""
+    """Mean, median and 90th percentile of the games' length (`metrics.length_statistics`: games
+    stopped at the cap censored there), in `unit` and (when a pace per turn or round is measured
+    from playtests at `players` or stated by the definition) in table minutes at that pace
+    (`sections.pace_data` says which); "at_least" marks lower bounds, "capped" the share stopped
+    at the cap."""
     d = length_statistics(records)
-    out = {"finished_games": d["finished_games"], **{k: d[k] for k, _ in LENGTH_FIGURES}}
+    out = {"finished_games": d["finished_games"], "games": d["games"], "capped": d["capped"]["share"],
+           "at_least": {k: d["at_least"][k] for k, _ in LENGTH_FIGURES}, **{k: d[k] for k, _ in LENGTH_FIGURES}}
     seconds = pace(definition, unit, players)
     if seconds:
         out.update(pace_data(definition, unit, players))
@@ -131,19 +134,35 @@ def length_rows(length: dict, unit: str) -> list[str]:
     base, var = length["baseline"], length["variant"]
     rows = []
     for k, label in LENGTH_FIGURES:
-        rows.append(_length_row(f"{label} ({unit})", base[k] if base["finished_games"] else None,
-                                var[k] if var["finished_games"] else None))
+        rows.append(_length_row(f"{label} ({unit})", _figure(base, k), _figure(var, k)))
     if "minutes" in base or "minutes" in var:
         for k, label in LENGTH_FIGURES:
-            b = base["minutes"][k] if "minutes" in base and base["finished_games"] else None
-            v = var["minutes"][k] if "minutes" in var and var["finished_games"] else None
-            rows.append(_length_row(f"{label} (table minutes)", b, v))
+            rows.append(_length_row(f"{label} (table minutes)", _figure(base, k, True), _figure(var, k, True)))
+    rows.append(f"| stopped at the cap | {format_cell(base.get('capped'), 'pct')} | "
+                f"{format_cell(var.get('capped'), 'pct')} | "
+                f"{format_cell(var['capped'] - base['capped'] if 'capped' in base and 'capped' in var else None, 'pp')} |")
     return rows
 
 
+def _figure(side: dict, key: str, in_minutes: bool = False) -> tuple[float, bool] | None:
+    """(value, whether it is a lower bound) of one length figure of one side; None when it has none."""
+    if in_minutes and "minutes" not in side:
+        return None
+    if not side.get("games", side.get("finished_games")):
+        return None
+    value = side["minutes"][key] if in_minutes else side[key]
+    return value, bool(side.get("at_least", {}).get(key))
+
+
 def _length_row(label: str, base, var) -> str:
-    diff = None if base is None or var is None else var - base
-    return f"| {label} | {format_cell(base, 'f1')} | {format_cell(var, 'f1')} | {format_cell(diff, 'sf1')} |"
+    """A length row; a figure that games stopped at the cap make a lower bound has "≥", and a
+    difference involving one is no difference to state."""
+    def cell(x):
+        return "-" if x is None else ("≥ " if x[1] else "") + format_cell(x[0], "f1")
+
+    known = base is not None and var is not None and not base[1] and not var[1]
+    diff = var[0] - base[0] if known else None
+    return f"| {label} | {cell(base)} | {cell(var)} | {format_cell(diff, 'sf1')} |"
 
 
 def change_verdict(d: dict, name: str, difference: float) -> str:
@@ -202,7 +221,8 @@ def compare_markdown(result: dict) -> str:
                 notes = [f"baseline {notes[0]}", f"variant {pace_note(var, result['length_unit'])}"]
             pace_words = (f"; table minutes at {' and '.join(notes)}" if "seconds_per_unit" in base else
                           f"; the definition states no pace per {result['length_unit'].rstrip('s')}, so no table minutes")
-            lines += ["", f"Game length, finished games ({base['finished_games']:,} baseline, "
+            lines += ["", f"Game length, every game, a game stopped at the cap counted as lasting at least that long "
+                          f"(Kaplan-Meier; ≥: a lower bound; {base['finished_games']:,} finished baseline games, "
                           f"{c['length']['variant']['finished_games']:,} variant){pace_words}:", "",
                       "| length | baseline | variant | difference |", "|---|---:|---:|---:|",
                       *length_rows(c["length"], result["length_unit"])]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from boardlab.analysis.report.metrics import FDR, benjamini_hochberg, metric as headline_metric
 from boardlab.analysis.report.options import option_value_text
-from boardlab.analysis.report.wording import (cap_words, games as game_count, listed, minutes, number, p_words,
+from boardlab.analysis.report.wording import (at_least, cap_words, games as game_count, listed, minutes, number, p_words,
                                               pace_words, pct, points, say, say_plural, unsigned_points, word)
 
 
@@ -213,8 +213,10 @@ def _length(name, counts, rule_name, remedies: bool = True):
     length = d["length"]
     at_table, stated = length["table_minutes"]["median"], length["stated_minutes"]
     long = at_table > stated
+    bound = length.get("at_least", {}).get("median")
     text = say("length.long" if long else "length.short", players=players, name=name,
-               median=f"{length['median']:.0f}", unit=word(length["unit"]), minutes=minutes(at_table),
+               median=at_least(number(length['median'], ",.0f"), bound), unit=word(length["unit"]),
+               minutes=at_least(minutes(at_table), bound),
                pace=pace_words(length),
                stated=stated)
     if long and not remedies:  # a level's own games: the rule options were tried with the model agent

@@ -11,8 +11,10 @@ reported beside, never against a seat.  A fair seat wins `1/players` of the deci
 A *draw* is a finished game without a single winner: a shared win (decided, its credit split)
 or no winner at all.
 
-Lengths are measured on **finished games** only; the share of games stopped at the cap is a
-metric of its own.
+Lengths are measured on **every game**, a game stopped at the turn or round cap counted as
+lasting at least that long (censored): the median and 90th percentile come from the
+Kaplan-Meier estimate, the mean is the mean up to the cap (a lower bound when games were
+stopped), and the share of games stopped at the cap is printed beside every length.
 
 >>> import dataclasses
 >>> R = dataclasses.make_dataclass("R", ["winners", "unfinished", "length"])
@@ -32,7 +34,7 @@ from functools import reduce
 from statistics import NormalDist
 from typing import Callable, Sequence
 
-from boardlab.analysis.stats import benjamini_hochberg, describe_lengths, format_p, wilson_interval
+from boardlab.analysis.stats import benjamini_hochberg, describe_censored_lengths, format_p, wilson_interval
 
 #: the significance level of every test (two-sided)
 ALPHA = 0.05
@@ -363,12 +365,16 @@ def share(count: int, total: int) -> dict:
 # --- length ------------------------------------------------------------------------------------
 
 def length_statistics(records) -> dict:
-    """Length of the finished games (mean, median, 90th percentile, min, max) and, beside it, how
-    many games were stopped at the cap: {"finished_games", "games", "capped": `share`, ...}."""
+    """Length of the games (mean, median, 90th percentile, min, max), the games stopped at the cap
+    censored there (`stats.describe_censored_lengths`: Kaplan-Meier; "at_least" marks the figures
+    the stopped games make lower bounds), and beside it how many games were stopped at the cap:
+    {"finished_games", "games", "capped": `share`, "estimate", ...}."""
     finished = [r.length for r in records if not r.unfinished]
+    stopped = [r.length for r in records if r.unfinished]
     games = len(records)
-    return {**describe_lengths(finished), "finished_games": len(finished), "games": games,
-            "capped": share(games - len(finished), games)}
+    return {**describe_censored_lengths(finished, stopped), "finished_games": len(finished), "games": games,
+            "capped": share(len(stopped), games),
+            "estimate": "Kaplan-Meier, games stopped at the cap censored there"}
 
 
 # --- headline metrics: one table --------------------------------------------------------------
@@ -443,9 +449,8 @@ def _last_seat(records, players):
     return [seat_credits(r, players)[-1] for r in records], decided
 
 
-def _finished_length(records, players):
-    finished = [int(not r.unfinished) for r in records]
-    return [r.length * f for r, f in zip(records, finished)], finished
+def _length(records, players):
+    return [r.length for r in records], [1] * len(records)
 
 
 def _draws(records, players):
@@ -469,13 +474,14 @@ HEADLINE: tuple[Metric, ...] = (
     Metric("last_seat_share", ("last seat win share",), "share", ("pct", "pp", "ci_pp"), "fair", "decided games",
            "the last seat's credit over the decided games (with more than two players; with two it is one minus "
            "seat 1's)", _last_seat, sweep=False, least_players=3),
-    Metric("minutes", ("table minutes",), "minutes", ("f1", "sf1", "ci_f1"), "stated", "finished games",
-           "the mean length of the finished games times the definition's pace (seconds per turn or round); games "
-           "stopped at the cap are left out, so read it beside the capped share", _finished_length, paired=False,
-           per_minute=True),
-    Metric("length", ("mean length",), "length", ("f1", "sf1", "ci_f1"), "stated", "finished games",
-           "the mean length of the finished games in turns or rounds; games stopped at the cap are left out, so "
-           "read it beside the capped share", _finished_length),
+    Metric("minutes", ("table minutes",), "minutes", ("f1", "sf1", "ci_f1"), "stated", "all games",
+           "the mean length times the definition's pace (seconds per turn or round), a game stopped at the cap "
+           "counted at the cap (the Kaplan-Meier mean up to the cap): at least the true mean when games are "
+           "stopped, so read it beside the capped share", _length, paired=False, per_minute=True),
+    Metric("length", ("mean length",), "length", ("f1", "sf1", "ci_f1"), "stated", "all games",
+           "the mean length in turns or rounds, a game stopped at the cap counted at the cap (the Kaplan-Meier "
+           "mean up to the cap): at least the true mean when games are stopped, so read it beside the capped "
+           "share", _length),
     Metric("draws", ("draw share",), "share", ("pct", "pp", "ci_pp"), "lower", "all games",
            "finished games without a single winner (a shared win or none) over all games", _draws),
     Metric("capped", ("unfinished share", "unfinished"), "share", ("pct", "pp", "ci_pp"), "lower", "all games",
@@ -566,7 +572,9 @@ def point_value(m: Metric, records, players: int, seconds: float | None = None) 
     >>> R = dataclasses.make_dataclass("R", ["winners", "unfinished", "length"])
     >>> games = [R((0,), False, 10), R((1,), False, 20), R((0,), False, 30), R((), True, 99)]
     >>> point_value(metric("capped"), games, 2)["value"], point_value(metric("minutes"), games, 2, 30)["value"]
-    (0.25, 10.0)
+    (0.25, 19.875)
+    >>> point_value(metric("length"), games, 2)["at_least"]
+    True
     """
     if players < m.least_players or (m.per_minute and not seconds):
         return None
@@ -585,10 +593,13 @@ def point_value(m: Metric, records, players: int, seconds: float | None = None) 
         return {"value": round(hits / counted - shift, 6), "ci95": [round(lo - shift, 6), round(hi - shift, 6)],
                 "n": counted}
     out = mean_interval([x for x, d in zip(numerators, denominators) if d])
+    stopped = sum(1 for r in records if r.unfinished)
+    if out["value"] is not None:  # the figure is a lower bound: games stopped at the cap counted at the cap
+        out["at_least"] = stopped > 0
+        out["capped"] = round(stopped / len(records), 6)
     if m.per_minute and out["value"] is not None:
         scale = (seconds or 0) / 60
-        out = {"value": round(out["value"] * scale, 6), "ci95": [round(x * scale, 6) for x in out["ci95"]],
-               "n": out["n"]}
+        out = {**out, "value": round(out["value"] * scale, 6), "ci95": [round(x * scale, 6) for x in out["ci95"]]}
     return out
 
 

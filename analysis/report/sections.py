@@ -137,6 +137,7 @@ def length_data(outcome, definition, unit: str, players: int | None = None) -> d
     data = {"unit": unit, **described}
     seconds = pace(definition, unit, players)
     if seconds:
+        # the same figures as the lengths, "at least" where games stopped at the cap make them lower bounds
         data["table_minutes"] = {k: round(described[k] * seconds / 60, 2) for k in ("mean", "median", "p90", "max")}
         data.update(pace_data(definition, unit, players))
     data["stated_minutes"] = definition.game.minutes
@@ -150,10 +151,12 @@ def length_data(outcome, definition, unit: str, players: int | None = None) -> d
 
 def length_blocks(data: dict, players: int) -> list:
     unit, stated, seconds = data["unit"], data["stated_minutes"], data.get("seconds_per_unit")
-    rows = [[word(unit), data["mean"], data["median"], data["p90"], data["max"]]]
+    figures = ("mean", "median", "p90", "max")
+    bounds = data.get("at_least", {})
+    rows = [[word(unit)] + [at_least(data[k], bounds.get(k)) for k in figures]]
     if seconds:
         m = data["table_minutes"]
-        rows.append([say("length.table_minutes"), m["mean"], m["median"], m["p90"], m["max"]])
+        rows.append([say("length.table_minutes")] + [at_least(m[k], bounds.get(k)) for k in figures])
     capped = data["capped"]
     one = word(unit.rstrip("s"))
     note = (say("length.note", finished=amount(data['finished_games']), games=amount(data['games']),
@@ -163,9 +166,9 @@ def length_blocks(data: dict, players: int) -> list:
                   if data.get("pace_measured") else
                   say("length.note_assumed" if data.get("pace_assumed") else "length.note_end")) if seconds
                else say("length.note_no_pace", unit=one)))
-    blocks = [table(say("length.title", players=players), [(say("col.in"), "text"), (say("col.mean"), "f1"),
-                                                            (say("col.median"), "f1"), (say("col.p90"), "f1"),
-                                                            (say("col.longest"), "f1")], rows, note)]
+    blocks = [table(say("length.title", players=players), [(say("col.in"), "text"), (say("col.mean"), "text"),
+                                                            (say("col.median"), "text"), (say("col.p90"), "text"),
+                                                            (say("col.longest"), "text")], rows, note)]
     if data["finished_games"]:
         stated_units = stated * 60 / seconds if seconds else None
         blocks.append(chart("histogram", f"length-{players}", say("length.chart", unit=word(unit), players=players),
@@ -173,6 +176,16 @@ def length_blocks(data: dict, players: int) -> list:
                             marker=round(stated_units, 3) if stated_units else None,
                             marker_label=say("length.stated", stated=stated) if stated_units else ""))
     return blocks
+
+
+def at_least(value: float, bound: bool | None) -> str:
+    """A length cell: one decimal, "≥" before it when games stopped at the cap make it a lower bound.
+
+    >>> at_least(2000, True), at_least(41.25, False)
+    ('≥ 2,000.0', '41.2')
+    """
+    from boardlab.analysis.report.document import format_cell
+    return ("≥ " if bound else "") + format_cell(value, "f1")
 
 
 def decisions(outcome, players: int) -> tuple[list, dict]:

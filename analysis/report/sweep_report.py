@@ -47,7 +47,9 @@ def interval_text(m: dict, fmt: str) -> str:
         return "-"
     value_fmt = {"f3": "f3", "pp": "pp", "pct": "pct"}.get(fmt, "f1")
     lo, hi = m["ci95"]
-    return f"{format_cell(m['value'], value_fmt)} ({format_cell(lo, value_fmt)} .. {format_cell(hi, value_fmt)})"
+    shown = f"{format_cell(m['value'], value_fmt)} ({format_cell(lo, value_fmt)} .. {format_cell(hi, value_fmt)})"
+    # a length or minutes with games stopped at the cap counted at the cap: a lower bound
+    return f"≥ {shown}, {format_cell(m['capped'], 'pct')} capped" if m.get("at_least") else shown
 
 
 def _series(points: list[dict], axes: list[dict], metric: str) -> tuple[list, list[dict]]:
@@ -133,7 +135,8 @@ def sweep_document(result: dict) -> dict:
         for title, shown, note in (
                 (f"Every point, {n} players", headline,
                  f"{result['games']:,} games a point on seed {result['seed']}; in brackets the 95% interval. Seats "
-                 "count on decided games (a shared win counts as its share), lengths and minutes on finished games, "
+                 "count on decided games (a shared win counts as its share), lengths and minutes on every game (one "
+                 "stopped at the cap counted at the cap: ≥ marks a lower bound, with the share capped), "
                  "draws and capped games as shares of all games."),
                 (f"The game's own figures, {n} players", own,
                  "Means per game over all games of the point, as the engine counts them; in brackets the 95% "

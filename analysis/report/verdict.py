@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from boardlab.analysis.report.findings import LENGTH_TOLERANCE, label, seat_imbalance
 from boardlab.analysis.report import metrics as metric_table
-from boardlab.analysis.report.wording import (cap_words, games, listed, minutes, number, p_words, pace_words, pct,
+from boardlab.analysis.report.wording import (at_least, cap_words, games, listed, minutes, number, p_words, pace_words, pct,
                                               points, say, say_plural, unsigned_points, word)
 
 #: at most this many rule options are named for a player count's worst problem
@@ -106,7 +106,9 @@ def _seats(s: dict, unit: str) -> str:
 def _time(length: dict) -> str:
     unit, stated = length["unit"], length["stated_minutes"]
     if "table_minutes" not in length:
-        return say("verdict.time_no_pace", median=f"{length['median']:.0f}", unit=word(unit), stated=stated)
+        return say("verdict.time_no_pace", median=at_least(number(length['median'], ",.0f"),
+                                                           length.get("at_least", {}).get("median")),
+                   unit=word(unit), stated=stated)
     at_table = length["table_minutes"]["median"]
     ratio = at_table / stated
     if 1 / LENGTH_TOLERANCE <= ratio <= LENGTH_TOLERANCE:
@@ -115,9 +117,17 @@ def _time(length: dict) -> str:
         judgement = say("verdict.time_long", ratio=number(ratio, ".1f"))
     else:
         judgement = say("verdict.time_short", ratio=pct(ratio, 0))
-    return say("verdict.time", median=f"{length['median']:.0f}", unit=word(unit), minutes=minutes(at_table),
-               pace=pace_words(length), stated=stated,
-               judgement=judgement, p90=minutes(length["table_minutes"]["p90"]))
+    bounds = length.get("at_least", {})
+    capped = length.get("capped", {}).get("share", 0.0)
+    if bounds.get("p90"):
+        tail = say("verdict.time_p90_open", share=pct(capped), cap=cap_words(unit))
+    else:
+        tail = say("verdict.time_p90", p90=minutes(length["table_minutes"]["p90"]))
+        if capped > 0:
+            tail += say("verdict.time_capped", share=pct(capped), cap=cap_words(unit))
+    return say("verdict.time", median=at_least(number(length['median'], ",.0f"), bounds.get("median")), unit=word(unit),
+               minutes=at_least(minutes(at_table), bounds.get("median")), pace=pace_words(length), stated=stated,
+               judgement=judgement, tail=tail)
 
 
 def _skill(trace: dict) -> str:

@@ -96,8 +96,26 @@ def unsigned_points(difference: float) -> str:
 
 
 def minutes(value: float) -> str:
-    """A duration given in minutes, as minutes or (from 90 minutes) hours."""
+    """A duration given in minutes, as minutes or (from 90 minutes) hours; under half a minute
+    "less than a minute", never "0 minutes", and one minute in the singular.
+
+    >>> minutes(0.3), minutes(1.2), minutes(38), minutes(426)
+    ('less than a minute', '1 minute', '38 minutes', '7.1 hours')
+    """
+    if value < 0.5:
+        return say("minute_less")
+    if round(value) == 1:
+        return say("minute_one")
     return term("report.minutes", n=number(value, ".0f")) if value < 90 else term("report.hours", n=number(value / 60, ".1f"))
+
+
+def at_least(text: str, bound: bool | None) -> str:
+    """A figure in a sentence, "at least ..." when games stopped at the cap make it a lower bound.
+
+    >>> at_least("2,000", True), at_least("41", False)
+    ('at least 2,000', '41')
+    """
+    return say("at_least", n=text) if bound else text
 
 
 def games(count: int) -> str:

@@ -8,6 +8,7 @@ import json
 from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
                                 store_and_backend)
 from boardlab.commands.sweep import add_players_argument, player_counts, prepare
+from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.limits import MAX_GAMES
 
 #: the command's line in `boardlab --help`
@@ -41,12 +42,15 @@ def register(subparsers) -> None:
     add_agent_argument(p)
     add_seed_argument(p)
     add_store_arguments(p)
+    p.add_argument("--write-variant", metavar="FILE",
+                   help="write the first values meeting every goal in the confirmation run as a variant file "
+                        "(a new file: an existing one is never replaced); nothing is written when none does")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from boardlab.analysis.sweep import known_metrics, playable_grid
+    from boardlab.analysis.sweep import known_metrics, playable_grid, value_text
     from boardlab.analysis.tune import TuneOptions, check_goals, parse_goal, tune, tune_text
 
     base, definition, axes, agent = prepare(args, "--over", args.over)
@@ -54,9 +58,59 @@ def run(args) -> int:
     goals = [parse_goal(g) for g in args.goal]
     check_goals(goals, known_metrics(definition, players, agent, [g.metric for g in goals]))
     points = playable_grid(base, axes, players)  # before the store is opened: nothing played yet
+    target = _variant_target(args.write_variant) if args.write_variant else None
     options = TuneOptions(players=players, agent=agent, games=args.games, finalists=args.finalists, seed=args.seed,
-                          workers=args.workers, progress=True)
+                          workers=args.workers, progress=True,
+                          max_capped=getattr(getattr(definition, "analysis", None), "max_capped", TuneOptions.max_capped))
     with store_and_backend(args) as (store, backend):
         result = tune(base, definition, axes, goals, store, dataclasses.replace(options, backend=backend), points)
-    print(json.dumps(result, indent=2) if args.json else tune_text(result), end="\n" if args.json else "")
+    if target is not None:
+        result["variant_written"] = _write_variant(target, result, base) if result["meeting"] else None
+    text = tune_text(result)
+    if target is not None:
+        text += (f"\nWrote {target}: {', '.join(f'{k} = {value_text(v)}' for k, v in result['meeting'][0].items())}.\n"
+                 if result["meeting"] else f"\nNo variant written to {target}: no values met every goal.\n")
+    print(json.dumps(result, indent=2) if args.json else text, end="\n" if args.json else "")
     return 0
+
+
+def _variant_target(text: str):
+    """The --write-variant path, checked before anything is played.
+
+    :raises BoardlabError: when the file exists already or its folder does not.
+    """
+    from pathlib import Path
+
+    path = Path(text)
+    if path.exists():
+        raise BoardlabError(f"--write-variant {text}: the file exists already; name a new file")
+    if not path.parent.resolve().is_dir():
+        raise BoardlabError(f"--write-variant {text}: no folder {path.parent}")
+    return path
+
+
+def _write_variant(path, result: dict, base: str) -> str:
+    """Write the first meeting values over `base` as a new variant file (whole or not at all);
+    its `extends` names the game or variant, or the base file's path relative to the new file."""
+    import os
+    from pathlib import Path
+
+    from boardlab.analysis.tune import variant_text
+    from boardlab.files import sync_folder, write_synced
+
+    extends = base
+    if base.endswith(".toml") or os.sep in base:
+        extends = os.path.relpath(Path(base).resolve(), path.parent.resolve())
+    staging = path.with_name(f".{path.name}.writing")
+    try:
+        if staging.exists():
+            staging.unlink()
+        write_synced(staging, variant_text(result, result["meeting"][0], extends).encode("utf-8"))
+        if path.exists():
+            raise FileExistsError(0, "the file appeared while tuning", str(path))
+        os.replace(staging, path)
+        sync_folder(path.parent)
+    except OSError as err:
+        staging.unlink(missing_ok=True)
+        raise BoardlabError(f"--write-variant {path}: cannot write it ({err.strerror or err})") from None
+    return str(path)
