@@ -153,3 +153,19 @@ def test_games_of_earlier_rules_and_other_variants_are_counted_and_left_out():
     assert "Only one level of the model (greedy) was played to compare with." in words
     assert "0 of these games logged both minutes and rounds" not in words  # 2 timed games: too few, said so
     assert "2 of these games logged both minutes and rounds: a measured pace needs 3" in words
+
+
+def test_playtests_report_prints_the_section_with_the_levels_asked_for(tmp_path, capsys):
+    store = tmp_path / "r.sqlite"
+    table_log(tmp_path / "log.csv", games=4)
+    assert main(["playtests", "import", "sixbysix", str(tmp_path / "log.csv"), "--store", str(store)]) == 0
+    capsys.readouterr()
+    assert main(["playtests", "report", "sixbysix", "--store", str(store), "--games", "12", "--agents",
+                 "random,greedy", "--workers", "1", "--lang", "en", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Your playtests: 6x6 (baseline)")
+    assert "| seat | table wins | table share | exact 95% interval | model: random | model: greedy |" in out
+    assert f"| 1 | {WINNERS[:4].count(0)} | " in out and "measured from 4 playtests at 3 players" in out
+    assert "4 decided games can tell only a seat difference of" in out
+    assert main(["playtests", "report", "sixbysix", "--store", str(store), "--agents", "nobody"]) == 2
+    assert "nobody" in capsys.readouterr().err

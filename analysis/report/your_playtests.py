@@ -171,7 +171,7 @@ def playtests_blocks(data: dict) -> list:
         columns = [(say("col.seat"), "text"), (say("playtests.col.wins"), "int"), (say("playtests.col.share"), "pct"),
                    (say("playtests.col.exact"), "ci_pct"),
                    *[(say("playtests.col.model", agent=a), "pct") for a in agents]]
-        note = say("playtests.seats_note", games=amount(d["games"]), decided=amount(d["decided"]))
+        note = say_plural("playtests.seats_note", d["games"], games=amount(d["games"]), decided=amount(d["decided"]))
         blocks.append(table(say("playtests.seats_title", players=n), columns, rows, note))
         power = d["power"]
         if power["mdd"] is None:

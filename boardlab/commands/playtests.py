@@ -18,12 +18,17 @@ import io
 import sys
 from pathlib import Path
 
-from boardlab.arguments import add_game_arguments, add_store_arguments, game_definition, positive
+from boardlab.arguments import (add_backend_arguments, add_game_arguments, add_seed_argument, add_store_arguments,
+                                at_most, backend_of, game_definition, positive)
 from boardlab.layouts import BoardlabError
+from boardlab.layouts.limits import MAX_GAMES
+from boardlab.notes import note
 from boardlab.layouts.errors import one_line
 
 #: the command's line in `boardlab --help`
-HELP = "log games played at a table (add, import a CSV), list and export them"
+HELP = "log games played at a table (add, import a CSV), list, export and compare them with the model"
+#: self-play games per level and player count of `playtests report`
+REPORT_GAMES = 600
 
 
 def register(subparsers) -> None:
@@ -61,6 +66,17 @@ def register(subparsers) -> None:
     action("list", "list the table games stored", run_list)
     a = action("export", "write the table games stored as a CSV log (import reads it back)", run_export)
     a.add_argument("--out", metavar="FILE", help="the file to write (default: standard output)")
+    a = action("report", "the table games beside the model: seat shares with exact intervals, the level they "
+                         "fit, length percentiles, the measured pace (the balance report's 'Your playtests')",
+               run_report, variant=True)
+    a.add_argument("--agents", metavar="A,B,...",
+                   help="the model's levels to compare with, each self-playing (default: the definition's "
+                        "analysis.agent, greedy and random, those the engine has)")
+    a.add_argument("--games", type=at_most(MAX_GAMES), default=REPORT_GAMES, metavar="N",
+                   help=f"self-play games per level and player count (default: {REPORT_GAMES})")
+    add_seed_argument(a)
+    add_backend_arguments(a)
+    a.add_argument("--lang", metavar="LANG", help="the language of the text (default: the definition's first)")
     a = action("remove", "remove table games stored, by the id (or its start) that list shows", run_remove)
     a.add_argument("id", metavar="ID", help="the id of the game (its first characters are enough)")
 
@@ -175,7 +191,7 @@ def run_export(args) -> int:
 
     target = Path(args.out)
     write_rendered({target.name: out.getvalue().encode("utf-8")}, target.parent)
-    print(f"wrote {len(games)} game{'s' if len(games) != 1 else ''} of {args.game} to {target}", file=sys.stderr)
+    note(f"wrote {len(games)} game{'s' if len(games) != 1 else ''} of {args.game} to {target}", file=sys.stderr)
     return 0
 
 
@@ -190,4 +206,50 @@ def run_remove(args) -> int:
             raise BoardlabError(f"no playtest of {args.game} has an id starting {args.id} (boardlab playtests list)")
         store.remove_playtests(args.game, matching[0])
     print(f"removed {matching[0][:8]}")
+    return 0
+
+
+def run_report(args) -> int:
+    from boardlab.analysis import engines
+    from boardlab.analysis.playtests import with_measured_pace
+    from boardlab.analysis.report.jobs import Job, play_jobs
+    from boardlab.analysis.report.options import model_agent
+    from boardlab.analysis.report.sections import designer_difference
+    from boardlab.analysis.report.wording import say
+    from boardlab.analysis.report.your_playtests import playtests_blocks, playtests_data
+    from boardlab.analysis.skill import rounded_games
+    from boardlab.analysis.store import definition_hash
+    from boardlab.commands.print import languages_of
+    from boardlab.layouts.terms import speaking
+    from boardlab.notes import quiet
+    from boardlab.printkit.report_markdown import blocks_markdown
+
+    definition = game_definition(args.game, args.variant)
+    [language] = languages_of(definition, args.lang)[:1]
+    known = engines.agent_factories(args.game)
+    model = model_agent(definition)
+    wanted = ([a.strip() for a in args.agents.split(",") if a.strip()] if args.agents else
+              [a for a in dict.fromkeys((model, "greedy", "random")) if a in known])
+    for agent in wanted:
+        if agent not in known:
+            raise BoardlabError(f"{args.game}: {known.unknown(agent)}")
+    with _store(args) as store:
+        definition = with_measured_pace(definition, store)
+        playtests = [g for _, g in store.playtests(args.game)]
+        current = definition_hash(definition)
+        info = definition.game
+        counts = sorted({g.players for g in playtests if g.definition == current and g.variant == definition.variant
+                         and info.min_players <= g.players <= info.max_players})
+        jobs = [Job(definition, n, (agent,) * n, rounded_games(args.games, n), args.seed)
+                for n in counts for agent in wanted]
+        with backend_of(args) as backend:
+            outcomes = play_jobs(jobs, store, args.workers, not quiet(), backend=backend) if jobs else []
+    levels: dict = {}
+    for outcome in outcomes:
+        levels.setdefault(outcome.job.players, {})[outcome.job.agents[0]] = outcome.records
+    unit = engines.make_game(definition, info.min_players).length_unit
+    with speaking(language):
+        data = playtests_data(definition, playtests, counts, unit, levels, wanted[0], designer_difference(definition))
+        print(f"# {say('section.playtests')}: {info.name} ({definition.variant})\n")
+        print(blocks_markdown(playtests_blocks(data), args.game).rstrip())
     return 0
