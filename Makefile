@@ -73,6 +73,7 @@ docs: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/bench_sixbysix.py
 	$(BIN)/python benchmarks/bench_links.py
 	$(BIN)/python benchmarks/bench_deblockle.py
 	$(BIN)/python benchmarks/bench_sweep.py

@@ -62,6 +62,8 @@ from boardlab.layouts.errors import BoardlabError
 
 LEADS = ("fixed", "rotate")
 
+#: games per runner block when the compiled kernel plays them (`SixBySixGame.block_size`)
+KERNEL_BLOCK = 512
 #: rounds after which a game's chips are recorded for the "chips over time" summary
 CHECKPOINTS = (10, 25, 50, 100, 250, 500, 1000)
 
@@ -170,6 +172,12 @@ class SixBySixGame(Game):
         """The figures of `summarize`, streamed (`summary.SixBySixTally`: counts, no records)."""
         from boardlab.analysis.sixbysix.summary import SixBySixTally
         return SixBySixTally(self)
+
+    def block_size(self, match) -> int | None:
+        """`KERNEL_BLOCK` games a block when the compiled kernel plays the match (a block's seeds,
+        tables and tally are numpy calls whose cost is per call), else the runner's default."""
+        from boardlab.analysis.sixbysix import kernel
+        return KERNEL_BLOCK if kernel.choosers_of(match) is not None else None
 
     def tally_block(self, match, start: int, stop: int):
         """The summary tally of games start..stop-1 straight from the compiled kernel's arrays

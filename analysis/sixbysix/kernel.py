@@ -157,11 +157,10 @@ def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, be
                     st[HOUSE] += bank
                     bank = 0
             rounds += 1
-            for c in range(checkpoints.shape[0]):
-                if checkpoints[c] == rounds:
-                    snapshots[g, st[N_SNAPSHOTS], :n] = chips
-                    snapshots[g, st[N_SNAPSHOTS], n] = bank
-                    st[N_SNAPSHOTS] += 1
+            if st[N_SNAPSHOTS] < checkpoints.shape[0] and checkpoints[st[N_SNAPSHOTS]] == rounds:  # in order
+                snapshots[g, st[N_SNAPSHOTS], :n] = chips
+                snapshots[g, st[N_SNAPSHOTS], n] = bank
+                st[N_SNAPSHOTS] += 1
         st[ROUNDS] = rounds
         st[BANK] = bank
         chips_out[g] = chips
