@@ -112,6 +112,9 @@ class GameDefinition:
     game: GameInfo
     colours: dict[str, Colour]
     rulebook: Rulebook
+    #: this definition's own words in other languages, `[terms.es]` `purple = "morado"`: a new colour's or
+    #: master's name, so that a variant never needs layouts/terms/ edited; they add to (and win over) those tables
+    terms: dict[str, dict[str, str]] = field(default_factory=dict, kw_only=True)
     variant: str = field(default="baseline", kw_only=True, metadata=loaded())  # "baseline" or the variant's name
     source: str = field(default="", kw_only=True, metadata=loaded())  # the file it was loaded from
     #: paces measured from playtests, which replace the stated one for table minutes

@@ -166,7 +166,10 @@ def build_book(definition, language: str, check: bool = False) -> Book | list[Pr
     """
     text = read_text(definition.game.id, language)
     problems = list(text.problems)
-    terms = {**language_terms(language), **text.terms}  # the language's table, then the text's own
+    from boardlab.layouts.terms import own_terms
+
+    # the language's table, then the text's own, then the definition's own ([terms.LANG] of a variant)
+    terms = {**language_terms(language), **text.terms, **own_terms(definition, language)}
     blocks = _resolve(text.blocks, definition, language, terms, problems, text.file, keep=True)
     written = _options_written(text.blocks)
     for path, values in rule_choices(definition).items():

@@ -36,17 +36,37 @@ SOURCE_LANGUAGE = "en"
 DECIMAL_POINT = {"en": ".", "es": ","}
 
 _language: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=SOURCE_LANGUAGE)
+#: the words of the definition being written, in the language being written (its `[terms.LANG]`)
+_own: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar("own_terms", default={})
 
 
 @contextlib.contextmanager
-def speaking(language: str):
-    """Write in `language` inside the block (print runs, rulebooks, reports)."""
+def speaking(language: str, definition=None):
+    """Write in `language` inside the block (print runs, rulebooks, reports); the words of
+    `definition`'s own `[terms.LANG]`, if given, add to (and win over) the language's table.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Purple:
+    ...     terms: dict
+    >>> with speaking("es", Purple({"es": {"purple": "morado"}})):
+    ...     word("purple"), word("gold")
+    ('morado', 'oro')
+    """
     table(language)  # an unknown language fails here, before anything is drawn
     token = _language.set(language)
+    own = _own.set(dict((getattr(definition, "terms", None) or {}).get(language, {})))
     try:
         yield
     finally:
+        _own.reset(own)
         _language.reset(token)
+
+
+def _terms(lang: str) -> dict[str, str]:
+    """The language's table with the current definition's own words over it."""
+    own = _own.get()
+    return {**table(lang), **own} if own else table(lang)
 
 
 def language() -> str:
@@ -80,7 +100,7 @@ def term(key: str, /, **fields) -> str:
     :raises BoardlabError: when the language's table lacks the key (`boardlab check` finds it first).
     """
     lang = language()
-    terms = table(lang)
+    terms = _terms(lang)
     if key not in terms:
         raise BoardlabError(f"layouts/terms/{lang}.toml: no term '{key}'")
     shown = {k: number(v) if isinstance(v, float) else v for k, v in fields.items()}
@@ -99,7 +119,7 @@ def word(text: str) -> str:
     if lang == SOURCE_LANGUAGE:
         return text
     from boardlab.layouts.rulebook_facts import translate
-    return translate(text, table(lang), respell)
+    return translate(text, _terms(lang), respell)
 
 
 def number(value: float, digits: int | None = None) -> str:
@@ -214,7 +234,7 @@ def check_terms(definition) -> list[Problem]:
     for lang in languages:
         file = f"layouts/terms/{lang}.toml"
         try:
-            terms = {**table(lang), **_text_terms(definition, lang)}
+            terms = {**table(lang), **_text_terms(definition, lang), **own_terms(definition, lang)}
         except BoardlabError as err:
             problems.append(Problem(file, 0, "terms", str(err)))
             continue
@@ -229,5 +249,15 @@ def check_terms(definition) -> list[Problem]:
                     at, line = _written_at(definition, where)  # the definition's line: where the word is new
                     problems.append(Problem(at or file, line, where if at else text,
                                             f"no {lang} word for {where} = \"{text}\"",
-                                            f'add "{text}" = "..." to [terms] in {file}'))
+                                            f'add [terms.{lang}] "{text}" = "..." to the definition, or to [terms] '
+                                            f'in {file}'))
+    for lang in sorted(set(getattr(definition, "terms", None) or {}) - set(languages)):
+        at, line = _written_at(definition, f"terms.{lang}")
+        problems.append(Problem(at or "terms", line, f"terms.{lang}", f"'{lang}' is not one of the definition's "
+                                f"languages", "rulebook.languages: " + ", ".join(languages)))
     return problems
+
+
+def own_terms(definition, lang: str) -> dict[str, str]:
+    """A definition's own words in `lang` (its `[terms.LANG]`)."""
+    return dict((getattr(definition, "terms", None) or {}).get(lang, {}))

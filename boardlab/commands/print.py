@@ -86,7 +86,7 @@ def run(args) -> int:
     languages = languages_of(definition, getattr(args, "lang", None))
     first = list(getattr(getattr(definition, "rulebook", None), "languages", ()) or ("en",))[0]
     for language in languages:
-        with speaking(language):
+        with speaking(language, definition):
             out = args.out if args.out is not None else default_out(definition)
             code = run_language(args, definition, out if language == first else out / language)
         if code:

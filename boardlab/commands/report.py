@@ -74,7 +74,7 @@ def run(args) -> int:
     printed = []
     for language in languages:
         started = time.perf_counter()
-        with speaking(language):
+        with speaking(language, definition):
             with store_and_backend(args) as (store, backend):
                 document = build_report(definition, store, dataclasses.replace(options, backend=backend))
             out = report_folder(base, language)

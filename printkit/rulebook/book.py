@@ -229,7 +229,7 @@ def render_rulebook(definition, language: str, paper: str) -> bytes:
     """
     from boardlab.layouts.terms import speaking
 
-    with speaking(language if language in available_languages() else SOURCE_LANGUAGE):
+    with speaking(language if language in available_languages() else SOURCE_LANGUAGE, definition):
         return _render_rulebook(definition, language, paper)
 
 
@@ -297,7 +297,7 @@ def render_player_aid(definition, language: str, paper: str) -> bytes | None:
         return None
     if not any(block.kind == "quickref" for block in text.blocks):
         return None
-    with speaking(language if language in available_languages() else SOURCE_LANGUAGE):
+    with speaking(language if language in available_languages() else SOURCE_LANGUAGE, definition):
         book = build_book(definition, language)
         quick = next((block for block in book.blocks if block.kind == "quickref"), None)
         if quick is None:  # the quick reference is inside a condition the definition does not meet
