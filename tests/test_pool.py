@@ -67,7 +67,7 @@ def test_a_worker_that_dies_halfway_through_its_result_is_one_error_not_a_hang()
     started = time.monotonic()
     with pytest.raises(WorkerEnded, match="a worker process ended in the middle of the run"), local_pool(2) as pool:
         list(pool.imap_unordered(half_a_result, [1, 2]))
-    assert time.monotonic() - started < 30
+    assert time.monotonic() - started < 120  # an error, not a hang (a generous bound: no test measures speed)
 
 
 def sleep_long(n: int) -> int:

@@ -113,9 +113,7 @@ def test_an_unchanged_report_reruns_from_the_store_byte_identical(tmp_path, monk
     monkeypatch.setattr(runner.LocalBackend, "play", no_play)
     with pytest.raises(AssertionError, match="played games"):  # the guard does catch a report that plays
         _report(tmp_path, "blockd", "--players", "2", store="fresh.sqlite", out="fresh")
-    started = time.perf_counter()
-    assert _report(tmp_path, "blockd", "--players", "2") == 0
-    assert time.perf_counter() - started < 20
+    assert _report(tmp_path, "blockd", "--players", "2") == 0  # no_play above: a rerun plays nothing
     assert {p.name: p.read_bytes() for p in (tmp_path / "out").glob("blockd.*")} == first
 
 
