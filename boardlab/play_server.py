@@ -7,13 +7,19 @@ definition:
 GET  /                          the page (boardlab/static/play.html and play.js: plain JS)
 GET  /art/NAME.svg              a printed component's SVG (printkit.table: cards, board...)
 GET  /api/setup                 the game, its player range, its agents, the default seats
-POST /api/games                 a new game: {"seed", "players", "seats"} (each optional)
-GET  /api/games/ID              the game as its viewer sees it (see `state_json`)
+POST /api/games                 a new game: {"seed", "players", "seats"} (each optional);
+                                its "token" is the host's, its seats' "token"s the join links'
+GET  /api/games/ID              the game as the token's page sees it (see `state_json`)
 POST /api/games/ID/move         a person's move: {"ply": P, "index": I}
 POST /api/games/ID/step         the agent to move plays: {"ply": P}
-POST /api/games/ID/undo         take back the last person's move (and what followed)
-GET  /api/games/ID/record       the record file (boardlab.playtest)
+POST /api/games/ID/undo         take back the last person's move (and what followed): the host
+GET  /api/games/ID/record       the record file (boardlab.playtest): the host, a seat at the end
 ==============================  ===========================================================
+
+Every request about a game carries a token (header X-Boardlab-Token, or ?token= for a link)
+(`Seating`): the host's (the page that started the game: it plays the seats played by hand
+that nobody joined, hot seat) or a seat's (a join link: that page sees that seat's hand alone
+and moves only for it); 403 without one.
 
 Games live in memory, at most `limit` of them; a new game beyond that drops the one used
 least recently.  A bad request gets a 4xx status with {"error": "one line"}: 400 malformed
@@ -182,8 +188,49 @@ class Tables:
             return self._svgs[name]
 
 
+#: seconds since a seat's page last asked within which the lobby calls it connected (pages ask every 1.5 s)
+CONNECTED_SECONDS = 6.0
+#: the request header (or `?token=` query) that carries a page's token
+TOKEN_HEADER = "x-boardlab-token"
+
+
+class Seating:
+    """Who may see and do what in one game: the token of the page that opened it (the host: it
+    plays every seat by hand that no other page has joined, hot seat, and may undo) and an
+    unguessable token per seat played by hand (a join link: that page sees that seat's hand only
+    and moves only for it).  A seat becomes remote when a page first uses its token."""
+
+    def __init__(self, session: Session):
+        self.host = secrets.token_urlsafe(18)
+        self.tokens = [secrets.token_urlsafe(18) if agent is None else None for agent in session.agents]
+        self.seen = [0.0] * len(self.tokens)  # time.monotonic() of a seat's page's last request, 0 never
+        self.last_local: int | None = None  # the host's seat last shown (kept while an agent moves)
+        self.hides = False  # whether a seat sees less than everything (hands): hot seat hands the screen over
+
+    def role(self, token: str | None) -> int | None:
+        """-1 for the host's token, the seat of a seat's token; None for anything else."""
+        if not token:
+            return None
+        if secrets.compare_digest(token, self.host):
+            return -1
+        for seat, own in enumerate(self.tokens):
+            if own is not None and secrets.compare_digest(token, own):
+                return seat
+        return None
+
+    def remote(self, seat: int) -> bool:
+        return self.seen[seat] > 0
+
+    def connected(self, seat: int, now: float) -> bool:
+        return self.seen[seat] > 0 and now - self.seen[seat] <= CONNECTED_SECONDS
+
+    def local(self) -> list[int]:
+        """The seats played by hand at the host's page."""
+        return [s for s, token in enumerate(self.tokens) if token is not None and not self.remote(s)]
+
+
 class Games:
-    """The games in memory, least recently used first."""
+    """The games in memory, least recently used first, each a `Session` with its `Seating`."""
 
     def __init__(self, definition, players: int | None, seats: tuple[str, ...], limit: int):
         from boardlab.analysis import engines
@@ -193,10 +240,10 @@ class Games:
         self.seats = seats
         self.limit = limit
         self.tables = Tables(definition)
-        self._games: OrderedDict[str, Session] = OrderedDict()
+        self._games: OrderedDict[str, tuple[Session, Seating]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def new(self, seed: int, players: int | None, seats) -> tuple[str, Session]:
+    def new(self, seed: int, players: int | None, seats) -> tuple[str, Session, Seating]:
         from boardlab.analysis import engines
 
         try:
@@ -206,44 +253,74 @@ class Games:
         except BoardlabError as err:
             raise RequestError(400, str(err)) from None
         game_id = secrets.token_hex(6)
+        seating = Seating(session)
+        seating.hides = hides_hands(session)
         with self.lock:
-            self._games[game_id] = session
+            self._games[game_id] = (session, seating)
             while len(self._games) > self.limit:
                 self._games.popitem(last=False)
-        return game_id, session
+        return game_id, session, seating
 
-    def get(self, game_id: str) -> Session:
+    def get(self, game_id: str) -> tuple[Session, Seating]:
         with self.lock:
-            session = self._games.get(game_id)
-            if session is None:
+            found = self._games.get(game_id)
+            if found is None:
                 raise RequestError(404, f"no game '{game_id[:40]}' on this server (finished with, dropped "
                                         f"after {self.limit} newer games, or never started): start a new game")
             self._games.move_to_end(game_id)
-            return session
+            return found
 
     def __len__(self) -> int:
         return len(self._games)
 
 
-def viewer(session: Session) -> int | None:
-    """The seat whose eyes the page shows: the person to move, else the first seat played by
-    hand; None (everything face up) when agents play every seat."""
+def hides_hands(session: Session) -> bool:
+    """Whether the first seat sees other art than the all-seeing view (cards face down)."""
+    def arts(seat: int | None) -> list[str]:
+        return sorted(item["art"] for item in session.table.view(session.state, seat).items if "art" in item)
+    with session.lock:
+        return arts(None) != arts(0)
+
+
+def viewer(session: Session, seating: Seating | None = None, role: int = -1) -> int | None:
+    """The seat whose eyes a page shows.  A seat's page: that seat.  The host's page: the seat to
+    move when it is played by hand there, else the one it showed last, else its first seat played
+    by hand; None (everything face up) when agents play every seat; `session.game.players` (a seat
+    that is nobody: no hand face up) when every seat played by hand has joined from elsewhere."""
+    if role >= 0:
+        return role
     mover = session.mover()
-    if mover >= 0 and session.agents[mover] is None:
-        return mover
     people = [s for s, agent in enumerate(session.agents) if agent is None]
-    return people[0] if people else None
+    if not people:
+        return None
+    local = seating.local() if seating is not None else people
+    if mover in local:
+        return mover
+    if not local:
+        return session.game.players
+    if seating is not None and seating.last_local in local:
+        return seating.last_local
+    return local[0]
 
 
-def state_json(game_id: str, session: Session) -> dict:
-    """What the page shows: the table as the viewer sees it, the legal moves when a person is
-    to move (index, text, JSON form, click path), the move list and the result."""
+def state_json(game_id: str, session: Session, seating: Seating | None = None, role: int = -1) -> dict:
+    """What a page shows: the table as its viewer sees it, the legal moves when it may move for
+    the seat to move (index, text, JSON form, click path), the move list, the seats (who plays
+    them, which have joined from elsewhere and are connected) and the result.  The host's page
+    also gets the join token of each seat played by hand."""
+    import time
+
     with session.lock:
         table = session.table
         state = session.state
-        seat = viewer(session)
+        seat = viewer(session, seating, role)
+        if role < 0 and seating is not None and seat is not None and 0 <= seat < session.game.players:
+            seating.last_local = seat
+        mover = session.mover()
+        may_move = session.person_to_move() and (
+            mover == role if role >= 0 else seating is None or mover in seating.local())
         moves = []
-        if session.person_to_move():
+        if may_move:
             moves = [{"index": i, "text": table.move_text(state, m), "move": table.move_json(state, m),
                       "targets": list(table.targets(state, m))}
                      for i, m in enumerate(session.legal_moves())]
@@ -256,11 +333,26 @@ def state_json(game_id: str, session: Session) -> dict:
             if seconds is not None:
                 item["seconds"] = round(seconds, 3)
             history.append(item)
-        return {"id": game_id, "game": session.game.id, "variant": session.game.variant, "seed": session.seed,
-                "ply": session.ply(), "mover": session.mover(), "viewer": seat,
-                "seats": [{"name": names[s], "agent": session.seats[s]} for s in range(session.game.players)],
-                "view": table.view(state, seat).to_json(), "moves": moves, "history": history,
-                "over": state.is_terminal(), "result": session.result()}
+        now = time.monotonic()
+        seats = []
+        for s in range(session.game.players):
+            about: dict[str, Any] = {"name": names[s], "agent": session.seats[s]}
+            if seating is not None and seating.tokens[s] is not None:
+                about["remote"] = seating.remote(s)
+                about["connected"] = seating.connected(s, now)
+                if role < 0:
+                    about["token"] = seating.tokens[s]
+            seats.append(about)
+        out = {"id": game_id, "game": session.game.id, "variant": session.game.variant, "seed": session.seed,
+               "ply": session.ply(), "mover": mover, "viewer": seat,
+               "role": "host" if role < 0 else "seat", "seat": role if role >= 0 else None,
+               "seats": seats, "view": table.view(state, seat).to_json(), "moves": moves, "history": history,
+               "over": state.is_terminal(), "result": session.result()}
+        if seating is not None:
+            out["hides"] = seating.hides
+            if role < 0:
+                out["token"] = seating.host
+        return out
 
 
 async def read_json(request, keys: dict[str, type | tuple]) -> dict:
@@ -361,42 +453,75 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         names = data.get("seats")
         if names is not None and not all(isinstance(n, str) for n in names):
             raise RequestError(400, "seats must be a list of agent names")
-        game_id, session = await run_in_threadpool(games.new, chosen, data.get("players"),
-                                                   tuple(names) if names is not None else None)
-        return JSONResponse(await run_in_threadpool(state_json, game_id, session), status_code=201)
+        game_id, session, seating = await run_in_threadpool(games.new, chosen, data.get("players"),
+                                                            tuple(names) if names is not None else None)
+        return JSONResponse(await run_in_threadpool(state_json, game_id, session, seating), status_code=201)
+
+    def entered(request: Request) -> tuple[str, Session, Seating, int]:
+        """The game a request names, and the role of its token (-1 the host, else a seat).
+
+        :raises RequestError: 404 for an unknown game, 403 for a missing or wrong token.
+        """
+        import time
+
+        game_id = request.path_params["game"]
+        session, seating = games.get(game_id)
+        token = request.headers.get(TOKEN_HEADER) or request.query_params.get("token")
+        role = seating.role(token)
+        if role is None:
+            raise RequestError(403, "this game is open only to its players: use the link you were given "
+                                    "(its token)" if token else "this game needs its link's token")
+        if role >= 0:
+            seating.seen[role] = time.monotonic()
+        return game_id, session, seating, role
+
+    async def answer(game_id: str, session: Session, seating: Seating, role: int):
+        return JSONResponse(await run_in_threadpool(state_json, game_id, session, seating, role))
 
     async def show(request: Request):
-        game_id = request.path_params["game"]
-        return JSONResponse(await run_in_threadpool(state_json, game_id, games.get(game_id)))
+        return await answer(*entered(request))
 
     async def move(request: Request):
-        game_id = request.path_params["game"]
-        session = games.get(game_id)
+        game_id, session, seating, role = entered(request)
         data = await read_json(request, {"ply": int, "index": int})
         if "index" not in data or data["index"] is None:
             raise RequestError(400, "a move needs its 'index' in the legal moves")
-        await run_in_threadpool(session.play, data["index"], data.get("ply"))
-        return JSONResponse(await run_in_threadpool(state_json, game_id, session))
+
+        def play() -> None:
+            with session.lock:
+                mover = session.mover()
+                if session.person_to_move() and (mover != role if role >= 0 else mover not in seating.local()):
+                    names = session.table.seat_names()
+                    raise RequestError(403, f"{names[mover]} is played on another page: "
+                                            + (f"you play {names[role]}" if role >= 0 else "wait for their move"))
+                session.play(data["index"], data.get("ply"))
+        await run_in_threadpool(play)
+        return await answer(game_id, session, seating, role)
 
     async def step(request: Request):
-        game_id = request.path_params["game"]
-        session = games.get(game_id)
+        game_id, session, seating, role = entered(request)
         data = await read_json(request, {"ply": int})
-        if data.get("ply") is not None and data["ply"] != session.ply():
-            raise PlayError(f"the position has changed (ply {session.ply()}, not {data['ply']}): reload it")
-        await run_in_threadpool(session.step)
-        return JSONResponse(await run_in_threadpool(state_json, game_id, session))
+
+        def play() -> None:
+            with session.lock:  # two pages stepping the same position: one agent move, the other told
+                if data.get("ply") is not None and data["ply"] != session.ply():
+                    raise PlayError(f"the position has changed (ply {session.ply()}, not {data['ply']}): reload it")
+                session.step()
+        await run_in_threadpool(play)
+        return await answer(game_id, session, seating, role)
 
     async def undo(request: Request):
-        game_id = request.path_params["game"]
-        session = games.get(game_id)
+        game_id, session, seating, role = entered(request)
         await read_json(request, {})
+        if role >= 0:
+            raise RequestError(403, "only the page that started the game can take moves back")
         await run_in_threadpool(session.undo)
-        return JSONResponse(await run_in_threadpool(state_json, game_id, session))
+        return await answer(game_id, session, seating, role)
 
     async def record(request: Request):
-        game_id = request.path_params["game"]
-        session = games.get(game_id)
+        game_id, session, seating, role = entered(request)
+        if role >= 0 and not session.state.is_terminal():
+            raise RequestError(403, "the record shows every hand: it is yours once the game is over")
         data = await run_in_threadpool(session.record)
         name = f"{session.game.id}-seed{session.seed}-{game_id}.json"
         return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",

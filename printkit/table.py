@@ -101,7 +101,8 @@ class TableArt:
         return [f"seat {s + 1}" for s in range(self.game.players)]
 
     def view(self, state, seat: int | None) -> View:
-        """The table as `seat` sees it; None sees everything (agents watched)."""
+        """The table as `seat` sees it; None sees everything (agents watched); a seat past the last
+        (`game.players`) sees what nobody's hand shows (a page whose seats all play elsewhere)."""
         raise NotImplementedError
 
     def targets(self, state, move: Move) -> Sequence[str]:

@@ -66,13 +66,14 @@ class Server:
             raise AssertionError(f"boardlab play {game} did not start: {line} {self.process.stderr.read()[-500:]}")
         self.url = found.group(0)
 
-    def get(self, path: str):
-        with DIRECT.open(self.url + path.lstrip("/"), timeout=30) as response:
+    def get(self, path: str, token: str = ""):
+        request = urllib.request.Request(self.url + path.lstrip("/"), headers={"X-Boardlab-Token": token})
+        with DIRECT.open(request, timeout=30) as response:
             return json.loads(response.read())
 
-    def post(self, path: str, body: dict):
+    def post(self, path: str, body: dict, token: str = ""):
         request = urllib.request.Request(self.url + path.lstrip("/"), data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
+                                         headers={"Content-Type": "application/json", "X-Boardlab-Token": token})
         with DIRECT.open(request, timeout=60) as response:
             return json.loads(response.read())
 
@@ -214,8 +215,8 @@ def play_in_page(page, server: Server, seats: list[str], seed: int, rng: random.
         assert not page.locator("#error").inner_text()
     texts = page.eval_on_selector_all("#moves li", "items => items.map(li => li.dataset.text)")
     status = page.inner_text("#status")
-    game_id = page.evaluate("location.hash.slice(1)")
-    return {"texts": texts, "status": status, "id": game_id, "turns": turns}
+    game_id, token = page.evaluate("location.hash.slice(1)").split(":")
+    return {"texts": texts, "status": status, "id": game_id, "token": token, "turns": turns}
 
 
 def replay_texts(game_id: str, players: int, seed: int, texts: list[str]):
@@ -255,7 +256,7 @@ def test_a_whole_game_clicked_in_the_browser(game, browser, servers, tmp_path):
     state, table = replay_texts(game, 2, seed, out["texts"])
     assert state.is_terminal()
     # the record the page saves replays to the same end
-    record = server.get(f"/api/games/{out['id']}/record")
+    record = server.get(f"/api/games/{out['id']}/record?token={out['token']}")
     assert record["seats"] == seats
     assert [m["text"] for m in record["moves"]] == out["texts"]
     assert record["result"]["winners"] == list(state.winners())
@@ -361,7 +362,7 @@ def test_pages_of_other_sites_cannot_drive_the_server(browser, servers):
             assert posts.count((f"/api/games/{game['id']}/move", 403)) == 2, (origin, posts)  # the fetch, the form
             assert all(status in (403, 415) for _, status in posts), posts
             assert out["json"] == "blocked" and out["opened"] == out["moved"] == "opaque", out
-        assert server.get(f"/api/games/{game['id']}")["ply"] == game["ply"]
+        assert server.get(f"/api/games/{game['id']}", game["token"])["ply"] == game["ply"]
         # DNS rebinding: evil.example now resolves to the server itself
         page = browser.new_page()
         try:
@@ -392,7 +393,7 @@ def test_ctrl_c_stops_the_server_with_one_line(tmp_path):
         half.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         game = server.post("/api/games", {})
         thinking = threading.Thread(target=lambda: _ignore(server.post, f"/api/games/{game['id']}/step",
-                                                           {"ply": game["ply"]}), daemon=True)
+                                                           {"ply": game["ply"]}, game["token"]), daemon=True)
         thinking.start()
         thinking.join(1.0)
         assert thinking.is_alive()  # mcts-200000 is still thinking
@@ -411,3 +412,79 @@ def _ignore(call, *args):
         call(*args)
     except OSError:
         pass
+
+
+HAND = "() => [...document.querySelectorAll('#board .hit')].map((n) => n.dataset.key).filter((k) => k.startsWith('hand-')).sort()"
+ARTS = "() => [...document.querySelectorAll('#board image')].map((n) => n.getAttribute('href').slice(5, -4)).sort()"
+
+
+def test_two_browsers_on_two_seats_each_see_only_their_own_hand(browser, servers):
+    """Links, both seats played by hand: the host hands out the join links, two browser contexts
+    (two people) open them; each page shows its own hand face up and the other's backs, only the
+    mover's page can play, and the other page sees the move arrive."""
+    server = servers("links")
+    game = server.post("/api/games", {"seed": 4, "seats": ["person", "person"]})
+    tokens = [seat["token"] for seat in game["seats"]]
+    views = [server.get(f"/api/games/{game['id']}", t) for t in tokens]
+    contexts = [browser.new_context(viewport={"width": 1000, "height": 800}) for _ in tokens]
+    try:
+        pages = [context.new_page() for context in contexts]
+        for page, t in zip(pages, tokens):
+            page.goto(f"{server.url}#{game['id']}:{t}")
+            page.wait_for_selector("#board")
+        for s, (page, view) in enumerate(zip(pages, views)):
+            keys = sorted(i["key"] for i in view["view"]["items"] if i.get("key", "").startswith("hand-"))
+            assert keys and page.evaluate(HAND) == keys
+            arts = sorted(i["art"] for i in view["view"]["items"] if "art" in i)
+            assert page.evaluate(ARTS) == arts
+            other = views[1 - s]["view"]["items"]
+            their_faces = {i["art"] for i in other if i.get("key", "").startswith("hand-")} - {i["art"] for i in view["view"]["items"] if "art" in i}
+            assert not their_faces & set(page.evaluate(ARTS))
+            assert f"You play" in page.inner_text("#lobby")
+        mover = views[0]["mover"]
+        waiting = pages[1 - mover]
+        assert waiting.locator("#board .hit.legal").count() == 0 and "on their own page" in waiting.inner_text("#status")
+        before = views[0]["ply"]
+        pages[mover].locator("#board .hit.legal").first.click()
+        while pages[mover].locator("#choices button.choice").count() or pages[mover].evaluate("document.body.dataset.ply") == str(before):
+            if pages[mover].locator("#choices button.choice").count():
+                pages[mover].locator("#choices button.choice").first.click()
+            elif pages[mover].locator("#board .hit.legal").count():
+                pages[mover].locator("#board .hit.legal").first.click()
+            pages[mover].wait_for_timeout(100)
+        # the other page learns of the move by itself (it asks every 1.5 s)
+        waiting.wait_for_function(f"() => Number(document.body.dataset.ply) > {before}", timeout=15_000)
+        # the host's page: both seats joined and connected
+        host = browser.new_page()
+        try:
+            host.goto(f"{server.url}#{game['id']}:{game['token']}")
+            host.wait_for_selector("#lobby li.connected")
+            assert host.locator("#lobby li.connected").count() == 2
+            assert host.evaluate(HAND) == []
+        finally:
+            host.close()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_hot_seat_hides_the_table_until_the_next_player_takes_it(browser, servers):
+    server = servers("links")
+    game = server.post("/api/games", {"seed": 5, "seats": ["person", "person"]})
+    page = browser.new_page()
+    try:
+        page.goto(f"{server.url}#{game['id']}:{game['token']}")
+        page.wait_for_selector("#handover:not([hidden])")
+        assert page.evaluate("getComputedStyle(document.getElementById('table')).visibility") == "hidden"
+        first = game["seats"][game["mover"]]["name"]
+        assert first in page.inner_text("#handover")
+        page.click("#handover-go")
+        assert page.evaluate("getComputedStyle(document.getElementById('table')).visibility") == "visible"
+        before = int(page.evaluate("document.body.dataset.ply"))
+        page.locator("#legal button").first.dispatch_event("click")
+        page.wait_for_function(f"() => Number(document.body.dataset.ply) > {before}")
+        page.wait_for_selector("#handover:not([hidden])")
+        second = [s["name"] for s in game["seats"] if s["name"] != first][0]
+        assert second in page.inner_text("#handover")
+    finally:
+        page.close()

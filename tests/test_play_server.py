@@ -18,16 +18,35 @@ from boardlab.analysis.runner import GameRecord  # noqa: E402
 from boardlab.analysis.store import ResultStore, decode_record  # noqa: E402
 from boardlab.cli import main  # noqa: E402
 from boardlab.layouts import game_ids, game_part, load  # noqa: E402
-from boardlab.play_server import MAX_BODY, make_app  # noqa: E402
+from boardlab.play_server import MAX_BODY, TOKEN_HEADER, make_app  # noqa: E402
 from boardlab.playtest import file_in_store, replay  # noqa: E402
 
 GAMES = [g for g in game_ids("engine") if hasattr(game_part(g, "print"), "table_art")]
 
 
-def client(game: str, seats=("person", "random"), **options) -> TestClient:
+class HostClient(TestClient):
+    """The page that starts games: each game's requests carry the host token its start returned
+    (unless the test gives a token of its own)."""
+
+    def __init__(self, app, **options):
+        super().__init__(app, **options)
+        self.tokens: dict[str, str] = {}
+
+    def request(self, method, url, *args, **kwargs):
+        parts = str(url).split("/")
+        headers = dict(kwargs.pop("headers", None) or {})
+        if len(parts) > 3 and parts[1:3] == ["api", "games"] and parts[3] in self.tokens:
+            headers.setdefault(TOKEN_HEADER, self.tokens[parts[3]])
+        response = super().request(method, url, *args, headers=headers, **kwargs)
+        if method.upper() == "POST" and str(url) == "/api/games" and response.status_code == 201:
+            self.tokens[response.json()["id"]] = response.json()["token"]
+        return response
+
+
+def client(game: str, seats=("person", "random"), **options) -> HostClient:
     """A client of the app as its own page reaches it (Host 127.0.0.1; every POST sends JSON)."""
     definition = load(game)
-    c = TestClient(make_app(definition, definition.game.min_players, seats, **options), base_url="http://127.0.0.1")
+    c = HostClient(make_app(definition, definition.game.min_players, seats, **options), base_url="http://127.0.0.1")
     c.headers["Content-Type"] = "application/json"
     return c
 
@@ -142,7 +161,7 @@ def test_hidden_hands_stay_hidden():
     game = "links"
     c = client(game)
     g = c.post("/api/games", json={"seed": 4}).json()
-    session = c.app.state.games.get(g["id"])
+    session, _ = c.app.state.games.get(g["id"])
     table = session.table
     view = g["view"]
     arts = Counter(i["art"] for i in view["items"] if "art" in i)
@@ -350,3 +369,78 @@ def test_a_post_from_another_site_or_not_json_changes_nothing():
     ok = c.post(move, content=body, headers={"Origin": "http://127.0.0.1", "Sec-Fetch-Site": "same-origin",
                                              "Content-Type": "application/json; charset=utf-8"})
     assert ok.status_code == 200 and ok.json()["ply"] > g["ply"]
+
+
+def faces(view: dict) -> Counter:
+    return Counter(i["art"] for i in view["items"] if "art" in i)
+
+
+def test_each_seat_page_sees_its_own_hand_and_moves_only_for_its_seat():
+    """Links with two seats played by hand: the join link of each seat (its token) shows that
+    seat's hand face up and the other's backs, and moves only for that seat; the host's page,
+    once both seats have joined, shows no hand face up and moves for nobody."""
+    c = client("links", ("person", "person"))
+    g = c.post("/api/games", json={"seed": 4}).json()
+    session, _ = c.app.state.games.get(g["id"])
+    names = c.app.state.games.tables.table(session.game).names
+    tokens = [seat["token"] for seat in g["seats"]]
+    assert g["role"] == "host" and g["hides"] and len(set(tokens + [g["token"]])) == 3
+    assert all(len(t) >= 24 for t in tokens)  # 18 random bytes, URL-safe
+    path = f"/api/games/{g['id']}"
+    pages = [c.get(path, headers={TOKEN_HEADER: t}).json() for t in tokens]
+    for s, page in enumerate(pages):
+        hand = Counter(names[k] for k in session.state.hands[s])
+        other = len(session.state.hands[1 - s])
+        assert page["role"] == "seat" and page["seat"] == s and page["viewer"] == s
+        assert Counter(i["art"] for i in page["view"]["items"] if i.get("key", "").startswith("hand-")) == hand
+        assert faces(page["view"])["back"] == other + 1  # the other hand and the deck
+        assert "token" not in page and all("token" not in seat for seat in page["seats"])
+        assert bool(page["moves"]) == (session.mover() == s)
+    mover = session.mover()
+    other = 1 - mover
+    # the seat not to move cannot move, nor can the host for a seat that joined elsewhere
+    one_line_error(c.post(f"{path}/move", json={"ply": g["ply"], "index": 0}, headers={TOKEN_HEADER: tokens[other]}), 403)
+    one_line_error(c.post(f"{path}/move", json={"ply": g["ply"], "index": 0}), 403)
+    host = c.get(path).json()
+    assert host["viewer"] == 2 and host["moves"] == [] and all(s["remote"] and s["connected"] for s in host["seats"])
+    assert faces(host["view"])["back"] == sum(len(h) for h in session.state.hands) + 1
+    assert not any(i.get("key", "").startswith("hand-") for i in host["view"]["items"])
+    # seats may not undo or read the record (every hand) before the end; no token, a wrong one: 403
+    one_line_error(c.post(f"{path}/undo", json={}, headers={TOKEN_HEADER: tokens[mover]}), 403)
+    one_line_error(c.get(f"{path}/record", headers={TOKEN_HEADER: tokens[mover]}), 403)
+    for headers in ({TOKEN_HEADER: ""}, {TOKEN_HEADER: "x" * 24}, {TOKEN_HEADER: tokens[0][:-1]}):
+        one_line_error(c.get(path, headers=headers), 403)
+    another = c.post("/api/games", json={"seed": 5}).json()
+    one_line_error(c.get(f"/api/games/{another['id']}", headers={TOKEN_HEADER: tokens[0]}), 403)
+    # the mover's page moves; the record is the host's, by link too
+    moved = c.post(f"{path}/move", json={"ply": g["ply"], "index": 0}, headers={TOKEN_HEADER: tokens[mover]})
+    assert moved.status_code == 200 and moved.json()["ply"] > g["ply"]
+    assert c.get(f"{path}/record?token={g['token']}", headers={TOKEN_HEADER: ""}).status_code == 200
+
+
+def test_hot_seat_shows_the_hand_of_the_seat_to_move():
+    """Two seats by hand at one page: the view is the mover's (the page covers it between turns,
+    `hides`); a game without hidden hands does not need the cover."""
+    c = client("links", ("person", "person"))
+    g = c.post("/api/games", json={"seed": 6}).json()
+    session, _ = c.app.state.games.get(g["id"])
+    for _ in range(4):
+        assert g["viewer"] == session.mover() and g["moves"] and g["hides"]
+        mine = Counter(i["art"] for i in g["view"]["items"] if i.get("key", "").startswith("hand-"))
+        names = c.app.state.games.tables.table(session.game).names
+        assert mine == Counter(names[k] for k in session.state.hands[session.mover()])
+        g = c.post(f"/api/games/{g['id']}/move", json={"ply": g["ply"], "index": 0}).json()
+    assert not client("deblockle", ("person", "person")).post("/api/games", json={}).json()["hides"]
+
+
+def test_two_pages_stepping_one_position_make_one_agent_move():
+    """Every page steps the agents; two asking at once for the same ply get one move, the other 409."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    c = client(GAMES[0], ("random", "random"))
+    g = c.post("/api/games", json={"seed": 3}).json()
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: c.post(f"/api/games/{g['id']}/step", json={"ply": g["ply"]}), range(4)))
+    assert sorted(r.status_code for r in answers) == [200, 409, 409, 409]
+    after = c.get(f"/api/games/{g['id']}").json()
+    assert sum(1 for h in after["history"] if "seat" in h) == 1

@@ -85,7 +85,8 @@ def run(args) -> int:
     except BaseException:
         sock.close()
         raise
-    shown = f"[{host}]" if ":" in host else host
+    shown = _reachable(host)
+    shown = f"[{shown}]" if ":" in shown else shown
     print(f"boardlab play {args.game}: http://{shown}:{port}/ (Ctrl-C stops the server)", flush=True)
     # errors only: a stranger's malformed request ("Invalid HTTP request received") is not news
     config = uvicorn.Config(app, log_level="error", access_log=False, lifespan="off", timeout_graceful_shutdown=1)
@@ -100,6 +101,24 @@ def run(args) -> int:
         print("boardlab play: the server did not start", file=sys.stderr)
         return 2
     return 0
+
+
+def _reachable(host: str) -> str:
+    """The address to open the page at: `host`, or for a wildcard (0.0.0.0, ::) the address this
+    computer reaches its network by (so the join links the page hands out work from elsewhere)."""
+    import socket
+
+    if not ipaddress.ip_address(host).is_unspecified:
+        return host
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    probe = socket.socket(family, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("2001:db8::1" if family == socket.AF_INET6 else "192.0.2.1", 9))  # sends nothing
+        return probe.getsockname()[0]
+    except OSError:
+        return "::1" if family == socket.AF_INET6 else "127.0.0.1"
+    finally:
+        probe.close()
 
 
 def _server_class():

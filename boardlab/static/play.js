@@ -3,16 +3,41 @@
 "use strict";
 const SVGNS = "http://www.w3.org/2000/svg";
 let setup = null, game = null, clicks = [], busy = false, timer = null;
+// this page's token for the game (the host's or a seat's: see play_server.py); the hash holds "ID:TOKEN"
+let token = "";
+// the seat whose hand this screen last showed (hot seat: a new one is shown after a "pass to" screen)
+let shownSeat = null;
+let offline = false;
+const POLL_MS = 1500;
 
 const $ = (id) => document.getElementById(id);
 
+class Offline extends Error {}
+
 async function api(method, path, body) {
   const options = {method, headers: {}};
+  if (token) options.headers["X-Boardlab-Token"] = token;
   if (body !== undefined) { options.headers["Content-Type"] = "application/json"; options.body = JSON.stringify(body); }
-  const response = await fetch(path, options);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || ("status " + response.status));
+  let response, data;
+  try {
+    response = await fetch(path, options);
+    data = await response.json();
+  } catch (err) {
+    setOffline(true);
+    throw new Offline("The server is not answering (stopped, restarting, or the network is down): trying again every few seconds.");
+  }
+  setOffline(false);
+  if (!response.ok) { const e = new Error(data.error || ("status " + response.status)); e.status = response.status; throw e; }
   return data;
+}
+
+function setOffline(value) {
+  if (offline === value) return;
+  offline = value;
+  document.body.dataset.offline = value ? "1" : "0";
+  const note = $("offline");
+  note.hidden = !value;
+  if (!value && game) refresh();
 }
 
 function candidates() {
@@ -101,7 +126,8 @@ function drawPanel() {
     status.textContent = text;
   } else if (game.mover >= 0) {
     const person = game.seats[game.mover].agent === "person";
-    status.textContent = `${seatLabel(game.mover)} to move` + (person ? ": click a highlighted piece or place." : "…");
+    status.textContent = `${seatLabel(game.mover)} to move` + (!person ? "…" : game.moves.length
+      ? ": click a highlighted piece or place." : " on their own page…");
   }
   document.body.dataset.ply = game.ply;
   document.body.dataset.over = game.over ? "1" : "0";
@@ -146,26 +172,98 @@ function drawPanel() {
       choices.appendChild(b);
     }
   }
-  $("save").href = `/api/games/${game.id}/record`;
-  $("undo").disabled = !game.history.some((e) => e.seat !== undefined);
+  $("save").href = `/api/games/${game.id}/record?token=${encodeURIComponent(token)}`;
+  $("save").hidden = game.role !== "host" && !game.over;
+  $("undo").disabled = game.role !== "host" || !game.history.some((e) => e.seat !== undefined);
   $("step").disabled = game.over || game.mover < 0 || game.seats[game.mover].agent === "person";
 }
 
 function render() {
   drawTable();
   drawPanel();
+  drawLobby();
+  drawHandOver();
+}
+
+function localSeats() {
+  return game.seats.map((s, i) => i).filter((i) => game.seats[i].agent === "person" && !game.seats[i].remote);
+}
+
+// hot seat with hidden hands: the screen hides the table until the next player says they sit there
+function drawHandOver() {
+  const cover = $("handover");
+  const seat = game.viewer;
+  const needed = game.role === "host" && game.hides && !game.over && seat !== null && seat < game.seats.length
+    && localSeats().length > 1 && seat !== shownSeat;
+  cover.hidden = !needed;
+  $("table").style.visibility = needed ? "hidden" : "visible";
+  document.body.dataset.handover = needed ? "1" : "0";
+  if (needed) {
+    $("handover-text").textContent = `Pass the screen to ${game.seats[seat].name}: the others look away.`;
+    $("handover-go").textContent = `I am ${game.seats[seat].name}: show my hand`;
+  } else if (seat !== null) shownSeat = seat;
+}
+
+function joinLink(t) {
+  return `${location.origin}${location.pathname}#${game.id}:${t}`;
+}
+
+// who plays each seat, and for the host the join link of each seat played by hand
+function drawLobby() {
+  const box = $("lobby");
+  box.replaceChildren();
+  const head = document.createElement("b");
+  head.textContent = game.role === "seat" ? `You play ${game.seats[game.seat].name}` : "Seats";
+  box.appendChild(head);
+  const list = document.createElement("ul");
+  game.seats.forEach((seat, s) => {
+    const li = document.createElement("li");
+    li.dataset.seat = s;
+    let text = seat.name + ": ";
+    if (seat.agent !== "person") text += seat.agent;
+    else if (game.role === "seat" && s === game.seat) text += "you";
+    else if (!seat.remote) text += game.role === "host" ? "here (hot seat), or send the link" : "at the host's screen";
+    else text += seat.connected ? "joined, connected" : "joined, not connected now";
+    li.append(text);
+    li.className = seat.remote ? (seat.connected ? "connected" : "away") : "";
+    if (game.role === "host" && seat.token && !game.over) {
+      const link = document.createElement("input");
+      link.readOnly = true; link.className = "join"; link.value = joinLink(seat.token);
+      link.setAttribute("aria-label", `join link for ${seat.name}`);
+      link.addEventListener("focus", () => link.select());
+      const copy = document.createElement("button");
+      copy.textContent = "Copy";
+      copy.addEventListener("click", () => { link.select(); navigator.clipboard?.writeText(link.value).catch(() => {}); });
+      li.append(" ", link, copy);
+    }
+    list.appendChild(li);
+  });
+  box.appendChild(list);
 }
 
 function show(data) {
   game = data;
   clicks = [];
   $("error").textContent = "";
-  location.hash = game.id;
+  if (game.token) token = game.token;
+  history.replaceState(null, "", "#" + game.id + ":" + token);
   render();
   schedule();
 }
 
+// another page (a remote seat, an agent stepped elsewhere) may have moved: ask now and then
+async function refresh() {
+  if (busy || !game) return;
+  let data;
+  try { data = await api("GET", `/api/games/${game.id}`); } catch (err) { if (!(err instanceof Offline)) failed(err); return; }
+  if (busy) return;
+  if (data.ply !== game.ply || data.over !== game.over) show(data);
+  else { game.seats = data.seats; drawLobby(); }
+}
+
 function failed(err) {
+  if (err instanceof Offline) return;  // said by the offline note, which goes when the server answers
+  if (err.status === 409 && /position has changed/.test(err.message)) { refresh(); return; }  // another page moved first
   $("error").textContent = err.message;
 }
 
@@ -230,6 +328,8 @@ async function newGame() {
   if (timer) clearTimeout(timer);
   const seats = [...document.querySelectorAll("input.seat")].map((i) => i.value.trim());
   setBusy(true);
+  token = "";
+  shownSeat = null;
   try {
     show(await api("POST", "/api/games", {seed: Number($("seed").value), players: Number($("players").value), seats}));
   } catch (err) { failed(err); }
@@ -265,9 +365,19 @@ async function start() {
   });
   $("step").addEventListener("click", step);
   $("auto").addEventListener("change", schedule);
-  const id = location.hash.slice(1);
+  $("handover-go").addEventListener("click", () => { shownSeat = game.viewer; render(); });
+  setInterval(refresh, POLL_MS);
+  const [id, given] = location.hash.slice(1).split(":");
   if (id) {
-    try { show(await api("GET", `/api/games/${id}`)); seatInputs(); return; } catch (err) { /* gone: start anew */ }
+    token = given || "";
+    try { show(await api("GET", `/api/games/${id}`)); seatInputs(); return; }
+    catch (err) {
+      if (err instanceof Offline) { $("error").textContent = ""; return; }
+      $("error").textContent = err.status === 404
+        ? `Game ${id} is not on this server any more (the server forgot it): a new game has started.`
+        : err.message;
+      if (err.status === 403) return;
+    }
   }
   await newGame();
 }

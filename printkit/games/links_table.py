@@ -98,7 +98,7 @@ class LinksTable(TableArt):
             right = max(right, end_x + h * 0.5 + GAP)
         y = top + table_height + GAP
         # the viewer's hand, face up
-        if seat is not None:
+        if seat is not None and seat < n:  # a seat past the last is nobody: no hand face up
             items.append(label(f"{names[seat]} (you): {len(state.captured[seat])} captured", GAP, y + LABEL,
                                size=LABEL, anchor="start"))
             y += LABEL + 2
