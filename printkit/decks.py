@@ -57,7 +57,7 @@ class SheetStyle:
 
 
 #: the word on a spare blank, and how far (0 = ink, 1 = paper) its frame and label fade towards the paper
-SPARE_LABEL = "spare"
+#: the spare blank's small label is the term "print.spare" ("spare", "de reserva")
 SPARE_FRAME_TINT, SPARE_LABEL_TINT = 0.6, 0.5
 #: points of the spare label
 SPARE_LABEL_SIZE = 6.0
@@ -81,7 +81,7 @@ def spare_front(geometry: CardGeometry, style: SheetStyle) -> Callable[[Canvas],
         canvas.rect(*geometry.bleed_box, fill=style.paper)
         canvas.rect(*geometry.safe_box, stroke=tint(style.ink, style.paper, SPARE_FRAME_TINT), width=0.4,
                     radius=geometry.corner_radius)
-        canvas.text(geometry.width / 2, geometry.height - geometry.safe - 1.5, SPARE_LABEL, size=SPARE_LABEL_SIZE,
+        canvas.text(geometry.width / 2, geometry.height - geometry.safe - 1.5, term("print.spare"), size=SPARE_LABEL_SIZE,
                     fill=tint(style.ink, style.paper, SPARE_LABEL_TINT), anchor="middle")
     return draw
 

@@ -1,0 +1,107 @@
+"""No English word in a Spanish output: every Spanish print file, player aid, rulebook and report.
+
+The English word list is every word of the English terms and rulebooks that the Spanish terms
+and rulebooks never use (so names shared by both, such as Links or MCTS, do not count); each
+Spanish PDF's text is read back with pypdf and must hold none of them.  File names (a footer's
+`links-cards-a4.pdf`) are identifiers, not words, and are left out.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from boardlab.layouts import load, print_conventions
+from boardlab.layouts.registry import game_ids
+from boardlab.layouts.terms import speaking
+from boardlab.printkit.output import render_print_files
+from boardlab.printkit.pages import PrintOptions
+from boardlab.printkit.print_modules import print_module
+from boardlab.printkit.report_pdf import report_pdf
+from boardlab.printkit.rulebook import render_player_aid, render_rulebook
+
+ROOT = Path(__file__).resolve().parent.parent
+WORD = re.compile(r"[A-Za-zÁÉÍÓÚÜÑáéíóúüñ]{3,}")
+FILE_NAME = re.compile(r"[\w.-]+\.(?:pdf|svg|png|toml|csv|json)\b")
+#: code, not words: a placeholder ({rules.chips}), a setting in backticks or brackets
+#: ([max_rounds = 2000]), a command (boardlab compare) or an option (--until-decided), a
+#: snake_case or dotted name (max_turns, analysis.difference)
+CODE = re.compile(r"\{[^{}]*\}|`[^`]*`|\[[^\]]*=[^\]]*\]|boardlab\s+\w+|--[\w-]+|\w+(?:[_.]\w+)+")
+
+
+def words(text: str) -> set[str]:
+    return {w.lower() for w in WORD.findall(CODE.sub(" ", FILE_NAME.sub(" ", text)))}
+
+
+def strings(table) -> list[str]:
+    return [s for v in table.values() for s in (strings(v) if isinstance(v, dict) else [str(v)])]
+
+
+def rule_keys() -> set[str]:
+    """The definitions' own keys (chips, lines, blocks): names a report may print as they are."""
+    found: set[str] = set()
+
+    def walk(table) -> None:
+        for key, value in table.items():
+            found.add(key.lower())
+            if isinstance(value, dict):
+                walk(value)
+    for path in (ROOT / "layouts").glob("*.toml"):
+        with open(path, "rb") as f:
+            walk(tomllib.load(f))
+    return found
+
+
+def language_words(language: str) -> set[str]:
+    with open(ROOT / "layouts" / "terms" / f"{language}.toml", "rb") as f:
+        found = set().union(*(words(s) for s in strings(tomllib.load(f))))
+    for path in (ROOT / "layouts" / "rulebooks").glob(f"*.{language}.md"):
+        found |= words(path.read_text(encoding="utf-8"))
+    return found
+
+
+@lru_cache(maxsize=1)
+def english_only() -> frozenset[str]:
+    return frozenset(language_words("en") - language_words("es") - {"boardlab"})
+
+
+def pdf_text(pdf: bytes) -> str:
+    return " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_the_word_list_holds_english_words_and_not_shared_names() -> None:
+    only = english_only()
+    assert {"spare", "whiskers", "shuffle", "chips", "bets"} <= only
+    assert not {"links", "mcts", "elo"} & only
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_spanish_print_files_aid_and_rulebook_hold_no_english_word(game: str) -> None:
+    definition = load(game)
+    conventions = print_conventions()
+    files: dict[str, bytes] = {}
+    with speaking("es"):
+        options = PrintOptions(paper="a4", duplex=conventions.duplex, backs=conventions.layout)
+        files.update({name: data for name, data in render_print_files(
+            print_module(game).print_files(definition, options)).items() if name.endswith(".pdf")})
+        aid = render_player_aid(definition, "es", "a4")
+        if aid is not None:
+            files["aid.pdf"] = aid
+    files["rulebook.pdf"] = render_rulebook(definition, "es", "a4")
+    found = {name: sorted(words(pdf_text(data)) & english_only()) for name, data in sorted(files.items())}
+    assert {name: bad for name, bad in found.items() if bad} == {}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "reports" / "es").glob("*.json")), ids=lambda p: p.name)
+def test_spanish_reports_hold_no_english_word(path: Path) -> None:
+    with speaking("es"):
+        pdf = report_pdf(json.loads(path.read_text(encoding="utf-8")))
+    # a report names the rule options it varies by their keys (chips, lines): identifiers, as printed
+    assert sorted(words(pdf_text(pdf)) & english_only() - rule_keys()) == []
