@@ -30,6 +30,8 @@ inside `stats`, lists stay lists - summaries treat both alike).
 
 Other deterministic results (a game's exact tables, deal statistics) are kept with
 `cached(key, compute)`, so that an unchanged report reruns without recomputing them.
+`boardlab play` keeps its games in progress here too (`put_open_game`, `open_games`), so that a
+restarted server resumes them.
 
 Safety: the file carries its schema version and the boardlab version that wrote it.  A file
 written by another schema or boardlab version is moved aside (to PATH.old) and a new store is
@@ -188,6 +190,8 @@ CREATE TABLE IF NOT EXISTS blocks (config TEXT NOT NULL, start INTEGER NOT NULL,
                                    seconds REAL NOT NULL, PRIMARY KEY (config, start, stop)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS playtests (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, game TEXT NOT NULL,
                                       variant TEXT NOT NULL, definition TEXT NOT NULL, content TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS open_games (id TEXT PRIMARY KEY, game TEXT NOT NULL, definition TEXT NOT NULL,
+                                       updated REAL NOT NULL, content TEXT NOT NULL);
 """
 
 
@@ -259,7 +263,8 @@ class ResultStore:
 
     def _open(self) -> sqlite3.Connection:
         try:
-            db = sqlite3.connect(self.path, timeout=30)
+            # the play server writes from its worker threads, one at a time (its own lock)
+            db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_TABLES)
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
@@ -415,6 +420,26 @@ class ResultStore:
                                                 (game, len(prefix), prefix))]
             self.db.executemany("DELETE FROM playtests WHERE id = ?", [(i,) for i in ids])
         return ids
+
+    # -- games in progress in `boardlab play` (boardlab.play_server), resumed after a restart ---------
+    def put_open_game(self, ident: str, game: str, definition: str, content: dict) -> None:
+        """Keep (or replace) the game in progress `ident` of `game` under `definition` (its hash)."""
+        import time
+
+        with self._guarded(), self.db:
+            self.db.execute("INSERT OR REPLACE INTO open_games VALUES (?, ?, ?, ?, ?)",
+                            (ident, game, definition, time.time(), json.dumps(content, sort_keys=True)))
+
+    def open_games(self, game: str, definition: str) -> list[tuple[str, dict]]:
+        """(id, content) of the games kept for `game` under `definition`, least recently changed first."""
+        with self._guarded():
+            rows = self.db.execute("SELECT id, content FROM open_games WHERE game = ? AND definition = ? "
+                                   "ORDER BY updated, id", (game, definition)).fetchall()
+            return [(ident, json.loads(text)) for ident, text in rows]
+
+    def drop_open_games(self, idents: Sequence[str]) -> None:
+        with self._guarded(), self.db:
+            self.db.executemany("DELETE FROM open_games WHERE id = ?", [(i,) for i in idents])
 
     def _stored_indices(self, config: str) -> set[int]:
         with self._guarded():

@@ -22,7 +22,9 @@ that nobody joined, hot seat) or a seat's (a join link: that page sees that seat
 and moves only for it); 403 without one.
 
 Games live in memory, at most `limit` of them; a new game beyond that drops the one used
-least recently.  A bad request gets a 4xx status with {"error": "one line"}: 400 malformed
+least recently.  With a results store they are kept there too, after every change, and a
+server started again on the same definition resumes them (same ids and tokens: the pages
+reconnect by themselves).  A bad request gets a 4xx status with {"error": "one line"}: 400 malformed
 (not JSON, wrong types, unknown agent), 404 unknown game id, 409 refused by the game (an
 illegal move, out of turn, a stale ply, the game over), 413 a body over `MAX_BODY` bytes.
 
@@ -232,8 +234,9 @@ class Seating:
 class Games:
     """The games in memory, least recently used first, each a `Session` with its `Seating`."""
 
-    def __init__(self, definition, players: int | None, seats: tuple[str, ...], limit: int):
+    def __init__(self, definition, players: int | None, seats: tuple[str, ...], limit: int, store=None):
         from boardlab.analysis import engines
+        from boardlab.analysis.store import definition_hash
 
         self.definition = definition
         self.default_game = engines.make_game(definition, players)
@@ -242,6 +245,58 @@ class Games:
         self.tables = Tables(definition)
         self._games: OrderedDict[str, tuple[Session, Seating]] = OrderedDict()
         self.lock = threading.Lock()
+        self.store = store  # a ResultStore keeping the games (None: memory only)
+        self.definition_id = definition_hash(definition)
+        self.store_lock = threading.Lock()
+        self._dropped: list[str] = []  # ids dropped from memory, to drop from the store
+        self.resumed = 0
+        if store is not None:
+            self._resume()
+
+    def _resume(self) -> None:
+        """The games the store keeps for this definition, as they stood (the most recent `limit`)."""
+        from boardlab.analysis import engines
+
+        kept = self.store.open_games(self.definition.game.id, self.definition_id)
+        dropped = [ident for ident, _ in kept[:-self.limit]] if len(kept) > self.limit else []
+        for ident, content in kept[len(dropped):]:
+            try:
+                game = engines.make_game(self.definition, content["players"])
+                session = Session(self.definition, game.players, content["seats"], content["seed"],
+                                  table=self.tables.table(game))
+                session.replay_moves([(index, seconds) for index, seconds in content["moves"]])
+                seating = Seating(session)
+                seating.host, seating.tokens = content["host"], content["tokens"]
+                seating.seen = [1e-9 if remote else 0.0 for remote in content["remote"]]
+                seating.hides = hides_hands(session)
+            except (BoardlabError, KeyError, TypeError, ValueError):
+                dropped.append(ident)  # kept by another version of the rules' code: cannot be resumed
+                continue
+            self._games[ident] = (session, seating)
+            self.resumed += 1
+        if dropped:
+            self.store.drop_open_games(dropped)
+
+    def save(self, game_id: str) -> None:
+        """Keep the game as it stands in the store (and forget those dropped from memory)."""
+        if self.store is None:
+            return
+        with self.lock:
+            found = self._games.get(game_id)
+            gone, self._dropped = self._dropped, []
+        with self.store_lock:
+            if gone:
+                self.store.drop_open_games(gone)
+            if found is None:
+                return
+            session, seating = found
+            with session.lock:
+                moves = [[entry[2], seconds] for entry, seconds in zip(session.entries, session.thinking)
+                         if entry[0] == "move"]
+                content = {"players": session.game.players, "seed": session.seed, "seats": list(session.seats),
+                           "moves": moves, "host": seating.host, "tokens": seating.tokens,
+                           "remote": [seating.remote(s) for s in range(session.game.players)]}
+            self.store.put_open_game(game_id, self.definition.game.id, self.definition_id, content)
 
     def new(self, seed: int, players: int | None, seats) -> tuple[str, Session, Seating]:
         from boardlab.analysis import engines
@@ -258,7 +313,8 @@ class Games:
         with self.lock:
             self._games[game_id] = (session, seating)
             while len(self._games) > self.limit:
-                self._games.popitem(last=False)
+                self._dropped.append(self._games.popitem(last=False)[0])
+        self.save(game_id)
         return game_id, session, seating
 
     def get(self, game_id: str) -> tuple[Session, Seating]:
@@ -387,10 +443,11 @@ async def read_json(request, keys: dict[str, type | tuple]) -> dict:
 
 def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (PERSON, "random"),
              limit: int = DEFAULT_LIMIT, seed: int = 1, served: str = "127.0.0.1",
-             allow_hosts: tuple[str, ...] = ()):
+             allow_hosts: tuple[str, ...] = (), store=None):
     """The Starlette application for one definition; `seats` are the default seats of a new game.
     It answers only requests whose Host header names `served` (the address it listens on) or one
-    of `allow_hosts` (`Guard`).
+    of `allow_hosts` (`Guard`).  With `store` (a `ResultStore`), its games are kept there after
+    every change and those kept for this definition are resumed (`app.state.games.resumed`).
 
     :raises BoardlabError: for a player count or seat names the game refuses.
     """
@@ -406,7 +463,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
 
     game = engines.make_game(definition, players)
     seats = seat_names(game.id, game.players, seats)
-    games = Games(definition, game.players, seats, limit)
+    games = Games(definition, game.players, seats, limit, store)
 
     def refused(err: RequestError) -> JSONResponse:
         return JSONResponse({"error": err.reason}, status_code=err.status)
@@ -472,7 +529,10 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
             raise RequestError(403, "this game is open only to its players: use the link you were given "
                                     "(its token)" if token else "this game needs its link's token")
         if role >= 0:
+            joined = seating.remote(role)
             seating.seen[role] = time.monotonic()
+            if not joined:  # kept as joined after a restart
+                games.save(game_id)
         return game_id, session, seating, role
 
     async def answer(game_id: str, session: Session, seating: Seating, role: int):
@@ -495,6 +555,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
                     raise RequestError(403, f"{names[mover]} is played on another page: "
                                             + (f"you play {names[role]}" if role >= 0 else "wait for their move"))
                 session.play(data["index"], data.get("ply"))
+            games.save(game_id)
         await run_in_threadpool(play)
         return await answer(game_id, session, seating, role)
 
@@ -507,6 +568,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
                 if data.get("ply") is not None and data["ply"] != session.ply():
                     raise PlayError(f"the position has changed (ply {session.ply()}, not {data['ply']}): reload it")
                 session.step()
+            games.save(game_id)
         await run_in_threadpool(play)
         return await answer(game_id, session, seating, role)
 
@@ -516,6 +578,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         if role >= 0:
             raise RequestError(403, "only the page that started the game can take moves back")
         await run_in_threadpool(session.undo)
+        await run_in_threadpool(games.save, game_id)
         return await answer(game_id, session, seating, role)
 
     async def record(request: Request):

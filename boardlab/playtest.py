@@ -168,6 +168,19 @@ class Session:
             self.state = replay_entries(self.game, self.seed, entries)
             self.entries, self.texts, self.thinking = entries, texts, thinking
 
+    def replay_moves(self, moves: Sequence[tuple[int, float | None]]) -> None:
+        """Play again, from the start, the moves of a game kept elsewhere (`boardlab play` resuming
+        after a restart): each (index in the legal moves, the agent's thinking seconds or None);
+        chance in between is drawn from the seed as ever.
+
+        :raises PlayError: when a move is not legal where it stands (another definition's game).
+        """
+        with self.lock:
+            for number, (index, seconds) in enumerate(moves, 1):
+                if self.state.is_terminal() or type(index) is not int or not 0 <= index < len(self.legal_moves()):
+                    raise PlayError(f"move {number} of the kept game is not legal in this game")
+                self._apply_move(index, seconds)
+
     def _apply_move(self, index: int, seconds: float | None) -> None:
         seat = self.mover()
         move = self.legal_moves()[index]

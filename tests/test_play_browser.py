@@ -46,21 +46,27 @@ START_TIMEOUT = 120
 class Server:
     """`boardlab play GAME --port 0` in a subprocess; `url` once it listens."""
 
-    def __init__(self, game: str, agents: str = "person,random", restore_sigint: bool = False):
+    def __init__(self, game: str, agents: str = "person,random", restore_sigint: bool = False,
+                 store: Path | None = None, port: int = 0):
         pytest.importorskip("uvicorn")
         import signal
+        import tempfile
 
         # with `restore_sigint`, Ctrl-C reaches the server even when the tests run as a background job
         start = (lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) if restore_sigint else None
-        self.process = subprocess.Popen([sys.executable, "-m", "boardlab.entry", "play", game, "--port", "0",
-                                         "--host", "127.0.0.1", "--agents", agents],
+        if store is None:  # never the project's own store
+            store = Path(tempfile.mkdtemp(prefix="boardlab-play-")) / "results.sqlite"
+        self.store = store
+        self.process = subprocess.Popen([sys.executable, "-m", "boardlab.entry", "play", game, "--port", str(port),
+                                         "--host", "127.0.0.1", "--agents", agents, "--store", str(store)],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                         preexec_fn=start)
         line: list[str] = []
         reader = threading.Thread(target=lambda: line.append(self.process.stdout.readline()), daemon=True)
         reader.start()
         reader.join(START_TIMEOUT)
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line[0]) if line else None
+        self.line = line[0] if line else ""
+        found = re.search(r"http://127\.0\.0\.1:\d+/", self.line)
         if found is None:
             self.stop()
             raise AssertionError(f"boardlab play {game} did not start: {line} {self.process.stderr.read()[-500:]}")
@@ -488,3 +494,38 @@ def test_hot_seat_hides_the_table_until_the_next_player_takes_it(browser, server
         assert second in page.inner_text("#handover")
     finally:
         page.close()
+
+
+def test_a_restarted_server_resumes_the_game_and_the_page_reconnects(browser, tmp_path):
+    """The page says in words that the server is gone, and when a server starts again on the same
+    port and store it goes on with the same game where it stood."""
+    import socket
+
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    store = tmp_path / "results.sqlite"
+    server = Server("deblockle", agents="person,greedy", store=store, port=port)
+    page = browser.new_page()
+    try:
+        page.goto(server.url)
+        page.wait_for_function("() => document.body.dataset.waiting === 'person' && document.body.dataset.busy !== '1'")
+        before = int(page.evaluate("document.body.dataset.ply"))
+        page.locator("#legal button").first.dispatch_event("click")
+        wait_for_turn(page, before)
+        shown = page.evaluate("[document.body.dataset.ply, location.hash, document.getElementById('moves').innerText]")
+        server.stop()
+        page.wait_for_selector("#offline:not([hidden])", timeout=15_000)
+        assert "not answering" in page.inner_text("#offline") and "Failed to fetch" not in page.inner_text("body")
+        server = Server("deblockle", agents="person,greedy", store=store, port=port)
+        assert "1 game resumed" in server.line
+        page.wait_for_selector("#offline", state="hidden", timeout=15_000)
+        again = page.evaluate("[document.body.dataset.ply, location.hash, document.getElementById('moves').innerText]")
+        assert again == shown
+        page.reload()
+        page.wait_for_selector("#board")
+        assert page.evaluate("[document.body.dataset.ply, location.hash, document.getElementById('moves').innerText]") == shown
+    finally:
+        page.close()
+        server.stop()

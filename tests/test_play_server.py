@@ -444,3 +444,47 @@ def test_two_pages_stepping_one_position_make_one_agent_move():
     assert sorted(r.status_code for r in answers) == [200, 409, 409, 409]
     after = c.get(f"/api/games/{g['id']}").json()
     assert sum(1 for h in after["history"] if "seat" in h) == 1
+
+
+def test_a_restarted_server_resumes_its_games_from_the_store(tmp_path):
+    """Games kept in the results store after every change; a new server on the same definition
+    resumes them with the same ids and tokens, where they stood; those dropped beyond the limit
+    and those of another definition are not resumed."""
+    definition = load("links")
+    path = tmp_path / "results.sqlite"
+
+    def server(store, limit=3, which=definition):
+        c = HostClient(make_app(which, which.game.min_players, ("person", "person"), limit=limit, store=store),
+                       base_url="http://127.0.0.1")
+        c.headers["Content-Type"] = "application/json"
+        return c
+
+    with ResultStore(path) as store:
+        c = server(store)
+        games = [c.post("/api/games", json={"seed": seed}).json() for seed in range(4)]  # the first dropped
+        g = games[-1]
+        seat = g["seats"][1]["token"]
+        c.get(f"/api/games/{g['id']}", headers={TOKEN_HEADER: seat})  # seat 2 joins from elsewhere
+        rng = random.Random(3)
+        for _ in range(5):
+            g = c.get(f"/api/games/{g['id']}").json()
+            token = None if g["mover"] == 0 else seat
+            page = c.get(f"/api/games/{g['id']}", headers={TOKEN_HEADER: token} if token else {}).json()
+            m = page["moves"][rng.randrange(len(page["moves"]))]
+            c.post(f"/api/games/{g['id']}/move", json={"ply": page["ply"], "index": m["index"]},
+                   headers={TOKEN_HEADER: token} if token else {})
+        before = {x["id"]: c.get(f"/api/games/{x['id']}").json() for x in games[1:]}
+        seat_view = c.get(f"/api/games/{g['id']}", headers={TOKEN_HEADER: seat}).json()
+        other = load("links-master-match")
+        server(store, which=other).post("/api/games", json={})
+    with ResultStore(path) as store:
+        again = server(store)
+        assert again.app.state.games.resumed == 3
+        again.tokens = c.tokens
+        one_line_error(again.get(f"/api/games/{games[0]['id']}"), 404)
+        for ident, was in before.items():
+            now = again.get(f"/api/games/{ident}").json()
+            assert now == {**was, "seats": now["seats"]}
+            assert [(s["remote"], s["token"]) for s in now["seats"]] == [(s["remote"], s["token"]) for s in was["seats"]]
+        assert again.get(f"/api/games/{g['id']}", headers={TOKEN_HEADER: seat}).json()["view"] == seat_view["view"]
+        assert {ident for ident, _ in store.open_games("links", again.app.state.games.definition_id)} == set(before)

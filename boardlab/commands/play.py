@@ -10,7 +10,7 @@ import sys
 import threading
 
 from boardlab import stopping
-from boardlab.arguments import add_game_arguments, add_seed_argument, at_most, game_definition
+from boardlab.arguments import add_game_arguments, add_seed_argument, add_store_arguments, at_most, game_definition
 from boardlab.layouts import BoardlabError
 
 #: the largest --limit (games held in memory)
@@ -41,6 +41,9 @@ def register(subparsers) -> None:
                    help="port to listen on (default: 8765; 0 picks a free one)")
     p.add_argument("--limit", type=at_most(MAX_LIMIT), default=32, metavar="G",
                    help="games held in memory; a new one beyond drops the least recently used (default: 32)")
+    add_store_arguments(p, backend=False)
+    p.add_argument("--no-store", action="store_true",
+                   help="keep games in memory only (default: kept in the results store, resumed on a restart)")
     p.set_defaults(run=run)
 
 
@@ -79,15 +82,24 @@ def run(args) -> int:
     except OSError as err:
         raise BoardlabError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
     host, port = sock.getsockname()[:2]
+    store = None
     try:
+        if not args.no_store:
+            from boardlab.analysis.store import ResultStore
+
+            store = ResultStore(args.store)
         app = make_app(definition, players, tuple(names), limit=args.limit, seed=args.seed, served=host,
-                       allow_hosts=tuple(allowed))
+                       allow_hosts=tuple(allowed), store=store)
     except BaseException:
         sock.close()
+        if store is not None:
+            store.close()
         raise
     shown = _reachable(host)
     shown = f"[{shown}]" if ":" in shown else shown
-    print(f"boardlab play {args.game}: http://{shown}:{port}/ (Ctrl-C stops the server)", flush=True)
+    resumed = app.state.games.resumed
+    print(f"boardlab play {args.game}: http://{shown}:{port}/ (Ctrl-C stops the server)"
+          + (f"; {resumed} game{'s' if resumed != 1 else ''} resumed from {args.store}" if resumed else ""), flush=True)
     # errors only: a stranger's malformed request ("Invalid HTTP request received") is not news
     config = uvicorn.Config(app, log_level="error", access_log=False, lifespan="off", timeout_graceful_shutdown=1)
     server = _server_class()(config)
@@ -95,6 +107,8 @@ def run(args) -> int:
         server.run(sockets=[sock])
     finally:
         sock.close()
+        if store is not None:
+            store.close()
     if server.stopped_by is not None:
         raise stopping.Stopped(server.stopped_by)  # the one line and status of every stopped command
     if server.should_exit and not server.started:
