@@ -1,7 +1,9 @@
 """`make bench`: the start-up of the command line, the CPU time of the commands that do little.
 
-`boardlab list`, `boardlab check layouts/blockd.toml`, `boardlab --help` and `boardlab --version`
-are each run as the installed command runs them (a fresh interpreter), once to write the
+`boardlab list`, `boardlab check layouts/blockd.toml`, `boardlab --help`, `boardlab --version`,
+`boardlab report --help` and, for the commands that compute, `boardlab simulate GAME --games 1
+--workers 1` of every game (the whole run: an upper bound of the start-up before the first game,
+target 0.5 s) are each run as the installed command runs them (a fresh interpreter), once to write the
 bytecode caches (with PYTHONDONTWRITEBYTECODE set every run would compile boardlab's own modules
 again, which no installed copy does) and then 5 times; the least CPU
 time of the process (user + system) is printed against the target of 0.3 s, then the largest
@@ -20,7 +22,12 @@ import sys
 import time
 
 TARGET_CPU = 0.3
-COMMANDS = (["list"], ["check", "layouts/blockd.toml"], ["--help"], ["--version"])
+COMMANDS = (["list"], ["check", "layouts/blockd.toml"], ["--help"], ["--version"], ["report", "--help"])
+#: the commands that compute: their whole run of one game (an upper bound of the CPU spent
+#: before the first game), against the 0.5 s of issue 35
+COMPUTE_TARGET_CPU = 0.5
+COMPUTING = tuple(["simulate", game, "--games", "1", "--workers", "1"] for game in ("blockd", "sixbysix", "links",
+                                                                                      "deblockle"))
 START = [sys.executable, "-c", "import sys; from boardlab.entry import main; sys.exit(main())"]
 #: the children's environment: bytecode caches written and read, as an installed command has them
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -53,14 +60,15 @@ def main() -> None:
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     print(f"Start-up of the command line (best of 5 fresh processes; CPU = user + system of the process; "
           f"load average {load} on {os.cpu_count()} cores):")
-    for args in COMMANDS:
-        cpu_seconds(args)  # writes the bytecode caches
+    for args in COMMANDS + COMPUTING:
+        target = COMPUTE_TARGET_CPU if args in COMPUTING else TARGET_CPU
+        cpu_seconds(args)  # writes the bytecode caches (and numba's, were they missing)
         runs = [cpu_seconds(args) for _ in range(5)]
         wall = min(w for w, _ in runs)
         cpu = min(c for _, c in runs)
         label = "boardlab " + " ".join(args)
-        verdict = "met" if cpu < TARGET_CPU else "NOT met"
-        print(f"  {label:<40} {cpu:5.2f} s CPU {wall:5.2f} s wall; target under {TARGET_CPU} s CPU: {verdict}")
+        verdict = "met" if cpu < target else "NOT met"
+        print(f"  {label:<48} {cpu:5.2f} s CPU {wall:5.2f} s wall; target under {target} s CPU: {verdict}")
         imports = ", ".join(f"{name} {micro / 1000:.0f} ms" for micro, name in largest_imports(args))
         print(f"      largest imports (python -X importtime, cumulative): {imports}")
 

@@ -11,7 +11,7 @@ import pytest
 from deblockle_reference import Ref, definition_named
 
 from boardlab.analysis.deblockle.engine import make_game
-from boardlab.analysis.deblockle.reach import SCORED, reachability_graph, start_figures, turns_to_score
+from boardlab.analysis.deblockle.reach import SCORED, fewest_turns, reachability_graph, start_figures, turns_to_score
 
 
 def reference_distances(definition, owner: int) -> dict:
@@ -59,6 +59,17 @@ def test_turns_to_score_equal_the_twins_shortest_paths(name, seat):
     definition = definition_named(name)
     game = make_game(definition)
     assert named(game, turns_to_score(game, seat)) == reference_distances(definition, seat + 1)
+
+
+@pytest.mark.parametrize("name", ["deblockle", "deblockle-hopless-ends-turn", "deblockle-two-blocks",
+                                  "deblockle-no-touching", "deblockle-handicap", "board-5x6", "board-3x3"])
+def test_the_plain_search_that_games_use_equals_the_graphs(name):
+    """`fewest_turns` (what the engine's agents and search use, without networkx) against
+    `turns_to_score` (networkx's breadth-first search over the reachability graph), both seats."""
+    game = make_game(definition_named(name))
+    for seat in (0, 1):
+        assert fewest_turns(game, seat) == turns_to_score(game, seat)
+    assert game.turns_to_score == (turns_to_score(game, 0), turns_to_score(game, 1))
 
 
 @pytest.mark.slow

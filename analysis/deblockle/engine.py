@@ -151,8 +151,8 @@ class DeblockleGame(Game):
     @cached_property
     def turns_to_score(self):
         """Per seat, the fewest turns from each (cell, orientation) to score alone on an empty board."""
-        from boardlab.analysis.deblockle.reach import turns_to_score
-        return tuple(turns_to_score(self, seat) for seat in range(2))
+        from boardlab.analysis.deblockle.reach import fewest_turns
+        return tuple(fewest_turns(self, seat) for seat in range(2))
 
     def placements(self, rolled) -> tuple[int, ...]:
         """The orientation every block starts in, given the rolled orientations of a setup
