@@ -468,3 +468,14 @@ def with_measured_pace(definition, store):
     mine = [g for _, g in store.playtests(info.id) if g.variant == definition.variant]
     paces = measured_paces(mine, definition_hash(definition), unit)
     return dataclasses.replace(definition, measured_paces=paces) if paces else definition
+
+
+def carry_measured_pace(points, definition, store) -> None:
+    """Give every playable sweep or tune point (`sweep.Point`) the paces the playtests of the
+    definition it varies measured: a point's rule change is taken not to change the time a turn or
+    round takes at the table (its minutes are the point's lengths at the measured pace)."""
+    measured = with_measured_pace(definition, store)
+    paces = getattr(measured, "measured_paces", ())
+    for point in points:
+        if paces and point.definition is not None and hasattr(point.definition, "measured_paces"):
+            point.definition = dataclasses.replace(point.definition, measured_paces=paces)

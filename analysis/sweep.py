@@ -296,7 +296,7 @@ def point_metrics(records, definition, players: int) -> dict[str, dict]:
     from boardlab.analysis.report.metrics import HEADLINE, mean_interval, point_value
     from boardlab.analysis.report.sections import pace
 
-    seconds = pace(definition, _unit(definition))
+    seconds = pace(definition, _unit(definition), players)
     out: dict[str, dict] = {}
     for m in HEADLINE:
         value = point_value(m, records, players, seconds) if m.sweep else None
@@ -356,11 +356,17 @@ def sweep(base: str, definition, axes: Sequence[Axis], store, options: SweepOpti
                  "written": {a.name: _get(definition, a.key) for a in axes},
                  "agent": options.agent, "games": options.games, "seed": options.seed, "length_unit": unit,
                  "stated_minutes": definition.game.minutes, "by_players": []}
+    from boardlab.analysis.playtests import carry_measured_pace, with_measured_pace
+    from boardlab.analysis.report.sections import pace_data
+
+    measured = with_measured_pace(definition, store)
     for players in options.players:
         points = grids[players] if grids else grid(base, axes, players)
+        carry_measured_pace(points, definition, store)
         play_points(points, players, options.agent, options.games, options.seed, store, options.workers,
                     options.progress, options.backend)
-        out["by_players"].append({"players": players, "points": [point_json(p) for p in points]})
+        out["by_players"].append({"players": players, "pace": pace_data(measured, unit, players),
+                                  "points": [point_json(p) for p in points]})
     return out
 
 

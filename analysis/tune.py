@@ -193,10 +193,14 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
 
     `points` is the grid of `axes` when the caller has made it already (`playable_grid`).
     """
-    from boardlab.analysis.sweep import _get, point_json
+    from boardlab.analysis.sweep import _get, _unit, point_json
+
+    from boardlab.analysis.playtests import carry_measured_pace, with_measured_pace
+    from boardlab.analysis.report.sections import pace_data
 
     n = options.players
     points = list(points) if points is not None else playable_grid(base, axes, n)
+    carry_measured_pace(points, definition, store)  # table minutes at the pace playtests measured, if any
     candidates = [Candidate(p) for p in points if p.definition is not None]
     written = {a.name: _get(definition, a.key) for a in axes}
     rounds = []
@@ -252,6 +256,7 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
             "goals": [g.text for g in goals], "max_capped": options.max_capped, "seed": options.seed,
             "confirmation_seed": confirm_seed,
             "first_games": min(options.first_games, options.games), "games": options.games, "rounds": rounds,
+            "length_unit": _unit(definition), "pace": pace_data(with_measured_pace(definition, store), _unit(definition), n),
             "refused": [{"values": p.values, "refused": p.refused} for p in points if p.refused],
             "race": [{"values": c.point.values, "games": c.point.games, "goals": c.statuses,
                       "dropped": c.dropped_at is not None} for c in candidates],
@@ -311,6 +316,7 @@ def _goal_metric(text: str) -> str:
 def tune_text(result: dict) -> str:
     """What the tuner found, in plain words: the values meeting every goal with each metric's
     interval, or that none does and which came closest on each goal."""
+    from boardlab.analysis.report.compare import pace_note
     from boardlab.analysis.report.sweep_report import interval_text, shown_format
 
     def said(values: dict) -> str:
@@ -327,7 +333,10 @@ def tune_text(result: dict) -> str:
              f"; race on seed {result['seed']} from {result['first_games']:,} to at most {result['games']:,} games a "
              f"candidate: {sum(r['dropped'] for r in result['rounds'])} dropped",
              f"confirmation: {len(result['confirmation'])} candidates, {result['games']:,} games each on fresh seed "
-             f"{result['confirmation_seed']}", ""]
+             f"{result['confirmation_seed']}"]
+    if "minutes" in metrics and result.get("pace"):
+        lines.append(f"table minutes at {pace_note(result['pace'], result['length_unit'])}")
+    lines.append("")
     meeting = [c for c in result["confirmation"] if c["meets_every_goal"]]
     if meeting:
         lines.append("Meets every goal in the confirmation run:")

@@ -169,3 +169,25 @@ def test_playtests_report_prints_the_section_with_the_levels_asked_for(tmp_path,
     assert "4 decided games can tell only a seat difference of" in out
     assert main(["playtests", "report", "sixbysix", "--store", str(store), "--agents", "nobody"]) == 2
     assert "nobody" in capsys.readouterr().err
+
+
+def test_sweep_and_tune_take_their_minutes_at_the_measured_pace(tmp_path, capsys):
+    store = tmp_path / "r.sqlite"
+    log = tmp_path / "log.csv"
+    log.write_text("date,players,seats,winners,rounds,minutes\n"
+                   "2026-11-01,2,A;B,A,10,10\n2026-11-02,2,A;B,B,20,19\n2026-11-03,2,A;B,A,30,31\n")
+    assert main(["playtests", "import", "sixbysix", str(log), "--store", str(store)]) == 0
+    measured = round(60 * 60 / 60, 1)  # 60 minutes over 60 rounds: 60 s a round
+    capsys.readouterr()
+    common = ["--players", "2", "--games", "12", "--agent", "random", "--workers", "1", "--store", str(store), "--json"]
+    assert main(["sweep", "sixbysix", "--vary", "rules.chips=3,4", "--out", str(tmp_path / "out"), *common]) == 0
+    result = json.loads(capsys.readouterr().out)
+    block = result["by_players"][0]
+    assert block["pace"]["seconds_per_unit"] == measured and block["pace"]["pace_measured"]["games"] == 3
+    for point in block["points"]:
+        assert math.isclose(point["metrics"]["minutes"]["value"], point["metrics"]["length"]["value"] * measured / 60,
+                            rel_tol=1e-5)
+    head = (tmp_path / "out" / "sixbysix-rules-chips.md").read_text()
+    assert "60 s a round, measured from 3 playtests at 2 players" in head
+    assert main(["tune", "sixbysix", "--goal", "minutes<=30", "--over", "rules.chips=3,4", *common[:-1]]) == 0
+    assert "table minutes at 60 s a round, measured from 3 playtests at 2 players" in capsys.readouterr().out

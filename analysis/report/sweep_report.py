@@ -114,6 +114,12 @@ def sweep_document(result: dict) -> dict:
             ["games per point", f"{result['games']:,}, {result['agent']} in every seat"],
             ["seed", f"{result['seed']}: every point plays the same games (the same deals and dice), so neighbouring "
                      f"points differ by the rule, not by luck"]]
+    from boardlab.analysis.report.compare import pace_note
+
+    paces = {b["players"]: pace_note(b["pace"], unit) for b in result["by_players"] if b.get("pace")}
+    if paces:
+        head.append(["pace", "; ".join(f"{note} ({n} players)" for n, note in paces.items())
+                     + "; every point's table minutes at it"])
     sections = []
     for block in result["by_players"]:
         n, points = block["players"], block["points"]
