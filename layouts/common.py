@@ -169,6 +169,7 @@ class SheetSettings:
     tile_overlap: float = field(metadata=limits(min=0, max=50))
     footer_size: float = field(metadata=limits(min=4, max=14))
     poster_paper: str  # a paper name from [papers]: the one-page version of a tiled board
+    aid: tuple[float, float]  # a player aid card, width and height: four to an A4 or Letter page
 
 
 @dataclass(frozen=True)

@@ -143,16 +143,18 @@ def test_terms_fill_numbers_with_the_languages_decimal_point():
         "Scale 100 %: the board as designed (210.5 x 297 mm)."
 
 
-def test_print_writes_the_player_aid_the_quick_reference_on_one_page(tmp_path, monkeypatch):
+def test_print_writes_a_player_aid_card_for_each_player(tmp_path, monkeypatch):
     from boardlab.layouts.rulebook import parse
-    from boardlab.printkit.rulebook import book
+    from boardlab.printkit.rulebook import aid as aids
 
     assert cli.main(["print", "links", "--lang", "es", "--out", str(tmp_path / "es")]) == 0
     aid = PdfReader(tmp_path / "es" / "links-aid-a4.pdf")
-    assert len(aid.pages) == 1 and "Resumen" in aid.pages[0].extract_text()
+    players = load("links").game.max_players  # 8: four cards to an A4 page, on two pages
+    found = [page.extract_text().count("Links — Resumen") for page in aid.pages]
+    assert sum(found) == players and found == [4] * (players // 4) + ([players % 4] if players % 4 else [])
     assert aid.metadata["/Title"] == aid.metadata["/Subject"] == "Links — Resumen"  # its own heading, not "Reglamento"
     # a rulebook without a quick reference: no player aid, and print still writes the rest
-    monkeypatch.setattr(book, "read_text", lambda game, lang: parse("# Goal {#goal}\nWin.\n", "x.md", lang))
+    monkeypatch.setattr(aids, "read_text", lambda game, lang: parse("# Goal {#goal}\nWin.\n", "x.md", lang))
     assert cli.main(["print", "links", "--lang", "es", "--out", str(tmp_path / "bare")]) == 0
     written = sorted(p.name for p in (tmp_path / "bare").glob("*.pdf"))
     assert "links-aid-a4.pdf" not in written and "links-cover-a4.pdf" in written

@@ -361,3 +361,9 @@ def worked_example(definition):
     ends_on = term("blockd.card", colour=word(definition.colours[suits[target.suit]].label), value=target.value)
     caption = term("blockd.example", player=colour, value=card.value, steps=len(path) - 1, end=ends_on)
     return draw, columns * step_x - CARD_GAP, rows * step_y - CARD_GAP, caption
+
+
+def aid_symbols(definition) -> list[tuple[str, str]]:
+    """The player aid's row of symbols: each colour's symbol, as on its cards and pawn, with the
+    colour's name (so a black-and-white print still tells the colours apart)."""
+    return [(definition.colours[suit].symbol, word(definition.colours[suit].label)) for suit in definition.cards.suits]

@@ -366,3 +366,9 @@ def worked_example(definition):
                    face=word(cube.top(turned)), end=board.name(move.to),
                    via=term("deblockle.example.via", n=len(route) - 1, squares=listed(steps)) if steps else "")
     return draw, width, height, caption
+
+
+def aid_symbols(definition) -> list[tuple[str, str]]:
+    """The player aid's row of symbols: each cube face as players see it, with its name in the
+    language being written (`printkit.rulebook.aid`)."""
+    return [(face.symbol, word(name)) for name, face in definition.faces.items()]

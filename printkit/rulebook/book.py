@@ -253,14 +253,20 @@ def _paper(paper: str) -> tuple[float, float]:
     return conventions.papers[paper]
 
 
-def _footer(definition, ink: str, size: tuple[float, float]):
-    """The footer of every page: the game, its version, the variant, the date and the page number."""
+def _footer_label(definition) -> str:
+    """The game, its version, the variant and the date, as every page's footer names them."""
     date = footer_date()
     label = f"{definition.game.name} {definition.game.version}"
     if definition.variant != "baseline":
         label += f" · {definition.variant}"
     if date:
         label += f" · {date}"
+    return label
+
+
+def _footer(definition, ink: str, size: tuple[float, float]):
+    """The footer of every page: the game, its version, the variant, the date and the page number."""
+    label = _footer_label(definition)
 
     def footer(canvas, doc) -> None:
         canvas.saveState()
@@ -283,30 +289,12 @@ def player_aid_name(game_id: str, paper: str) -> str:
 
 
 def render_player_aid(definition, language: str, paper: str) -> bytes | None:
-    """The rulebook's quick reference alone, on one page: the player aid printed with the cards.
-    None when the rulebook has no quick reference (or no text in `language`).
+    """The player aids: the rulebook's quick reference on a card for each player
+    (`printkit.rulebook.aid`).  None when the rulebook has no quick reference (or no text in
+    `language`).
 
     :raises DefinitionError: for mistakes in the text.
     """
-    from boardlab.layouts.terms import speaking
+    from boardlab.printkit.rulebook.aid import render_player_aid as render
 
-    size = _paper(paper)
-    try:
-        text = read_text(definition.game.id, language)
-    except BoardlabError:
-        return None
-    if not any(block.kind == "quickref" for block in text.blocks):
-        return None
-    with speaking(language if language in available_languages() else SOURCE_LANGUAGE, definition):
-        book = build_book(definition, language)
-        quick = next((block for block in book.blocks if block.kind == "quickref"), None)
-        if quick is None:  # the quick reference is inside a condition the definition does not meet
-            return None
-        story = _Story(book, size, {})
-        # the aid's own title: the quick reference's heading ("Links — Resumen"), else the rulebook's
-        first = quick.children[0] if quick.children else None
-        title = f"{definition.game.name} — " + (first.text if first is not None and first.kind == "heading"
-                                                else book.term('Rules'))
-        # the story is made inside build_pdf, once the fonts are registered (as for the rulebook)
-        return build_pdf(lambda toc: [f for f in story.quick_reference(quick.children) if not isinstance(f, PageBreak)],
-                         page=size, footer=_footer(definition, story.ink, size), title=title, author="boardlab")
+    return render(definition, language, paper)
