@@ -57,6 +57,11 @@ DEFAULT_LIMIT = 32
 #: the largest seed a request may give
 MAX_SEED = 2 ** 63 - 1
 STATIC = Path(__file__).resolve().parent / "static"
+#: the page's icon: a die face on a board square (SVG, also answered for /favicon.ico)
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" '
+           'fill="#2d3436"/><rect x="6" y="6" width="20" height="20" rx="4" fill="#fff"/><circle cx="11" cy="11" '
+           'r="2.4" fill="#2d3436"/><circle cx="16" cy="16" r="2.4" fill="#2d3436"/><circle cx="21" cy="21" r="2.4" '
+           'fill="#2d3436"/></svg>')
 
 
 class RequestError(Exception):
@@ -207,6 +212,7 @@ class Seating:
         self.tokens = [secrets.token_urlsafe(18) if agent is None else None for agent in session.agents]
         self.seen = [0.0] * len(self.tokens)  # time.monotonic() of a seat's page's last request, 0 never
         self.last_local: int | None = None  # the host's seat last shown (kept while an agent moves)
+        self.last: tuple[int, dict] | None = None  # (ply, `last_move`) kept
         self.hides = False  # whether a seat sees less than everything (hands): hot seat hands the screen over
 
     def role(self, token: str | None) -> int | None:
@@ -330,6 +336,26 @@ class Games:
         return len(self._games)
 
 
+def last_move(session: Session, seating: Seating | None = None) -> dict | None:
+    """The last move's seat and the keys its clicks went to (the page outlines them), or None
+    before the first move; kept per ply in `seating`."""
+    from boardlab.playtest import replay_entries
+
+    moves = [k for k, entry in enumerate(session.entries) if entry[0] == "move"]
+    if not moves:
+        return None
+    ply = session.ply()
+    if seating is not None and seating.last is not None and seating.last[0] == ply:
+        return seating.last[1]
+    k = moves[-1]
+    before = replay_entries(session.game, session.seed, session.entries[:k])
+    seat, index = session.entries[k][1], session.entries[k][2]
+    found = {"seat": seat, "keys": list(session.table.targets(before, before.legal_moves()[index]))}
+    if seating is not None:
+        seating.last = (ply, found)
+    return found
+
+
 def hides_hands(session: Session) -> bool:
     """Whether the first seat sees other art than the all-seeing view (cards face down)."""
     def arts(seat: int | None) -> list[str]:
@@ -389,6 +415,7 @@ def state_json(game_id: str, session: Session, seating: Seating | None = None, r
             if seconds is not None:
                 item["seconds"] = round(seconds, 3)
             history.append(item)
+            history.extend({"text": line, "quiet": True} for line in entry.get("then", ()))
         now = time.monotonic()
         seats = []
         for s in range(session.game.players):
@@ -400,6 +427,7 @@ def state_json(game_id: str, session: Session, seating: Seating | None = None, r
                     about["token"] = seating.tokens[s]
             seats.append(about)
         out = {"id": game_id, "game": session.game.id, "variant": session.game.variant, "seed": session.seed,
+               "last": last_move(session, seating),
                "ply": session.ply(), "mover": mover, "viewer": seat,
                "role": "host" if role < 0 else "seat", "seat": role if role >= 0 else None,
                "seats": seats, "view": table.view(state, seat).to_json(), "moves": moves, "history": history,
@@ -485,6 +513,9 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
 
     async def script(request: Request):
         return FileResponse(STATIC / "play.js", media_type="text/javascript")
+
+    async def favicon(request: Request):
+        return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     async def component(request: Request):
         name = request.path_params["name"]
@@ -591,6 +622,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     routes = [Route("/", page), Route("/play.js", script),
+              Route("/favicon.svg", favicon), Route("/favicon.ico", favicon),
               Route("/art/{name}.svg", handled(component)),
               Route("/api/setup", handled(setup)),
               Route("/api/games", handled(new_game), methods=["POST"]),

@@ -186,7 +186,11 @@ class Session:
         move = self.legal_moves()[index]
         self.texts.append({"seat": seat, "index": index, "text": self._move_text(move),
                            "move": self._move_json(move)})
+        quiet = len(self.table.quiet_turns(self.state)) if self.table is not None else 0
         self.state.apply(move)
+        then = self.table.quiet_turns(self.state)[quiet:] if self.table is not None else []
+        if then:  # the turns after this move in which a seat had no move (Links: it only drew)
+            self.texts[-1]["then"] = then
         self.entries.append(("move", seat, index))
         self.thinking.append(seconds)
         self._settle()

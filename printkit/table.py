@@ -121,6 +121,11 @@ class TableArt:
         """A chance outcome of `state` (a chance node) for the move list."""
         return "chance"
 
+    def quiet_turns(self, state) -> list[str]:
+        """A line for every turn so far in which a seat had no move to make (Links: it only
+        draws), in order; none in a game where every turn is a move."""
+        return []
+
     def scores(self, state) -> list[str] | None:
         """Per-seat scores as text when the game has scores beyond who won (None: it has none)."""
         return None

@@ -219,7 +219,7 @@ def play_in_page(page, server: Server, seats: list[str], seed: int, rng: random.
         if turns == 3 and shots is not None:  # a few moves in, a person to move: the moves lit
             page.screenshot(path=str(shots / f"{game}.png"))
         assert not page.locator("#error").inner_text()
-    texts = page.eval_on_selector_all("#moves li", "items => items.map(li => li.dataset.text)")
+    texts = page.eval_on_selector_all("#moves li[data-text]", "items => items.map(li => li.dataset.text)")
     status = page.inner_text("#status")
     game_id, token = page.evaluate("location.hash.slice(1)").split(":")
     return {"texts": texts, "status": status, "id": game_id, "token": token, "turns": turns}

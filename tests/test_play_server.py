@@ -488,3 +488,22 @@ def test_a_restarted_server_resumes_its_games_from_the_store(tmp_path):
             assert [(s["remote"], s["token"]) for s in now["seats"]] == [(s["remote"], s["token"]) for s in was["seats"]]
         assert again.get(f"/api/games/{g['id']}", headers={TOKEN_HEADER: seat}).json()["view"] == seat_view["view"]
         assert {ident for ident, _ in store.open_games("links", again.app.state.games.definition_id)} == set(before)
+
+
+def test_turns_without_a_move_are_in_the_move_list():
+    """Links: every turn a seat could not play (it only draws) is a line of the move list, after
+    the move it followed, as many as the engine counts; the record keeps them."""
+    c = client("links", ("random", "random"))
+    seen = 0
+    for seed in range(6):
+        g = c.post("/api/games", json={"seed": seed}).json()
+        while not g["over"]:
+            g = c.post(f"/api/games/{g['id']}/step", json={"ply": g["ply"]}).json()
+        session, _ = c.app.state.games.get(g["id"])
+        quiet = [h["text"] for h in g["history"] if h.get("quiet")]
+        assert len(quiet) == len(session.state.blocked) == session.state.stats()["blocked_turns"]
+        assert all("cannot play" in line for line in quiet)
+        record = c.get(f"/api/games/{g['id']}/record").json()
+        assert sum(len(m.get("then", [])) for m in record["moves"]) == len(quiet)
+        seen += len(quiet)
+    assert seen  # some seed had such a turn

@@ -98,14 +98,37 @@ function drawTable() {
     let cls = "hit";
     if (next.has(item.key)) cls += " legal";
     if (clicks.includes(item.key)) cls += " chosen";
+    if (game.last && game.last.keys.includes(item.key)) cls += " last";
     node.setAttribute("class", cls);
     node.dataset.key = item.key;
+    // every piece, card and place is a button for the keyboard: Tab to it, Enter or Space clicks
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", (item.title || item.key) + (next.has(item.key) ? " (can be played)" : "")
+      + (clicks.includes(item.key) ? " (chosen)" : "") + (cls.includes(" last") ? " (last move)" : ""));
     if (item.title) { const t = el("title", {}); t.textContent = item.title; node.appendChild(t); }
     node.addEventListener("click", () => clicked(item.key));
+    node.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clicked(item.key); }
+    });
     svg.appendChild(node);
   }
+  // the board is redrawn after every move: keep the keyboard's place on it
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : undefined;
+  const hadFocus = focused !== undefined && $("table").contains(document.activeElement);
   $("table").replaceChildren(svg);
+  if (hadFocus || keyboardTurn) {
+    const keep = [...svg.querySelectorAll(".hit")].find((n) => n.dataset.key === focused && n.classList.contains("legal"))
+      || svg.querySelector(".hit.legal") || [...svg.querySelectorAll(".hit")].find((n) => n.dataset.key === focused)
+      || svg.querySelector(".hit");
+    if (keep) keep.focus();
+  }
 }
+
+// set once a key was used on the board: from then on the focus follows the game onto the board
+let keyboardTurn = false;
+document.addEventListener("keydown", (e) => { if (e.key === "Tab" || e.key === "Enter" || e.key === " ") keyboardTurn = true; });
+document.addEventListener("mousedown", () => { keyboardTurn = false; });
 
 function seatLabel(s) {
   const seat = game.seats[s];
@@ -115,6 +138,7 @@ function seatLabel(s) {
 function drawPanel() {
   const status = $("status");
   status.className = "";
+  status.textContent = "";
   if (game.over) {
     const r = game.result;
     status.className = "over";
@@ -126,8 +150,10 @@ function drawPanel() {
     status.textContent = text;
   } else if (game.mover >= 0) {
     const person = game.seats[game.mover].agent === "person";
-    status.textContent = `${seatLabel(game.mover)} to move` + (!person ? "…" : game.moves.length
-      ? ": click a highlighted piece or place." : " on their own page…");
+    const last = [...game.history].reverse().find((h) => h.seat !== undefined);
+    if (last) status.append(`${game.seats[last.seat].name} played ${last.text}. `);
+    status.append(`${seatLabel(game.mover)} to move` + (!person ? "…" : game.moves.length
+      ? ": click a highlighted piece or place (or Tab to it and press Enter)." : " on their own page…"));
   }
   document.body.dataset.ply = game.ply;
   document.body.dataset.over = game.over ? "1" : "0";
@@ -138,7 +164,8 @@ function drawPanel() {
   for (const entry of game.history) {
     const li = document.createElement("li");
     li.textContent = (entry.seat !== undefined ? game.seats[entry.seat].name + ": " : "") + entry.text;
-    li.dataset.text = entry.text;
+    if (entry.quiet) li.className = "quiet";  // a turn without a move (Links: the seat only drew)
+    else li.dataset.text = entry.text;
     if (entry.seconds !== undefined) {
       const secs = document.createElement("span");
       secs.className = "secs";
@@ -171,6 +198,7 @@ function drawPanel() {
       b.addEventListener("click", () => play(m.index));
       choices.appendChild(b);
     }
+    if (keyboardTurn && !nextKeys().size) choices.querySelector("button").focus();
   }
   $("save").href = `/api/games/${game.id}/record?token=${encodeURIComponent(token)}`;
   $("save").hidden = game.role !== "host" && !game.over;
@@ -308,9 +336,11 @@ async function step() {
 
 function seatInputs() {
   const box = $("seatsetup");
-  box.replaceChildren();
   const players = Number($("players").value);
-  const previous = game ? game.seats.map((s) => s.agent) : setup.seats;
+  // what is typed stays typed when the player count changes (else the game's seats, else the defaults)
+  const typed = [...box.querySelectorAll("input.seat")].map((i) => i.value.trim());
+  const previous = typed.length ? typed : game ? game.seats.map((s) => s.agent) : setup.seats;
+  box.replaceChildren();
   for (let s = 0; s < players; s++) {
     const input = document.createElement("input");
     input.setAttribute("list", "agentlist");
@@ -358,6 +388,7 @@ async function start() {
   $("seed").value = setup.seed;
   seatInputs();
   $("new").addEventListener("click", newGame);
+  $("deal").addEventListener("click", () => { $("seed").value = Math.floor(Math.random() * 2 ** 31); newGame(); });
   $("undo").addEventListener("click", async () => {
     if (busy) return;
     setBusy(true);

@@ -137,6 +137,16 @@ class LinksTable(TableArt):
             text += f", captures {data['captures']}"
         return text
 
+    def quiet_turns(self, state) -> list[str]:
+        names = self.seat_names()
+        out = []
+        blocked = state.blocked
+        for i, (seat, drawn, _) in enumerate(blocked):
+            later = [d for s, d, _ in blocked[i + 1:] if s == seat]
+            drew = (later[0] if later else state.draws[seat]) > drawn
+            out.append(f"{names[seat]} cannot play: " + ("draws a card" if drew else "no card left to draw"))
+        return out
+
     def chance_text(self, state, outcome) -> str:
         return "cards shuffled and dealt"
 
