@@ -71,13 +71,9 @@ rulebooks: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/mkdocs build --strict
 
+# every benchmarks/bench*.py, its output shown as it runs and written to benchmarks/RESULTS.md
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench.py
-	$(BIN)/python benchmarks/bench_sixbysix.py
-	$(BIN)/python benchmarks/bench_links.py
-	$(BIN)/python benchmarks/bench_deblockle.py
-	$(BIN)/python benchmarks/bench_sweep.py
-	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/run.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis
