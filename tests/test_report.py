@@ -234,7 +234,10 @@ def test_findings_are_generated_from_the_numbers_and_ordered():
                                        "it states; the rule options that shorten it most: `bank = house`, to 27 "
                                        "minutes or `cover = false`, to 2.8 hours (mean length, a game stopped at the "
                                        "cap counted at the cap).")
-    assert [f["score"] for f in found] == sorted((f["score"] for f in found), reverse=True)
+    # ordered as the glossary promises: problems, rule effects, ..., what was not found; by size within each
+    from boardlab.analysis.report.findings import TIERS
+    order = [(TIERS.get(f["kind"], 9), -f["score"]) for f in found]
+    assert order == sorted(order) and [f["kind"] for f in found] == ["length", "rule", "rule", "balanced"]
     assert any("`cover = false` changes the mean length: 300.0 to 250.0 (-17%) with 2 players." == f["text"]
                for f in found)
     assert not any("`other" in f["text"] for f in found)

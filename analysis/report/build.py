@@ -157,7 +157,8 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
             "skill": sections.skill_data(traces[n], difference),
             "restricted": sections.restricted_data(effects[n], difference),
             "game": own,
-            "sensitivity": sections.sensitivity_data(baseline, alts, n, skipped)}
+            "sensitivity": sections.sensitivity_data(baseline, alts, n, skipped),
+            "thresholds": sections.thresholds(definition)}
     playtests = [g for _, g in store.playtests(game_id)]
     data["playtests"] = your_playtests.playtests_data(
         definition, playtests, counts, unit, _level_records(agent, baselines, level_outcomes), agent, difference)

@@ -37,6 +37,8 @@ def report_tests(by_players: dict):
         for e in d.get("restricted", {}).get("elements", []):
             yield (n, "restricted", e["element"]), e
         for alt in d.get("sensitivity", {}).get("alternatives", []):
+            if alt.get("inert"):  # it changed no game: no test (`sections.sensitivity_data`)
+                continue
             for metric, m in alt.get("metrics", {}).items():
                 yield (n, "rule", alt["option"], str(alt["value"]), metric), m
 
@@ -83,8 +85,26 @@ def findings(name: str, by_players: dict, rule_name=None) -> list[dict]:
             f["level"] = level
             out.append(f)
     out += _skill(counts) + skill_share_findings(counts) + perfect_findings(counts) + _restricted(counts)
-    out.sort(key=lambda f: (-f["score"], f["text"]))
+    out.sort(key=lambda f: (TIERS.get(f["kind"], len(set(TIERS.values()))), -f["score"], f["text"]))
     return out
+
+
+#: the order of findings, as the glossary promises: what a designer would change first.  Problems
+#: over the designer's own thresholds (a seat off fair by `analysis.difference` or more, the table
+#: time off the stated one, capped or drawn games over `analysis.max_capped` / `max_draws`), then
+#: rule effects, then skill, then restricted play, then what was not found.  Within a tier the
+#: score: the size over its threshold (2.0: twice as far off as matters).
+TIERS = {"seats": 0, "length": 0, "unfinished": 0, "draws": 0, "rule": 1, "skill": 2, "skill share": 2,
+         "perfect": 2, "element": 3, "element unused": 3, "element could go": 3}
+
+
+def thresholds(d: dict) -> dict:
+    """The designer's thresholds a player count's data was judged by: "difference" (a seat's share,
+    from its equivalence test), "max_capped", "max_draws" (`sections.thresholds`; defaults 5% and 10%)."""
+    given = d.get("thresholds", {})
+    margin = d.get("seats", {}).get("equivalence", {}).get("margin", given.get("difference", 0.05))
+    return {"difference": margin, "max_capped": given.get("max_capped", 0.05),
+            "max_draws": given.get("max_draws", 0.10)}
 
 
 def _headlines(name, counts, rule_name, remedies: bool = True) -> list[dict]:
@@ -136,9 +156,9 @@ def _first_seat(counts):
         text = say("first_seat.many", how=how, where=_where([n for n, _ in decided], counts), parts="; ".join(
             say("first_seat.part", rate=pct(a["rate"]), fair=pct(a["fair_share"]), players=n,
                 diff=points(a["advantage"]), p=p_words(a["p_value"])) for n, a in decided))
-    # relative to the fair share: 5 points matter more among 6 players than between 2
-    return [{"score": max(abs(a["advantage"]) / a["fair_share"] * 50 for _, a in decided), "text": text,
-             "kind": "seats", "players": [n for n, _ in decided]}]
+    # how many times as far off fair as the designer's difference
+    return [{"score": max(abs(a["advantage"]) / thresholds(counts[n])["difference"] for n, a in decided),
+             "text": text, "kind": "seats", "players": [n for n, _ in decided]}]
 
 
 def _points_span(values: list[float]) -> str:
@@ -179,17 +199,24 @@ def _seats(players, d):
     out = []
     rates = [r["share"] for r in s["by_seat"]]
     worst, best = rates.index(min(rates)), rates.index(max(rates))
+    limits = thresholds(d)
     if _unequal_off(s) and players > 2:
-        out.append({"score": (1 - s["balance"]) * 100,
+        off = max(abs(r - s["fair_share"]) for r in rates)
+        out.append({"score": off / limits["difference"],
                     "text": say("seats_unequal", players=players, p=p_words(s["equality"]["p_value"]), best=best + 1,
                                 best_rate=pct(rates[best]), worst=worst + 1, worst_rate=pct(rates[worst]),
                                 fair=pct(s["fair_share"])),
                     "kind": "seats", "players": [players]})
-    if s["unfinished_share"]["share"] >= 0.01:
-        out.append({"score": s["unfinished_share"]["share"] * 100,
-                    "text": say("unfinished", players=players, share=pct(s["unfinished_share"]["share"]),
-                                cap=cap_words(d["length"]["unit"])),
+    capped, drawn = s["unfinished_share"]["share"], s.get("draw_share", {}).get("share", 0.0)
+    if capped > limits["max_capped"]:
+        out.append({"score": capped / max(limits["max_capped"], 0.01),
+                    "text": say("unfinished", players=players, share=pct(capped), cap=cap_words(d["length"]["unit"]),
+                                most=pct(limits["max_capped"], 0)),
                     "kind": "unfinished", "players": [players]})
+    if drawn > limits["max_draws"]:
+        out.append({"score": drawn / max(limits["max_draws"], 0.01),
+                    "text": say("draws_over", players=players, share=pct(drawn), most=pct(limits["max_draws"], 0)),
+                    "kind": "draws", "players": [players]})
     return out
 
 
@@ -201,7 +228,7 @@ def _length(name, counts, rule_name, remedies: bool = True):
     off = []
     for players, d in counts.items():
         length = d["length"]
-        if "table_minutes" in length and length["finished_games"]:
+        if "table_minutes" in length and length.get("games", length["finished_games"]):
             at_table, stated = length["table_minutes"]["median"], length["stated_minutes"]
             ratio = max(at_table / stated, stated / at_table) if at_table else float("inf")
             if ratio > LENGTH_TOLERANCE:
@@ -238,7 +265,7 @@ def _length(name, counts, rule_name, remedies: bool = True):
         text += say("length.also", parts=", ".join(
             say("length.also_part", players=p, minutes=minutes(x["length"]["table_minutes"]["median"]))
             for _, p, x in sorted(off[1:], key=lambda t: t[1])))
-    return [{"score": min(50.0, 10 * ratio), "text": text, "kind": "length", "players": sorted(p for _, p, _ in off)}]
+    return [{"score": ratio / LENGTH_TOLERANCE, "text": text, "kind": "length", "players": sorted(p for _, p, _ in off)}]
 
 
 def _rules(counts, rule_name):
@@ -251,18 +278,21 @@ def _rules(counts, rule_name):
     out = []
     for (option, value, metric), seen in groups.items():
         parts, score = [], 0.0
+        if metric != "length":  # a share's effect smaller than the designer's difference stays in the table
+            seen = [(n, m, alt) for n, m, alt in seen if abs(m["difference"]) >= thresholds(counts[n])["difference"]]
         for players, m, _ in seen:
             if metric == "length":
                 base = m["baseline"] or 1
-                score = max(score, abs(m["difference"]) / base * 20)
+                # relative to the tolerance of the table time: a quarter longer or shorter scores 1
+                score = max(score, abs(m["difference"]) / base / (LENGTH_TOLERANCE - 1))
                 parts.append(say("rule.part_length", base=number(m['baseline'], ".1f"),
                                  variant=number(m['variant'], ".1f"),
                                  relative=term_percent(m['difference'] / base), players=players))
             else:
-                score = max(score, abs(m["difference"]) * 100)
+                score = max(score, abs(m["difference"]) / thresholds(counts[players])["difference"])
                 parts.append(say("rule.part_share", base=pct(m["baseline"]), variant=pct(m["variant"]),
                                  diff=points(m["difference"]), players=players))
-        if score < 1:
+        if not seen or score < 0.2:  # a length changed by less than 5%: the table says it
             continue
         out.append({"score": score, "text": say("rule", rule=rule_name(option, seen[0][2]["value"]), metric=label(metric),
                                                 parts="; ".join(parts)),

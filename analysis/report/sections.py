@@ -81,6 +81,15 @@ def designer_difference(definition) -> float:
     return getattr(analysis, "difference", None) or DESIGNER_DIFFERENCE
 
 
+def thresholds(definition) -> dict:
+    """The designer's thresholds a report judges by: "difference" (`designer_difference`),
+    "max_capped" (games stopped at the cap a length may rest on) and "max_draws" (drawn games that
+    are no problem), from `[analysis]`, else 5 points, 5% and 10%."""
+    analysis = getattr(definition, "analysis", None)
+    return {"difference": designer_difference(definition), "max_capped": getattr(analysis, "max_capped", 0.05),
+            "max_draws": getattr(analysis, "max_draws", 0.10)}
+
+
 def seats_data(outcome, players: int, difference: float) -> dict:
     """`metrics.seat_statistics` of the baseline games."""
     return seat_statistics(outcome.records, players, difference)
@@ -325,7 +334,11 @@ def sensitivity_data(baseline, alternatives, players: int, skipped) -> dict:
     """`alternatives`: (option, value, outcome or error text); `skipped`: (option, why) not varied.
 
     Every headline metric (`metrics.headline_series`) of each alternative against the default's
-    games of the same seeds (`metrics.paired_ratio_difference`).
+    games of the same seeds (`metrics.paired_ratio_difference`), and the median length of both
+    (Kaplan-Meier, `metrics.length_statistics`) so that a remedy for the table time is said in
+    the statistic of the problem.  An alternative whose games come out the same as the default's
+    in every headline metric, game by game, is marked "inert": with the other options at their
+    defaults it acts on nothing (an option that acts only under another), and it is no test.
     """
     base = headline_series(baseline.records, players)
     data = []
@@ -339,7 +352,15 @@ def sensitivity_data(baseline, alternatives, players: int, skipped) -> dict:
             k = len(numerators)  # the default's games of the same seeds
             metrics[name] = paired_ratio_difference((numerators, denominators),
                                                     (base[name][0][:k], base[name][1][:k]))
-        data.append({"option": option, "value": value, "games": len(outcome.records), "metrics": metrics})
+        k = len(outcome.records)
+        lb, lv = length_statistics(baseline.records[:k]), length_statistics(outcome.records)
+        entry = {"option": option, "value": value, "games": k, "metrics": metrics,
+                 "median_length": {"baseline": lb["median"], "variant": lv["median"],
+                                   "baseline_at_least": lb["at_least"]["median"],
+                                   "variant_at_least": lv["at_least"]["median"]}}
+        if all(not m["sd"] and not m["difference"] for m in metrics.values()):
+            entry["inert"] = True
+        data.append(entry)
     return {"alternatives": data, "not_varied": [o for o, _ in skipped], "not_varied_why": [w for _, w in skipped]}
 
 
@@ -347,8 +368,11 @@ def sensitivity_blocks(data: dict, players: int, unit: str, rule_name=None) -> l
     """The sensitivity table; `rule_name(option, value)` names a rule (`options.rule_namer`)."""
     rule_name = rule_name or (lambda option, value: f"`{option} = {option_value_text(value)}`")
     rows = []
+    inert = [alt for alt in data["alternatives"] if alt.get("inert")]
     for alt in data["alternatives"]:
         rule = rule_name(alt["option"], alt["value"])
+        if alt.get("inert"):
+            continue
         if "error" in alt:
             rows.append([rule, say("sens.not_playable"), None, None, None, None, None])
             continue
@@ -362,7 +386,10 @@ def sensitivity_blocks(data: dict, players: int, unit: str, rule_name=None) -> l
     blocks = [table(say("sens.title", players=players),
                     [(say("col.rule"), "text"), (say("col.metric"), "text"), (say("col.default"), "text"),
                      (say("col.changed"), "text"), (say("col.difference"), "text"), (say("col.p"), "p"),
-                     (say("col.significant"), "yes")], rows, say("sens.note", games=amount(games)))]
+                     (say("col.significant"), "yes")], rows, say("sens.note", games=amount(games)))] if rows else \
+        [text(say("sens.none", players=players))]
+    if inert:
+        blocks.append(text(say("sens.inert", options=", ".join(rule_name(a["option"], a["value"]) for a in inert))))
     skipped = list(zip(data["not_varied"], data["not_varied_why"]))
     if skipped:
         blocks.append(text(say("sens.skipped", options=", ".join(f"`{o}` ({_why(why)})" for o, why in skipped))))

@@ -11,7 +11,7 @@ has marked the tests, so it states only what the false-discovery control selecte
 
 from __future__ import annotations
 
-from boardlab.analysis.report.findings import LENGTH_TOLERANCE, label, seat_imbalance
+from boardlab.analysis.report.findings import LENGTH_TOLERANCE, label, seat_imbalance, thresholds
 from boardlab.analysis.report import metrics as metric_table
 from boardlab.analysis.report.wording import (at_least, cap_words, games, listed, minutes, number, p_words, pace_words, pct,
                                               points, say, say_plural, unsigned_points, word)
@@ -44,9 +44,7 @@ def verdict(by_players: dict, rule_name) -> dict:
         else:
             if remedies:
                 unit = f" {word(d['length']['unit'])}"
-                parts = [say("verdict.remedy_part", rule=rule_name(r["option"], r["value"]), metric=label(problem["metric"]),
-                             base=_shown(problem["metric"], r["baseline"]), variant=_shown(problem["metric"], r["variant"]),
-                             unit=unit if problem["metric"] == "length" else "")
+                parts = [_remedy_part(r, problem, d, rule_name)
                          + (say("verdict.remedy_but", effects=listed(
                              say("verdict.side_part", metric=label(e["metric"]), base=_shown(e["metric"], e["baseline"]),
                                  variant=_shown(e["metric"], e["variant"]),
@@ -54,13 +52,30 @@ def verdict(by_players: dict, rule_name) -> dict:
                             if r["worse"] else "")
                          for r in remedies]
                 remedy = say_plural("verdict.remedy", len(parts), options="; ".join(parts))
-            else:
+            elif [a for a in d.get("sensitivity", {}).get("alternatives", []) if not a.get("inert")]:
                 remedy = say("verdict.remedy_none")
+            else:  # no rule option was tried: nothing to say of them
+                remedy = ""
             if d.get("agent") and d["agent"] != shown[-1][1]["agent"] and d.get("sensitivity", {}).get("alternatives"):
                 remedy += say("level.remedy_measured", agent=d["agent"])
-            lines.append(for_level(say("verdict.problem", problem=problem["text"], remedy=remedy), judged_who))
+            lines.append(for_level(say("verdict.problem", problem=problem["text"], remedy=remedy).rstrip(), judged_who))
         out[key] = {"lines": lines, "problem": problem, "remedies": remedies}
     return {"by_players": out}
+
+
+def _remedy_part(r: dict, problem: dict, d: dict, rule_name) -> str:
+    """One remedy in the problem's own statistic: a table time too long as the median table time
+    with and without the option (Kaplan-Meier, "at least" where the cap decides it), any other
+    problem in its headline metric."""
+    seconds = d["length"].get("seconds_per_unit")
+    median = r.get("median_length")
+    if problem["kind"] == "length" and median and seconds:
+        return say("verdict.remedy_part_time", rule=rule_name(r["option"], r["value"]),
+                   base=at_least(minutes(median["baseline"] * seconds / 60), median["baseline_at_least"]),
+                   variant=at_least(minutes(median["variant"] * seconds / 60), median["variant_at_least"]))
+    return say("verdict.remedy_part", rule=rule_name(r["option"], r["value"]), metric=label(problem["metric"]),
+               base=_shown(problem["metric"], r["baseline"]), variant=_shown(problem["metric"], r["variant"]),
+               unit=f" {word(d['length']['unit'])}" if problem["metric"] == "length" else "")
 
 
 def verdict_blocks(data: dict) -> list:
@@ -149,11 +164,13 @@ def _skill(trace: dict) -> str:
 
 def worst_problem(players: int, d: dict) -> dict | None:
     """The player count's worst problem that a rule option could move: a seat's share off the fair
-    one (selected by the false-discovery control), a table time longer than the stated time, or
-    games stopped at the cap.  {"kind", "score", "metric", "target", "text"} (the target from
-    `targets`); None when nothing stands out."""
+    one by the designer's difference or more (selected by the false-discovery control), a table
+    time longer than the stated time, or games stopped at the cap or drawn over the designer's
+    thresholds.  {"kind", "score", "metric", "target", "text"} (the target from `targets`; the
+    score the size over its threshold, as the findings rank them); None when nothing stands out."""
     s, length = d["seats"], d["length"]
     goals = targets(players, d)
+    limits = thresholds(d)
     problems = []
     if seat_imbalance(s):
         rates = [x["share"] for x in s["by_seat"]]
@@ -161,22 +178,26 @@ def worst_problem(players: int, d: dict) -> dict | None:
         # the seat a headline metric follows (seat 1 or the last) that is further from fair
         seat = 0 if players == 2 or abs(rates[0] - fair) >= abs(rates[-1] - fair) else players - 1
         metric = "seat_1_share" if seat == 0 else "last_seat_share"
-        problems.append({"kind": "seats", "score": abs(rates[seat] - fair) / fair * 50, "metric": metric,
+        problems.append({"kind": "seats", "score": abs(rates[seat] - fair) / limits["difference"], "metric": metric,
                          "target": goals[metric],
                          "text": say("verdict.problem_seat", seat=seat + 1, rate=pct(rates[seat]), fair=pct(fair))})
-    if "length" in goals and length["finished_games"] and length["table_minutes"]["median"]:
+    if "length" in goals and length.get("games", length["finished_games"]) and length["table_minutes"]["median"]:
         at_table, stated = length["table_minutes"]["median"], length["stated_minutes"]
         ratio = at_table / stated
         # a game shorter than stated is said in the time line; only one too long is a problem to fix
         if ratio > LENGTH_TOLERANCE:
-            problems.append({"kind": "length", "score": min(50.0, 10 * ratio), "metric": "length",
+            problems.append({"kind": "length", "score": ratio / LENGTH_TOLERANCE, "metric": "length",
                              "target": goals["length"],
                              "text": say("verdict.problem_long", minutes=minutes(at_table), stated=stated)})
-    capped = s["unfinished_share"]["share"]
-    if capped >= BESIDE:
-        problems.append({"kind": "capped", "score": capped * 100, "metric": "capped",
+    capped, drawn = s["unfinished_share"]["share"], s.get("draw_share", {}).get("share", 0.0)
+    if capped > limits["max_capped"]:
+        problems.append({"kind": "capped", "score": capped / max(limits["max_capped"], 0.01), "metric": "capped",
                          "target": goals["capped"],
                          "text": say("verdict.problem_capped", cap=cap_words(length["unit"]), share=pct(capped))})
+    if drawn > limits["max_draws"]:
+        problems.append({"kind": "draws", "score": drawn / max(limits["max_draws"], 0.01), "metric": "draws",
+                         "target": goals["draws"],
+                         "text": say("verdict.problem_draws", share=pct(drawn), most=pct(limits["max_draws"], 0))})
     return max(problems, key=lambda p: p["score"]) if problems else None
 
 
@@ -224,6 +245,7 @@ def remedies_for(problem: dict, d: dict, players: int) -> list[dict]:
         gain = abs(m["baseline"] - target) - abs(m["variant"] - target)
         if gain > 0:
             found.append({"option": alt["option"], "value": alt["value"], "baseline": m["baseline"],
-                          "variant": m["variant"], "gain": round(gain, 6), "worse": side_effects(alt, metric, goals)})
+                          "variant": m["variant"], "gain": round(gain, 6), "worse": side_effects(alt, metric, goals),
+                          "median_length": alt.get("median_length")})
     found.sort(key=lambda r: (-r["gain"], len(r["worse"]), r["option"], str(r["value"])))
     return found[:REMEDIES]
