@@ -29,6 +29,7 @@ rate over the ladder's tests (`stats.benjamini_hochberg`).
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -282,12 +283,21 @@ def trace(definition, players: int, games: int, max_budget: int, seed: int, stor
 
 
 def traces(definition, counts: list[int], games: int, max_budget: int, seed: int, store, backend=None,
-           progress: bool = False) -> dict[int, dict]:
+           progress: bool = False, cpu_minutes: float | None = None) -> dict[int, dict]:
     """`trace` at every player count of `counts`, {players: trace}: the ladders climb together,
     one level of every ladder still climbing per round, so each round's games go to the backend
-    at once (the same games, and so the same numbers, as one `trace` per count)."""
+    at once (the same games, and so the same numbers, as one `trace` per count).
+
+    With `cpu_minutes`, the climb is bounded: before each round the CPU its missing games will
+    take is estimated from a probe (`jobs.estimated_seconds`), and a round that would pass the
+    budget is not played; the ladders stop there, saying so, and each trace's "budget" tells what
+    the budget bought. The levels played are the same games, so the same numbers, as without a
+    budget (a ladder cut short, not another ladder).
+    """
     from boardlab.analysis import engines
-    from boardlab.analysis.report.jobs import Job, play_jobs
+    from boardlab.analysis.progress import clock
+    from boardlab.analysis.report.jobs import Job, cpu_seconds, estimated_seconds, play_jobs
+    from boardlab.notes import note
 
     from boardlab.analysis.perfect import game_value
 
@@ -298,6 +308,7 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
         ladder = game.skill_ladder(max_budget) + (["perfect"] if perfect["solved"] else [])
         climbs[players] = {"game": game, "ladder": ladder, "at": 0, "next": 1, "perfect": perfect,
                            "games": rounded_games(games, players), "pairings": [], "outcomes": [], "stopped": "the ladder's top", "done": False}
+    started = cpu_seconds()
     while True:
         climbing = [n for n, c in climbs.items() if not c["done"] and c["next"] < len(c["ladder"])]
         if not climbing:
@@ -308,6 +319,18 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
             below, agent = c["ladder"][c["at"]], c["ladder"][c["next"]]
             jobs.append(Job(definition, n, (agent,) + (below,) * (n - 1), c["games"], seed))
         names = sorted({j.agents[0] + " against " + j.agents[1] for j in jobs})
+        if cpu_minutes is not None:
+            estimate, missing = estimated_seconds(jobs, store)
+            spent = cpu_seconds() - started
+            if spent + estimate > cpu_minutes * 60:
+                for n in climbing:
+                    climbs[n]["stopped"] = (f"the CPU budget of {cpu_minutes:g} minutes: {', '.join(names)} would take "
+                                            f"about {clock(estimate)} more ({missing:,} games) after {clock(spent)}")
+                    climbs[n]["left_out"] = climbs[n]["ladder"][climbs[n]["next"]:]
+                break
+            if progress and missing:
+                note(f"{', '.join(names)}: {missing:,} games, about {clock(estimate)} of CPU (estimated from a probe); "
+                     f"{clock(spent)} of the {cpu_minutes:g} CPU minutes spent", file=sys.stderr)
         outcomes = play_jobs(jobs, store, progress=progress, label=f"games of {', '.join(names)}", backend=backend)
         for n, job, outcome in zip(climbing, jobs, outcomes):
             c = climbs[n]
@@ -321,7 +344,12 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
                     c["next"] = len(c["ladder"]) - 1
                 else:
                     c["done"] = True
-    return {n: _result(c, n, games, max_budget, seed) for n, c in climbs.items()}
+    results = {n: _result(c, n, games, max_budget, seed) for n, c in climbs.items()}
+    if cpu_minutes is not None:
+        for n, c in climbs.items():
+            results[n]["budget"] = {"cpu_minutes": cpu_minutes, "cpu_seconds_spent": round(cpu_seconds() - started, 1),
+                                    "levels_played": len(c["pairings"]) + 1, "left_out": c.get("left_out", [])}
+    return results
 
 
 def _result(climb: dict, players: int, games: int, max_budget: int, seed: int) -> dict:
@@ -419,4 +447,9 @@ def describe(result: dict) -> str:
               f"{'s' if groups != 1 else ''} of levels (a step: a level significantly better than the one below, "
               f"false-discovery rate {ALPHA:.0%}); * p < {ALPHA}",
               f"stopped at: {result['stopped']}; {result['seconds']:,.1f} s of compute recorded in the store"]
+    if "budget" in result:
+        b = result["budget"]
+        left = f"; left out: {', '.join(b['left_out'])}" if b["left_out"] else "; nothing left out"
+        lines.append(f"CPU budget: {b['cpu_minutes']:g} minutes bought {b['levels_played']} level{'s' if b['levels_played'] != 1 else ''} in "
+                     f"{b['cpu_seconds_spent']:,.1f} s of CPU (this process and its local workers){left}")
     return "\n".join(lines)

@@ -90,11 +90,15 @@ def test_skill_command_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_
         raise AssertionError("a rerun played games")
 
     monkeypatch.setattr(runner.LocalBackend, "play", refuse)
-    assert run_skill(tmp_path, capsys, "--workers", "2") == first
+    assert first["budget"].pop("cpu_seconds_spent") >= 0  # the CPU of this run (the rest of the budget's figures stay)
+    again = run_skill(tmp_path, capsys, "--workers", "2")
+    again["budget"].pop("cpu_seconds_spent")
+    assert again == first
     monkeypatch.undo()
     other = tmp_path / "other"
     other.mkdir()
     fresh = run_skill(other, capsys, "--workers", "2")  # played again from an empty store, on 2 workers
+    fresh["budget"].pop("cpu_seconds_spent")
     assert fresh.pop("seconds") > 0 and first.pop("seconds") > 0
     assert fresh["restricted"].pop("seconds") > 0 and first["restricted"].pop("seconds") > 0
     assert fresh == first
@@ -125,3 +129,44 @@ def test_links_ladder_is_topped_by_the_history_search_played_even_after_a_stall(
                                                               "ismcts-128"]
     assert (result["pairings"][-1]["agent"], result["pairings"][-1]["below"]) == ("ismcts-128", "mcts-64")
     assert result["stopped"].startswith("two consecutive budget doublings without a significant gain; ismcts-128")
+
+
+def test_a_cpu_budget_cuts_the_ladder_short_and_plays_the_same_games(tmp_path, monkeypatch):
+    """A level whose estimate passes the CPU budget is not played: the ladder stops there, says so,
+    and the levels it did play are the same games as without a budget (the estimates are fixed
+    here, so the cut does not depend on the machine's speed)."""
+    from boardlab.analysis.report import jobs
+    from boardlab.analysis.store import ResultStore
+
+    definition = load("blockd")
+    with ResultStore(tmp_path / "whole.sqlite") as store:
+        whole = skill.trace(definition, 2, 6, 64, 3, store)
+    assert len(whole["pairings"]) >= 3
+    rounds = []
+
+    def estimate(round_jobs, store):
+        rounds.append([job.agents for job in round_jobs])
+        return (0.0 if len(rounds) <= 2 else 3600.0), 6
+
+    monkeypatch.setattr(jobs, "estimated_seconds", estimate)
+    with ResultStore(tmp_path / "cut.sqlite") as store:
+        cut = skill.traces(definition, [2], 6, 64, 3, store, cpu_minutes=30)[2]
+    ladder = engines.make_game(definition, 2).skill_ladder(64)
+    assert cut["pairings"] == whole["pairings"][:2]
+    assert [level["agent"] for level in cut["levels"]] == ladder[:3]
+    assert cut["stopped"].startswith(f"the CPU budget of 30 minutes: {ladder[3]} against {ladder[2]} would take about 60.0 min more (6 games)")
+    assert cut["budget"]["left_out"] == ladder[3:] and cut["budget"]["levels_played"] == 3
+    assert "left out: " + ", ".join(ladder[3:]) in skill.describe(cut)
+
+
+def test_the_probe_estimates_only_what_the_store_lacks(tmp_path):
+    from boardlab.analysis.report.jobs import Job, estimated_seconds, play_jobs
+    from boardlab.analysis.store import ResultStore
+
+    definition = load("blockd")
+    job = Job(definition, 2, ("greedy", "random"), 10, 1)
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        seconds, games = estimated_seconds([job], store)
+        assert games == 10 and seconds > 0
+        play_jobs([job], store, workers=1, progress=False)
+        assert estimated_seconds([job], store) == (0.0, 0)

@@ -108,6 +108,50 @@ def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, p
     return outcomes
 
 
+#: seconds under which a probe is played again (`estimated_seconds`)
+REPROBE = 2.0
+
+
+def estimated_seconds(jobs: list[Job], store: ResultStore) -> tuple[float, int]:
+    """(estimated CPU seconds, games) of playing what the store lacks of every job, from a probe:
+    one rotation of the seats of each job with missing games is played here (not stored: its
+    result is thrown away) and timed by this process's CPU clock, and its cost per game scales to
+    the job's missing games. A probe that took under `REPROBE` seconds is played once more and the
+    faster of the two counts: the first call of a path pays for loading its compiled code, which
+    would make a cheap game look hundreds of times dearer. Still an estimate: per-call costs that
+    a long block spreads are charged to the probe's few games, so it errs high for cheap games.
+    """
+    import time
+
+    total, games = 0.0, 0
+    for job in jobs:
+        _, match, _, todo = _prepare(job, store)
+        missing = sum(b - a for a, b in todo)
+        if not missing:
+            continue
+        probe = min(missing, job.players)
+        play = play_observed_block if job.observe else runner.play_block
+        took = float("inf")
+        for _ in range(2):
+            started = time.process_time()
+            play(match, 0, probe)
+            took = min(took, time.process_time() - started)
+            if took >= REPROBE:
+                break
+        total += took / probe * missing
+        games += missing
+    return total, games
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its local workers that have ended (a `play_jobs` call's
+    pool ends with the call); a Dask cluster's workers are not counted."""
+    import resource
+
+    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
 def stored_seconds(outcomes: list[Outcome]) -> float:
     """Compute time the store recorded for all these outcomes' games."""
     return round(sum(o.summary["seconds"] for o in outcomes), 3)  # the store keeps milliseconds

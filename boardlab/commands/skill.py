@@ -9,12 +9,14 @@ from pathlib import Path
 
 from boardlab.notes import note
 from boardlab.arguments import (add_game_arguments, add_seed_argument, add_store_arguments, at_most, game_definition,
-                                store_and_backend)
+                                number_between, store_and_backend)
 from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_GAMES
 
 #: defaults: games per level (a 50% share's 95% interval is then about +/- 5 points) and the top budget
 GAMES = 400
 MAX_BUDGET = 4096
+#: CPU minutes the ladder's climb may take by default (each level is estimated before it is played)
+CPU_MINUTES = 10.0
 
 #: the command's line in `boardlab --help`
 HELP = "the skill trace: agents of growing strength, each against the one below, rated"
@@ -37,6 +39,11 @@ def register(subparsers) -> None:
                    help=f"games per level, rounded up to whole rotations of the seats (default: {GAMES})")
     p.add_argument("--max-budget", type=at_most(MAX_AGENT_NUMBER), default=MAX_BUDGET, metavar="B",
                    help=f"the largest MCTS budget of the ladder (default: {MAX_BUDGET})")
+    p.add_argument("--budget", type=number_between(0, 10_000), default=CPU_MINUTES, metavar="MIN",
+                   help=f"CPU minutes the ladder's climb may take (this process and its local workers): before "
+                        f"each level its cost is estimated from a probe, and a level that would pass the budget is "
+                        f"not played; the output says what the budget bought and left out (default: "
+                        f"{CPU_MINUTES:g}; 0: no limit)")
     add_seed_argument(p)
     add_store_arguments(p)
     p.add_argument("--out", metavar="DIR", default="build/skill",
@@ -57,8 +64,8 @@ def run(args) -> int:
     players = args.players if args.players is not None else definition.game.min_players
     definition.game.check_players(players)
     with store_and_backend(args) as (store, backend):
-        result = skill.trace(definition, players, args.games, args.max_budget, args.seed, store, backend,
-                             progress=not args.json)
+        result = skill.traces(definition, [players], args.games, args.max_budget, args.seed, store, backend,
+                              progress=not args.json, cpu_minutes=args.budget or None)[players]
         if not args.no_restricted:
             result["restricted"] = restricted.effects(definition, players, args.games, args.seed, store, backend,
                                                       progress=not args.json)
