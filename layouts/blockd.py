@@ -94,10 +94,10 @@ class Cards:
 @dataclass(frozen=True)
 class Rules:
     torus: bool
-    pawns: Literal["pass", "block", "stack"]
+    pawns: Literal["pass", "block", "stack"]  # pass: paths cross pawns, never end on one; block: a pawn is a wall; stack: pawns share cards
     stacked_flip: Literal["last", "always"]  # with pawns = "stack": when a shared card turns face down
-    eliminated_card: Literal["flip", "stay"]
-    elimination: Literal["immediate", "end_of_round"]
+    eliminated_card: Literal["flip", "stay"]  # flip: the card under an eliminated pawn turns face down; stay: it stays up
+    elimination: Literal["immediate", "end_of_round"]  # a player without a move leaves at once, or all such at the round's end
     restore_bonus: bool
     start_steps: tuple[int, int]  # the step counts a player may choose on a start card
     max_turns: int = field(metadata=limits(min=1, max=100000))

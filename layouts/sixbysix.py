@@ -58,7 +58,7 @@ class SixBySixPrint(PrintSettings):
 
     board_square: float = field(metadata=limits(min=15, max=80))  # a board square; a player card box is the same
     chip: float = field(metadata=limits(min=8, max=60))  # chip diameter (disc) or side (square)
-    chip_shape: Literal["disc", "square"]
+    chip_shape: Literal["disc", "square"]  # the printed chips: discs or squares
     piece_gap: float = field(metadata=limits(min=0, max=10))  # space between chips (and standees) on a sheet
     marker: StandeeSize  # the folding marker standee
 
