@@ -47,6 +47,9 @@ class Analysis:
     """How reports and `boardlab compare` model and judge the game (not a rule)."""
 
     agent: str = "random"  # the agent seated everywhere: one that plays the game as people would
+    #: the agent of the reports' skilled players (e.g. "mcts-256"); unset: the strongest level the
+    #: report's skill ladder reached
+    skilled_agent: str | None = None
     #: table time of one turn, for table minutes (a game counted in rounds states `seconds_per_round`)
     seconds_per_turn: float | None = field(default=None, metadata=limits(min=1, max=3600))
     #: the smallest change of a win share that matters to the designer (0.05: 5 points); a test that

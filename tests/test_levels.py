@@ -132,3 +132,19 @@ def test_pairing_share_counts_only_single_winners():
     s = pairing_share(games, "a", 2)
     assert (s["wins"], s["decided"], s["games"]) == (2, 3, 6)
     assert s["skill_share"] == pytest.approx((2 / 3 - 0.5) / 0.5)
+
+
+def test_the_definition_may_name_its_skilled_players(tmp_path, capsys):
+    from boardlab.analysis.report.levels import skilled_agent
+    from boardlab.cli import main
+
+    trace = {"levels": [{"agent": "random", "rating": 0.0}, {"agent": "greedy", "rating": 300.0}]}
+    assert skilled_agent(load("blockd"), trace) == "greedy"
+    assert skilled_agent(load_with("blockd", {("analysis", "skilled_agent"): "mcts-256"}), trace) == "mcts-256"
+    variant = tmp_path / "strong.toml"
+    variant.write_text('extends = "blockd"\n\n[analysis]\nskilled_agent = "mcts-256"\n')
+    assert main(["check", str(variant)]) == 0
+    variant.write_text('extends = "blockd"\n\n[analysis]\nskilled_agent = "deep-blue"\n')
+    assert main(["check", str(variant)]) == 2
+    err = capsys.readouterr().err
+    assert "strong.toml:4: analysis.skilled_agent: unknown agent 'deep-blue'" in err and err.count("\n") == 1

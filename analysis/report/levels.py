@@ -64,15 +64,16 @@ def skilled_agent(definition, trace: dict) -> str:
 
 
 def level_games(players: int, baseline_games: int) -> int:
-    """Self-play games of a level that the baseline's games do not already give: a quarter of the
+    """Self-play games of a level that the baseline's games do not already give: half the
     baseline's, rounded up to whole rotations of 120 games (every deal turned for every seat at 2
-    to 6 and 8 players), at least 120.  Search agents cost 5 to 20 times a random game, so a
-    quarter keeps a report within about twice its time; the verdict states what they detect.
+    to 6 and 8 players), at least 120.  The engines' batched search makes a skilled game cost a
+    few random ones (Blockd's four levels of three player counts add about 30 s of compute, Links'
+    seven about 5 minutes); the verdict states what these games detect.
 
     >>> level_games(2, 2400), level_games(8, 1080), level_games(2, 100)
-    (600, 360, 120)
+    (1200, 600, 120)
     """
-    return max(120, -(-(baseline_games // 4) // 120) * 120)
+    return max(120, -(-(baseline_games // 2) // 120) * 120)
 
 
 def clustered_share(records, wins_of, groups_of) -> dict:

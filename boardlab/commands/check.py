@@ -78,11 +78,12 @@ def check_target(target: str) -> dict:
         file, line = locate(path, ("print",))
         problems.append(f"{file}:{line}: print: {err}")
         return result
-    agent = agent_problem(d)
-    if agent:
-        file, line = locate(path, ("analysis", "agent"))
-        problems.append(f"{file}:{line}: analysis.agent: {agent}")
-        return result
+    for key in ("agent", "skilled_agent"):
+        agent = agent_problem(d, key)
+        if agent:
+            file, line = locate(path, ("analysis", key))
+            problems.append(f"{file}:{line}: analysis.{key}: {agent}")
+            return result
     for key, what, allowed in contrast_problems(d):  # marks and text must read on what they are drawn on
         file, number = locate(path, key)
         problems.append(f"{file}:{number}: {'.'.join(key)}: {what} ({allowed})")
@@ -96,13 +97,14 @@ def check_target(target: str) -> dict:
     return result
 
 
-def agent_problem(d) -> str | None:
-    """Why the definition's `analysis.agent` is not an agent of its engine, or None.
+def agent_problem(d, key: str = "agent") -> str | None:
+    """Why the definition's `analysis.agent` (or another agent key of `analysis`, such as
+    `skilled_agent`) is not an agent of its engine, or None.
 
-    "random" is every engine's; any other name loads the engine to look it up (so that checking a
-    definition that keeps the default stays quick).
+    "random" (and an unset key) is every engine's; any other name loads the engine to look it up
+    (so that checking a definition that keeps the default stays quick).
     """
-    agent = getattr(getattr(d, "analysis", None), "agent", "random")
+    agent = getattr(getattr(d, "analysis", None), key, "random") or "random"
     if agent == "random" or not game_entry(d.game.id).has("engine"):
         return None
     from boardlab.analysis import engines
