@@ -78,11 +78,11 @@ def check_target(target: str) -> dict:
         file, line = locate(path, ("print",))
         problems.append(f"{file}:{line}: print: {err}")
         return result
-    for key in ("agent", "skilled_agent"):
-        agent = agent_problem(d, key)
+    for agent_key in ("agent", "skilled_agent"):
+        agent = agent_problem(d, agent_key)
         if agent:
-            file, line = locate(path, ("analysis", key))
-            problems.append(f"{file}:{line}: analysis.{key}: {agent}")
+            file, line = locate(path, ("analysis", agent_key))
+            problems.append(f"{file}:{line}: analysis.{agent_key}: {agent}")
             return result
     for key, what, allowed in contrast_problems(d):  # marks and text must read on what they are drawn on
         file, number = locate(path, key)
