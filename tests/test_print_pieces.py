@@ -8,9 +8,10 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from boardlab.layouts import BoardlabError, print_conventions
+from boardlab.layouts import BoardlabError, load, print_conventions
 from boardlab.layouts.common import StandeeSize
 from boardlab.printkit.measure import PlacedCanvas
+from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.packing import grid_positions, hex_positions, paginate, printable_area
 from boardlab.printkit.standees import StandeeArt, draw_standee, standee_pages, strip_size
 from boardlab.printkit.tokens import TokenArt, token_centres, token_pages
@@ -185,3 +186,28 @@ def test_flow_places_every_item_once_inside_the_area_without_overlap(sections, g
         if a[0] is b[0]:
             (ax, ay, aw, ah), (bx, by, bw, bh) = a[3], b[3]
             assert min(ax + aw, bx + bw) - max(ax, bx) <= 1e-6 or min(ay + ah, by + bh) - max(ay, by) <= 1e-6
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_sixbysix_chips_of_every_colour_are_in_one_file(paper):
+    """Each kind of piece in one file: every chip, of every colour, on the pieces sheets; the board
+    and card sheets carry none (their spare room is left as it was)."""
+    from boardlab.printkit.games import sixbysix as art
+    from boardlab.printkit.measure import PlacedCanvas
+
+    d = load("sixbysix")
+    files = [f for f in art.print_files(d, PrintOptions(paper, "long", "duplex")) if not f.name.endswith("-single")]
+    holders = [f.name for f in files if any(c.name.startswith("sixbysix-chip-") for c in f.components)]
+    assert holders == [f"sixbysix-pieces-{paper}"]
+    # the chips drawn: discs of the chip's size, counted page by page in every file
+    radius = d.print.chip / 2
+    discs = {}
+    for f in files:
+        count = 0
+        for page in f.pages:
+            canvas = PlacedCanvas(page.width, page.height)
+            page.draw(canvas)
+            count += sum(1 for s in canvas.shapes if s.kind == "circle" and abs(s.size - radius) < 1e-6)
+        discs[f.name] = count
+    assert discs.pop(f"sixbysix-pieces-{paper}") == len(d.components.seats) * d.components.chips_per_colour
+    assert set(discs.values()) == {0}

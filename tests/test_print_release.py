@@ -101,10 +101,9 @@ def test_every_card_face_has_bleed_on_every_edge_no_card_butts_against(game, opt
 #: Blockd: 25 poker cards, 9 a sheet on both papers: 9 + 9 + 7; the 4 pawn strips (18 x 80 mm) fill
 #: the 2 empty slots of the last sheet (2 strips a slot), so there is no pawn sheet.
 #: Links: 46 cards, 9 a sheet: 6 sheets (5 x 9 + 1; nothing else of the game could use the rest).
-#: 6x6: the board (192 mm of numbers and the 32 mm bank under them) leaves a strip under it, the 6
-#: player cards leave room on their sheet; the 6 markers and 120 chips fill those and one sheet more
-#: on A4 (18 chips under the board, 16 beside the cards, 86 on the sheet), two on Letter, whose
-#: shorter page has room for one row of chips under the board (9, 8 beside the cards, 93, 10).
+#: 6x6: the board (192 mm of numbers and the 32 mm bank under them), the 6 player cards on one
+#: sheet, and each kind of piece in one file: the 6 markers (80 mm standees, taller than the strip
+#: the board leaves) and all 120 chips together on two sheets of their own, on either paper.
 #: Deblockle: the 256 mm board in 2 tiles; 8 cube nets (75 x 107 mm), 4 a sheet.
 #: Every run has a cover sheet (printed on both sides when the run has back pages, for its test square).
 EXPECTED_SHEETS = {
@@ -112,7 +111,7 @@ EXPECTED_SHEETS = {
     ("blockd", "letter"): {"blockd-cover-letter": 1, "blockd-cards-letter": 3},
     ("links", "a4"): {"links-cover-a4": 1, "links-cards-a4": 6},
     ("links", "letter"): {"links-cover-letter": 1, "links-cards-letter": 6},
-    ("sixbysix", "a4"): {"sixbysix-cover-a4": 1, "sixbysix-board-a4": 1, "sixbysix-cards-a4": 1, "sixbysix-pieces-a4": 1},
+    ("sixbysix", "a4"): {"sixbysix-cover-a4": 1, "sixbysix-board-a4": 1, "sixbysix-cards-a4": 1, "sixbysix-pieces-a4": 2},
     ("sixbysix", "letter"): {"sixbysix-cover-letter": 1, "sixbysix-board-letter": 1, "sixbysix-cards-letter": 1, "sixbysix-pieces-letter": 2},
     ("deblockle", "a4"): {"deblockle-cover-a4": 1, "deblockle-board-a4": 2, "deblockle-board-a3": 1, "deblockle-cubes-a4": 2},
     ("deblockle", "letter"): {"deblockle-cover-letter": 1, "deblockle-board-letter": 2, "deblockle-board-a3": 1, "deblockle-cubes-letter": 2},

@@ -188,23 +188,35 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
                           definition.colours[seat].label) for seat in seats]
     chip_art = {seat: TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol) for seat in seats}
     chips = [chip_art[seat] for seat in seats for _ in range(definition.components.chips_per_colour)]
-    sections = [standee_section(markers, settings.marker, ink=ink, gap=settings.piece_gap),
-                token_section(chips, shape=settings.chip_shape, size=settings.chip, gap=settings.piece_gap, ink=ink)]
-    # the pieces fill the room the board and card sheets leave first, then sheets of their own
-    files, pages = share_free_space(files, sections, paper, conventions, gap=settings.piece_gap * 2)
-    components = [standee_component(f"{game}-marker-{seat}", settings.marker, art, ink=ink)
-                  for seat, art in zip(seats, markers)]
-    chip_box = settings.chip + settings.piece_gap
-    for seat in seats:
-        components.append(Component(f"{game}-chip-{seat}", chip_box, chip_box, partial(
-            draw_token, cx=chip_box / 2, cy=chip_box / 2, shape=settings.chip_shape, size=settings.chip,
-            gap=settings.piece_gap, art=chip_art[seat], ink=ink)))
-    if not pages:  # every piece found room on the board and card sheets
-        files = [replace(files[0], components=files[0].components + tuple(components)), *files[1:]]
+    marker_section = standee_section(markers, settings.marker, ink=ink, gap=settings.piece_gap)
+    chip_section = token_section(chips, shape=settings.chip_shape, size=settings.chip, gap=settings.piece_gap, ink=ink)
+    gap = settings.piece_gap * 2
+    # each kind of piece in one file: the markers take the room the board and card sheets leave
+    # when they all fit there; the chips, every colour's, are together on sheets of their own
+    shared, marker_pages = share_free_space(files, [marker_section], paper, conventions, gap=gap)
+    received = [i for i, (before, after) in enumerate(zip(files, shared)) if before.free != after.free]
+    markers_apart = bool(marker_pages) or len(received) != 1
+    if markers_apart:
+        _, pages = share_free_space([], [marker_section, chip_section], paper, conventions, gap=gap)
     else:
-        files.append(footed_file(f"{game}-pieces-{options.paper}",
-                                 term("sixbysix.pieces_file", game=label, markers=len(markers), chips=len(chips)),
-                                 pages, components, conventions, label=footer, ink=ink))
+        files = shared
+        _, pages = share_free_space([], [chip_section], paper, conventions, gap=gap)
+    marker_components = [standee_component(f"{game}-marker-{seat}", settings.marker, art, ink=ink)
+                         for seat, art in zip(seats, markers)]
+    chip_box = settings.chip + settings.piece_gap
+    chip_components = [Component(f"{game}-chip-{seat}", chip_box, chip_box, partial(
+        draw_token, cx=chip_box / 2, cy=chip_box / 2, shape=settings.chip_shape, size=settings.chip,
+        gap=settings.piece_gap, art=chip_art[seat], ink=ink)) for seat in seats]
+    if markers_apart:
+        pieces_title = term("sixbysix.pieces_file", game=label, markers=len(markers), chips=len(chips))
+        components = tuple(marker_components + chip_components)
+    else:
+        pieces_title = term("sixbysix.chips_file", game=label, chips=len(chips))
+        components = tuple(chip_components)
+        holder = received[0]
+        files[holder] = replace(files[holder], components=files[holder].components + tuple(marker_components))
+    files.append(footed_file(f"{game}-pieces-{options.paper}", pieces_title, pages, components, conventions,
+                             label=footer, ink=ink))
     faces = definition.dice.faces
     rows, columns = len(definition.board.cells), len(definition.board.cells[0])
     pieces = [term("sixbysix.board", rows=rows, columns=columns, square=float(settings.board_square)),
