@@ -529,3 +529,72 @@ def test_a_restarted_server_resumes_the_game_and_the_page_reconnects(browser, tm
     finally:
         page.close()
         server.stop()
+
+
+#: elements wider than the viewport, or reaching past its right edge
+TOO_WIDE = """() => { const w = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('body *')].filter((n) => { const r = n.getBoundingClientRect();
+    return r.width > 0 && (r.right > w + 0.5 || r.width > w + 0.5); })
+    .map((n) => n.tagName + '#' + n.id + '.' + (n.getAttribute('class') || '') + ' ' + Math.round(n.getBoundingClientRect().right)); }"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_phone_screen_holds_the_whole_page(game, browser, servers, tmp_path):
+    """At 390 x 844 (a phone) no element is wider than the screen or reaches past it; the board
+    comes first, the panel below it."""
+    server = servers(game)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(server.url)
+        page.wait_for_function("() => document.body.dataset.waiting === 'person' && document.body.dataset.busy !== '1'")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert page.evaluate(TOO_WIDE) == []
+        board = page.locator("#table svg").bounding_box()
+        panel = page.locator("aside").bounding_box()
+        assert board["width"] >= 300 and panel["y"] >= board["y"] + board["height"] - 1
+        page.screenshot(path=str(screenshot_folder(tmp_path) / f"{game}-phone.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_a_whole_game_with_the_keyboard_alone(browser, servers):
+    """Tab to a playable place, Enter: the page plays whole games with no mouse; after each move
+    the focus is back on the board, and the status (an aria-live region) says the last move."""
+    server = servers("blockd")
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    try:
+        page.goto(server.url)
+        page.wait_for_selector("#board")
+        page.fill("#delay", "0")
+        page.focus("#new")
+        page.keyboard.press("Enter")
+        wait_for_turn(page, 0)
+        turns = 0
+        while page.evaluate("document.body.dataset.over") != "1":
+            before = ply(page)
+            for _ in range(400):  # Tab until the focus is on something that plays
+                if page.evaluate("() => { const a = document.activeElement; return !!a && "
+                                 "((a.classList.contains('legal') && !a.classList.contains('chosen')) || a.classList.contains('choice')); }"):
+                    break
+                page.keyboard.press("Tab")
+            else:
+                raise AssertionError("Tab never reached a playable place")
+            if turns:  # after the first move the focus was put back on the board by the page
+                assert tabbed == 0, tabbed
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"() => document.body.dataset.busy !== '1' && (Number(document.body.dataset.ply) > {before} "
+                                   "|| document.activeElement.matches('.legal:not(.chosen), .choice'))")
+            if ply(page) == before:
+                continue  # a move of several clicks: the next one
+            wait_for_turn(page, before)
+            turns += 1
+            tabbed = 0 if page.evaluate("() => { const a = document.activeElement; return !!a && "
+                                        "(a.matches('.legal:not(.chosen), .choice') || "
+                                        "document.body.dataset.over === '1'); }") else 1
+            assert page.get_attribute("#status", "aria-live") == "polite"
+            if page.evaluate("document.body.dataset.over") != "1":
+                assert " played " in page.inner_text("#status")
+        assert turns > 3 and "Game over" in page.inner_text("#status")
+    finally:
+        page.close()

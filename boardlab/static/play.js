@@ -118,8 +118,8 @@ function drawTable() {
   const hadFocus = focused !== undefined && $("table").contains(document.activeElement);
   $("table").replaceChildren(svg);
   if (hadFocus || keyboardTurn) {
-    const keep = [...svg.querySelectorAll(".hit")].find((n) => n.dataset.key === focused && n.classList.contains("legal"))
-      || svg.querySelector(".hit.legal") || [...svg.querySelectorAll(".hit")].find((n) => n.dataset.key === focused)
+    const keep = [...svg.querySelectorAll(".hit.legal:not(.chosen)")].find((n) => n.dataset.key === focused)
+      || svg.querySelector(".hit.legal:not(.chosen)") || [...svg.querySelectorAll(".hit")].find((n) => n.dataset.key === focused)
       || svg.querySelector(".hit");
     if (keep) keep.focus();
   }
