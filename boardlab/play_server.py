@@ -52,6 +52,8 @@ from boardlab.playtest import PERSON, PlayError, Session
 
 #: the largest request body accepted, in bytes (a move is a few dozen)
 MAX_BODY = 4096
+#: the largest record a page may upload to play it back (a long game's moves and positions)
+MAX_RECORD = 4 * 1024 * 1024
 #: games kept in memory unless told otherwise
 DEFAULT_LIMIT = 32
 #: the largest seed a request may give
@@ -439,19 +441,19 @@ def state_json(game_id: str, session: Session, seating: Seating | None = None, r
         return out
 
 
-async def read_json(request, keys: dict[str, type | tuple]) -> dict:
-    """The request's JSON object (at most MAX_BODY bytes), with only `keys`, each of its type.
+async def read_json(request, keys: dict[str, type | tuple], limit: int = MAX_BODY) -> dict:
+    """The request's JSON object (at most `limit` bytes), with only `keys`, each of its type.
 
     :raises RequestError: 413 for a larger body, 400 for anything malformed.
     """
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise RequestError(413, f"the request body is over {MAX_BODY} bytes")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        raise RequestError(413, f"the request body is over {limit} bytes")
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise RequestError(413, f"the request body is over {MAX_BODY} bytes")
+        if len(body) > limit:
+            raise RequestError(413, f"the request body is over {limit} bytes")
     if not body.strip():
         return {}
     try:
@@ -621,6 +623,93 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
+    # -- playtests: a finished game filed in the store, stored and saved records played back ------
+    replays: OrderedDict[str, dict] = OrderedDict()
+
+    def host_only(request: Request) -> None:
+        """:raises RequestError: 403 unless the request carries the host token of a game here (the
+        playtests hold names and notes: never shown to a remote seat)."""
+        token = request.headers.get(TOKEN_HEADER) or request.query_params.get("token")
+        with games.lock:
+            hosts = {seating.host for _, seating in games._games.values()}
+        if not token or token not in hosts:
+            raise RequestError(403, "the playtests are shown only on the page that started a game here")
+
+    def kept() -> Any:
+        if games.store is None:
+            raise RequestError(409, "this server keeps no results store (--no-store): save the record and "
+                                    "use boardlab playtests import")
+        return games.store
+
+    async def file_playtest(request: Request):
+        from boardlab.playtest_filing import table_game_from_record
+
+        game_id, session, seating, role = entered(request)
+        data = await read_json(request, {"names": list, "notes": str})
+        if role >= 0:
+            raise RequestError(403, "only the page that started the game can file it as a playtest")
+        store = kept()
+        names = data.get("names")
+        if names is not None and not all(isinstance(n, str) for n in names):
+            raise RequestError(400, "names must be a list of texts, one per seat")
+
+        def file() -> tuple[str, bool]:
+            game = table_game_from_record(definition, session.record(), names, notes=data.get("notes") or "")
+            with games.store_lock:
+                added, _ = store.put_playtests([game])
+            return (added[0] if added else game.identity()), bool(added)
+        ident, filed = await run_in_threadpool(file)
+        return JSONResponse({"id": ident[:8], "filed": filed}, status_code=201 if filed else 200)
+
+    async def playtest_list(request: Request):
+        host_only(request)
+        store = kept()
+        found = await run_in_threadpool(store.playtests, game.id)
+        return JSONResponse([{"id": ident[:8], "date": g.date, "variant": g.variant, "seats": list(g.seats),
+                              "winners": list(g.winners), "length": g.length, "unit": g.unit,
+                              "source": g.source, "replay": g.record is not None} for ident, g in found
+                             if g.variant == game.variant])
+
+    async def new_replay(request: Request):
+        data = await read_json(request, {"record": dict, "playtest": str}, limit=MAX_RECORD)
+        if data.get("playtest"):
+            host_only(request)
+            prefix = data["playtest"]
+            found = [g for ident, g in await run_in_threadpool(kept().playtests, game.id)
+                     if ident.startswith(prefix) and g.record is not None]
+            if len(found) != 1:
+                raise RequestError(404, f"no playtest '{prefix[:40]}' with a record to play back")
+            record = found[0].record
+        elif data.get("record") is not None:
+            record = data["record"]
+        else:
+            raise RequestError(400, "give a 'record' (a saved record) or a 'playtest' id")
+        from boardlab.playtest_filing import move_count, replay_session
+
+        await run_in_threadpool(replay_session, definition, record, 0)  # checked whole before it is kept
+        replay_id = secrets.token_hex(6)
+        replays[replay_id] = record
+        while len(replays) > limit:
+            replays.popitem(last=False)
+        return JSONResponse({"id": replay_id, "moves": move_count(record)}, status_code=201)
+
+    async def show_replay(request: Request):
+        from boardlab.playtest_filing import move_count, replay_session
+
+        replay_id = request.path_params["replay"]
+        record = replays.get(replay_id)
+        if record is None:
+            raise RequestError(404, f"no replay '{replay_id[:40]}' on this server: load the record again")
+        try:
+            ply = int(request.query_params.get("move", move_count(record)))
+        except ValueError:
+            raise RequestError(400, "move must be a whole number") from None
+        shown = max(0, min(ply, move_count(record)))
+        session = await run_in_threadpool(replay_session, definition, record, shown, games.tables.table(game))
+        out = await run_in_threadpool(state_json, replay_id, session, None, -1)
+        out["replay"] = {"move": shown, "moves": move_count(record), "seats": list(record["seats"])}
+        return JSONResponse(out)
+
     routes = [Route("/", page), Route("/play.js", script),
               Route("/favicon.svg", favicon), Route("/favicon.ico", favicon),
               Route("/art/{name}.svg", handled(component)),
@@ -630,7 +719,11 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
               Route("/api/games/{game}/move", handled(move), methods=["POST"]),
               Route("/api/games/{game}/step", handled(step), methods=["POST"]),
               Route("/api/games/{game}/undo", handled(undo), methods=["POST"]),
-              Route("/api/games/{game}/record", handled(record))]
+              Route("/api/games/{game}/record", handled(record)),
+              Route("/api/games/{game}/file", handled(file_playtest), methods=["POST"]),
+              Route("/api/playtests", handled(playtest_list)),
+              Route("/api/replays", handled(new_replay), methods=["POST"]),
+              Route("/api/replays/{replay}", handled(show_replay))]
     app = Starlette(routes=routes, middleware=[
         Middleware(Guard, served=served, names=frozenset(host_name(n) for n in allow_hosts))])
     app.state.games = games

@@ -62,7 +62,8 @@ def register(subparsers) -> None:
     a.add_argument("--notes", metavar="TEXT", default="", help="free notes")
     a = action("import", "store the games of a CSV playtest log (nothing is stored unless every row is right)",
                run_import)
-    a.add_argument("file", metavar="FILE", help="the CSV log (columns: see README, 'Your playtests')")
+    a.add_argument("file", metavar="FILE", help="the CSV log (columns: see README, 'Your playtests'), or a record "
+                                                "saved by boardlab play (a finished game)")
     action("list", "list the table games stored", run_list)
     a = action("export", "write the table games stored as a CSV log (import reads it back)", run_export)
     a.add_argument("--out", metavar="FILE", help="the file to write (default: standard output)")
@@ -127,12 +128,35 @@ def run_import(args) -> int:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise BoardlabError(f"{path}: not UTF-8 text (save the log as CSV UTF-8)") from None
-    games = read_log(io.StringIO(text), str(path), args.game)
+    if text.lstrip().startswith("{"):  # a record saved by boardlab play
+        games = [_record_game(path, text, args.game)]
+    else:
+        games = read_log(io.StringIO(text), str(path), args.game)
     with _store(args) as store:
         added, already = store.put_playtests(games)
     print(f"{path}: stored {len(added)} game{'s' if len(added) != 1 else ''} of {args.game}"
           + (f"; {already} already stored" if already else ""))
     return 0
+
+
+def _record_game(path: Path, text: str, game_id: str):
+    """The playtest of a record file saved by `boardlab play` (checked move by move in the engine)."""
+    import json
+
+    from boardlab.playtest_filing import table_game_from_record
+
+    try:
+        record = json.loads(text)
+    except ValueError as err:
+        raise BoardlabError(f"{path}: not JSON ({err})") from None
+    if not isinstance(record, dict):
+        raise BoardlabError(f"{path}: not a boardlab record")
+    variant = record.get("variant", "baseline")
+    definition = game_definition(game_id, None if variant == "baseline" else str(variant))
+    try:
+        return table_game_from_record(definition, record)
+    except BoardlabError as err:
+        raise BoardlabError(f"{path}: {err}") from None
 
 
 def describe(game) -> str:
