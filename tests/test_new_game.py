@@ -206,6 +206,27 @@ def test_a_game_in_games_is_found_by_every_command_with_no_other_file_changed(tm
             assert json.loads(done.stdout)["games"] == 20
 
 
+#: the tests that read every game of the registry and the game's own files, with what they need
+#: of a game as written (its languages, its rulebook texts, its print files, its reports)
+EVERY_GAME_TESTS = ("tests/test_languages.py", "tests/test_rulebook.py", "tests/test_rulebook_seed_rules.py",
+                    "tests/test_game_ids.py", "tests/test_print_cards.py", "tests/test_definitions.py")
+
+
+def test_the_language_rulebook_and_report_tests_pass_on_a_new_game_as_written(tmp_path):
+    """`boardlab new-game NAME` then the tests: the game in games/ (a second folder of boardlab.games
+    here) passes every test that reads the registry, its Spanish report included, with no file outside
+    its folder changed."""
+    (tmp_path / "games").mkdir()
+    newgame.write_in_tree(NAME, tmp_path)
+    script = ("import sys, boardlab.games; boardlab.games.__path__.append(sys.argv[1]); import pytest; "
+              "sys.exit(pytest.main(sys.argv[2:]))")
+    done = run(tmp_path, "-c", script, str(tmp_path / "games"), "-q", "-p", "no:cacheprovider", "-o",
+               "addopts=--import-mode=importlib", "-m", "not slow", *EVERY_GAME_TESTS, "-k", NAME)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    passed = re.search(r"(\d+) passed", done.stdout)
+    assert passed and int(passed.group(1)) >= 10 and "failed" not in done.stdout, done.stdout[-2000:]
+
+
 def test_a_broken_registration_is_left_out_in_one_line_and_the_other_games_stay(tmp_path, capsys):
     games = tmp_path / "games"
     games.mkdir()

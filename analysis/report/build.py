@@ -454,7 +454,7 @@ def _head(definition, options: ReportOptions, counts, traces: dict, effects: dic
     info = definition.game
     assumptions = info.assumptions
     head = [
-        [say("head.definition"), str(getattr(definition, "source", info.id))],
+        [say("head.definition"), f"`{getattr(definition, 'source', info.id)}`"],  # a path: code, in no language
         [say("head.hash"), definition_hash(definition)],
         [say("head.variant"), word(str(getattr(definition, "variant", "baseline")))],
         ["boardlab", say("head.version", version=__version__, commit=git_commit())],
