@@ -76,7 +76,7 @@ def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
     named = {c["id"]: (c.get("x_axis"), c["axis"]) for c in charts}
     assert named["seats-2"] == ("seat", "share of decided games")
     assert named["sixbysix-sums-2"] == ("dice sum", "probability")
-    assert named["skill-2-players"] == ("MCTS budget (iterations per move)", "rating (Elo)")
+    assert named["skill-2-players"] == ("level", "rating (Elo)")  # 6x6 climbs no MCTS budget
     # the seat figures are the Wilson intervals of the credits over the decided games
     seats = document["data"]["by_players"]["2"]["seats"]
     assert seats["decided"] + seats["no_winner"] + seats["unfinished"] == seats["games"] == 48

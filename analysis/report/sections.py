@@ -265,21 +265,31 @@ def skill_blocks(data: dict, players: int) -> list:
     others = say("skill.other_seat") if players == 2 else say("skill.other_seats", n=players - 1)
     interval = say("col.interval")
     chart_block = {**rating_chart(data), "title": say("skill.chart", players=players),
-                   "x_axis": say("skill.axis"), "axis": say("col.rating")}
+                   "x_axis": say("skill.axis") if any(level["budget"] for level in data["levels"])
+                   else say("skill.axis_levels"), "axis": say("col.rating")}
     return [table(say("skill.title", players=players), [(say("col.level"), "text"), (say("col.rating"), "f0"),
                                                          (interval, "ci_f0"), (say("col.against"), "text"),
                                                          (say("col.decided"), "int"), (say("col.its_share"), "pct"),
                                                          (interval, "ci_pct"), (say("col.p_gain"), "p"),
                                                          (say("col.better"), "yes")], rows,
                   say("skill.note", games=amount(data['games_per_level']), others=others, fair=pct(data['fair_share']),
-                      depth=data['depth']) + " " + stopped_words(data["stopped"])),
+                      depth=data['depth']) + " " + stopped_words(data["stopped"], data["levels"])),
             chart_block] + [text(note) for note in ladder_notes(data)]
 
 
-def stopped_words(stopped: str) -> str:
-    """Why a skill ladder stopped (`skill.traces`' English reason), in the report's language."""
+def stopped_words(stopped: str, levels: list | None = None) -> str:
+    """Why a skill ladder stopped (`skill.traces`' English reason), in the report's language: at a
+    plateau (two doublings without a gain), or at its top: perfect play, the report's largest
+    budget (no plateau yet), or the engine's strongest agent (no search to climb further)."""
     if stopped == "the ladder's top":
-        return say("skill.top")
+        top = levels[-1] if levels else None
+        if top is None:
+            return say("skill.top")
+        if top["agent"] == "perfect":
+            return say("skill.top_perfect")
+        if top["budget"]:
+            return say("skill.top_budget", top=top["agent"])
+        return say("skill.top_engine", top=top["agent"])
     reason, _, capstone = stopped.partition("; ")
     if reason == "two consecutive budget doublings without a significant gain":
         words = say("skill.doublings") + (say("skill.capstone", top=capstone.split(",")[0]) if capstone else "")
