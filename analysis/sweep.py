@@ -355,7 +355,8 @@ def sweep(base: str, definition, axes: Sequence[Axis], store, options: SweepOpti
                  "axes": [{"key": a.name, "values": list(a.values)} for a in axes],
                  "written": {a.name: _get(definition, a.key) for a in axes},
                  "agent": options.agent, "games": options.games, "seed": options.seed, "length_unit": unit,
-                 "stated_minutes": definition.game.minutes, "by_players": []}
+                 "stated_minutes": definition.game.minutes,
+                 "minutes_source": getattr(definition.game, "minutes_source", ""), "by_players": []}
     from boardlab.analysis.playtests import carry_measured_pace, with_measured_pace
     from boardlab.analysis.report.sections import pace_data
 

@@ -29,6 +29,9 @@ class GameInfo:
     min_players: int = field(metadata=limits(min=1, max=12))  # the fewest players the game is for
     max_players: int = field(metadata=limits(min=1, max=12))  # the most players the game is for
     minutes: int = field(metadata=limits(min=1, max=600))  # the playing time printed on the box and rulebook
+    #: where `minutes` comes from (the game's own rules or box); empty: no source states a playing time,
+    #: so `minutes` is the designer's target, and reports call it "the target time", never "stated"
+    minutes_source: str = ""
     #: what the definition decides for want of a source (printed at the head of every report)
     assumptions: tuple[str, ...] = ()
 

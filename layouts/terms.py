@@ -192,6 +192,8 @@ def definition_words(definition) -> list[tuple[str, str]]:
     """(where, word) for every word of a definition that is printed: colour labels, face names,
     the Links masters' names."""
     out = [(f"colours.{name}.label", c.label) for name, c in getattr(definition, "colours", {}).items()]
+    if getattr(definition.game, "minutes_source", ""):  # named in every report's length note
+        out.append(("game.minutes_source", definition.game.minutes_source))
     out += [(f"faces.{name}", name) for name in getattr(definition, "faces", {}) or {}]
     card = getattr(getattr(definition, "print", None), "card", None)
     if isinstance(card, str):

@@ -90,9 +90,9 @@ def test_an_option_that_changes_no_game_has_no_rows_and_no_test_and_a_long_game_
     v = verdict(data, lambda o, val: f"`{o} = {str(val).lower()}`")["by_players"]["2"]
     assert v["problem"]["kind"] == "length"
     # the problem in median table minutes, the remedy too: 60 turns at 30 s = 30 minutes, 30 turns = 15
-    assert v["lines"][-1] == ("- Worst problem: the table time (30 minutes against the stated 10 minutes). The rule "
+    assert v["lines"][-1] == ("- Worst problem: the table time (30 minutes against the target time of 10 minutes). The rule "
                               "option that moves it most: `short = true`, the median table time 30 minutes to 15 "
                               "minutes.")
     # no rule option tried: no sentence about rule options
     v = verdict(report_data(base, 2), lambda o, val: o)["by_players"]["2"]
-    assert v["lines"][-1] == "- Worst problem: the table time (30 minutes against the stated 10 minutes)."
+    assert v["lines"][-1] == "- Worst problem: the table time (30 minutes against the target time of 10 minutes)."

@@ -57,7 +57,8 @@ def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
     # every line names the players it speaks for: 6x6's ladder reaches no level above greedy
     assert all("greedy" in line for line in verdict[1:])
     assert verdict[1].startswith("- Seats (beginners and skilled players, greedy; the ladder found no stronger level): ")
-    assert "against the stated 30 minutes" in verdict[2]
+    # 6x6's source states no playing time: its 30 minutes are the definition's target, never "stated"
+    assert "against the target time of 30 minutes" in verdict[2] and "stated" not in verdict[2]
     # every table row of the JSON appears, formatted, in the Markdown
     for block in _tables(document):
         for row in block["rows"]:
@@ -230,8 +231,8 @@ def test_findings_are_generated_from_the_numbers_and_ordered():
                                      "largest_p_selected": 1e-4}
     found = findings("Game", data)
     assert found[0]["text"].startswith("As written, a 2-player game of Game lasts a median of 270 rounds, "
-                                       "3.0 hours at a pace of 40 s a round, against the 30 minutes "
-                                       "it states; the rule options that shorten it most: `bank = house`, to 27 "
+                                       "3.0 hours at a pace of 40 s a round, against the target time of 30 "
+                                       "minutes; the rule options that shorten it most: `bank = house`, to 27 "
                                        "minutes or `cover = false`, to 2.8 hours (mean length, a game stopped at the "
                                        "cap counted at the cap).")
     # ordered as the glossary promises: problems, rule effects, ..., what was not found; by size within each

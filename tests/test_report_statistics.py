@@ -115,7 +115,7 @@ def test_the_verdict_names_the_rule_option_that_evens_the_seats_by_its_rulebook_
     assert lines[4] == ("- Worst problem: seat 1's share of decided games (58.0% against a fair 50.0%). The rule "
                         "option that moves it most: Rotating lead (`lead = rotate`), seat 1 win share 58.0% to 51.0%.")
     assert lines[2] == ("- Time: a median game lasts 20 turns, about 10 minutes at the table (30 s a turn), against "
-                        "the stated 15 minutes: 67% of it; 9 games in 10 end within 10 minutes.")
+                        "the target time of 15 minutes: 67% of it; 9 games in 10 end within 10 minutes.")
     seat_problem = __import__("boardlab.analysis.report.verdict", fromlist=["x"]).remedies_for(
         {"metric": "seat_1_share", "target": 0.5}, data["2"], 2)
     assert [(r["option"], r["value"], r["variant"]) for r in seat_problem] == [("lead", "rotate", 0.51)]

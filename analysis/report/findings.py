@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from boardlab.analysis.report.metrics import FDR, benjamini_hochberg, metric as headline_metric
 from boardlab.analysis.report.options import option_value_text
-from boardlab.analysis.report.wording import (at_least, cap_words, games as game_count, listed, minutes, number, p_words,
+from boardlab.analysis.report.wording import (at_least, cap_words, target_time, games as game_count, listed, minutes, number, p_words,
                                               pace_words, pct, points, say, say_plural, unsigned_points, word)
 
 
@@ -245,7 +245,7 @@ def _length(name, counts, rule_name, remedies: bool = True):
                median=at_least(number(length['median'], ",.0f"), bound), unit=word(length["unit"]),
                minutes=at_least(minutes(at_table), bound),
                pace=pace_words(length),
-               stated=stated)
+               stated=stated, target=target_time(length))
     if long and not remedies:  # a level's own games: the rule options were tried with the model agent
         text += say("length.end")
     elif long:
@@ -470,8 +470,10 @@ def _restricted(counts):
                                     games=_games(behind))})
     for element, seen in inert:
         probed = [e["probe"] for _, e in seen]
+        binding = sum(p["binding"] for p in probed)
         out.append({"score": 1.6, "kind": "element unused", "players": [n for n, _ in seen], "element": element,
-                    "text": say("element.unused", agent=agents[element], element=word(seen[0][1]["description"]),
+                    # never binding: "at all 0 decisions" would say nothing; say it never took a move away
+                    "text": say("element.unused" if binding else "element.never", agent=agents[element], element=word(seen[0][1]["description"]),
                                 binding=game_count(sum(p["binding"] for p in probed)),
                                 decisions=game_count(sum(p["decisions"] for p in probed)),
                                 games=game_count(sum(p["games"] for p in probed)))})

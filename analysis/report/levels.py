@@ -245,7 +245,7 @@ def disagreement(shown: list[tuple[str, dict]], unit: str) -> list[str]:
     """The verdict's line where beginners and skilled players disagree (on the seats: one
     balanced, the other not, or different seats ahead; on the time: one close to the stated time,
     the other not), else nothing."""
-    from boardlab.analysis.report.wording import listed, say
+    from boardlab.analysis.report.wording import listed, say, target_time
 
     if len(shown) < 2:
         return []
@@ -257,7 +257,7 @@ def disagreement(shown: list[tuple[str, dict]], unit: str) -> list[str]:
     (b_kind, b_time), (s_kind, s_time) = time_state(beginner["length"]), time_state(skilled["length"])
     if b_kind != s_kind and "none" not in (b_kind, s_kind):
         parts.append(say("level.disagree_time", beginner=b_time, skilled=s_time,
-                         stated=beginner["length"]["stated_minutes"]))
+                         stated=beginner["length"]["stated_minutes"], target=target_time(beginner["length"])))
     if not parts:
         return []
     return [say("level.disagree", beginner=beginner["agent"], skilled=skilled["agent"], parts=listed(parts))]

@@ -150,6 +150,7 @@ def length_data(outcome, definition, unit: str, players: int | None = None) -> d
         data["table_minutes"] = {k: round(described[k] * seconds / 60, 2) for k in ("mean", "median", "p90", "max")}
         data.update(pace_data(definition, unit, players))
     data["stated_minutes"] = definition.game.minutes
+    data["minutes_source"] = getattr(definition.game, "minutes_source", "")  # empty: a target, no source
     import numpy as np
 
     finished = [r.length for r in outcome.records if not r.unfinished]
@@ -169,7 +170,9 @@ def length_blocks(data: dict, players: int) -> list:
     capped = data["capped"]
     one = word(unit.rstrip("s"))
     note = (say("length.note", finished=amount(data['finished_games']), games=amount(data['games']),
-                capped=amount(capped['count']), share=pct(capped['share']), cap=cap_words(unit), stated=stated)
+                capped=amount(capped['count']), share=pct(capped['share']), cap=cap_words(unit), stated=stated,
+                target=say("target.note_stated" if data.get("minutes_source") else "target.note_goal", minutes=stated,
+                           source=word(data.get("minutes_source", ""))))
             + (say("length.note_pace", seconds=number(seconds, "g"), unit=one)
                + (say("pace_measured_note", source=measured_words(data["pace_measured"])) + "."
                   if data.get("pace_measured") else
@@ -183,7 +186,8 @@ def length_blocks(data: dict, players: int) -> list:
         blocks.append(chart("histogram", f"length-{players}", say("length.chart", unit=word(unit), players=players),
                             edges=data["histogram"]["edges"], counts=data["histogram"]["counts"], axis=word(unit),
                             marker=round(stated_units, 3) if stated_units else None,
-                            marker_label=say("length.stated", stated=stated) if stated_units else ""))
+                            marker_label=say("length.stated" if data.get("minutes_source") else "length.target",
+                                             stated=stated) if stated_units else ""))
     return blocks
 
 

@@ -95,7 +95,8 @@ def metrics_of(points: list[dict]) -> list[str]:
 
 def _reference(metric: str, result: dict) -> tuple[float | None, str]:
     if metric == "minutes":
-        return result["stated_minutes"], f"stated {result['stated_minutes']} min"
+        said = "stated" if result.get("minutes_source") else "target"
+        return result["stated_minutes"], f"{said} {result['stated_minutes']} min"
     if metric == "first_player_advantage":
         return 0.0, "no advantage"
     return None, ""
@@ -168,7 +169,9 @@ def sweep_document(result: dict) -> dict:
                                  "narrowest gap those allow."],
                 ["common random numbers", "Every point plays games 0..N-1 of the same seed: the same deals and dice, "
                                           "so the differences between points come from the rule, not from luck."]]
-    glossary.append(["reference line", f"Dashed: the {result['stated_minutes']} minutes the definition states "
+    said = f"states (from {result['minutes_source']})" if result.get("minutes_source") else \
+        "sets as its target (no source states a playing time)"
+    glossary.append(["reference line", f"Dashed: the {result['stated_minutes']} minutes the definition {said} "
                                         "(table minutes), no advantage (first-player advantage)."])
     return {"title": f"{result['name']}: sweep of {keys}", "head": head, "sections": sections,
             "glossary": glossary, "data": result}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from boardlab.analysis.report.findings import LENGTH_TOLERANCE, label, seat_imbalance, thresholds
 from boardlab.analysis.report import metrics as metric_table
-from boardlab.analysis.report.wording import (at_least, cap_words, games, listed, minutes, number, p_words, pace_words, pct,
+from boardlab.analysis.report.wording import (at_least, cap_words, target_time, games, listed, minutes, number, p_words, pace_words, pct,
                                               points, say, say_plural, unsigned_points, word)
 
 #: at most this many rule options are named for a player count's worst problem
@@ -123,7 +123,7 @@ def _time(length: dict) -> str:
     if "table_minutes" not in length:
         return say("verdict.time_no_pace", median=at_least(number(length['median'], ",.0f"),
                                                            length.get("at_least", {}).get("median")),
-                   unit=word(unit), stated=stated)
+                   unit=word(unit), stated=stated, target=target_time(length))
     at_table = length["table_minutes"]["median"]
     ratio = at_table / stated
     if 1 / LENGTH_TOLERANCE <= ratio <= LENGTH_TOLERANCE:
@@ -142,6 +142,7 @@ def _time(length: dict) -> str:
             tail += say("verdict.time_capped", share=pct(capped), cap=cap_words(unit))
     return say("verdict.time", median=at_least(number(length['median'], ",.0f"), bounds.get("median")), unit=word(unit),
                minutes=at_least(minutes(at_table), bounds.get("median")), pace=pace_words(length), stated=stated,
+               target=target_time(length),
                judgement=judgement, tail=tail)
 
 
@@ -188,7 +189,8 @@ def worst_problem(players: int, d: dict) -> dict | None:
         if ratio > LENGTH_TOLERANCE:
             problems.append({"kind": "length", "score": ratio / LENGTH_TOLERANCE, "metric": "length",
                              "target": goals["length"],
-                             "text": say("verdict.problem_long", minutes=minutes(at_table), stated=stated)})
+                             "text": say("verdict.problem_long", minutes=minutes(at_table), stated=stated,
+                                         target=target_time(length))})
     capped, drawn = s["unfinished_share"]["share"], s.get("draw_share", {}).get("share", 0.0)
     if capped > limits["max_capped"]:
         problems.append({"kind": "capped", "score": capped / max(limits["max_capped"], 0.01), "metric": "capped",

@@ -109,6 +109,17 @@ def minutes(value: float) -> str:
     return term("report.minutes", n=number(value, ".0f")) if value < 90 else term("report.hours", n=number(value / 60, ".1f"))
 
 
+def target_time(length: dict) -> str:
+    """The playing time a report measures against: "the stated N minutes" when the definition
+    names its source (`game.minutes_source`), else "the target time of N minutes".
+
+    >>> target_time({"stated_minutes": 15, "minutes_source": "the box"}), target_time({"stated_minutes": 30})
+    ('the stated 15 minutes', 'the target time of 30 minutes')
+    """
+    key = "target.stated" if length.get("minutes_source") else "target.goal"
+    return say(key, minutes=number(length["stated_minutes"], ","))
+
+
 def at_least(text: str, bound: bool | None) -> str:
     """A figure in a sentence, "at least ..." when games stopped at the cap make it a lower bound.
 
