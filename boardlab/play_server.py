@@ -7,6 +7,7 @@ definition:
 GET  /                          the page (boardlab/static/play.html and play.js: plain JS)
 GET  /art/NAME.svg              a printed component's SVG (printkit.table: cards, board...)
 GET  /api/setup                 the game, its player range, its agents, the default seats
+GET  /api/warm                  whether the agents' compiled code is ready (`Warmup`)
 POST /api/games                 a new game: {"seed", "players", "seats"} (each optional);
                                 its "token" is the host's, its seats' "token"s the join links'
 GET  /api/games/ID              the game as the token's page sees it (see `state_json`)
@@ -44,7 +45,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from boardlab.layouts.errors import BoardlabError, one_line
 from boardlab.layouts.registry import game_part
@@ -182,6 +183,15 @@ class Tables:
             if game.players not in self._tables:
                 self._tables[game.players] = self.module.table_art(self.definition, game)
             return self._tables[game.players]
+
+    def render_all(self, game) -> None:
+        """Every component's SVG made now (the server's start), so the first page's art comes at once."""
+        with self.lock:
+            if self._components is None:
+                self._components = self.module.table_art(self.definition, game).components()
+            names = list(self._components)
+        for name in names:
+            self.svg(name, game)
 
     def svg(self, name: str, game) -> str | None:
         from boardlab.printkit.svg import render_svg
@@ -471,13 +481,57 @@ async def read_json(request, keys: dict[str, type | tuple], limit: int = MAX_BOD
     return data
 
 
+class Warmup:
+    """The agents of a new game's default seats, each made to play a move once in a thread of its
+    own when the server starts, so that numba compiles their fast paths (once after an install,
+    up to a minute) before a person waits for their first move; `state()` is what the page shows."""
+
+    def __init__(self, definition, players: int, agents: Sequence[str]):
+        self.definition, self.players = definition, players
+        self.agents = [name for name in dict.fromkeys(agents) if name != PERSON]
+        self.started: float | None = None
+        self.finished: float | None = None
+        self.failed: str | None = None
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        import time
+
+        self.started = time.monotonic()
+        self.thread = threading.Thread(target=self._run, name="boardlab-play-warmup", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        import time
+
+        try:
+            for name in self.agents:
+                session = Session(self.definition, self.players, (name,), 0)
+                session.step()
+        except Exception as err:  # a warm-up that fails leaves the real game to say why
+            self.failed = one_line(str(err)) or type(err).__name__
+        self.finished = time.monotonic()
+
+    def state(self) -> dict:
+        import time
+
+        if self.started is None or not self.agents:
+            return {"ready": True, "agents": self.agents, "seconds": 0.0}
+        end = self.finished if self.finished is not None else time.monotonic()
+        out = {"ready": self.finished is not None, "agents": self.agents, "seconds": round(end - self.started, 1)}
+        if self.failed:
+            out["failed"] = self.failed
+        return out
+
+
 def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (PERSON, "random"),
              limit: int = DEFAULT_LIMIT, seed: int = 1, served: str = "127.0.0.1",
-             allow_hosts: tuple[str, ...] = (), store=None):
+             allow_hosts: tuple[str, ...] = (), store=None, warm: bool = False):
     """The Starlette application for one definition; `seats` are the default seats of a new game.
     It answers only requests whose Host header names `served` (the address it listens on) or one
     of `allow_hosts` (`Guard`).  With `store` (a `ResultStore`), its games are kept there after
     every change and those kept for this definition are resumed (`app.state.games.resumed`).
+    With `warm`, the default seats' agents play a move each at once (`Warmup`, GET /api/warm).
 
     :raises BoardlabError: for a player count or seat names the game refuses.
     """
@@ -494,6 +548,10 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
     game = engines.make_game(definition, players)
     seats = seat_names(game.id, game.players, seats)
     games = Games(definition, game.players, seats, limit, store)
+    warmup = Warmup(definition, game.players, seats)
+    if warm:
+        threading.Thread(target=games.tables.render_all, args=(game,), name="boardlab-play-art", daemon=True).start()
+        warmup.start()
 
     def refused(err: RequestError) -> JSONResponse:
         return JSONResponse({"error": err.reason}, status_code=err.status)
@@ -533,7 +591,10 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
                              "players": game.players, "min_players": info.min_players,
                              "max_players": info.max_players, "seats": list(seats), "seed": seed,
                              "agents": [PERSON, *known], "agent_families": [f"{b}-N" for b in known.families],
-                             "limit": limit})
+                             "limit": limit, "warm": warmup.state()})
+
+    async def warm_state(request: Request):
+        return JSONResponse(warmup.state())
 
     async def new_game(request: Request):
         data = await read_json(request, {"seed": int, "players": int, "seats": list})
@@ -713,7 +774,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
     routes = [Route("/", page), Route("/play.js", script),
               Route("/favicon.svg", favicon), Route("/favicon.ico", favicon),
               Route("/art/{name}.svg", handled(component)),
-              Route("/api/setup", handled(setup)),
+              Route("/api/setup", handled(setup)), Route("/api/warm", warm_state),
               Route("/api/games", handled(new_game), methods=["POST"]),
               Route("/api/games/{game}", handled(show)),
               Route("/api/games/{game}/move", handled(move), methods=["POST"]),
@@ -727,4 +788,5 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
     app = Starlette(routes=routes, middleware=[
         Middleware(Guard, served=served, names=frozenset(host_name(n) for n in allow_hosts))])
     app.state.games = games
+    app.state.warmup = warmup
     return app

@@ -507,3 +507,18 @@ def test_turns_without_a_move_are_in_the_move_list():
         assert sum(len(m.get("then", [])) for m in record["moves"]) == len(quiet)
         seen += len(quiet)
     assert seen  # some seed had such a turn
+
+
+def test_the_agents_are_warmed_when_the_server_starts():
+    """With `warm`, the default seats' agents each play a move in the background; /api/warm says
+    how far it is, and the page's setup carries the same."""
+
+    definition = load("deblockle")
+    c = TestClient(make_app(definition, 2, ("person", "greedy"), warm=True), base_url="http://127.0.0.1")
+    first = c.get("/api/setup").json()["warm"]
+    assert first["agents"] == ["greedy"]
+    c.app.state.warmup.thread.join(300)
+    state = c.get("/api/warm").json()
+    assert state["ready"] and "failed" not in state and state["seconds"] >= first["seconds"]
+    cold = TestClient(make_app(definition, 2, ("person", "person")), base_url="http://127.0.0.1")
+    assert cold.get("/api/warm").json() == {"ready": True, "agents": [], "seconds": 0.0}

@@ -89,7 +89,7 @@ def run(args) -> int:
 
             store = ResultStore(args.store)
         app = make_app(definition, players, tuple(names), limit=args.limit, seed=args.seed, served=host,
-                       allow_hosts=tuple(allowed), store=store)
+                       allow_hosts=tuple(allowed), store=store, warm=True)
     except BaseException:
         sock.close()
         if store is not None:

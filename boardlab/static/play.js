@@ -31,6 +31,17 @@ async function api(method, path, body) {
   return data;
 }
 
+// the agents' compiled code is made when the server starts (once after an install: up to a minute)
+function showWarm(state) {
+  const note = $("warm");
+  note.hidden = state.ready;
+  document.body.dataset.warm = state.ready ? "ready" : "warming";
+  if (state.ready) return;
+  note.textContent = `Getting the agents ready (${state.agents.join(", ")}): compiling their fast code, once after an install, `
+    + `up to a minute (${Math.round(state.seconds)} s so far). Agent moves wait for it.`;
+  setTimeout(async () => { try { showWarm(await api("GET", "/api/warm")); } catch (err) { showWarm(state); } }, 1000);
+}
+
 function setOffline(value) {
   if (offline === value) return;
   offline = value;
@@ -398,6 +409,7 @@ async function start() {
   $("auto").addEventListener("change", schedule);
   $("handover-go").addEventListener("click", () => { shownSeat = game.viewer; render(); });
   setInterval(refresh, POLL_MS);
+  showWarm(setup.warm);
   const [id, given] = location.hash.slice(1).split(":");
   if (id) {
     token = given || "";
