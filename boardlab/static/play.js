@@ -8,6 +8,8 @@ let token = "";
 // the seat whose hand this screen last showed (hot seat: a new one is shown after a "pass to" screen)
 let shownSeat = null;
 let offline = false;
+// a record being played back (its id on the server, the move shown, its moves); null while playing
+let replay = null, playing = null;
 const POLL_MS = 1500;
 
 const $ = (id) => document.getElementById(id);
@@ -212,9 +214,12 @@ function drawPanel() {
     if (keyboardTurn && !nextKeys().size) choices.querySelector("button").focus();
   }
   $("save").href = `/api/games/${game.id}/record?token=${encodeURIComponent(token)}`;
-  $("save").hidden = game.role !== "host" && !game.over;
-  $("undo").disabled = game.role !== "host" || !game.history.some((e) => e.seat !== undefined);
-  $("step").disabled = game.over || game.mover < 0 || game.seats[game.mover].agent === "person";
+  $("save").hidden = (game.role !== "host" && !game.over) || replay !== null;
+  $("file").hidden = !(game.over && game.role === "host" && replay === null);
+  $("replaybar").hidden = replay === null;
+  if (replay) $("rp-where").textContent = `move ${replay.move} of ${replay.moves}`;
+  $("undo").disabled = replay !== null || game.role !== "host" || !game.history.some((e) => e.seat !== undefined);
+  $("step").disabled = replay !== null || game.over || game.mover < 0 || game.seats[game.mover].agent === "person";
 }
 
 function render() {
@@ -280,7 +285,50 @@ function drawLobby() {
   box.appendChild(list);
 }
 
+// -- playtests: file a finished game; play a saved record back move by move (play_server.py) --
+async function fileGame() {
+  if (busy || !game || !game.over) return;
+  setBusy(true);
+  try {
+    const done = await api("POST", `/api/games/${game.id}/file`, {});
+    $("filed").textContent = done.filed ? `Filed as playtest ${done.id}.` : `Already filed (playtest ${done.id}).`;
+  } catch (err) { failed(err); } finally { setBusy(false); }
+}
+
+async function showMove(move) {
+  if (!replay) return;
+  try {
+    const data = await api("GET", `/api/replays/${replay.id}?move=${move}`);
+    replay.move = data.replay.move;
+    data.seats.forEach((seat, s) => { seat.agent = data.replay.seats[s]; });
+    game = data;
+    clicks = [];
+    render();
+  } catch (err) { failed(err); }
+}
+
+async function loadRecord(file) {
+  if (!file) return;
+  let record;
+  try { record = JSON.parse(await file.text()); } catch (err) { $("error").textContent = `${file.name}: not a record (not JSON)`; return; }
+  try {
+    const made = await api("POST", "/api/replays", {record});
+    if (!replay) playing = game;
+    if (timer) clearTimeout(timer);
+    replay = {id: made.id, move: 0, moves: made.moves};
+    $("error").textContent = "";
+    await showMove(0);
+  } catch (err) { failed(err); }
+  $("recordfile").value = "";
+}
+
+function leaveReplay() {
+  replay = null;
+  if (playing) { game = playing; playing = null; render(); refresh(); schedule(); }
+}
+
 function show(data) {
+  if (replay) { replay = null; playing = null; }
   game = data;
   clicks = [];
   $("error").textContent = "";
@@ -292,7 +340,7 @@ function show(data) {
 
 // another page (a remote seat, an agent stepped elsewhere) may have moved: ask now and then
 async function refresh() {
-  if (busy || !game) return;
+  if (busy || !game || replay) return;
   let data;
   try { data = await api("GET", `/api/games/${game.id}`); } catch (err) { if (!(err instanceof Offline)) failed(err); return; }
   if (busy) return;
@@ -331,6 +379,7 @@ async function play(index) {
 }
 
 function schedule() {
+  if (replay) return;
   if (timer) { clearTimeout(timer); timer = null; }
   if (!game || game.over || game.mover < 0 || game.seats[game.mover].agent === "person") return;
   if (!$("auto").checked) return;
@@ -406,6 +455,13 @@ async function start() {
     try { show(await api("POST", `/api/games/${game.id}/undo`, {})); } catch (err) { failed(err); } finally { setBusy(false); }
   });
   $("step").addEventListener("click", step);
+  $("file").addEventListener("click", fileGame);
+  $("recordfile").addEventListener("change", (e) => loadRecord(e.target.files[0]));
+  $("rp-first").addEventListener("click", () => showMove(0));
+  $("rp-back").addEventListener("click", () => showMove(Math.max(0, replay.move - 1)));
+  $("rp-next").addEventListener("click", () => showMove(Math.min(replay.moves, replay.move + 1)));
+  $("rp-last").addEventListener("click", () => showMove(replay.moves));
+  $("rp-leave").addEventListener("click", leaveReplay);
   $("auto").addEventListener("change", schedule);
   $("handover-go").addEventListener("click", () => { shownSeat = game.viewer; render(); });
   setInterval(refresh, POLL_MS);
