@@ -17,8 +17,8 @@ x.toml:3: rules.turns: must be at least 1 (got 0)
 from __future__ import annotations
 
 import dataclasses
-import math
 import difflib
+import math
 import types
 import typing
 from dataclasses import dataclass
@@ -68,6 +68,27 @@ def _same_kind(tp: Any, value: Any) -> bool:
     if typing.get_origin(tp) is tuple:
         return isinstance(value, list)
     return False
+
+
+def former_key(path: tuple) -> tuple[str, str] | None:
+    """(message, what to write instead) for a key a definition once had (layouts/renamed.py);
+    None for a key that never was one.
+
+    >>> former_key(("print", "chip_gap"))
+    ('renamed to print.piece_gap', 'write piece_gap in [print] instead')
+    >>> former_key(("rules", "no_such_key")) is None
+    True
+    """
+    name = ".".join(str(part) for part in path if not isinstance(part, int))
+    from boardlab.layouts.renamed import REMOVED as removed, RENAMED as renamed
+
+    if name in renamed:
+        new = renamed[name]
+        section, _, key = new.rpartition(".")
+        return f"renamed to {new}", f"write {key} in [{section}] instead" if section else f"write {key} instead"
+    if name in removed:
+        return f"removed: {removed[name]}", "leave it out"
+    return None
 
 
 def dotted(path: tuple) -> str:
@@ -259,9 +280,13 @@ class Checker:
         kwargs, failed = {}, False
         for key in value:
             if key not in fields:
-                near = difflib.get_close_matches(key, list(fields), n=1, cutoff=0.6)
-                allowed = f'did you mean "{near[0]}"?' if near else "known keys: " + ", ".join(fields)
-                self.report(path + (key,), "unknown key", allowed)
+                fate = former_key(path + (key,))
+                if fate:
+                    self.report(path + (key,), fate[0], fate[1])
+                else:
+                    near = difflib.get_close_matches(key, list(fields), n=1, cutoff=0.6)
+                    allowed = f'did you mean "{near[0]}"?' if near else "known keys: " + ", ".join(fields)
+                    self.report(path + (key,), "unknown key", allowed)
                 failed = True
         for name, f in fields.items():
             if name not in value:
