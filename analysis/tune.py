@@ -45,7 +45,7 @@ class Goal:
     target: float
     text: str
 
-    def status(self, m: dict | None, final: bool = True, max_capped: float = 1.0) -> str:
+    def status(self, m: dict | None, final: bool = True, max_capped: float = 1.0, margin: float | None = None) -> str:
         """"met", "missed" or "unsure" of a metric {"value", "ci95"}; a metric with no value is missed.
 
         A `~` goal is met only in a `final` judgement (after every game a candidate may play):
@@ -59,10 +59,25 @@ class Goal:
         >>> near = parse_goal("first_player_advantage~0")
         >>> near.status({"value": 0.05, "ci95": [0.01, 0.09]}), near.status({"value": 0.0, "ci95": [-0.1, 0.1]}, False)
         ('missed', 'unsure')
+
+        With a `margin` (the designer's `analysis.difference`, for a share) and the metric's 90%
+        interval, a `~` goal is an equivalence test: met when the 90% interval lies within the
+        margin of the target (two one-sided tests at 5%: the value shown near enough, at any
+        stage), missed when the 95% interval lies wholly beyond the margin, else unsure.
+
+        >>> near.status({"value": 0.01, "ci95": [0.004, 0.016], "ci90": [0.005, 0.015]}, False, margin=0.05)
+        'met'
+        >>> near.status({"value": 0.0, "ci95": [-0.1, 0.1], "ci90": [-0.08, 0.08]}, True, margin=0.05)
+        'unsure'
         """
         if m is None or m.get("value") is None or self.capped_reason(m, max_capped):
             return "missed"
         lo, hi = m["ci95"]
+        if self.op == "~" and margin is not None and m.get("ci90"):
+            lo90, hi90 = m["ci90"]
+            if self.target - margin < lo90 and hi90 < self.target + margin:
+                return "met"
+            return "missed" if lo > self.target + margin or hi < self.target - margin else "unsure"
         if self.op == "~":
             return "missed" if not lo <= self.target <= hi else "met" if final else "unsure"
         if self.op == "<=":
@@ -146,6 +161,7 @@ class TuneOptions:
     games: int = 1600  # the most games a candidate plays in the race; the confirmation run plays this many
     finalists: int = 3  # candidates confirmed on fresh seeds
     max_capped: float = 0.05  # the most games stopped at the cap a length or minutes goal may rest on
+    difference: float = 0.05  # the margin of a `~` goal on a share: within it is "the same" (equivalence)
     seed: int = 1
     workers: int | None = None
     progress: bool = True
@@ -165,8 +181,15 @@ class Candidate:
         return all(s == "met" for s in self.statuses.values())
 
 
-def _judge(point: Point, goals: Sequence[Goal], final: bool = True, max_capped: float = 1.0) -> dict[str, str]:
-    return {g.text: g.status(point.metrics.get(g.metric), final, max_capped) for g in goals}
+def _judge(point: Point, goals: Sequence[Goal], final: bool = True, max_capped: float = 1.0,
+           difference: float | None = None) -> dict[str, str]:
+    """Each goal's status at a point; a `~` goal on a share is an equivalence test within `difference`."""
+    return {g.text: g.status(point.metrics.get(g.metric), final, max_capped, _margin(g, difference)) for g in goals}
+
+
+def _margin(goal: Goal, difference: float | None) -> float | None:
+    headline = find_metric(goal.metric)
+    return difference if goal.op == "~" and headline is not None and headline.unit in ("share", "points") else None
 
 
 def _say(text: str, progress: bool) -> None:
@@ -210,7 +233,8 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
         play_points([c.point for c in racing], n, options.agent, games, options.seed, store, options.workers,
                     options.progress, options.backend)
         for c in racing:
-            c.statuses = _judge(c.point, goals, final=games >= options.games, max_capped=options.max_capped)
+            c.statuses = _judge(c.point, goals, final=games >= options.games, max_capped=options.max_capped,
+                                difference=options.difference)
             if "missed" in c.statuses.values():
                 c.dropped_at = games
         dropped = [c for c in racing if c.dropped_at is not None]
@@ -236,7 +260,7 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
                     options.progress, options.backend)
     confirmation = []
     for p in confirmed:
-        statuses = _judge(p, goals, max_capped=options.max_capped)
+        statuses = _judge(p, goals, max_capped=options.max_capped, difference=options.difference)
         confirmation.append({**point_json(p), "variant": p.definition.variant, "goals": statuses,
                              "meets_every_goal": all(s == "met" for s in statuses.values())})
     meeting = [c for c in confirmation if c["meets_every_goal"]]
@@ -248,7 +272,8 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
         best = min(pool, key=lambda item: (bool(g.capped_reason(item[1].get(g.metric), options.max_capped)),
                                            g.shortfall(item[1].get(g.metric))))
         closest[g.text] = {"values": best[0], "metric": best[1].get(g.metric), "from": best[2],
-                           "status": g.status(best[1].get(g.metric), max_capped=options.max_capped),
+                           "status": g.status(best[1].get(g.metric), max_capped=options.max_capped,
+                                              margin=_margin(g, options.difference)),
                            "why": g.capped_reason(best[1].get(g.metric), options.max_capped)}
     return {"game": definition.game.id, "name": definition.game.name,
             "base": getattr(definition, "variant", "baseline"), "players": n, "agent": options.agent,

@@ -131,3 +131,25 @@ def test_compare_says_no_change_only_when_the_change_is_shown_within_the_designe
     # a length has no designer's margin: the old wording
     assert change_verdict(paired_difference([10, 12, 11], [11, 11, 11]), "length", 0.05).startswith(
         "no significant change (the games detect")
+
+
+def test_a_tune_near_goal_on_a_share_is_an_equivalence_test():
+    from boardlab.analysis.report.metrics import metric, point_value
+    from boardlab.analysis.tune import parse_goal
+
+    near = parse_goal("first_player_advantage~0")
+    # 10,000 decided games, seat 1 winning 5,100: +1 point, certainly not 0 (the old rule: missed), yet
+    # its 90% interval (solved from the score equation) lies well within 5 points: met
+    games = [SimpleNamespace(winners=(0,), unfinished=False, length=5)] * 5100 + \
+        [SimpleNamespace(winners=(1,), unfinished=False, length=5)] * 4900
+    m = point_value(metric("first_player_advantage"), games, 2)
+    lo, hi = score_roots(5100, 10000, Z95_ONE_SIDED)
+    assert m["ci90"] == [round(lo - 0.5, 6), round(hi - 0.5, 6)]
+    assert m["ci95"][0] > 0 and near.status(m) == "missed"  # without the designer's margin
+    assert near.status(m, final=False, margin=0.05) == "met"
+    # 100 games, 51 to 49: nothing shown either way
+    few = point_value(metric("first_player_advantage"), games[5049:5149], 2)
+    assert near.status(few, final=True, margin=0.05) == "unsure"
+    # 1,000 games, 700 to 300: 20 points off, surely beyond 5: missed
+    far = point_value(metric("first_player_advantage"), games[:700] + games[-300:], 2)
+    assert near.status(far, margin=0.05) == "missed"

@@ -126,7 +126,8 @@ def test_a_share_point_is_a_wilson_interval_of_the_counted_games():
     games = [R((), False, 3), R((0, 1), False, 4), R((0, 1), False, 4), R((0,), False, 5), R((), True, 9)]
     draws = metrics.point_value(metric("draws"), games, 2)
     lo, hi = wilson_interval(3, 5)
-    assert draws == {"value": 0.6, "ci95": [round(lo, 6), round(hi, 6)], "n": 5}
+    lo90, hi90 = wilson_interval(3, 5, 0.90)
+    assert draws == {"value": 0.6, "ci95": [round(lo, 6), round(hi, 6)], "ci90": [round(lo90, 6), round(hi90, 6)], "n": 5}
     advantage = metrics.point_value(metric("first_player_advantage"), games, 2)
     lo, hi = wilson_interval(2, 3)  # seat 1: half of two shared wins and one win, of 3 decided games
     assert advantage["value"] == round(2 / 3 - 0.5, 6) and advantage["ci95"] == [round(lo - .5, 6), round(hi - .5, 6)]

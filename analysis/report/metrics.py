@@ -589,9 +589,10 @@ def point_value(m: Metric, records, players: int, seconds: float | None = None) 
             return dict(NOTHING)
         hits = math.fsum(numerators)
         lo, hi = wilson_interval(hits, counted)
+        lo90, hi90 = wilson_interval(hits, counted, 1 - 2 * ALPHA)  # for an equivalence test (`tune`'s ~ goals)
         shift = 1 / players if m.shift_by_fair else 0.0
         return {"value": round(hits / counted - shift, 6), "ci95": [round(lo - shift, 6), round(hi - shift, 6)],
-                "n": counted}
+                "ci90": [round(lo90 - shift, 6), round(hi90 - shift, 6)], "n": counted}
     out = mean_interval([x for x, d in zip(numerators, denominators) if d])
     stopped = sum(1 for r in records if r.unfinished)
     if out["value"] is not None:  # the figure is a lower bound: games stopped at the cap counted at the cap

@@ -61,7 +61,9 @@ def run(args) -> int:
     target = _variant_target(args.write_variant) if args.write_variant else None
     options = TuneOptions(players=players, agent=agent, games=args.games, finalists=args.finalists, seed=args.seed,
                           workers=args.workers, progress=True,
-                          max_capped=getattr(getattr(definition, "analysis", None), "max_capped", TuneOptions.max_capped))
+                          max_capped=getattr(getattr(definition, "analysis", None), "max_capped", TuneOptions.max_capped),
+                          difference=getattr(getattr(definition, "analysis", None), "difference", None)
+                          or TuneOptions.difference)
     with store_and_backend(args) as (store, backend):
         result = tune(base, definition, axes, goals, store, dataclasses.replace(options, backend=backend), points)
     if target is not None:
