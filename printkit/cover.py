@@ -17,7 +17,7 @@ from typing import Sequence
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.terms import plural, term, word
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.fonts import text_width
+from boardlab.printkit.fonts import text_width, wrap_lines
 from boardlab.printkit.marks import MARK_WIDTH, footed_file, printable_box, with_variant
 from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import Page, PrintFile, PrintOptions, back_shift
@@ -28,9 +28,11 @@ HEADING_SIZE = 10.0
 TEXT_SIZE = 8.0
 LINE = 1.45  # line height, in text sizes
 TEST_SQUARE = 20.0  # mm: the duplex test square's side
-#: what every print run needs to cut its pieces out
-def tools() -> str:
-    """What every print run needs to cut its pieces out (a line of a cover's extras)."""
+def tools(cards: bool = True) -> str:
+    """What every print run needs to cut its pieces out (a line of a cover's extras); the corner
+    rounder only for a game with cards."""
+    if not cards:
+        return word("scissors, or a craft knife, a metal ruler and a cutting mat")
     return word("scissors, or a craft knife, a metal ruler and a cutting mat; a 3 mm corner rounder for the cards if you like")
 
 
@@ -79,10 +81,12 @@ def _test_square(canvas: Canvas, box, ink: str, label: str) -> None:
 
 def cover_file(name: str, *, game: str, version: str, files: Sequence[PrintFile], pieces: Sequence[str],
                extras: Sequence[str], options: PrintOptions, conventions: PrintConventions,
-               ink: str, variant: str = "baseline") -> PrintFile:
+               ink: str, variant: str = "baseline", summary: Sequence[tuple[str, bool]] = ()) -> PrintFile:
     """The cover of a print run: `files` are the run's other files, `pieces` one line per kind of
     piece with its count, `extras` what to get besides the files; a `variant` other than the
-    baseline is named under the title and in the footer.
+    baseline is named under the title and in the footer.  `summary` (lines of text, bold or not:
+    the rulebook's quick reference) fills a second page, printed on the back when the run has
+    back pages, so the cover is never a sheet with one side blank.
 
     :raises BoardlabError: for an unknown paper.
     """
@@ -105,38 +109,63 @@ def cover_file(name: str, *, game: str, version: str, files: Sequence[PrintFile]
               ("• " + term("cover.how.stock"), TEXT_SIZE, False),
               ("• " + term("cover.how.cut"), TEXT_SIZE, False)]
     if duplex:
-        lines += [("• " + term("cover.how.duplex.1"), TEXT_SIZE, False),
-                  ("  " + term("cover.how.duplex.2"), TEXT_SIZE, False),
-                  ("  " + term("cover.how.duplex.3"), TEXT_SIZE, False)]
+        lines += [("• " + " ".join(term(f"cover.how.duplex.{k}") for k in (1, 2, 3)), TEXT_SIZE, False)]
     square = test_square_box(width, height, conventions)
 
     def draw_front(canvas: Canvas) -> None:
         x, y, w, _ = printable_box(width, height, conventions)
         baseline = y + TITLE_SIZE * MM_PER_POINT
-        for text, size, bold in lines:
-            room = w - (TEST_SQUARE + 3 if baseline < square[1] + square[3] + 6 else 0)
-            fitted = size if text_width(text, size, bold) <= room else size * room / text_width(text, size, bold)
-            if text:
-                canvas.text(x, baseline, text, size=fitted, fill=ink, bold=bold)
-            baseline += size * MM_PER_POINT * LINE
+        for text, size, bold in lines:  # a line too long for the room wraps, indented under its bullet
+            indent = 0.0
+            rest = text
+            while True:
+                room = w - indent - (TEST_SQUARE + 3 if baseline < square[1] + square[3] + 6 else 0)
+                parts = wrap_lines(rest, size, room, bold) or [""]
+                line = parts[0]
+                if text_width(line, size, bold) > room:  # one word wider than the page: made to fit
+                    canvas.text(x + indent, baseline, line, size=size * room / text_width(line, size, bold), fill=ink,
+                                bold=bold)
+                elif line:
+                    canvas.text(x + indent, baseline, line, size=size, fill=ink, bold=bold)
+                baseline += size * MM_PER_POINT * LINE
+                rest = rest[len(line):].strip()
+                if not rest:
+                    break
+                indent = text_width("• ", size, bold) if text.startswith("• ") else 0.0
         if duplex:
             _test_square(canvas, square, ink, word("front"))
 
     pages = [Page(width, height, draw_front)]
-    if duplex:
-        flip = next(f.duplex for f in files if f.duplex)
+    flip = next((f.duplex for f in files if f.duplex), None)
+    back_box = None
+    if flip is not None:
         sx, sy, sw, sh = square
         # where a perfect printer puts the back of the square: mirrored across the flipped edge
         back_box = (width - sx - sw, sy, sw, sh) if flip == "long" else (sx, height - sy - sh, sw, sh)
 
-        def draw_back(canvas: Canvas) -> None:
+    def draw_back(canvas: Canvas) -> None:
+        x, y, w, _ = printable_box(width, height, conventions)
+        baseline = y + TITLE_SIZE * MM_PER_POINT
+        for text, bold in summary:  # the summary keeps clear of the test square's corner
+            size = HEADING_SIZE + 2 if bold and baseline == y + TITLE_SIZE * MM_PER_POINT else TEXT_SIZE + 1
+            room = w - (TEST_SQUARE + 6 if back_box is not None and baseline < back_box[1] + back_box[3] + 8 else 0)
+            left = x + (TEST_SQUARE + 6 if back_box is not None and room < w and back_box[0] < x + w / 2 else 0)
+            for line in wrap_lines(text, size, room, bold) or [""]:
+                canvas.text(left, baseline, line, size=size, fill=ink, bold=bold)
+                baseline += size * MM_PER_POINT * LINE
+            baseline += size * MM_PER_POINT * 0.4
+        if back_box is not None and flip is not None:
             dx, dy = back_shift(options, flip)
             with canvas.transform(dx, dy):
                 _test_square(canvas, back_box, ink, word("back"))
+    if duplex or summary:
         pages.append(Page(width, height, draw_back))
     cover = footed_file(name, term("cover.subject", game=game), pages, (),
                         conventions, label=with_variant(f"{game} {version}", variant), ink=ink)
-    if not duplex:
+    if len(pages) == 1:
         return cover
-    subject = term("subject.sheets", title=cover.title, how=term("cover.both_sides", edge=edge(flip)))
-    return replace(cover, duplex=flip, subject=subject)
+    # two pages: one sheet printed on both sides (flipped as the run's options say when nothing
+    # else of the run flips)
+    sides = flip or options.duplex
+    subject = term("subject.sheets", title=cover.title, how=term("cover.both_sides", edge=edge(sides)))
+    return replace(cover, duplex=sides, subject=subject)

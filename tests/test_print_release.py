@@ -14,6 +14,7 @@ import pytest
 
 from boardlab.layouts import load, print_conventions
 from boardlab.printkit.pages import PrintOptions
+from boardlab.printkit.measure import PlacedCanvas
 from boardlab.printkit.pdf import render_pdf
 from boardlab.layouts.registry import game_ids
 from boardlab.printkit.print_modules import print_module
@@ -381,8 +382,8 @@ def test_every_pdf_has_its_own_id_a_subject_and_the_duplex_hint_of_its_pages():
                 assert preferences["/PrintScaling"] == "/None"
                 assert render_pdf(print_file) == data  # the /ID is derived, not drawn from a clock or chance
             # card sheets have back pages when the run prints backs; a one-card-a-page file and a
-            # gutterfold run never; the cover has a back (for its test square) exactly when some
-            # other file of the run has back pages
+            # gutterfold run never; the cover always has a back: the rulebook's quick reference (and
+            # the test square's twin when some other file of the run has back pages)
             covers = [name for name in two_sided if "-cover-" in name]
             assert len(covers) == 1, (game, sorted(two_sided))
             others = [name for name in two_sided if name not in covers]
@@ -391,7 +392,7 @@ def test_every_pdf_has_its_own_id_a_subject_and_the_duplex_hint_of_its_pages():
                     assert two_sided[name] == (options.backs == "duplex"), name
                 if name.endswith("-single") or options.backs != "duplex":
                     assert not two_sided[name], name
-            assert two_sided[covers[0]] == any(two_sided[name] for name in others), (game, options)
+            assert two_sided[covers[0]], (game, options)
             backed += two_sided[covers[0]]
             two_sided.clear()
     assert len(ids) >= 20 and backed >= 1
@@ -439,9 +440,15 @@ def test_the_cover_lists_every_file_with_its_sheets_the_pieces_and_what_else_to_
         assert re.search(r"The pieces\n• \S", text), text
     for count in counts:
         assert count in text, count
-    # a duplex run has the test square on both sides of the cover
+    # the cover is one sheet printed on both sides: the quick reference on its back, and a duplex
+    # run's test square on both sides
+    assert len(cover.pages) == 2 and cover.duplex == "long"
+    back = PlacedCanvas(cover.pages[1].width, cover.pages[1].height)
+    cover.pages[1].draw(back)
+    back_text = " ".join(s.content for s in back.shapes if s.kind == "text")
+    assert f"{d.game.name} — Quick reference" in back_text and "Goal:" in back_text
     two_sided_run = any(f.duplex for f in files)
-    assert (len(cover.pages) == 2) == two_sided_run and (cover.duplex == "long") == two_sided_run
+    assert ("back" in back_text.split()) == two_sided_run  # the test square's label
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])

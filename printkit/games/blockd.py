@@ -166,6 +166,9 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
 
     :raises BoardlabError: when a card does not fit the paper.
     """
+    from boardlab.layouts.terms import language
+    from boardlab.printkit.rulebook.aid import quick_reference_lines
+
     conventions = print_conventions()
     cards = blockd_cards(d)
     deck, single = deck_files(d, options, cards, conventions)
@@ -193,7 +196,8 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
               term("blockd.pawns", n=len(pawns))]
     cover = cover_file(f"{d.game.id}-cover-{file_suffix(options)}", game=d.game.name, version=d.game.version,
                        files=files, pieces=pieces, extras=[tools(), word("a glue stick for the pawns")], options=options,
-                       conventions=conventions, ink=ink, variant=d.variant)
+                       conventions=conventions, ink=ink, variant=d.variant,
+                       summary=quick_reference_lines(d, language()))
     return [cover, *files]
 
 

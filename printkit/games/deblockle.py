@@ -162,6 +162,9 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
 
     :raises BoardlabError: for an unknown paper or a piece larger than the printable area.
     """
+    from boardlab.layouts.terms import language
+    from boardlab.printkit.rulebook.aid import quick_reference_lines
+
     conventions = print_conventions()
     label = definition.game.name
     board = Component(f"{definition.game.id}-board", *board_size(definition),
@@ -182,8 +185,9 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
               term("deblockle.cubes", n=len(nets), per=per_player(definition), edge=float(definition.print.cube_edge))]
     cover = cover_file(f"{definition.game.id}-cover-{file_suffix(options)}", game=label,
                        version=definition.game.version, files=files, pieces=pieces,
-                       extras=[tools(), word("glue for the cubes and the board tiles; a blunt knife to score the folds")],
-                       options=options, conventions=conventions, ink=ink, variant=definition.variant)
+                       extras=[tools(cards=False), word("glue for the cubes and the board tiles; a blunt knife to score the folds")],
+                       options=options, conventions=conventions, ink=ink, variant=definition.variant,
+                       summary=quick_reference_lines(definition, language()))
     return [cover, *files]
 
 

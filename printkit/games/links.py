@@ -191,6 +191,9 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
 
     :raises BoardlabError: when a card does not fit the paper.
     """
+    from boardlab.layouts.terms import language
+    from boardlab.printkit.rulebook.aid import quick_reference_lines
+
     conventions = print_conventions()
     deck, single = deck_files(d, options, links_cards(d), conventions)
     geometry = card_geometry(d.print, conventions)
@@ -199,7 +202,8 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
                    game_cards=len(d.deck.game_cards), central=d.deck.central, empty=d.deck.empty, masters=masters)]
     cover = cover_file(f"{d.game.id}-cover-{file_suffix(options)}", game=d.game.name, version=d.game.version,
                        files=[deck, single], pieces=pieces, extras=[tools()], options=options, conventions=conventions,
-                       ink=ink_and_paper(d)[0], variant=d.variant)
+                       ink=ink_and_paper(d)[0], variant=d.variant,
+                       summary=quick_reference_lines(d, language()))
     return [cover, deck, single]
 
 

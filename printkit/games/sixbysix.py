@@ -165,6 +165,9 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
 
     :raises BoardlabError: for an unknown paper or a piece larger than the printable area.
     """
+    from boardlab.layouts.terms import language
+    from boardlab.printkit.rulebook.aid import quick_reference_lines
+
     conventions = print_conventions()
     game, label = definition.game.id, definition.game.name
     footer = footer_label(definition)
@@ -228,7 +231,8 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
             term("sixbysix.dice_faces", n=len(seats), faces=", ".join(str(f) for f in faces)))
     cover = cover_file(f"{game}-cover-{file_suffix(options)}", game=label, version=definition.game.version,
                        files=[*files, single], pieces=pieces, extras=[dice, tools(), word("a glue stick for the markers")],
-                       options=options, conventions=conventions, ink=ink, variant=definition.variant)
+                       options=options, conventions=conventions, ink=ink, variant=definition.variant,
+                       summary=quick_reference_lines(definition, language()))
     return [cover, *files, single]
 
 
