@@ -66,12 +66,15 @@ class TtsDeck:
 
 @dataclass(frozen=True)
 class TtsPiece:
-    """A board, tile or token drawn by `component`; `count` copies; a tile's `shape`."""
+    """A board, tile or token drawn by `component`; `count` copies; a tile's `shape` and `back`
+    (its other side; a component that is not card-shaped goes out as a tile with its own aspect
+    ratio, where a deck's cell would be stretched to TTS's card shape)."""
 
     component: Component
     count: int = 1
     shape: str = "box"  # tiles: "box" or "circle"
     stand_up: bool = False  # tokens: stand up like a figure
+    back: Component | None = None  # tiles: the other side (none: the same image on both)
 
 
 @dataclass(frozen=True)
@@ -335,11 +338,14 @@ def plan(game_id: str, name: str, box: TtsBox, url: Callable[[str], str], dpi: i
     for piece in box.tiles:
         component = piece.component
         picture = image(file_name(game_id, component.name), component_page(component, dpi), transparent=True)
+        other = "" if piece.back is None else image(file_name(game_id, piece.back.name),
+                                                    component_page(piece.back, dpi), transparent=True)
         for copy in range(piece.count):
             item = _base("Custom_Tile", component.name, _transform(x, -6.0 - 0.3 * copy, component.width * UNITS_PER_MM,
                                                                    y=1.0 + 0.2 * copy),
                          f"{game_id}/tile/{component.name}/{copy}")
-            item["CustomImage"] = {"ImageURL": picture, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
+            # Stretch: the tile takes its image's aspect ratio
+            item["CustomImage"] = {"ImageURL": picture, "ImageSecondaryURL": other, "ImageScalar": 1.0, "WidthScale": 0.0,
                                    "CustomTile": {"Type": 2 if piece.shape == "circle" else 0, "Thickness": 0.1,
                                                   "Stackable": True, "Stretch": True}}
             objects.append(item)
@@ -400,8 +406,18 @@ def render(game_id: str, name: str, box: TtsBox, url: Callable[[str], str], dpi:
     return files
 
 
-def file_urls(folder: Path, relative: bool) -> Callable[[str], str]:
-    """How the JSON names a file: `file:///` + its absolute path, or its bare name."""
+def file_urls(folder: Path, relative: bool, base_url: str | None = None) -> Callable[[str], str]:
+    """How the JSON names a file: `base_url` + its name (where the folder's files are uploaded,
+    for a save to share), its bare name, or `file:///` + its absolute path (this computer only).
+
+    >>> file_urls(Path("x"), False, "https://example.org/tts/")("6x6 card.png")
+    'https://example.org/tts/6x6%20card.png'
+    """
+    if base_url is not None:
+        from urllib.parse import quote
+
+        prefix = base_url if base_url.endswith("/") else base_url + "/"
+        return lambda name: prefix + quote(name)
     if relative:
         return lambda name: name
     base = folder.resolve()

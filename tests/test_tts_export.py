@@ -15,8 +15,8 @@ from boardlab.cli import main
 from boardlab.layouts import game_ids, game_part, load
 from boardlab.printkit.pages import PrintFile
 from boardlab.printkit.pod import page_images
-from boardlab.printkit.tts import (DPI, MAX_COLUMNS, MAX_ROWS, SIDES, TtsDeck, card_page, cell_pixels, cube_obj,
-                                   sheet_grid)
+from boardlab.printkit.tts import (DPI, MAX_COLUMNS, MAX_ROWS, SIDES, TtsBox, TtsDeck, card_page, cell_pixels,
+                                   cube_obj, sheet_grid)
 
 Image = pytest.importorskip("PIL.Image")
 
@@ -164,17 +164,69 @@ def worst_difference(a, b) -> int:
     return max(band[1] for band in ImageChops.difference(a, b).getextrema())
 
 
-def test_unique_backs_and_relative_names(tmp_path):
-    game = next(g for g in GAMES if any(len({c.back_name for c in d.cards}) > 1
-                                        for d in game_part(g, "print").tts_box(load(g)).decks))
-    saved = export(game, tmp_path, "--relative")
-    decks = [o for o in walk(saved["ObjectStates"]) if o["Name"] == "DeckCustom"]
-    entries = [e for d in decks for e in d["CustomDeck"].values()]
-    assert any(e["UniqueBack"] for e in entries)
-    for entry in entries:
-        faces, backs = image(path_of(entry["FaceURL"], tmp_path, True)), image(path_of(entry["BackURL"], tmp_path, True))
-        if entry["UniqueBack"]:
-            assert faces.size == backs.size
+def test_unique_backs_make_a_sheet_of_backs():
+    """A deck whose cards have backs of their own gets a sheet of backs in the faces' slots."""
+    from boardlab.printkit.decks import Card
+    from boardlab.printkit.tts import plan
+
+    def blank(canvas):
+        pass
+
+    cards = [Card(f"c{k}", blank, blank, f"c{k}-back") for k in range(3)]
+    planned = plan("t", "T", TtsBox(decks=[TtsDeck("d", cards, 63.0, 88.0)]), lambda name: name)
+    [deck] = [o for o in walk(planned.saved["ObjectStates"]) if o["Name"] == "DeckCustom"]
+    [entry] = deck["CustomDeck"].values()
+    assert entry["UniqueBack"] and entry["BackURL"] == "t-d-backs-1.png" and "t-d-backs-1.png" in planned.pages
+
+
+def test_relative_names_and_a_base_url(tmp_path):
+    """--relative names every image by its file name; --base-url by the address it is uploaded to:
+    no file:// path of this computer is left in the save."""
+    game = GAMES[0]
+    relative = export(game, tmp_path / "relative", "--relative")
+    urls = [u for u in json_strings(relative) if u.endswith((".png", ".obj"))]
+    assert urls
+    for url in urls:
+        assert path_of(url, tmp_path / "relative", True).is_file()
+    base = "https://example.org/playtest/tts"
+    shared = export(game, tmp_path / "shared", "--base-url", base)
+    text = (tmp_path / "shared" / f"{load(game).game.id}.json").read_text()
+    assert "file://" not in text
+    urls = [u for u in json_strings(shared) if u.endswith((".png", ".obj"))]
+    assert len(urls) == len([u for u in json_strings(relative) if u.endswith((".png", ".obj"))])
+    for url in urls:
+        assert url.startswith(base + "/")
+        assert (tmp_path / "shared" / unquote(url[len(base) + 1:])).is_file()
+
+
+def json_strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from json_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from json_strings(item)
+
+
+def test_sixbysix_player_cards_keep_their_shape(tmp_path):
+    """6x6's player cards (a square per die face in a row) go out as tiles whose images have the
+    card's own aspect ratio (a deck cell would be stretched to TTS's card shape), with their backs."""
+    from boardlab.printkit.games.sixbysix import card_size
+
+    definition = load("sixbysix")
+    saved = export("sixbysix", tmp_path)
+    width, height = card_size(definition)
+    cards = [o for o in walk(saved["ObjectStates"]) if o["Nickname"].startswith("sixbysix-card-")]
+    assert len(cards) == len(definition.components.seats)
+    assert not [o for o in walk(saved["ObjectStates"]) if o["Name"] == "DeckCustom"]
+    for card in cards:
+        assert card["Name"] == "Custom_Tile" and card["CustomImage"]["CustomTile"]["Stretch"] is True
+        for side in ("ImageURL", "ImageSecondaryURL"):
+            picture = image(path_of(card["CustomImage"][side], tmp_path))
+            assert abs(picture.width / picture.height - width / height) < 0.02, (picture.size, width / height)
+        assert card["CustomImage"]["ImageURL"] != card["CustomImage"]["ImageSecondaryURL"]
 
 
 def test_the_block_mesh_maps_each_side_to_its_cell():
@@ -252,7 +304,11 @@ def test_bad_input_is_one_line(tmp_path, capsys):
     blocked.write_text("x")
     for argv, words in ((["export", "tts", "nosuchgame"], "unknown game"),
                         (["export", "tts", GAMES[0], "--out", str(blocked)], "not a folder"),
-                        (["export"], "give a format")):
+                        (["export"], "give a format"),
+                        (["export", "tts", GAMES[0], "--base-url", "ftp://example.org/x"], "not an http"),
+                        (["export", "tts", GAMES[0], "--base-url", "https://example.org/a b"], "not an http"),
+                        (["export", "tts", GAMES[0], "--base-url", "example.org"], "not an http"),
+                        (["export", "tts", GAMES[0], "--relative", "--base-url", "https://example.org/"], "not both")):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and words in err, (argv, err)

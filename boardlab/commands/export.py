@@ -40,6 +40,9 @@ def register(subparsers) -> None:
     tts.add_argument("--relative", action="store_true",
                      help="name the images by file name alone (to replace with their addresses once uploaded) "
                           "instead of file:/// paths")
+    tts.add_argument("--base-url", metavar="URL",
+                     help="name the images by URL + file name: where you upload the folder's files (an http or "
+                          "https address), so that the save can be shared with remote players")
     tts.set_defaults(run=run)
     cards = formats.add_parser(
         "cards", help="the deck as a card list (CSV)",
@@ -72,6 +75,17 @@ def run(args) -> int:
     from boardlab.printkit.output import write_rendered
     from boardlab.printkit.tts import DPI, file_urls, render
 
+    base_url = args.base_url
+    if base_url is not None:
+        from urllib.parse import urlparse
+
+        parsed = urlparse(base_url)
+        if args.relative:
+            raise BoardlabError("give --relative or --base-url, not both")
+        if parsed.scheme not in ("http", "https") or not parsed.netloc or any(c.isspace() for c in base_url) \
+                or parsed.query or parsed.fragment:
+            raise BoardlabError(f"--base-url '{base_url[:80]}' is not an http(s) address of a folder "
+                                f"(say https://example.org/tts/GAME/)")
     definition = game_definition(args.game, args.variant)
     module = game_part(args.game, "print")
     if not hasattr(module, "tts_box"):
@@ -81,8 +95,11 @@ def run(args) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         raise BoardlabError(f"{out_dir} exists and is not a folder")
     files = render(definition.game.id, definition.game.name, module.tts_box(definition),
-                   file_urls(out_dir, args.relative))
+                   file_urls(out_dir, args.relative, base_url))
     write_rendered(files, out_dir)
     images = sum(1 for name in files if name.endswith(".png"))
     print(f"{definition.game.name}: {definition.game.id}.json and {images} PNG ({DPI} dpi) in {out_dir}")
+    if base_url is not None:
+        print(f"upload every file of {out_dir} but {definition.game.id}.json to {base_url}, then share "
+              f"{definition.game.id}.json")
     return 0

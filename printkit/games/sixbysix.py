@@ -244,18 +244,22 @@ def table_art(definition, game):
 
 
 def tts_box(definition):
-    """6x6 on Tabletop Simulator's table (printkit.tts): the board, the player cards (each with
-    its own back), a marker and the chips per colour, and the dice: standard six-sided dice in
-    the seat colours when the die is the ordinary 1-6, else blocks showing the die's faces."""
+    """6x6 on Tabletop Simulator's table (printkit.tts): the board, the player cards (tiles of
+    their own long shape, each with its own back), a marker and the chips per colour, and the
+    dice: standard six-sided dice in the seat colours when the die is the ordinary 1-6, else
+    blocks showing the die's faces."""
     from boardlab.printkit.table import token_component
-    from boardlab.printkit.tts import SIDES, TtsBlock, TtsBox, TtsDeck, TtsDice, TtsPiece
+    from boardlab.printkit.tts import SIDES, TtsBlock, TtsBox, TtsDice, TtsPiece
 
     game, settings = definition.game.id, definition.print
     ink, paper = ink_and_paper(definition)
     seats = definition.components.seats
     width, height = card_size(definition)
-    cards = [Card(f"{game}-card-{seat}", partial(draw_card_front, definition=definition, seat=seat),
-                  partial(draw_card_back, definition=definition, seat=seat), f"{game}-card-{seat}-back")
+    # a player card is a strip (a square per die face), not a card's shape: a tile with both sides
+    cards = [TtsPiece(Component(f"{game}-card-{seat}", width, height,
+                                partial(draw_card_front, definition=definition, seat=seat)),
+                      back=Component(f"{game}-card-{seat}-back", width, height,
+                                     partial(draw_card_back, definition=definition, seat=seat)))
              for seat in seats]
     markers, chips = [], []
     for seat in seats:
@@ -273,8 +277,8 @@ def tts_box(definition):
             draw_die_face, cx=edge / 2, cy=edge / 2, size=edge * 0.95, value=faces[k % len(faces)], face=paper, ink=ink))
             for k, side in enumerate(SIDES)}
         dice, blocks = [], [TtsBlock(f"{game}-die", sides, edge, count=len(seats))]
-    return TtsBox(decks=[TtsDeck("player-cards", cards, width, height)], boards=[TtsPiece(board_component(definition))],
-                  tiles=chips, tokens=markers, blocks=blocks, dice=dice)
+    return TtsBox(boards=[TtsPiece(board_component(definition))], tiles=[*cards, *chips], tokens=markers,
+                  blocks=blocks, dice=dice)
 
 
 def likeliest_sums(faces, players: int, numbers) -> list[int]:
