@@ -65,6 +65,12 @@ def test_a_finished_browser_game_is_filed_listed_and_played_back_to_the_same_end
     assert first["replay"] == {"move": 1, "moves": moves, "seats": ["person", "random"]}
     assert sum(1 for h in first["history"] if "seat" in h) == 1 and not first["moves"]  # nothing to play
     store.close()
+    if game_id == "blockd":  # and the report's section shows it (one game is enough to see it there)
+        capsys.readouterr()
+        assert main(["playtests", "report", game_id, "--store", str(path), "--games", "4", "--agents", "random",
+                     "--workers", "1", "--lang", "en", "--quiet"]) == 0
+        out = capsys.readouterr().out
+        assert f"| {', '.join(names)} | {names[g['result']['winners'][0]]} | {g['result']['length']} |" in out
 
 
 def test_a_saved_record_is_imported_and_played_back(tmp_path, capsys):
