@@ -522,3 +522,19 @@ def test_the_agents_are_warmed_when_the_server_starts():
     assert state["ready"] and "failed" not in state and state["seconds"] >= first["seconds"]
     cold = TestClient(make_app(definition, 2, ("person", "person")), base_url="http://127.0.0.1")
     assert cold.get("/api/warm").json() == {"ready": True, "agents": [], "seconds": 0.0}
+
+
+def test_blockd_moves_name_the_numbers_printed_beside_the_grid():
+    """'to R,C' in the move list: the place clicked for it lies in the column under the label C
+    and in the row beside the label R."""
+    c = client("blockd")
+    g = c.post("/api/games", json={"seed": 2}).json()
+    items = g["view"]["items"]
+    labels = [i for i in items if "label" in i and i["label"].isdigit()]
+    boxes = {i["key"]: i["box"] for i in items if "key" in i}
+    for m in g["moves"]:
+        row, column = m["text"].split("to ")[-1].split(",")
+        x, y, w, h = boxes[m["targets"][-1]]
+        over = [i for i in labels if i["label"] == column and x <= i["x"] <= x + w and i["y"] < y]
+        beside = [i for i in labels if i["label"] == row and y <= i["y"] <= y + h and i["x"] < x]
+        assert over and beside, (m["text"], m["targets"])

@@ -13,10 +13,12 @@ from boardlab.printkit.games.blockd import blind_card_name, blockd_cards
 from boardlab.printkit.imposition import card_geometry
 from boardlab.printkit.pages import Component
 from boardlab.printkit.palette import ink_and_paper
-from boardlab.printkit.table import TableArt, View, art, box, card_components, token_component
+from boardlab.printkit.table import TableArt, View, art, box, card_components, label, token_component
 
 #: mm between the cards of the grid
 GAP = 4.0
+#: the band left and above the grid for the row and column numbers the move list uses ("to 1,0": row 1, column 0)
+MARGIN = 14.0
 
 
 class BlockdTable(TableArt):
@@ -52,13 +54,19 @@ class BlockdTable(TableArt):
     def cell_box(self, cell: int) -> tuple[float, float, float, float]:
         row, column = divmod(cell, self.game.grid.columns)
         w, h = self.geometry.width, self.geometry.height
-        return GAP + column * (w + GAP), GAP + row * (h + GAP), w, h
+        return MARGIN + GAP + column * (w + GAP), MARGIN + GAP + row * (h + GAP), w, h
 
     def view(self, state, seat: int | None) -> View:
         grid = self.game.grid
         w, h = self.geometry.width, self.geometry.height
-        width, height = GAP + grid.columns * (w + GAP), GAP + grid.rows * (h + GAP)
-        items = []
+        width, height = MARGIN + GAP + grid.columns * (w + GAP), MARGIN + GAP + grid.rows * (h + GAP)
+        items = [label("row,column", 1.0, MARGIN * 0.45, size=4.0, anchor="start", fill="#555555")]
+        for column in range(grid.columns):
+            x, _, _, _ = self.cell_box(column)
+            items.append(label(str(column), x + w / 2, MARGIN + GAP * 0.5, size=9.0, bold=True, fill="#555555"))
+        for row in range(grid.rows):
+            _, y, _, _ = self.cell_box(row * grid.columns)
+            items.append(label(str(row), MARGIN / 2 + 1.0, y + h / 2 + 3.2, size=9.0, bold=True, fill="#555555"))
         dealt = state.current_player() != CHANCE
         for cell in range(grid.cells):
             x, y, _, _ = self.cell_box(cell)
