@@ -35,6 +35,11 @@ POSITION_LIMIT = 200_000
 TABLE_LIMIT = 2_000_000
 
 
+#: why a game is too large to solve (`TooLarge.reason`), in words (reports say it through their terms tables)
+REASONS = {"deal": "its deal cannot be listed outcome by outcome", "deep": "a game runs too long",
+           "positions": "more than {limit:,} positions from the start"}
+
+
 class TooLarge(BoardlabError):
     """The game (or the position) is too large to solve exhaustively here; `reason` says why in
     one word: "deal" (chance outcomes that cannot be listed), "deep" or "positions"."""

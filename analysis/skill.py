@@ -447,6 +447,18 @@ def describe(result: dict) -> str:
               f"{'s' if groups != 1 else ''} of levels (a step: a level significantly better than the one below, "
               f"false-discovery rate {ALPHA:.0%}); * p < {ALPHA}",
               f"stopped at: {result['stopped']}; {result['seconds']:,.1f} s of compute recorded in the store"]
+    perfect = result.get("perfect")
+    if perfect and not perfect["solved"]:
+        from boardlab.analysis.perfect import REASONS
+        why = REASONS[perfect["reason"]].format(limit=perfect["limit"])
+        lines.append(f"perfect play: too large to solve exhaustively here ({why})")
+    elif perfect and "bot" in perfect:
+        a, o = perfect["against_perfect"], perfect["optimal_moves"]
+        value = f"seat 1's share under perfect play {perfect['value'][0]:.1%}; " if perfect.get("value") else ""
+        optimal = f"{o['share']:.1%}" if o["share"] is not None else "-"
+        lines.append(f"perfect play: solved ({perfect['positions']:,} positions); {value}{perfect['bot']} wins "
+                     f"{a['share']:.1%} of decided games per seat against it (fair {a['fair_share']:.1%}) and plays "
+                     f"an optimal move at {optimal} of {o['decisions']:,} decisions where a move loses value")
     if "budget" in result:
         b = result["budget"]
         left = f"; left out: {', '.join(b['left_out'])}" if b["left_out"] else "; nothing left out"

@@ -56,7 +56,7 @@ def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
         ["- Seats", "- Time", "- Skill", "- Luck against skill", "- Worst problem"]
     # every line names the players it speaks for: 6x6's ladder reaches no level above greedy
     assert all("greedy" in line for line in verdict[1:])
-    assert verdict[1].startswith("- Seats (beginners and skilled players, greedy; the ladder found no stronger level): ")
+    assert verdict[1].startswith("- Seats (beginners and skilled players, greedy): ")
     # 6x6's source states no playing time: its 30 minutes are the definition's target, never "stated"
     assert "against the target time of 30 minutes" in verdict[2] and "stated" not in verdict[2]
     # every table row of the JSON appears, formatted, in the Markdown
