@@ -1,4 +1,4 @@
-"""`make bench`: Deblockle speed and agent-strength figures (printed; the README quotes them).
+"""`make bench`: Deblockle speed and agent-strength figures (printed; docs/project/speed.md quotes them).
 
 1. random self-play, default rules: games per second as `boardlab simulate deblockle
    --workers 1` runs it (compiled path: setups, records and summary included), the compiled

@@ -1,4 +1,4 @@
-"""`make bench`: Links speed and agent strength figures (printed; the README quotes them).
+"""`make bench`: Links speed and agent strength figures (printed; docs/project/speed.md quotes them).
 
 1. random self-play, 4 players, default rules: games per second as `boardlab simulate` runs it
    (compiled path: deals, records and summary included) in one process and with every core,

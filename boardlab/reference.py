@@ -23,6 +23,7 @@ import dataclasses
 import importlib
 import inspect
 import io
+import re
 import tokenize
 import typing
 from dataclasses import dataclass, field
@@ -328,21 +329,43 @@ def definition_page(game_id: str) -> str:
         default = "required" if key.default is None else f"`{key.default}`"
         named = "; ".join(f"`{v}`: {n}" for v, n in key.rulebook_names.items())
         meaning = _cell(key.meaning) + (f" Rulebook names: {_cell(named)}." if named else "")
-        rows.append(f"| `{key.path}` | {_cell(key.type)} | {default} | {_cell(key.limits)} | {meaning} |")
+        shipped = _shipped_value(d, key.path)
+        rows.append(f"| `{key.path}` | {_cell(key.type)} | {default} | {_cell(key.limits)} | "
+                    f"{'' if shipped is None else f'`{_cell(shipped)}`'} | {meaning} |")
     return "\n".join([
         f"# {d.game.name} definition keys",
         "",
         f"Every key of a {d.game.name} definition (`layouts/{game_id}.toml` and the variants that extend it), "
-        f"generated from the schema in `layouts/{game_id}.py` and `layouts/common.py`. "
+        f"generated from the schema in `layouts/{game_id}.py` and `layouts/common.py`, with the value "
+        f"{d.game.name}'s own definition gives it. "
         "A key without a default is required; a variant states only the keys it changes. "
         f"`{ANY_NAME}` stands for a name you choose (a colour's, say); `[]` marks a list of tables "
         "(`[[cards.cards]]` in TOML). `boardlab check` reports a broken key as `FILE:LINE: KEY: what is wrong`.",
         "",
-        "| key | type | default | limits | meaning |",
-        "| --- | --- | --- | --- | --- |",
+        f"| key | type | default | limits | {d.game.name}'s | meaning |",
+        "| --- | --- | --- | --- | --- | --- |",
         *rows,
         "",
     ])
+
+
+def _shipped_value(definition, path: str) -> str | None:
+    """The value the shipped definition gives a key, as TOML writes it (None for a key under a
+    name or a list of tables, or a long value).
+
+    >>> from boardlab.layouts import load
+    >>> _shipped_value(load("blockd"), "rules.torus"), _shipped_value(load("blockd"), "colours.NAME.hex")
+    ('true', None)
+    """
+    if ANY_NAME in path or "[]" in path:
+        return None
+    value: Any = definition
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
+    if value is None or dataclasses.is_dataclass(value):
+        return None
+    text = _toml_value(value)
+    return text if len(text) <= 40 else None
 
 
 def _cell(text: str) -> str:
@@ -427,11 +450,61 @@ def glossary_page() -> str:
                       *[f"| **{_cell(term)}** | {_cell(text)} |" for term, text in entries], ""])
 
 
+# -- the playtest log ------------------------------------------------------------------------------
+
+def playtest_columns() -> list[tuple[str, str, str]]:
+    """(column, needed, what it holds) of the playtest log, from the table of `analysis.playtests`'
+    docstring (the reader's own description of what it reads).
+
+    >>> playtest_columns()[0]
+    ('date', 'yes', 'the day played, YYYY-MM-DD')
+    """
+    from boardlab.analysis import playtests
+
+    lines = (playtests.__doc__ or "").splitlines()
+    rules = [i for i, line in enumerate(lines) if line.startswith("=====")]
+    starts = [m.start() for m in re.finditer(r"=+", lines[rules[0]])]  # the columns, as the rule line sets them
+    rows = []
+    for line in lines[rules[1] + 1:rules[2]]:
+        name, needed, what = (line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line) + 1]))
+        rows.append((name, needed, what))
+    return rows
+
+
+def _needed(name: str, needed: str) -> str:
+    from boardlab.analysis.playtests import OUTCOME_COLUMNS
+
+    return f"one of {', '.join(OUTCOME_COLUMNS)}" if name in OUTCOME_COLUMNS else needed
+
+
+def playtest_log_page() -> str:
+    """The Markdown reference page of the playtest log's CSV columns."""
+    from boardlab.analysis import playtests
+
+    doc = (playtests.__doc__ or "").split("\n\n")
+    after = next(i for i, part in enumerate(doc) if part.lstrip().startswith("====="))
+    rows = playtest_columns()
+    return "\n".join([
+        "# Playtest log",
+        "",
+        "The CSV file `boardlab playtests import GAME FILE` reads: one row per game played at a table, "
+        "a header row naming its columns, in any order. Generated from `analysis/playtests.py`, which "
+        "reads it; [Log playtests](../how-to/playtests.md) shows how to use it.",
+        "",
+        "| column | needed | what it holds |",
+        "| --- | --- | --- |",
+        *[f"| `{name}` | {_needed(name, needed)} | {_cell(what)} |" for name, needed, what in rows],
+        "",
+        *[" ".join(part.split()) + "\n" for part in doc[after + 1:] if not part.lstrip().startswith(">>>")],
+    ])
+
+
 def pages() -> dict[str, str]:
     """Every generated page: its path under docs/ -> its Markdown."""
     from boardlab.layouts import game_ids
 
-    out = {"reference/commands.md": commands_page(), "reference/glossary.md": glossary_page()}
+    out = {"reference/commands.md": commands_page(), "reference/glossary.md": glossary_page(),
+           "reference/playtest-log.md": playtest_log_page()}
     for game_id in game_ids("definition"):
         out[f"reference/definitions/{game_id}.md"] = definition_page(game_id)
     return out

@@ -1,4 +1,4 @@
-"""The limits boardlab holds every input to, each with its number (the README lists them).
+"""The limits boardlab holds every input to, each with its number (docs/reference/limits.md lists them).
 
 A value beyond a limit is refused with one line and exit status 2 before any work is done on it:
 a count that would run for days, a string that would fill the screen, a file that would take

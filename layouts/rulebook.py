@@ -3,7 +3,7 @@
 A game's rules, in the project's own words, live in `layouts/rulebooks/GAME.LANG.md`
 (`GAME.en.md` is the project's rules reference).  The text never states a fact the definition
 holds: it names it, `{cards.values|count}`, so a changed definition changes the rulebook.
-The markup (documented for designers in the README, "Rulebooks") is:
+The markup (documented for designers in docs/how-to/rulebooks.md) is:
 
 - `# Heading {#id}` and `## Subheading {#id}`: every heading has an id, the same in every language;
 - paragraphs separated by blank lines; `- ` bullets and `1. ` numbered items; `**bold**`, `*italic*`;

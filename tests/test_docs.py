@@ -27,7 +27,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 #: the pages whose examples run: the README and every written page of the site
-PAGES = sorted((ROOT / "docs").rglob("*.md"))
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 #: block languages that show output or a file's contents, never commands
 SHOWN = {"text", "json", "csv", "markdown"}
 MARKER = re.compile(r"<!--\s*(not run|file):\s*(.*?)\s*-->")
@@ -158,6 +158,13 @@ def test_the_site_builds_strictly(tmp_path):
     assert "<code>boardlab check my-variant.toml" in tutorial or "boardlab check my-variant.toml" in tutorial
 
 
+def test_the_readme_stays_about_two_pages():
+    """The README is the front page: what boardlab is, the two commands, a tour, links. Detail goes
+    to a page of docs/ (a how-to, an explanation, the reference), which the README links."""
+    size = len((ROOT / "README.md").read_bytes())
+    assert size < 12 * 1024, f"README.md is {size:,} bytes: move the detail into docs/"
+
+
 def test_no_page_points_outside_the_repository():
     offenders = [f"{page.relative_to(ROOT)}:{n}" for page in PAGES
                  for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1)
@@ -227,6 +234,24 @@ def test_help_texts_hold_no_format_escapes():
         assert not [t for t in texts if "%%" in t or "\\" in t], name
 
 
+def test_the_playtest_log_page_has_every_column():
+    from boardlab.analysis.playtests import COLUMNS, OUTCOME_COLUMNS
+    from boardlab.reference import playtest_log_page
+
+    page = playtest_log_page()
+    assert [c for c in COLUMNS if f"| `{c}` |" not in page] == []
+    assert all(f"| `{c}` | one of winners, scores, ranking |" in page for c in OUTCOME_COLUMNS)
+
+
+def test_the_rulebook_markup_names_every_directive_and_filter():
+    from boardlab.layouts.rulebook_facts import FILTERS
+    from boardlab.layouts.rulebook_markup import CONTAINERS, LEAVES
+
+    page = (ROOT / "docs" / "how-to" / "rulebooks.md").read_text(encoding="utf-8")
+    assert [f"::: {d}" for d in CONTAINERS + LEAVES if f"::: {d}" not in page] == []
+    assert [f for f in FILTERS.split(", ") if f not in page] == []
+
+
 def test_reference_page_of_a_key_names_type_default_and_limits():
     from boardlab.layouts import load
     from boardlab.reference import definition_page
@@ -235,6 +260,6 @@ def test_reference_page_of_a_key_names_type_default_and_limits():
     page = definition_page("blockd")
     row = next(line for line in page.splitlines() if line.startswith("| `board.rows` |"))
     assert "a whole number" in row and "required" in row and "2 to 12" in row
-    assert d.board.rows == 5
+    assert f"| `{d.board.rows}` |" in row  # Blockd's own value
     row = next(line for line in page.splitlines() if line.startswith("| `analysis.difference` |"))
     assert "`0.05`" in row

@@ -767,7 +767,7 @@ def test_a_full_disk_under_the_store_is_one_line(tmp_path, capsys, filled_store,
     one_line_failure(*run(capsys, *argv), "database or disk is full")
 
 
-# -- limits: every unbounded value has a stated bound (layouts/limits.py, listed in the README) ----------
+# -- limits: every unbounded value has a stated bound (layouts/limits.py, listed in docs/reference/limits.md) ----------
 from boardlab.layouts import game_ids, limits  # noqa: E402
 
 

@@ -44,5 +44,5 @@ def run(args) -> int:
     note(f"wrote {folder.relative_to(root)}/ ({', '.join(sorted(p.name for p in folder.iterdir()))}); "
           "registration.toml registers it")
     note(f"next: write your rules in {folder.relative_to(root)}/engine.py, then boardlab check {args.name} "
-          f"and the tests (README, \"Adding a game\")")
+          f"and the tests (docs/how-to/new-game.md)")
     return 0

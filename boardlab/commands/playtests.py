@@ -62,7 +62,7 @@ def register(subparsers) -> None:
     a.add_argument("--notes", metavar="TEXT", default="", help="free notes")
     a = action("import", "store the games of a CSV playtest log (nothing is stored unless every row is right)",
                run_import)
-    a.add_argument("file", metavar="FILE", help="the CSV log (columns: see README, 'Your playtests'), or a record "
+    a.add_argument("file", metavar="FILE", help="the CSV log (columns: see docs/how-to/playtests.md), or a record "
                                                 "saved by boardlab play (a finished game)")
     action("list", "list the table games stored", run_list)
     a = action("export", "write the table games stored as a CSV log (import reads it back)", run_export)
