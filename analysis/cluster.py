@@ -55,6 +55,25 @@ def _children() -> set:
     return set(multiprocessing.active_children())
 
 
+def _without_gc_diagnosis() -> None:
+    """Keep a local cluster's scheduler, which runs in this process, from hooking Dask's diagnosis
+    of full garbage collections (`distributed.gc.GCDiagnosis`) into the collector.  A Ctrl-C landing
+    inside that hook leaves its timer started, and the next full collection (one at shutdown) then
+    printed 'Exception ignored in: <bound method GCDiagnosis._gc_callback ...> AssertionError'
+    above the command's one line.  The diagnosis only writes to Dask's logs, which the command
+    silences; there is no setting for it, so the scheduler's two calls are made to do nothing, and
+    a hook already there is taken out."""
+    from distributed import gc as dask_gc, scheduler
+
+    scheduler.enable_gc_diagnosis = _no_gc_diagnosis
+    scheduler.disable_gc_diagnosis = _no_gc_diagnosis
+    dask_gc.disable_gc_diagnosis(force=True)  # does nothing unless it was enabled
+
+
+def _no_gc_diagnosis(force: bool = False) -> None:
+    """What a local cluster's scheduler calls instead of Dask's (`_without_gc_diagnosis`)."""
+
+
 def _play_remote(match, start: int, stop: int, player):
     return play_timed(match, start, stop, player)
 
@@ -80,6 +99,7 @@ class DaskBackend(Backend):
         self._children_before = _children()
         try:
             if address == "local":
+                _without_gc_diagnosis()
                 self._connect_interruptibly(Client, LocalCluster, address, workers)
             else:  # `_client_within_timeout` waits in a thread of its own; a signal is answered after it
                 with stopping.deferred():

@@ -328,7 +328,7 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
                                             f"about {clock(estimate)} more ({missing:,} games) after {clock(spent)}")
                     climbs[n]["left_out"] = climbs[n]["ladder"][climbs[n]["next"]:]
                 break
-            if progress and missing:
+            if progress and missing and getattr(sys.stderr, "isatty", lambda: False)():  # a terminal's line, as the bars
                 note(f"{', '.join(names)}: {missing:,} games, about {clock(estimate)} of CPU (estimated from a probe); "
                      f"{clock(spent)} of the {cpu_minutes:g} CPU minutes spent", file=sys.stderr)
         outcomes = play_jobs(jobs, store, progress=progress, label=f"games of {', '.join(names)}", backend=backend)

@@ -37,11 +37,35 @@ class ClosedOutput(io.TextIOBase):
         return self.fd
 
 
+class ClosedInput(io.TextIOBase):
+    """Standard input that the command was started without: it reads as empty (the null device
+    behind descriptor 0), and says it was closed (`started_closed`), so that a command reading
+    `-` can tell the user so instead of finding an empty document."""
+
+    started_closed = True
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> str:
+        return ""
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        return ""
+
+    def fileno(self) -> int:
+        return self.fd
+
+
 def fill_closed_streams() -> None:
     """Give a standard stream the command was started without (closed descriptor 0, 1 or 2) the
     null device: no file the command opens can then take its number (a print would land in a
-    results store or a PDF), standard input reads as empty, a message to standard error is lost,
-    and a write to standard output fails in one line (`ClosedOutput`)."""
+    results store or a PDF), standard input reads as empty and says it was closed
+    (`ClosedInput`), a message to standard error is lost, and a write to standard output fails
+    in one line (`ClosedOutput`)."""
     for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
         try:
             os.fstat(fd)
@@ -53,7 +77,7 @@ def fill_closed_streams() -> None:
             os.dup2(null, fd)
             os.close(null)
         if name == "stdin":
-            sys.stdin = open(fd, encoding="utf-8", closefd=False)
+            sys.stdin = ClosedInput(fd)
         elif name == "stdout":
             sys.stdout = ClosedOutput(fd)
         else:

@@ -108,3 +108,16 @@ def test_a_local_cluster_with_port_8787_taken_says_nothing():
     assert done.returncode == 0, done.stderr[-800:]
     # nothing of Dask's under the command's output (a progress line of a loaded machine is not the case under test)
     assert not any(word in done.stderr for word in ("8787", "Port", "port", "Warning", "warning")), done.stderr[-800:]
+
+
+def test_a_local_cluster_leaves_no_garbage_collection_hook_in_this_process():
+    """A local cluster's scheduler runs in the command's own process, and Dask's scheduler hooks a
+    diagnosis of its own into every full garbage collection (distributed.gc.GCDiagnosis).  A Ctrl-C
+    landing inside that hook left it half-way, and a later collection printed 'Exception ignored
+    in: <bound method GCDiagnosis._gc_callback ...> AssertionError' above 'boardlab: interrupted'
+    (seen under load).  The command hooks nothing into the collector, whatever the load."""
+    script = ("import gc; from boardlab.analysis.cluster import DaskBackend; backend = DaskBackend('local', workers=1); "
+              "hooks = [getattr(cb, '__qualname__', repr(cb)) for cb in gc.callbacks]; backend.close(); print(hooks)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert "GCDiagnosis" not in done.stdout and done.stdout.strip() == "[]", done.stdout

@@ -39,10 +39,19 @@ def test_stored_run_equals_plain_run_and_second_run_plays_nothing(tmp_path, game
         assert calls == [] and again == stored
 
 
+def _block(game, agents, names, seed: int) -> int:
+    """The runner's block size for this match (the compiled paths choose larger blocks than
+    runner.BLOCK), so that a test can ask for a number of whole and part blocks."""
+    blocks = runner.blocks_of(runner.make_match(game, agents, seed, True, names), 10**6)
+    return blocks[0][1]
+
+
 def test_interrupted_run_resumes_with_only_the_missing_blocks(tmp_path):
     game, agents, names = _match("sixbysix", 2)
+    size = _block(game, agents, names, 2)
+    games = 4 * size + size // 2  # five blocks, the last one short
     with ResultStore(tmp_path / "whole.sqlite") as store:
-        _, whole = run_stored(store, game, agents, 300, 2, names, workers=1)
+        _, whole = run_stored(store, game, agents, games, 2, names, workers=1)
     store = ResultStore(tmp_path / "cut.sqlite")
     real_put, stored_blocks = store.put_block, []
 
@@ -54,29 +63,31 @@ def test_interrupted_run_resumes_with_only_the_missing_blocks(tmp_path):
 
     store.put_block = put_then_die
     with pytest.raises(KeyboardInterrupt):
-        run_stored(store, game, agents, 300, 2, names, workers=1)
+        run_stored(store, game, agents, games, 2, names, workers=1)
     store.close()
+    assert stored_blocks == [(0, size), (size, 2 * size)]
     with ResultStore(tmp_path / "cut.sqlite") as store:
-        assert games_to_play(store, game, agents, 300, 2, names) == 300 - sum(b - a for a, b in stored_blocks)
-        _, resumed = run_stored(store, game, agents, 300, 2, names, workers=1)
+        assert games_to_play(store, game, agents, games, 2, names) == games - 2 * size
+        _, resumed = run_stored(store, game, agents, games, 2, names, workers=1)
     assert _without_seconds(resumed) == _without_seconds(whole)
 
 
 def test_a_stored_run_lets_go_of_each_block_once_it_is_saved(tmp_path):
     game, agents, names = _match("sixbysix", 3)
+    size = _block(game, agents, names, 3)
     store = ResultStore(tmp_path / "r.sqlite")
     real_put, saved = store.put_block, []
 
     def put_and_watch(config, start, stop, records, seconds):
         gc.collect()
         if saved:  # the block saved before this one: nobody holds its records any more
-            assert not any(ref() for ref in saved[-1]), f"block {start - 64}..{start} is still held"
+            assert not any(ref() for ref in saved[-1]), f"block {start - size}..{start} is still held"
         real_put(config, start, stop, records, seconds)
         saved.append([weakref.ref(r) for r in records])
 
     store.put_block = put_and_watch
-    records, _ = run_stored(store, game, agents, 256, 3, names, workers=1)
-    assert len(saved) == 4 and [r.index for r in records] == list(range(256))  # read back from the store
+    records, _ = run_stored(store, game, agents, 4 * size, 3, names, workers=1)
+    assert len(saved) == 4 and [r.index for r in records] == list(range(4 * size))  # read back from the store
     store.close()
 
 

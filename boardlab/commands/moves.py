@@ -33,7 +33,8 @@ def read_position(name: str) -> dict:
 
     try:
         if name == "-":
-            if sys.stdin is None:  # started with standard input closed
+            # started with standard input closed (`boardlab.entry.ClosedInput` stands in for it)
+            if sys.stdin is None or getattr(sys.stdin, "started_closed", False):
                 raise BoardlabError("-: standard input is closed (give a position file, or pipe one in)")
             text = sys.stdin.read(MAX_FILE_BYTES + 1)
         else:
