@@ -550,6 +550,11 @@ def test_a_phone_screen_holds_the_whole_page(game, browser, servers, tmp_path):
         page.wait_for_function("() => document.body.dataset.waiting === 'person' && document.body.dataset.busy !== '1'")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert page.evaluate(TOO_WIDE) == []
+        # every label of the table at least 10 px high on the screen (drawn in mm, scaled down)
+        heights = page.evaluate("() => { const svg = document.querySelector('#board'); "
+                                "const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; "
+                                "return [...svg.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')) * scale); }")
+        assert not heights or min(heights) >= 10, sorted(heights)[:5]
         board = page.locator("#table svg").bounding_box()
         panel = page.locator("aside").bounding_box()
         assert board["width"] >= 300 and panel["y"] >= board["y"] + board["height"] - 1

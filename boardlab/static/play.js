@@ -130,6 +130,7 @@ function drawTable() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : undefined;
   const hadFocus = focused !== undefined && $("table").contains(document.activeElement);
   $("table").replaceChildren(svg);
+  readableLabels(svg, view);
   if (hadFocus || keyboardTurn) {
     const keep = [...svg.querySelectorAll(".hit.legal:not(.chosen)")].find((n) => n.dataset.key === focused)
       || svg.querySelector(".hit.legal:not(.chosen)") || [...svg.querySelectorAll(".hit")].find((n) => n.dataset.key === focused)
@@ -137,6 +138,19 @@ function drawTable() {
     if (keep) keep.focus();
   }
 }
+
+// the table is drawn in millimetres and scaled to the screen: on a phone its labels would be a few
+// pixels high, so each is drawn at least MIN_LABEL_PX high (it may then reach over its neighbours)
+const MIN_LABEL_PX = 11;
+function readableLabels(svg, view) {
+  const scale = svg.getBoundingClientRect().width / view.width;
+  if (!scale) return;
+  for (const text of svg.querySelectorAll("text")) {
+    const size = Number(text.getAttribute("font-size"));
+    if (size * scale < MIN_LABEL_PX) text.setAttribute("font-size", MIN_LABEL_PX / scale);
+  }
+}
+window.addEventListener("resize", () => { if (game) drawTable(); });
 
 // set once a key was used on the board: from then on the focus follows the game onto the board
 let keyboardTurn = false;
