@@ -23,9 +23,10 @@ that nobody joined, hot seat) or a seat's (a join link: that page sees that seat
 and moves only for it); 403 without one.
 
 Games live in memory, at most `limit` of them; a new game beyond that drops the one used
-least recently.  With a results store they are kept there too, after every change, and a
-server started again on the same definition resumes them (same ids and tokens: the pages
-reconnect by themselves).  A bad request gets a 4xx status with {"error": "one line"}: 400 malformed
+least recently of those nobody is at (no page asked for 6 s; 503 when every game has players
+at it, so that a flood of new games never pushes out a game being played).  With a results
+store they are kept there too, after every change, and a server started again on the same
+definition resumes them (same ids and tokens: the pages reconnect by themselves).  A bad request gets a 4xx status with {"error": "one line"}: 400 malformed
 (not JSON, wrong types, unknown agent), 404 unknown game id, 409 refused by the game (an
 illegal move, out of turn, a stale ply, the game over), 413 a body over `MAX_BODY` bytes.
 
@@ -43,6 +44,7 @@ import ipaddress
 import json
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Sequence
@@ -223,6 +225,7 @@ class Seating:
         self.host = secrets.token_urlsafe(18)
         self.tokens = [secrets.token_urlsafe(18) if agent is None else None for agent in session.agents]
         self.seen = [0.0] * len(self.tokens)  # time.monotonic() of a seat's page's last request, 0 never
+        self.host_seen = time.monotonic()  # of the host's page's last request
         self.last_local: int | None = None  # the host's seat last shown (kept while an agent moves)
         self.last: tuple[int, dict] | None = None  # (ply, `last_move`) kept
         self.hides = False  # whether a seat sees less than everything (hands): hot seat hands the screen over
@@ -240,6 +243,10 @@ class Seating:
 
     def remote(self, seat: int) -> bool:
         return self.seen[seat] > 0
+
+    def in_use(self, now: float) -> bool:
+        """Whether a page of the game (the host's or a seat's) asked within `CONNECTED_SECONDS`."""
+        return now - self.host_seen <= CONNECTED_SECONDS or any(self.connected(s, now) for s in range(len(self.seen)))
 
     def connected(self, seat: int, now: float) -> bool:
         return self.seen[seat] > 0 and now - self.seen[seat] <= CONNECTED_SECONDS
@@ -329,9 +336,16 @@ class Games:
         seating = Seating(session)
         seating.hides = hides_hands(session)
         with self.lock:
+            if len(self._games) >= self.limit:  # make room: the least recently used games nobody is at
+                now = time.monotonic()
+                idle = [ident for ident, (_, held) in self._games.items() if not held.in_use(now)]
+                if len(self._games) - len(idle) >= self.limit:
+                    raise RequestError(503, f"this server holds {self.limit} games with players at them (--limit): "
+                                            f"try again when one is left")
+                for ident in idle[:len(self._games) - self.limit + 1]:
+                    del self._games[ident]
+                    self._dropped.append(ident)
             self._games[game_id] = (session, seating)
-            while len(self._games) > self.limit:
-                self._dropped.append(self._games.popitem(last=False)[0])
         self.save(game_id)
         return game_id, session, seating
 
@@ -402,7 +416,6 @@ def state_json(game_id: str, session: Session, seating: Seating | None = None, r
     the seat to move (index, text, JSON form, click path), the move list, the seats (who plays
     them, which have joined from elsewhere and are connected) and the result.  The host's page
     also gets the join token of each seat played by hand."""
-    import time
 
     with session.lock:
         table = session.table
@@ -495,15 +508,11 @@ class Warmup:
         self.thread: threading.Thread | None = None
 
     def start(self) -> None:
-        import time
-
         self.started = time.monotonic()
         self.thread = threading.Thread(target=self._run, name="boardlab-play-warmup", daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
-        import time
-
         try:
             for name in self.agents:
                 session = Session(self.definition, self.players, (name,), 0)
@@ -513,8 +522,6 @@ class Warmup:
         self.finished = time.monotonic()
 
     def state(self) -> dict:
-        import time
-
         if self.started is None or not self.agents:
             return {"ready": True, "agents": self.agents, "seconds": 0.0}
         end = self.finished if self.finished is not None else time.monotonic()
@@ -613,7 +620,6 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
 
         :raises RequestError: 404 for an unknown game, 403 for a missing or wrong token.
         """
-        import time
 
         game_id = request.path_params["game"]
         session, seating = games.get(game_id)
@@ -622,6 +628,8 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         if role is None:
             raise RequestError(403, "this game is open only to its players: use the link you were given "
                                     "(its token)" if token else "this game needs its link's token")
+        if role < 0:
+            seating.host_seen = time.monotonic()
         if role >= 0:
             joined = seating.remote(role)
             seating.seen[role] = time.monotonic()

@@ -261,7 +261,10 @@ def test_bad_requests_get_a_4xx_and_one_line(game):
     one_line_error(c.post(f"/api/games/{end['id']}/step"), 409)
 
 
-def test_games_beyond_the_limit_drop_the_least_recently_used():
+def test_games_beyond_the_limit_drop_the_least_recently_used(monkeypatch):
+    import boardlab.play_server as play_server
+
+    monkeypatch.setattr(play_server, "CONNECTED_SECONDS", -1.0)  # nobody at any game: all may go
     c = client(GAMES[0], limit=2)
     a = c.post("/api/games").json()["id"]
     b = c.post("/api/games").json()["id"]
@@ -446,10 +449,13 @@ def test_two_pages_stepping_one_position_make_one_agent_move():
     assert sum(1 for h in after["history"] if "seat" in h) == 1
 
 
-def test_a_restarted_server_resumes_its_games_from_the_store(tmp_path):
+def test_a_restarted_server_resumes_its_games_from_the_store(tmp_path, monkeypatch):
     """Games kept in the results store after every change; a new server on the same definition
     resumes them with the same ids and tokens, where they stood; those dropped beyond the limit
     and those of another definition are not resumed."""
+    import boardlab.play_server as play_server
+
+    monkeypatch.setattr(play_server, "CONNECTED_SECONDS", -1.0)  # nobody at a game: the first goes beyond the limit
     definition = load("links")
     path = tmp_path / "results.sqlite"
 
@@ -538,3 +544,27 @@ def test_blockd_moves_name_the_numbers_printed_beside_the_grid():
         over = [i for i in labels if i["label"] == column and x <= i["x"] <= x + w and i["y"] < y]
         beside = [i for i in labels if i["label"] == row and y <= i["y"] <= y + h and i["x"] < x]
         assert over and beside, (m["text"], m["targets"])
+
+
+def test_a_flood_of_new_games_never_pushes_out_a_game_being_played(monkeypatch):
+    """With --limit games, a new one drops the least recently used game that no page asked for
+    lately; when every game has a page at it, a new game is refused (503), none dropped."""
+    import boardlab.play_server as play_server
+
+    clock = [1000.0]
+    monkeypatch.setattr(play_server.time, "monotonic", lambda: clock[0])
+    c = client(GAMES[0], ("person", "person"), limit=2)
+    played = c.post("/api/games", json={}).json()
+    seat = played["seats"][0]["token"]
+    clock[0] += 10
+    idle = c.post("/api/games", json={}).json()  # its host's page asked at its start only
+    clock[0] += 10
+    c.get(f"/api/games/{played['id']}", headers={TOKEN_HEADER: seat})  # a seat's page is at it
+    third = c.post("/api/games", json={})
+    assert third.status_code == 201
+    assert c.get(f"/api/games/{idle['id']}").status_code == 404
+    assert c.get(f"/api/games/{played['id']}").status_code == 200  # older, but being played
+    reason = one_line_error(c.post("/api/games", json={}), 503)  # both held games have a page at them now
+    assert "--limit" in reason and len(c.app.state.games) == 2
+    clock[0] += 10
+    assert c.post("/api/games", json={}).status_code == 201  # once nobody asked for a while, room again
