@@ -120,3 +120,22 @@ def test_tune_writes_the_winning_variant_and_never_replaces_a_file(pile, tmp_pat
     code, out, err = run(args, capsys)
     assert code == 2 and err.strip() == f"boardlab tune: --write-variant {target}: the file exists already; name a new file"
     assert target.read_bytes() == before
+
+
+def test_a_length_finding_gives_the_capped_share_beside_it():
+    from types import SimpleNamespace
+
+    from boardlab.analysis.report import sections
+    from boardlab.analysis.report.findings import findings, select_findings
+
+    # 100 games of 60 turns at 30 s (30 minutes against a 10-minute target), 10 more stopped at the 200-turn cap
+    records = [SimpleNamespace(winners=(i % 2,), unfinished=False, length=60, stats={}) for i in range(100)]
+    records += [SimpleNamespace(winners=(), unfinished=True, length=200, stats={}) for _ in range(10)]
+    definition = SimpleNamespace(game=SimpleNamespace(minutes=10, assumptions=()),
+                                 analysis=SimpleNamespace(seconds_per_turn=30, difference=0.05))
+    outcome = SimpleNamespace(records=records)
+    data = {"2": {"seats": sections.seats_data(outcome, 2, 0.05), "skill": {"pairings": []},
+                  "length": sections.length_data(outcome, definition, "turns"), "sensitivity": {"alternatives": []}}}
+    select_findings(data)
+    (length,) = [f for f in findings("Game", data) if f["kind"] == "length"]
+    assert "(9.1% stop at the turn cap, counted as lasting at least that long)" in length["text"]

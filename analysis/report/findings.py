@@ -246,6 +246,9 @@ def _length(name, counts, rule_name, remedies: bool = True):
                minutes=at_least(minutes(at_table), bound),
                pace=pace_words(length),
                stated=stated, target=target_time(length))
+    capped = length.get("capped", {}).get("share", 0.0)
+    if capped > 0:  # the capped share beside every length
+        text += say("verdict.time_capped", share=pct(capped), cap=cap_words(length["unit"]))
     if long and not remedies:  # a level's own games: the rule options were tried with the model agent
         text += say("length.end")
     elif long:
