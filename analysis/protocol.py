@@ -42,17 +42,23 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Sequence, TypeVar
 
 from boardlab.analysis.chance import Distribution, Outcome
+from boardlab.layouts.common import GameDefinition
 from boardlab.layouts.errors import BoardlabError
 
 if TYPE_CHECKING:
-    from boardlab.analysis.tally import Tally
+    from boardlab.analysis.restricted import Restriction
+    from boardlab.analysis.runner import GameRecord, Match
+    from boardlab.analysis.tally import SummaryTally, Tally
 
 #: a move: each engine's own hashable value (a named tuple, an int ...); the protocol passes
 #: moves (and chance outcomes, `chance.Outcome`) through unchanged, so it types them no further
 Move = Any
+#: the definition type of a game (its schema's `Definition`): `Game[blockd.Definition]` types every
+#: rule key its engine reads
+D = TypeVar("D", bound=GameDefinition)
 
 CHANCE = -1
 TERMINAL = -2
@@ -206,7 +212,7 @@ class TurnState(State):
             self._moves = self.moves_of(self.mover)
         return self._moves
 
-    def apply_outcome(self, play, outcome: Outcome) -> None:
+    def apply_outcome(self, play: Callable[[Outcome], object], outcome: Outcome) -> None:
         """Play a chance outcome with `play` (the engine's deal or setup), which checks it before it
         changes anything.
 
@@ -240,7 +246,7 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
-class Game(ABC):
+class Game(ABC, Generic[D]):
     """A game built from a definition and a player count (see the module docstring for the
     optional capabilities and their defaults)."""
 
@@ -253,8 +259,8 @@ class Game(ABC):
     #: whether every chance node lists its outcomes (False: `State.sample_chance` only)
     chance_listed = True
 
-    def __init__(self, definition, players: int):
-        self.definition = definition
+    def __init__(self, definition: D, players: int) -> None:
+        self.definition: D = definition
         self.players = players
 
     @property
@@ -279,7 +285,7 @@ class Game(ABC):
         """
         raise NotImplementedError(f"{type(self).__name__} cannot rotate its deal")
 
-    def play_block(self, match, start: int, stop: int) -> list | None:
+    def play_block(self, match: Match, start: int, stop: int) -> list[GameRecord] | None:
         """Records (`runner.GameRecord`) of games start..stop-1 of `match` by a faster path, or
         None to let the runner play them one by one (`runner.play_one`).
 
@@ -288,7 +294,7 @@ class Game(ABC):
         """
         return None
 
-    def block_size(self, match) -> int | None:
+    def block_size(self, match: Match) -> int | None:
         """The runner's block size for `match` when `play_block` wants larger blocks (None: the
         runner's default).  Never a function of the worker count."""
         return None
@@ -312,12 +318,12 @@ class Game(ABC):
             ladder += [name for name in dict.keys(known) if name not in ("random", "perfect")]
         return ladder
 
-    def restrictions(self) -> tuple:
+    def restrictions(self) -> tuple[Restriction, ...]:
         """The optional elements a player chooses to use, each a `restricted.Restriction` (a move
         filter); a game declares them as data beside its engine.  None by default."""
         return ()
 
-    def restriction(self, name: str):
+    def restriction(self, name: str) -> Restriction:
         """The declared element `name`.
 
         :raises BoardlabError: when the game declares no such element.
@@ -347,7 +353,7 @@ class Game(ABC):
         """
         return {}
 
-    def tally(self, match) -> "Tally":
+    def tally(self, match: Match) -> "Tally":
         """A fresh `tally.Tally` of the game's own figures for games of `match`.
 
         The default keeps the records and calls `summarize` at the end (memory grows with the
@@ -357,7 +363,7 @@ class Game(ABC):
         from boardlab.analysis.tally import RecordsTally
         return RecordsTally(self)
 
-    def tally_block(self, match, start: int, stop: int):
+    def tally_block(self, match: Match, start: int, stop: int) -> SummaryTally | None:
         """The `tally.SummaryTally` of games start..stop-1 of `match` by a fast path that never
         builds records, or None (the runner then tallies the records of `play_block`).
 

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from boardlab.analysis.blockd.walks import Grid, walk_table
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, TurnState
+from boardlab.layouts import blockd as blockd_schema
 from boardlab.layouts.errors import BoardlabError
 
 if TYPE_CHECKING:
@@ -245,7 +246,7 @@ def random_deal(game: "BlockdGame", rng: random.Random) -> tuple[int, ...]:
     return tuple(sorted(range(len(game.cards)), key=sort_keys.__getitem__))
 
 
-class BlockdGame(Game):
+class BlockdGame(Game[blockd_schema.Definition]):
     """Blockd for a definition and a player count; seat s plays suit `cards.suits[s]`."""
 
     length_unit = "turns"

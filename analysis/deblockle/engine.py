@@ -61,6 +61,7 @@ from functools import cached_property
 from boardlab.analysis.deblockle.board import SCORED, BoardGeometry, Move  # noqa: F401 (Move, SCORED: engine API)
 from boardlab.analysis.deblockle.cube import Cube
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, TurnState
+from boardlab.layouts import deblockle as deblockle_schema
 
 
 def _square(board, name: str) -> int:
@@ -70,7 +71,7 @@ def _square(board, name: str) -> int:
     return cell
 
 
-class DeblockleGame(Game):
+class DeblockleGame(Game[deblockle_schema.Definition]):
     """Deblockle for a definition (two players)."""
 
     length_unit = "turns"

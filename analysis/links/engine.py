@@ -61,6 +61,7 @@ from typing import Sequence
 from boardlab.analysis.links.cards import LinksDeck
 from boardlab.analysis.links.table import PASS, Line, Move, can_play, lay, legal_plays
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, TurnState
+from boardlab.layouts import links as links_schema
 
 FIFTH = "fifth"
 
@@ -136,7 +137,7 @@ def consistent(conditions, hands) -> int:
     return sum(1 for seat, least, kinds in conditions if sum(1 for k in hands[seat] if k in kinds) < least)
 
 
-class LinksGame(Game):
+class LinksGame(Game[links_schema.Definition]):
     """Links for a definition and a player count."""
 
     length_unit = "turns"

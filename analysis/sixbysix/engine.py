@@ -53,6 +53,7 @@ from typing import Any, NamedTuple
 
 from boardlab.analysis.agents import Agent, AgentTable, RandomAgent
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
+from boardlab.layouts import sixbysix as sixbysix_schema
 from boardlab.analysis.runner import GameRecord, Match, play_one
 from boardlab.analysis.sixbysix.board import allowed_numbers
 from boardlab.analysis.sixbysix.dice import die_distribution, sum_probabilities
@@ -93,7 +94,7 @@ class Move(NamedTuple):
         return cls(int(m.group(1)), int(m.group(2)))
 
 
-class SixBySixGame(Game):
+class SixBySixGame(Game[sixbysix_schema.Definition]):
     """6x6 for `players` seats; `lead` overrides the definition's lead rule (for the lead twin).
 
     With `compare_lead` the batched `play_block` also plays every game under the other lead
