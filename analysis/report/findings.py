@@ -19,7 +19,7 @@ from __future__ import annotations
 from boardlab.analysis.report.metrics import FDR, benjamini_hochberg, metric as headline_metric
 from boardlab.analysis.report.options import option_value_text
 from boardlab.analysis.report.wording import (at_least, cap_words, target_time, games as game_count, listed, minutes, number, p_words,
-                                              pace_words, pct, points, say, say_plural, unsigned_points, word)
+                                              pace_words, pct, places_over, points, points_over, say, say_plural, unsigned_points, word)
 
 
 def report_tests(by_players: dict):
@@ -161,9 +161,9 @@ def _first_seat(counts):
              "text": text, "kind": "seats", "players": [n for n, _ in decided]}]
 
 
-def _points_span(values: list[float]) -> str:
+def _points_span(values: list[float], places: int = 1) -> str:
     """Sizes of differences in points: one ("2.0 points") or their range ("1.8 to 2.4 points")."""
-    return say("points", n=_span(sorted(v * 100 for v in values), ".1f"))
+    return say("points", n=_span(sorted(v * 100 for v in values), f".{places}f"))
 
 
 def _balanced(counts):
@@ -185,10 +185,11 @@ def _balanced(counts):
                     "kind": "balanced", "players": shown})
     if open_:
         tests = [counts[n]["seats"]["equivalence"] for n in open_]
+        reach = [t["up_to"] if t["up_to"] is not None else 1.0 for t in tests]
+        places = places_over(min(reach), tests[0]["margin"])  # the smallest reach reads larger than the margin
         out.append({"score": 6.0, "text": say("seats_too_few", where=_where(open_, counts),
-                                              up_to=_points_span([t["up_to"] if t["up_to"] is not None else 1.0
-                                                                  for t in tests]),
-                                              difference=unsigned_points(tests[0]["margin"]),
+                                              up_to=_points_span(reach, places),
+                                              difference=points_over(min(reach), tests[0]["margin"])[1],
                                               needed=game_count(max(t["games_needed"] or 0 for t in tests))),
                     "kind": "too few", "players": open_})
     return out

@@ -95,6 +95,33 @@ def unsigned_points(difference: float) -> str:
     return term("report.points", n=number(difference * 100, ".1f"))
 
 
+def places_over(value: float, limit: float) -> int:
+    """The decimals (one to three) of percentage points it takes for `value` to read larger than
+    `limit`: 5.04 beside 5.0 points must not read "5.0 points, more than the 5.0 points".
+
+    >>> places_over(0.0504, 0.05), places_over(0.071, 0.05)
+    (2, 1)
+    """
+    for places in (1, 2):
+        if round(value * 100, places) > round(limit * 100, places):
+            return places
+    return 3
+
+
+def points_over(value: float, limit: float) -> tuple[str, str]:
+    """A size of difference beside the limit it exceeds, both in percentage points, with the
+    decimals of `places_over`.
+
+    >>> points_over(0.0504, 0.05)
+    ('5.04 points', '5.00 points')
+    >>> points_over(0.071, 0.05)
+    ('7.1 points', '5.0 points')
+    """
+    places = places_over(value, limit)
+    return (term("report.points", n=number(value * 100, f".{places}f")),
+            term("report.points", n=number(limit * 100, f".{places}f")))
+
+
 def minutes(value: float) -> str:
     """A duration given in minutes, as minutes or (from 90 minutes) hours; under half a minute
     "less than a minute", never "0 minutes", and one minute in the singular.
