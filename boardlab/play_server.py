@@ -234,10 +234,11 @@ class Seating:
         """-1 for the host's token, the seat of a seat's token; None for anything else."""
         if not token:
             return None
-        if secrets.compare_digest(token, self.host):
+        given = token.encode("utf-8", "replace")  # compare_digest takes ASCII text only: compare bytes
+        if secrets.compare_digest(given, self.host.encode()):
             return -1
         for seat, own in enumerate(self.tokens):
-            if own is not None and secrets.compare_digest(token, own):
+            if own is not None and secrets.compare_digest(given, own.encode()):
                 return seat
         return None
 

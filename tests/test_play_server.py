@@ -413,6 +413,7 @@ def test_each_seat_page_sees_its_own_hand_and_moves_only_for_its_seat():
     one_line_error(c.get(f"{path}/record", headers={TOKEN_HEADER: tokens[mover]}), 403)
     for headers in ({TOKEN_HEADER: ""}, {TOKEN_HEADER: "x" * 24}, {TOKEN_HEADER: tokens[0][:-1]}):
         one_line_error(c.get(path, headers=headers), 403)
+    one_line_error(c.get(f"{path}?token=%C3%A9%00", headers={TOKEN_HEADER: ""}), 403)  # not ASCII, a NUL
     another = c.post("/api/games", json={"seed": 5}).json()
     one_line_error(c.get(f"/api/games/{another['id']}", headers={TOKEN_HEADER: tokens[0]}), 403)
     # the mover's page moves; the record is the host's, by link too
