@@ -167,7 +167,7 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     :raises BoardlabError: when a card does not fit the paper.
     """
     from boardlab.layouts.terms import language
-    from boardlab.printkit.rulebook.aid import quick_reference_lines
+    from boardlab.printkit.rulebook.quickref import quick_reference_lines
 
     conventions = print_conventions()
     cards = blockd_cards(d)

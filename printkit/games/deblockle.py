@@ -8,7 +8,7 @@ and the face on each side of the cube (`cube`, `faces[...].symbol`).
 >>> from boardlab.printkit.pages import PrintOptions
 >>> files = print_files(load("deblockle"), PrintOptions("a4", "long", "duplex"))
 >>> [(f.name, len(f.pages)) for f in files]
-[('deblockle-cover-a4', 1), ('deblockle-board-a4', 2), ('deblockle-board-a3', 1), ('deblockle-cubes-a4', 2)]
+[('deblockle-cover-a4', 2), ('deblockle-board-a4', 2), ('deblockle-board-a3', 1), ('deblockle-cubes-a4', 2)]
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     :raises BoardlabError: for an unknown paper or a piece larger than the printable area.
     """
     from boardlab.layouts.terms import language
-    from boardlab.printkit.rulebook.aid import quick_reference_lines
+    from boardlab.printkit.rulebook.quickref import quick_reference_lines
 
     conventions = print_conventions()
     label = definition.game.name

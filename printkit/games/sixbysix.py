@@ -166,7 +166,7 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     :raises BoardlabError: for an unknown paper or a piece larger than the printable area.
     """
     from boardlab.layouts.terms import language
-    from boardlab.printkit.rulebook.aid import quick_reference_lines
+    from boardlab.printkit.rulebook.quickref import quick_reference_lines
 
     conventions = print_conventions()
     game, label = definition.game.id, definition.game.name
