@@ -269,15 +269,23 @@ def equivalence_test(successes: float, trials: int, p0: float, margin: float) ->
     return {"margin": margin, "p_value": p, "equivalent": p < ALPHA, "up_to": round(max(p0 - lo, hi - p0), 6)}
 
 
-def equivalence_trials_needed(p0: float, margin: float) -> int:
-    """Decided games for the equivalence test to show a share exactly at `p0` within `margin`
-    with 80% power (normal approximation: (z_0.95 + z_0.90)^2 p0 (1 - p0) / margin^2).
+def equivalence_trials_needed(p0: float, margin: float, seats: int = 1, observed: float = 0.0) -> int:
+    """Decided games for the equivalence test to show a share at `p0` within `margin` with 80%
+    power (normal approximation: (z_0.95 + z_b)^2 p0 (1 - p0) / (margin - observed)^2).  With
+    `seats` shares to show at once (the seats' intersection-union test), each must succeed with
+    probability 1 - 0.2 / seats (a union bound: z_b = z at 1 - 0.1 / seats); two seats' shares
+    are one share seen twice, so two count as one.  `observed`: the farthest share from `p0` so
+    far, when it is inside the margin (the games it takes if the shares stay where they are).
 
-    >>> equivalence_trials_needed(0.5, 0.05)
-    857
+    >>> equivalence_trials_needed(0.5, 0.05), equivalence_trials_needed(0.5, 0.05, seats=2)
+    (857, 857)
+    >>> equivalence_trials_needed(1 / 7, 0.05, seats=7), equivalence_trials_needed(1 / 7, 0.05, seats=7, observed=0.02)
+    (721, 2001)
     """
-    z = NormalDist().inv_cdf(1 - ALPHA) + NormalDist().inv_cdf(1 - (1 - POWER) / 2)
-    return math.ceil(z * z * p0 * (1 - p0) / margin ** 2)
+    tests = 1 if seats <= 2 else seats
+    z = NormalDist().inv_cdf(1 - ALPHA) + NormalDist().inv_cdf(1 - (1 - POWER) / (2 * tests))
+    room = margin - observed if 0 <= observed < margin else margin
+    return math.ceil(z * z * p0 * (1 - p0) / room ** 2)
 
 
 def seats_equivalence(credits: list[float], decided: int, margin: float, decided_share: float = 1.0) -> dict:
@@ -297,7 +305,9 @@ def seats_equivalence(credits: list[float], decided: int, margin: float, decided
     fair = 1 / len(credits)
     tests = [equivalence_test(c, decided, fair, margin) for c in credits]
     ups = [t["up_to"] for t in tests if t["up_to"] is not None]
-    need = equivalence_trials_needed(fair, margin)
+    observed = max(abs(c / decided - fair) for c in credits) if decided else 0.0
+    need = max(equivalence_trials_needed(fair, margin, len(credits)),
+               equivalence_trials_needed(fair, margin, len(credits), observed))
     return {"margin": margin, "p_value": max(t["p_value"] for t in tests), "equivalent": all(t["equivalent"] for t in tests),
             "up_to": max(ups) if ups else None, "by_seat": [t["p_value"] for t in tests],
             "games_needed": math.ceil(need / decided_share) if decided_share > 0 else None}
