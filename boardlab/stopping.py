@@ -48,14 +48,28 @@ def message_of(interrupt: KeyboardInterrupt) -> str:
     return f"boardlab: stopped by {signal.Signals(interrupt.signum).name}"
 
 
-def end(interrupt: KeyboardInterrupt) -> int:
-    """Say the one line a stopped command ends with (if stderr still takes it); its exit status."""
+#: whether the one line has been said (by `end`, or by the exit watchdog when the way out is slow)
+_said: list[bool] = []
+_saying = threading.Lock()
+
+
+def _say_once(interrupt: KeyboardInterrupt) -> None:
     import sys
 
-    try:
-        print(message_of(interrupt), file=sys.stderr)
-    except (KeyboardInterrupt, OSError):
-        pass
+    with _saying:
+        if _said:
+            return
+        _said.append(True)
+        try:
+            print(message_of(interrupt), file=sys.stderr, flush=True)
+        except (KeyboardInterrupt, OSError, ValueError):
+            pass
+
+
+def end(interrupt: KeyboardInterrupt) -> int:
+    """Say the one line a stopped command ends with (if stderr still takes it, and only once); its
+    exit status."""
+    _say_once(interrupt)
     return status_of(interrupt)
 
 
@@ -94,10 +108,12 @@ def reraise_swallowed() -> None:
         raise Stopped(_raised[0])
 
 
-def exit_within(seconds: float) -> None:
-    """A stop is on its way out: if the process still runs `seconds` from now (a library's thread
-    holding up the interpreter's shutdown), end it then, with the stop's exit status.  Everything of
-    ours (temporary files, the store's transaction) is undone on the way out well before."""
+def exit_within(seconds: float, signum: int | None = None) -> None:
+    """A stop (by `signum`, else the signal `_stop` raised for, else Ctrl-C) is on its way out: if
+    the process still runs `seconds` from now (a library's thread holding up the interpreter's
+    shutdown, or a machine so loaded that the way out is slow), end it then, with the stop's one
+    line (unless already said) and exit status.  Everything of ours (temporary files, the store's
+    transaction) is undone on the way out well before."""
     import os
     import sys
 
@@ -105,20 +121,40 @@ def exit_within(seconds: float) -> None:
         import time
 
         time.sleep(seconds)
+        number = signum if signum is not None else (_raised[0] if _raised else signal.SIGINT)
+        _say_once(Stopped(number))
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
             except (OSError, ValueError):
                 pass
-        os._exit(128 + (_raised[0] if _raised else signal.SIGINT))
+        os._exit(128 + number)
 
     threading.Thread(target=watchdog, name="boardlab-exit-watchdog", daemon=True).start()
 
 
+def _unraisable(previous):
+    """A hook for exceptions Python can only report ("Exception ignored in ..."): a `Stopped` raised
+    where nothing can catch it (a signal landing in logging's fork handler, a finaliser, a gc
+    callback) is the stop itself, not news: it is dropped, and `reraise_swallowed` ends the command
+    as stopped; anything else goes to the previous hook."""
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and _raised:
+            return
+        previous(unraisable)
+    hook.boardlab = True  # type: ignore[attr-defined]
+    return hook
+
+
 def install() -> None:
-    """Answer SIGINT, SIGTERM and SIGHUP by raising `Stopped` (except those inherited as ignored)."""
+    """Answer SIGINT, SIGTERM and SIGHUP by raising `Stopped` (except those inherited as ignored);
+    a stop raised where Python can only report it is not printed (`_unraisable`)."""
+    import sys
+
     if threading.current_thread() is not threading.main_thread():
         return
+    if not getattr(sys.unraisablehook, "boardlab", False):
+        sys.unraisablehook = _unraisable(sys.unraisablehook)
     for number in SIGNALS:
         if signal.getsignal(number) is not signal.SIG_IGN:
             signal.signal(number, _stop)

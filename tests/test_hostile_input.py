@@ -1017,3 +1017,40 @@ def test_a_stop_swallowed_by_a_library_still_ends_a_one_worker_run(monkeypatch):
     monkeypatch.setattr(stopping, "_raised", [signal.SIGINT])
     with pytest.raises(stopping.Stopped):
         list(LocalBackend(1).play([(match, (0, 4))]))
+
+
+@pytest.mark.parametrize("said_first", [False, True])
+def test_a_slow_way_out_still_ends_with_the_one_line_once(said_first):
+    """The exit watchdog ends a stop whose way out is slow (an agent thinking in the play server,
+    a loaded machine): with the stop's one line when nothing said it yet, and never a second one."""
+    code = ("import signal, sys, time\n"
+            "from boardlab import stopping\n"
+            f"if {said_first}: stopping.end(stopping.Stopped(signal.SIGTERM))\n"
+            "stopping.exit_within(0.1, signal.SIGTERM)\n"
+            "time.sleep(30)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (143, "boardlab: stopped by SIGTERM\n")
+
+
+def test_a_stop_raised_where_python_can_only_report_it_is_not_printed():
+    """A signal landing in a finaliser (logging's fork handler, a gc callback) raises `Stopped`
+    where nothing can catch it: Python would print "Exception ignored in ... Stopped: 2" above the
+    one line. The command prints only its line; another error there is still reported."""
+    code = ("import os, signal, sys\n"
+            "from boardlab import stopping\n"
+            "stopping.install()\n"
+            "class Stops:\n"
+            "    def __del__(self):\n"
+            "        os.kill(os.getpid(), signal.SIGINT)\n"
+            "class Fails:\n"
+            "    def __del__(self):\n"
+            "        raise ValueError('still reported')\n"
+            "Stops(); Fails()\n"
+            "try:\n"
+            "    stopping.reraise_swallowed()\n"
+            "except KeyboardInterrupt as interrupt:\n"
+            "    sys.exit(stopping.end(interrupt))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130
+    assert "Stopped" not in done.stderr and "still reported" in done.stderr
+    assert done.stderr.endswith("boardlab: interrupted\n")

@@ -59,6 +59,40 @@ def rule_keys() -> set[str]:
     return found
 
 
+def typed_commands(text: str) -> set[str]:
+    """The command and subcommand names a text prints in a command line ("boardlab playtests add"
+    gives playtests and add): typed as they are, in any language.  Only names that follow
+    "boardlab" count, so an English "add" or "report" in a sentence is still caught."""
+    import re
+
+    names = command_words()
+    found: set[str] = set()
+    for line in re.findall(r"boardlab((?:\s+[a-z-]+){1,2})", text):
+        for name in line.split():
+            if name not in names:
+                break
+            found.add(name)
+    return found
+
+
+def command_words() -> set[str]:
+    """boardlab's command and subcommand names (report, playtests, add)."""
+    import argparse
+
+    from boardlab.cli import build_parser
+
+    found: set[str] = set()
+
+    def walk(parser: argparse.ArgumentParser) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found.add(name.lower())
+                    walk(sub)
+    walk(build_parser())
+    return found
+
+
 def language_words(language: str) -> set[str]:
     with open(ROOT / "layouts" / "terms" / f"{language}.toml", "rb") as f:
         found = set().union(*(words(s) for s in strings(tomllib.load(f))))
@@ -103,5 +137,7 @@ def test_spanish_print_files_aid_and_rulebook_hold_no_english_word(game: str) ->
 def test_spanish_reports_hold_no_english_word(path: Path) -> None:
     with speaking("es"):
         pdf = report_pdf(json.loads(path.read_text(encoding="utf-8")))
-    # a report names the rule options it varies by their keys (chips, lines): identifiers, as printed
-    assert sorted(words(pdf_text(pdf)) & english_only() - rule_keys()) == []
+    # a report names the rule options it varies by their keys (chips, lines) and the commands to run
+    # (`boardlab playtests add`): identifiers, as printed
+    text = pdf_text(pdf)
+    assert sorted(words(text) & english_only() - rule_keys() - typed_commands(text)) == []

@@ -164,7 +164,7 @@ def _server_class():
                 self.stopped_by = signum
                 # the requests cut short (an agent thinking) are not news either: one line, then out
                 logging.getLogger("uvicorn.error").disabled = True
-                stopping.exit_within(0.8)
+                stopping.exit_within(0.8, signum)
             self.should_exit = self.force_exit = True
 
     return Server
