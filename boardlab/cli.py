@@ -115,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     143 and 129 stopped by SIGTERM and SIGHUP (`boardlab.stopping`: within a second, whatever the
     command was doing; workers gone, files wholly old or wholly new).
     """
+    stopping.begin()
     try:
         return _main(argv)
     except KeyboardInterrupt as interrupt:

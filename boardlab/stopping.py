@@ -53,6 +53,13 @@ _said: list[bool] = []
 _saying = threading.Lock()
 
 
+def begin() -> None:
+    """A command starts: its stop's line is not yet said (several commands run in one process in
+    the tests)."""
+    with _saying:
+        _said.clear()
+
+
 def _say_once(interrupt: KeyboardInterrupt) -> None:
     import sys
 
