@@ -50,8 +50,10 @@ class Progress:
     """A one-line progress bar on stderr, shown only on a terminal and only after `delay` seconds
     (see the module docstring)."""
 
-    def __init__(self, total: int, label: str = "games", stream=None, delay: float = 2.0, tick: float = 1.0):
+    def __init__(self, total: int, label: str = "games", stream=None, delay: float = 2.0, tick: float = 1.0,
+                 estimate: float | None = None):
         self.total, self.label, self.delay = total, label, delay
+        self.estimate = estimate  # the phase's CPU seconds estimated before it began (`budget`), said on the line
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty() and not quiet()  # --quiet: none
         self.start = time.monotonic()
@@ -78,11 +80,15 @@ class Progress:
         >>> bar.done = 3
         >>> bar.line(150.0).split("mcts-512  ")[1]
         '0.02/s  2.5 min so far, about 7.5 min left'
+        >>> Progress(12, "games of self-play", delay=0, tick=0, estimate=300).line(10.0)
+        '[..............................] 0/12 games of self-play (estimated 5.0 min of CPU)  10 s so far, none finished yet'
         """
         width = 30
         done, total = self.done, max(self.total, 1)
         filled = int(width * done / total)
         head = f"[{'#' * filled}{'.' * (width - filled)}] {done:,}/{self.total:,} {self.label}"
+        if self.estimate is not None:
+            head += f" (estimated {clock(self.estimate)} of CPU)"
         if not done:
             return f"{head}  {clock(elapsed)} so far, none finished yet"
         rate = done / elapsed if elapsed else 0.0

@@ -283,7 +283,7 @@ def trace(definition, players: int, games: int, max_budget: int, seed: int, stor
 
 
 def traces(definition, counts: list[int], games: int, max_budget: int, seed: int, store, backend=None,
-           progress: bool = False, cpu_minutes: float | None = None) -> dict[int, dict]:
+           progress: bool = False, cpu_minutes: float | None = None, budget=None) -> dict[int, dict]:
     """`trace` at every player count of `counts`, {players: trace}: the ladders climb together,
     one level of every ladder still climbing per round, so each round's games go to the backend
     at once (the same games, and so the same numbers, as one `trace` per count).
@@ -292,11 +292,14 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
     take is estimated from a probe (`jobs.estimated_seconds`), and a round that would pass the
     budget is not played; the ladders stop there, saying so, and each trace's "budget" tells what
     the budget bought. The levels played are the same games, so the same numbers, as without a
-    budget (a ladder cut short, not another ladder).
+    budget (a ladder cut short, not another ladder).  `budget` (a `budget.Budget`, e.g. a report's)
+    instead of `cpu_minutes`: each round asks it for its games as the phase "skill".
     """
     from boardlab.analysis import engines
     from boardlab.analysis.progress import clock
-    from boardlab.analysis.report.jobs import Job, cpu_seconds, estimated_seconds, play_jobs
+    from boardlab.analysis.budget import Budget
+    from boardlab.analysis.report import jobs as job_module
+    from boardlab.analysis.report.jobs import Job, play_jobs
     from boardlab.notes import note
 
     from boardlab.analysis.perfect import game_value
@@ -308,7 +311,8 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
         ladder = game.skill_ladder(max_budget) + (["perfect"] if perfect["solved"] else [])
         climbs[players] = {"game": game, "ladder": ladder, "at": 0, "next": 1, "perfect": perfect,
                            "games": rounded_games(games, players), "pairings": [], "outcomes": [], "stopped": "the ladder's top", "done": False}
-    started = cpu_seconds()
+    if budget is None and cpu_minutes is not None:
+        budget = Budget(cpu_minutes)
     while True:
         climbing = [n for n, c in climbs.items() if not c["done"] and c["next"] < len(c["ladder"])]
         if not climbing:
@@ -319,19 +323,24 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
             below, agent = c["ladder"][c["at"]], c["ladder"][c["next"]]
             jobs.append(Job(definition, n, (agent,) + (below,) * (n - 1), c["games"], seed))
         names = sorted({j.agents[0] + " against " + j.agents[1] for j in jobs})
-        if cpu_minutes is not None:
-            estimate, missing = estimated_seconds(jobs, store)
-            spent = cpu_seconds() - started
-            if spent + estimate > cpu_minutes * 60:
+        estimate = None
+        if budget is not None and budget.limited:
+            estimate, missing = job_module.estimated_seconds(jobs, store)  # the module's: a test fixes it
+            spent = budget.spent()
+            if missing and not budget.games_for("skill", estimate / missing, missing, least=missing,
+                                                detail=", ".join(names)):
                 for n in climbing:
-                    climbs[n]["stopped"] = (f"the CPU budget of {cpu_minutes:g} minutes: {', '.join(names)} would take "
-                                            f"about {clock(estimate)} more ({missing:,} games) after {clock(spent)}")
+                    climbs[n]["stopped"] = (f"the CPU budget of {budget.minutes:g} minutes: {', '.join(names)} would "
+                                            f"take about {clock(estimate)} more ({missing:,} games) after {clock(spent)}")
                     climbs[n]["left_out"] = climbs[n]["ladder"][climbs[n]["next"]:]
                 break
             if progress and missing and getattr(sys.stderr, "isatty", lambda: False)():  # a terminal's line, as the bars
                 note(f"{', '.join(names)}: {missing:,} games, about {clock(estimate)} of CPU (estimated from a probe); "
-                     f"{clock(spent)} of the {cpu_minutes:g} CPU minutes spent", file=sys.stderr)
-        outcomes = play_jobs(jobs, store, progress=progress, label=f"games of {', '.join(names)}", backend=backend)
+                     f"{clock(spent)} of the {budget.minutes:g} CPU minutes spent", file=sys.stderr)
+        outcomes = play_jobs(jobs, store, progress=progress, label=f"games of {', '.join(names)}", backend=backend,
+                             estimate=estimate)
+        if budget is not None:
+            budget.settle()
         for n, job, outcome in zip(climbing, jobs, outcomes):
             c = climbs[n]
             c["outcomes"].append(outcome)
@@ -345,9 +354,9 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
                 else:
                     c["done"] = True
     results = {n: _result(c, n, games, max_budget, seed) for n, c in climbs.items()}
-    if cpu_minutes is not None:
+    if budget is not None and budget.limited:
         for n, c in climbs.items():
-            results[n]["budget"] = {"cpu_minutes": cpu_minutes, "cpu_seconds_spent": round(cpu_seconds() - started, 1),
+            results[n]["budget"] = {"cpu_minutes": budget.minutes, "cpu_seconds_spent": round(budget.spent(), 1),
                                     "levels_played": len(c["pairings"]) + 1, "left_out": c.get("left_out", [])}
     return results
 

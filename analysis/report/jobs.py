@@ -78,12 +78,14 @@ def _prepare(job: Job, store: ResultStore):
 
 
 def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, progress: bool = True,
-              label: str = "games", backend: runner.Backend | None = None) -> list[Outcome]:
+              label: str = "games", backend: runner.Backend | None = None,
+              estimate: float | None = None) -> list[Outcome]:
     """Play what the store lacks of every job (on `backend`, default `workers` local processes);
-    return every job's outcome (in the jobs' order)."""
+    return every job's outcome (in the jobs' order).  `estimate`: the CPU seconds the budget
+    expects of them, said on the progress line."""
     prepared = [_prepare(job, store) for job in jobs]
     total = sum(b - a for *_, todo in prepared for a, b in todo)
-    bar = runner.Progress(total, label) if progress and total else None
+    bar = runner.Progress(total, label, estimate=estimate) if progress and total else None
     backend = backend or runner.LocalBackend(workers)
     for observe in (False, True):  # every block of every job of one kind goes out together
         work = [(match, bounds, config) for job, (_, match, config, todo) in zip(jobs, prepared)
@@ -141,15 +143,6 @@ def estimated_seconds(jobs: list[Job], store: ResultStore) -> tuple[float, int]:
         total += took / probe * missing
         games += missing
     return total, games
-
-
-def cpu_seconds() -> float:
-    """CPU seconds of this process and of its local workers that have ended (a `play_jobs` call's
-    pool ends with the call); a Dask cluster's workers are not counted."""
-    import resource
-
-    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
 
 
 def stored_seconds(outcomes: list[Outcome]) -> float:

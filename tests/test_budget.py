@@ -1,0 +1,63 @@
+"""The CPU budget's sharing out (analysis/budget.py), against sums done by hand on a clock of the test's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardlab.analysis.budget import Ask, Budget, minutes_of
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_phases_of_one_kind_sized_together_keep_their_proportion():
+    clock = Clock()
+    b = Budget(2.0, clock=clock)  # 120 s, one kind: all of it
+    # wanted: 1000 games at 0.1 s (100 s) and 600 at 0.1 s (60 s): 160 s > 120 s, scale 0.75
+    got = b.fit("self-play", [Ask("2 players", 0.1, 1000, step=2), Ask("3 players", 0.1, 600, step=3)])
+    assert got == [750, 450]
+    assert b.free() == pytest.approx(120 - 75 - 45)
+    assert [x["games"] for x in b.bought()["left_out"]] == [250, 150]
+
+
+def test_games_in_the_store_cost_nothing_and_are_kept():
+    b = Budget(1.0, clock=Clock())
+    # 400 wanted, 300 stored: 100 missing at 1 s = 100 s > 60 s; 60 of the missing fit
+    assert b.games_for("skill", 1.0, 400, stored=300) == 360
+    assert b.bought()["phases"][0]["estimated_seconds"] == 60.0
+
+
+def test_a_phase_that_cannot_play_its_least_is_left_out_and_leaves_the_cpu_to_the_next():
+    b = Budget(1.0, shares={"skill": 1, "restricted": 1}, clock=Clock())
+    assert b.games_for("skill", 1.0, 100, least=100) == 0  # half of 60 s: 30 s, not 100 s
+    assert b.free() == 60.0
+    assert b.games_for("restricted", 0.5, 100) == 100  # its allowance: all that is free (no kind waits)
+
+
+def test_shares_split_what_is_free_and_spent_cpu_counts_after_settle():
+    clock = Clock()
+    b = Budget(10.0, shares={"self-play": 3, "skill": 1, "levels": 1}, clock=clock)  # 600 s
+    assert b.allowance("self-play") == pytest.approx(600 * 3 / 5)
+    assert b.games_for("self-play", 1.0, 1000) == 360
+    assert b.free() == pytest.approx(240)  # 360 reserved
+    clock.now += 200  # it played for less than its estimate
+    b.settle()
+    assert b.free() == pytest.approx(400)
+    assert b.allowance("skill") == pytest.approx(400 / 2)  # skill and levels wait, one share each
+    assert b.games_for("skill", 10.0, 15, least=15) == 15  # 150 s fits
+    assert b.games_for("skill", 10.0, 15, least=15) == 0  # 50 s left of its 200 s: a second step does not fit
+    assert b.allowance("levels") == pytest.approx(400 - 150)
+
+
+def test_no_limit_gives_every_phase_what_it_wants_and_still_lists_it():
+    b = Budget(None)
+    assert b.games_for("self-play", 99.0, 2400) == 2400
+    assert b.bought()["phases"][0]["games"] == 2400 and b.bought()["left_out"] == []
+    assert minutes_of(0, False, 10.0) is None and minutes_of(None, True, 10.0) == 1.0
+    with pytest.raises(ValueError):
+        Budget(-1)
