@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 import boardlab
-from boardlab import stopping
+from boardlab.common import stopping
 from boardlab.analysis.runner import Backend, BlockResult, Job, play_timed
 from boardlab.layouts.errors import BoardlabError, one_line
 

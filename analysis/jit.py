@@ -24,7 +24,7 @@ import importlib.abc
 
 from numba import njit
 from numba.core import event
-from boardlab.notes import quiet
+from boardlab.common.notes import quiet
 
 __all__ = ["MESSAGE", "njit"]
 

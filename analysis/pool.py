@@ -27,7 +27,7 @@ import signal
 import time
 from typing import Any, Callable, Iterable, Iterator
 
-from boardlab import stopping
+from boardlab.common import stopping
 from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.limits import default_workers
 

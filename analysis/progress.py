@@ -23,8 +23,8 @@ import sys
 import threading
 import time
 
-from boardlab import stopping
-from boardlab.notes import quiet
+from boardlab.common import stopping
+from boardlab.common.notes import quiet
 
 #: one lock for every progress line of the process: the redrawing threads, the main thread, forks
 _DRAWING = threading.RLock()

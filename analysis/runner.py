@@ -48,7 +48,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
-from boardlab import stopping
+from boardlab.common import stopping
 from boardlab.analysis.pool import local_pool
 from boardlab.analysis.progress import Progress  # noqa: F401 (used here and re-exported to the commands)
 from boardlab.analysis.protocol import CHANCE, Game, State

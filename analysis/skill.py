@@ -300,7 +300,7 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
     from boardlab.analysis.budget import Budget
     from boardlab.analysis.report import jobs as job_module
     from boardlab.analysis.report.jobs import Job, play_jobs
-    from boardlab.notes import note
+    from boardlab.common.notes import note
 
     from boardlab.analysis.perfect import game_value
 

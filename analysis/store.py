@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from boardlab import files
+from boardlab.common import files
 from boardlab.layouts.errors import BoardlabError, one_line
 from boardlab.layouts.registry import game_entry
 

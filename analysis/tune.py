@@ -29,7 +29,7 @@ from typing import Any, Sequence
 from boardlab.analysis.report.metrics import find_metric
 from boardlab.analysis.sweep import Axis, Point, play_points, playable_grid, value_text
 from boardlab.layouts.errors import BoardlabError
-from boardlab.notes import quiet
+from boardlab.common.notes import quiet
 
 #: the largest target of a goal either way (a length of a million turns is already no game)
 MAX_GOAL = 1_000_000

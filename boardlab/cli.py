@@ -12,7 +12,7 @@ import os
 import sys
 
 import boardlab
-from boardlab import notes, stopping
+from boardlab.common import notes, stopping
 from boardlab.layouts.errors import BoardlabError, DefinitionError, one_line
 from boardlab.layouts.registry import game_ids
 
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; every failure a user can cause is one line on stderr.
 
     Exit status: 0 done, 2 bad input (or output that cannot be written), 130 interrupted (Ctrl-C),
-    143 and 129 stopped by SIGTERM and SIGHUP (`boardlab.stopping`: within a second, whatever the
+    143 and 129 stopped by SIGTERM and SIGHUP (`boardlab.common.stopping`: within a second, whatever the
     command was doing; workers gone, files wholly old or wholly new).
     """
     stopping.begin()

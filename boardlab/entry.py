@@ -1,6 +1,6 @@
 """The installed `boardlab` command: `boardlab.cli.main`, answering a signal from its first instant.
 
-Ctrl-C, SIGTERM and SIGHUP (`boardlab.stopping`) are answered before anything else is imported:
+Ctrl-C, SIGTERM and SIGHUP (`boardlab.common.stopping`) are answered before anything else is imported:
 one arriving while the command modules are still being imported (numpy, reportlab, ...) ends
 with the same one line and exit status (130, 143, 129) as one during the work; one arriving
 after the work is done is ignored (the command exits with its own status).
@@ -86,7 +86,7 @@ def fill_closed_streams() -> None:
 
 def main() -> int:
     fill_closed_streams()
-    from boardlab import stopping
+    from boardlab.common import stopping
 
     stopping.install()
     try:

@@ -46,7 +46,7 @@ import tokenize
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from boardlab.files import write_synced
+from boardlab.common.files import write_synced
 from boardlab.layouts.errors import BoardlabError
 
 SKELETON = Path(__file__).resolve().parent / "skeleton"
@@ -55,7 +55,7 @@ FILES = {"__init__.py.tmpl": "__init__.py", "definition.py.tmpl": "definition.py
          "printing.py.tmpl": "printing.py", "game.toml.tmpl": "NAME.toml",
          "rulebook.en.md.tmpl": "NAME.en.md", "rulebook.es.md.tmpl": "NAME.es.md"}
 #: boardlab's packages whose code must not name a game outside its own files (tests/test_game_ids.py)
-CODE_PACKAGES = ("boardlab", "boardlab.layouts", "boardlab.analysis", "boardlab.printkit")
+CODE_PACKAGES = ("boardlab", "boardlab.common", "boardlab.layouts", "boardlab.analysis", "boardlab.printkit")
 #: the tokens of code that can name something (f-strings are split into parts from Python 3.12)
 CODE_TOKENS = {tokenize.NAME, tokenize.STRING} | ({tokenize.FSTRING_MIDDLE} if hasattr(tokenize, "FSTRING_MIDDLE")
                                                    else set())

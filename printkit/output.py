@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
-from boardlab import files, stopping
+from boardlab.common import files, stopping
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.pages import PrintFile
 from boardlab.printkit.pdf import render_pdf

@@ -143,7 +143,8 @@ def test_a_stop_that_a_library_turns_into_its_own_error_still_ends_as_a_stop(mon
     instead: the command ends interrupted (130, one line), not as an output error (2)."""
     import signal
 
-    from boardlab import cli, stopping
+    from boardlab import cli
+    from boardlab.common import stopping
 
     def library_swallows_the_stop():
         try:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from boardlab import notes
+from boardlab.common import notes
 from boardlab.cli import COMMANDS, main
 from boardlab.layouts import game_ids, load, variants_of
 

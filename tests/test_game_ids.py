@@ -17,7 +17,7 @@ from boardlab.layouts import game_ids
 from boardlab.newgame import code_mentions as mentions  # the scan `boardlab new-game` refuses a name by
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ("analysis", "boardlab", "layouts", "printkit")
+PACKAGE = ("analysis", "boardlab", "common", "layouts", "printkit")
 #: the one module that lists the games
 REGISTRY = ROOT / "layouts" / "registry.py"
 

@@ -696,7 +696,7 @@ def test_stores_of_other_versions_are_moved_aside_under_numbered_names(tmp_path,
 
 # -- a full disk ------------------------------------------------------------------------------------------
 class FullDisk:
-    """`os` for boardlab.files, whose `write` (or `close`, as NFS reports it) fails with ENOSPC."""
+    """`os` for boardlab.common.files, whose `write` (or `close`, as NFS reports it) fails with ENOSPC."""
 
     def __init__(self, on: str):
         self.on = on
@@ -723,7 +723,7 @@ def files_of(folder: Path) -> dict:
 @pytest.mark.parametrize("argv", [["print", "blockd"], ["rulebook", "blockd", "--lang", "en"],
                                   ["export", "tts", "blockd"]])
 def test_a_full_disk_leaves_the_old_files_and_says_so(tmp_path, capsys, monkeypatch, on, argv):
-    from boardlab import files
+    from boardlab.common import files
 
     out = tmp_path / "out"
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
@@ -965,7 +965,8 @@ def test_a_ctrl_c_that_python_wrapped_in_a_runtime_error_is_still_an_interrupt(c
     """A Ctrl-C while a library is imported can land inside a class's creation, and Python 3.11 hands
     it on as "RuntimeError: Error calling __set_name__" (seen: Dask's import under a --cluster local
     run): the command ends as interrupted, not with a traceback."""
-    from boardlab import cli, stopping
+    from boardlab import cli
+    from boardlab.common import stopping
 
     def import_interrupted_inside_a_class():
         class Descriptor:
@@ -983,7 +984,8 @@ def test_a_ctrl_c_that_python_wrapped_in_a_runtime_error_is_still_an_interrupt(c
 
 SWALLOWED_AT_IMPORT = r"""
 import signal, sys
-from boardlab import entry, stopping
+from boardlab import entry
+from boardlab.common import stopping
 
 class InterruptedImport:
     '''The command's import interrupted, and the interrupt turned into ImportError on its way out.'''
@@ -1008,7 +1010,7 @@ def test_a_ctrl_c_turned_into_an_import_error_is_still_an_interrupt():
 
 
 def test_a_stop_swallowed_by_a_library_still_ends_a_one_worker_run(monkeypatch):
-    from boardlab import stopping
+    from boardlab.common import stopping
     from boardlab.analysis import engines
     from boardlab.analysis.runner import LocalBackend, make_match
 
@@ -1024,7 +1026,7 @@ def test_a_slow_way_out_still_ends_with_the_one_line_once(said_first):
     """The exit watchdog ends a stop whose way out is slow (an agent thinking in the play server,
     a loaded machine): with the stop's one line when nothing said it yet, and never a second one."""
     code = ("import signal, sys, time\n"
-            "from boardlab import stopping\n"
+            "from boardlab.common import stopping\n"
             f"if {said_first}: stopping.end(stopping.Stopped(signal.SIGTERM))\n"
             "stopping.exit_within(0.1, signal.SIGTERM)\n"
             "time.sleep(30)\n")
@@ -1037,7 +1039,7 @@ def test_a_stop_raised_where_python_can_only_report_it_is_not_printed():
     where nothing can catch it: Python would print "Exception ignored in ... Stopped: 2" above the
     one line. The command prints only its line; another error there is still reported."""
     code = ("import os, signal, sys\n"
-            "from boardlab import stopping\n"
+            "from boardlab.common import stopping\n"
             "stopping.install()\n"
             "class Stops:\n"
             "    def __del__(self):\n"

@@ -1,6 +1,7 @@
 """Layers that hold: a module imports only from its own layer or the layers below it.
 
-    layouts (what the games are) < analysis (what they do) < printkit (how they look)
+    common (stopping, files written whole, notes: standard library only)
+    < layouts (what the games are) < analysis (what they do) < printkit (how they look)
     < boardlab (the command line, the play server) and games/ (games written by new-game)
 
 Every module's imports are read from its source (ast), those inside functions too: a lazy import
@@ -16,12 +17,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 #: folder -> (its package, its layer); a higher layer may import a lower one, never the reverse
-LAYERS = {"layouts": ("boardlab.layouts", 0), "analysis": ("boardlab.analysis", 1),
-          "printkit": ("boardlab.printkit", 2), "boardlab": ("boardlab", 3), "games": ("boardlab.games", 3)}
-#: modules of boardlab/ that every layer uses (signals, files written whole, quiet notes; standard
-#: library only), still in the top package: to move below analysis/ and printkit/ (issue 41, item 3).
-#: A module is taken off this list when it moves; nothing is added to it.
-USED_BY_EVERY_LAYER = {"boardlab.stopping", "boardlab.files", "boardlab.notes"}
+LAYERS = {"common": ("boardlab.common", 0), "layouts": ("boardlab.layouts", 1), "analysis": ("boardlab.analysis", 2),
+          "printkit": ("boardlab.printkit", 3), "boardlab": ("boardlab", 4), "games": ("boardlab.games", 4)}
+#: the top layer: the command line and the games, which nothing imports
+TOP = LAYERS["boardlab"][1]
 
 
 def layer_of(module: str) -> int | None:
@@ -56,27 +55,21 @@ def upward_imports(folder: str) -> list[str]:
     for path in sorted((ROOT / folder).rglob("*.py")):
         for line, module in imported(ast.parse(path.read_text(encoding="utf-8"))):
             target = layer_of(module)
-            if target is not None and target > level and module not in USED_BY_EVERY_LAYER:
+            if target is not None and target > level:
                 found.append(f"{path.relative_to(ROOT)}:{line}: imports {module}")
     return found
 
 
 def test_the_reading_of_imports_finds_lazy_and_root_imports():
-    tree = ast.parse("import os\nfrom boardlab import stopping, __version__\n"
+    tree = ast.parse("import os\nfrom boardlab import cli, __version__\n"
                      "def f():\n    from boardlab.analysis.runner import run\n")
-    assert sorted(imported(tree)) == [(1, "os"), (2, "boardlab.stopping"), (4, "boardlab.analysis.runner")]
-    assert [layer_of(m) for m in ("os", "boardlab", "boardlab.layouts.loader", "boardlab.printkit.draw",
-                                  "boardlab.cli", "boardlab.games.nim.engine")] == [None, None, 0, 2, 3, 3]
+    assert sorted(imported(tree)) == [(1, "os"), (2, "boardlab.cli"), (4, "boardlab.analysis.runner")]
+    assert [layer_of(m) for m in ("os", "boardlab", "boardlab.common.stopping", "boardlab.layouts.loader",
+                                  "boardlab.printkit.draw", "boardlab.cli", "boardlab.games.nim.engine")] \
+        == [None, None, 0, 1, 3, 4, 4]
 
 
-@pytest.mark.parametrize("folder", [f for f, (_, level) in LAYERS.items() if level < 3])
+@pytest.mark.parametrize("folder", [f for f, (_, level) in LAYERS.items() if level < TOP])
 def test_no_module_imports_from_a_layer_above_its_own(folder):
     assert upward_imports(folder) == []
 
-
-def test_the_modules_used_by_every_layer_exist_and_import_nothing_of_boardlab():
-    """The allowance above is for modules that could move below as they are."""
-    for module in USED_BY_EVERY_LAYER:
-        path = ROOT / (module.replace(".", "/") + ".py")
-        assert path.is_file(), f"{module} moved: take it off USED_BY_EVERY_LAYER"
-        assert [m for _, m in imported(ast.parse(path.read_text())) if m.startswith("boardlab")] == []

@@ -112,7 +112,7 @@ def test_a_stop_that_a_library_swallowed_still_ends_the_pool_s_run(monkeypatch):
     """A Ctrl-C inside an extension module's initialisation comes out as ImportError, which an
     optional import may catch whole; the first signal has already made later ones only noted, so the
     run must see that a stop was raised and end (seen: simulate running on 20 s after SIGINT)."""
-    from boardlab import stopping
+    from boardlab.common import stopping
 
     monkeypatch.setattr(stopping, "_raised", [signal.SIGINT])
     with pytest.raises(stopping.Stopped), local_pool(2) as pool:

@@ -1,6 +1,6 @@
 """Type-check the installed package with mypy (`make typecheck`, part of `make test`).
 
-pyproject.toml's `package-dir` installs layouts/, analysis/, printkit/ and games/ as
+pyproject.toml's `package-dir` installs common/, layouts/, analysis/, printkit/ and games/ as
 subpackages of `boardlab`; mypy reads a source tree, not that mapping, so this lays the tree out
 as installed (symbolic links in build/typecheck/boardlab/) and checks `boardlab` there with the
 settings of pyproject.toml's [tool.mypy].  Exit status: mypy's.

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 from boardlab.analysis.jit import njit
-from boardlab.notes import quiet
+from boardlab.common.notes import quiet
 
 #: cells a bitmask of int64 holds (bit 63 is the sign): larger grids use the Python twin
 MAX_CELLS = 63

@@ -9,7 +9,7 @@ from boardlab.layouts import (BoardlabError, DefinitionError, game_entry, game_i
                               load, load_conventions, locate, resolve)
 from boardlab.commands.list import player_range
 from boardlab.layouts import print_conventions as conventions_of
-from boardlab.notes import note
+from boardlab.common.notes import note
 
 #: the command's line in `boardlab --help`
 HELP = "validate definitions and variants"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from boardlab.layouts.errors import BoardlabError
-from boardlab.notes import note
+from boardlab.common.notes import note
 
 #: the command's line in `boardlab --help`
 HELP = "write the skeleton of a new game: one folder"

@@ -9,7 +9,7 @@ import signal
 import sys
 import threading
 
-from boardlab import stopping
+from boardlab.common import stopping
 from boardlab.arguments import add_game_arguments, add_seed_argument, add_store_arguments, at_most, game_definition
 from boardlab.layouts import BoardlabError
 

@@ -22,7 +22,7 @@ from boardlab.arguments import (add_backend_arguments, add_game_arguments, add_s
                                 at_most, backend_of, game_definition, positive)
 from boardlab.layouts import BoardlabError
 from boardlab.layouts.limits import MAX_GAMES
-from boardlab.notes import note
+from boardlab.common.notes import note
 from boardlab.layouts.errors import one_line
 
 #: the command's line in `boardlab --help`
@@ -245,7 +245,7 @@ def run_report(args) -> int:
     from boardlab.analysis.store import definition_hash
     from boardlab.commands.print import languages_of
     from boardlab.layouts.terms import speaking
-    from boardlab.notes import quiet
+    from boardlab.common.notes import quiet
     from boardlab.printkit.report_markdown import blocks_markdown
 
     definition = game_definition(args.game, args.variant)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from boardlab.arguments import add_game_arguments, game_definition, offset_mm
 from boardlab.layouts import BoardlabError, game_part, print_conventions
-from boardlab.notes import note
+from boardlab.common.notes import note
 
 #: where files go without --out; GAME is appended
 DEFAULT_OUT = Path("build") / "print"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from boardlab.arguments import add_game_arguments, game_definition
 from boardlab.layouts import BoardlabError, print_conventions
-from boardlab.notes import note
+from boardlab.common.notes import note
 
 LANGUAGES = ("es", "en")
 

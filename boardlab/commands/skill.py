@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from boardlab.notes import note
+from boardlab.common.notes import note
 from boardlab.arguments import (add_game_arguments, add_seed_argument, add_store_arguments, at_most, game_definition,
                                 number_between, store_and_backend)
 from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_GAMES

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from boardlab.notes import note
+from boardlab.common.notes import note
 from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
                                 game_definition, store_and_backend)
 from boardlab.layouts import BoardlabError

@@ -98,7 +98,7 @@ def _write_variant(path, result: dict, base: str) -> str:
     from pathlib import Path
 
     from boardlab.analysis.tune import variant_text
-    from boardlab.files import sync_folder, write_synced
+    from boardlab.common.files import sync_folder, write_synced
 
     extends = base
     if base.endswith(".toml") or os.sep in base:
