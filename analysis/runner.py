@@ -60,6 +60,9 @@ AGENT_STREAM = 1
 BLOCK = 64
 
 AgentFactory = Callable[[Game], Any]
+#: plays one block of a match: `player(match, start, stop)` -> its output (records, a tally); a
+#: module-level function, so that worker processes can be given it
+BlockPlayer = Callable[["Match", int, int], Any]
 
 
 def derive_seed(seed: int, *keys: int) -> int:
@@ -175,7 +178,7 @@ class BlockResult:
     seconds: float
 
 
-def play_timed(match: Match, start: int, stop: int, player=None) -> tuple[Any, float]:
+def play_timed(match: Match, start: int, stop: int, player: BlockPlayer | None = None) -> tuple[Any, float]:
     """(output, seconds) of one block, played by `player` (default `play_block`)."""
     started = time.perf_counter()
     output = (player or play_block)(match, start, stop)
@@ -188,7 +191,7 @@ class Backend:
     #: how the summary names it ("local" or "dask")
     name = "backend"
 
-    def play(self, jobs: Sequence[Job], player=None) -> Iterator[BlockResult]:
+    def play(self, jobs: Sequence[Job], player: BlockPlayer | None = None) -> Iterator[BlockResult]:
         """Play every job's block; yield each result as it finishes (in no fixed order).
 
         `player(match, start, stop)` plays one block (default `play_block`, giving records;
@@ -206,10 +209,10 @@ class LocalBackend(Backend):
 
     name = "local"
 
-    def __init__(self, workers: int | None = None):
+    def __init__(self, workers: int | None = None) -> None:
         self.workers = workers
 
-    def play(self, jobs: Sequence[Job], player=None) -> Iterator[BlockResult]:
+    def play(self, jobs: Sequence[Job], player: BlockPlayer | None = None) -> Iterator[BlockResult]:
         workers = max(1, min(self.workers or default_workers(), len(jobs) or 1))
         if workers == 1:
             for i, (match, (start, stop)) in enumerate(jobs):
@@ -229,10 +232,10 @@ class LocalBackend(Backend):
 
 
 _WORKER_MATCHES: list[Match] = []
-_WORKER_PLAYER = None
+_WORKER_PLAYER: BlockPlayer | None = None
 
 
-def _init_worker(matches: list[Match], player=None) -> None:
+def _init_worker(matches: list[Match], player: BlockPlayer | None = None) -> None:
     global _WORKER_MATCHES, _WORKER_PLAYER
     _WORKER_MATCHES, _WORKER_PLAYER = matches, player
 
@@ -280,7 +283,8 @@ def blocks_of(match: Match, games: int) -> list[tuple[int, int]]:
 
 
 def play_blocks(match: Match, blocks: Sequence[tuple[int, int]], workers: int | None = None,
-                progress: "Progress | None" = None, player=None, backend: Backend | None = None) -> list[GameRecord]:
+                progress: "Progress | None" = None, player: BlockPlayer | None = None,
+                backend: Backend | None = None) -> list[GameRecord]:
     """Play `blocks` of a match (on `backend`, default local processes); returns their records
     (in no fixed order).  `stream_blocks` plays them without keeping them.
 
@@ -295,7 +299,8 @@ def play_blocks(match: Match, blocks: Sequence[tuple[int, int]], workers: int | 
 
 def stream_blocks(match: Match, blocks: Sequence[tuple[int, int]],
                   on_block: Callable[[int, int, Any, float], None], workers: int | None = None,
-                  progress: "Progress | None" = None, player=None, backend: Backend | None = None) -> None:
+                  progress: "Progress | None" = None, player: BlockPlayer | None = None,
+                  backend: Backend | None = None) -> None:
     """Play `blocks` of a match (on `backend`, default local processes) and hand each block to
     `on_block(start, stop, output, seconds)` in this process as it finishes; nothing is kept here.
 
@@ -348,7 +353,8 @@ def run_records(game: Game, agents: Sequence[AgentFactory], games: int, seed: in
     return records, summarize(game, match, records, seconds)
 
 
-def _plan(game, agents, games, seed, seat_rotation, agent_names) -> tuple[Match, list[tuple[int, int]]]:
+def _plan(game: Game, agents: Sequence[AgentFactory], games: int, seed: int, seat_rotation: bool,
+          agent_names: Sequence[str] | None) -> tuple[Match, list[tuple[int, int]]]:
     if not 0 <= games <= MAX_GAMES:
         raise ValueError(f"games must be between 0 and {MAX_GAMES:,}")
     match = make_match(game, agents, seed, seat_rotation, agent_names)

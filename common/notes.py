@@ -10,6 +10,7 @@ wrote 3 files
 from __future__ import annotations
 
 import sys
+from typing import Any, TextIO
 
 _quiet = False
 
@@ -25,7 +26,7 @@ def quiet() -> bool:
     return _quiet
 
 
-def note(text: str, file=None, **kwargs) -> None:
+def note(text: str, file: TextIO | None = None, **kwargs: Any) -> None:
     """Print `text` (on standard output unless `file` says otherwise) unless the command is quiet."""
     if not _quiet:
         print(text, file=sys.stdout if file is None else file, **kwargs)

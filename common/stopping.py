@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
 
 #: the signals that stop a command
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -61,8 +64,6 @@ def begin() -> None:
 
 
 def _say_once(interrupt: KeyboardInterrupt) -> None:
-    import sys
-
     with _saying:
         if _said:
             return
@@ -85,11 +86,11 @@ _late: list[int] = []
 _raised: list[int] = []
 
 
-def _note(signum, frame) -> None:
+def _note(signum: int, frame: FrameType | None) -> None:
     _late.append(signum)
 
 
-def _stop(signum, frame) -> None:
+def _stop(signum: int, frame: FrameType | None) -> None:
     for number in SIGNALS:  # the clean-up on the way out must not be cut short by a second signal
         if signal.getsignal(number) is _stop:
             signal.signal(number, _note)
@@ -122,7 +123,6 @@ def exit_within(seconds: float, signum: int | None = None) -> None:
     line (unless already said) and exit status.  Everything of ours (temporary files, the store's
     transaction) is undone on the way out well before."""
     import os
-    import sys
 
     def watchdog() -> None:
         import time
@@ -140,12 +140,16 @@ def exit_within(seconds: float, signum: int | None = None) -> None:
     threading.Thread(target=watchdog, name="boardlab-exit-watchdog", daemon=True).start()
 
 
-def _unraisable(previous):
+#: Python's hook for exceptions it can only report (sys.unraisablehook)
+UnraisableHook = Callable[["sys.UnraisableHookArgs"], object]  # a name of typeshed only
+
+
+def _unraisable(previous: UnraisableHook) -> UnraisableHook:
     """A hook for exceptions Python can only report ("Exception ignored in ..."): a `Stopped` raised
     where nothing can catch it (a signal landing in logging's fork handler, a finaliser, a gc
     callback) is the stop itself, not news: it is dropped, and `reraise_swallowed` ends the command
     as stopped; anything else goes to the previous hook."""
-    def hook(unraisable) -> None:
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt) and _raised:
             return
         previous(unraisable)
@@ -156,8 +160,6 @@ def _unraisable(previous):
 def install() -> None:
     """Answer SIGINT, SIGTERM and SIGHUP by raising `Stopped` (except those inherited as ignored);
     a stop raised where Python can only report it is not printed (`_unraisable`)."""
-    import sys
-
     if threading.current_thread() is not threading.main_thread():
         return
     if not getattr(sys.unraisablehook, "boardlab", False):
@@ -185,7 +187,6 @@ def for_worker() -> None:
 
 def _die_with_parent() -> None:
     import os
-    import sys
 
     if not sys.platform.startswith("linux"):
         return
@@ -202,7 +203,7 @@ def _die_with_parent() -> None:
 
 
 @contextlib.contextmanager
-def helpers_ignore_ctrl_c():
+def helpers_ignore_ctrl_c() -> Iterator[None]:
     """Processes that multiprocessing spawns inside the block (a Dask LocalCluster's workers)
     start with SIGINT and SIGHUP ignored: a terminal's Ctrl-C reaches every process of the group,
     and only the main process must answer it (it then closes the helpers itself; SIGTERM, which
@@ -235,7 +236,6 @@ def _quiet_resource_tracker() -> None:
     stop, whose clean-up kills the helpers instead of closing them, it would otherwise print "leaked
     semaphore objects" under the command's one line.  (It still removes what they leave.)  Its
     command line takes the -W options of `sys.warnoptions`."""
-    import sys
     from multiprocessing import resource_tracker
 
     quiet = "ignore::UserWarning:multiprocessing.resource_tracker"
@@ -249,10 +249,10 @@ def _quiet_resource_tracker() -> None:
 class Deferred:
     """Signals noted, to be answered where the code says it is safe (`check`)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.caught: list[int] = []
 
-    def note(self, signum, frame) -> None:
+    def note(self, signum: int, frame: FrameType | None) -> None:
         self.caught.append(signum)
 
     def check(self) -> None:
@@ -262,7 +262,7 @@ class Deferred:
 
 
 @contextlib.contextmanager
-def deferred():
+def deferred() -> Iterator[Deferred]:
     """Inside the block a stopping signal is only noted; `check()` on the object it gives raises
     `Stopped` at a point the code chose.  For libraries that must not be interrupted anywhere
     (Dask's client holds locks across its calls: a KeyboardInterrupt in the middle leaves it
@@ -287,7 +287,7 @@ def deferred():
 
 
 @contextlib.contextmanager
-def held():
+def held() -> Iterator[None]:
     """Hold the stopping signals until the block is over, then stop: a few renames or a commit
     (milliseconds) are never cut in the middle.  Outside the main thread, nothing is held."""
     if threading.current_thread() is not threading.main_thread():

@@ -12,7 +12,7 @@ from boardlab.layouts.loader import (is_conventions_file, load, load_conventions
 from boardlab.layouts.registry import GameEntry, game_entry, game_ids, game_part, register_game
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> tuple[str, ...]:
     # GAMES is read from the registry when asked for, so that games added by entry points
     # (which may import boardlab.layouts themselves) are loaded only once everything is ready.
     if name == "GAMES":

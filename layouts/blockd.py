@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from boardlab.layouts.common import Analysis, GameDefinition, PrintSettings, StandeeSize, check_colour_ref
-from boardlab.layouts.schema import limits
+from boardlab.layouts.schema import Report, limits
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class Cards:
     cards: tuple[CardRow, ...] = ()  # an explicit card list: the whole deck
     card_list: str = ""  # a CSV file of the card list (kind,colour,value,count), beside the definition
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.cards:
             return
         numbers: dict[str, list[int]] = {}
@@ -125,7 +125,7 @@ class Definition(GameDefinition):
         return len(cards.suits) + cards.number_count + cards.blind
 
 
-def check(d: Definition, report) -> None:
+def check(d: Definition, report: Report) -> None:
     """Cross-field checks: the deck fills the grid, suits are known colours, steps make sense."""
     check_card_list(d, report)
     for i, suit in enumerate(() if d.cards.listed else d.cards.suits):  # a card list's rows are checked above
@@ -171,7 +171,7 @@ def values_key(d: Definition, value: int) -> tuple:
                  and row.value == value), ("cards", "values"))
 
 
-def check_card_list(d: Definition, report) -> None:
+def check_card_list(d: Definition, report: Report) -> None:
     """A card list's rows: start and number cards of known colours, number cards with a value,
     one start card per suit, blind cards with neither."""
     starts: dict[str, int] = {}

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from boardlab.layouts.errors import BoardlabError
-from boardlab.layouts.schema import limits, loaded
+from boardlab.layouts.schema import Report, limits, loaded
 
 #: Symbols the drawing code knows how to draw as vector art.  A definition may use only these.
 SYMBOLS = frozenset({
@@ -132,7 +133,7 @@ class GameDefinition:
         return found.get(players) if players in found else found.get(None)
 
 
-def check_colour_palette(colours, report) -> None:
+def check_colour_palette(colours: Mapping[str, Colour], report: Report) -> None:
     """Every palette entry has a #rrggbb ink, a one-character letter and a known symbol."""
     letters: dict[str, str] = {}
     for name, colour in colours.items():
@@ -149,12 +150,12 @@ def check_colour_palette(colours, report) -> None:
             report(("colours", name, "symbol"), f'unknown symbol "{colour.symbol}"', ", ".join(sorted(SYMBOLS)))
 
 
-def check_colour_ref(colours, name: str, path: tuple, report) -> None:
+def check_colour_ref(colours: Mapping[str, Colour], name: str, path: tuple, report: Report) -> None:
     if name not in colours:
         report(path, f'unknown colour "{name}"', "colours defined: " + ", ".join(colours))
 
 
-def check_print(settings: PrintSettings, colours, presets, report) -> None:
+def check_print(settings: PrintSettings, colours: Mapping[str, Colour], presets: PrintConventions, report: Report) -> None:
     if isinstance(settings.card, str) and settings.card not in presets.card_sizes:
         report(("print", "card"), f'unknown card size "{settings.card}"',
                "presets: " + ", ".join(presets.card_sizes) + ", or [width, height] in mm")

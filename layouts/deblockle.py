@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from boardlab.layouts.common import SYMBOLS, Analysis, GameDefinition, PrintSettings, check_colour_ref
-from boardlab.layouts.schema import limits
+from boardlab.layouts.schema import Report, limits
 
 SQUARE = re.compile(r"^([a-z])([1-9][0-9]?)$")
 CUBE_SIDES = ("top", "bottom", "north", "east", "south", "west")
@@ -112,7 +112,7 @@ class Definition(GameDefinition):
     analysis: Analysis = field(default_factory=Analysis)
 
 
-def check(d: Definition, report) -> None:
+def check(d: Definition, report: Report) -> None:
     """Cross-field checks: a cube shows each face once, squares are on the board and distinct."""
     for name, face in d.faces.items():
         if face.symbol not in SYMBOLS:

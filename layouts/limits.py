@@ -11,6 +11,7 @@ minutes to parse.  Kept free of heavy imports: the command line reads it before 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 #: the most games one run may ask for (a larger count is refused: memory and time run out first)
 MAX_GAMES = 100_000_000
@@ -67,7 +68,7 @@ def control_character(text: str, allow_newlines: bool) -> str | None:
 LAST_EPOCH = 253402300799
 
 
-def source_date_epoch(environment) -> int | None:
+def source_date_epoch(environment: Mapping[str, str]) -> int | None:
     """SOURCE_DATE_EPOCH as seconds, None when unset or empty.
 
     Checked by the command line before anything is imported that reads it (numpy's f2py, reached

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement, combinations
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from boardlab.layouts.common import Analysis, GameDefinition, PrintSettings, check_colour_ref
-from boardlab.layouts.schema import limits
+from boardlab.layouts.schema import Report, limits
+
+if TYPE_CHECKING:
+    from boardlab.layouts.rulebook_facts import Pairs
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ class Deck:
     cards: tuple[CardRow, ...] = ()  # an explicit card list: the whole deck
     card_list: str = ""  # a CSV file of the card list (kind,ends,value,count,text), beside the definition
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.cards:
             return
         listed = [parse_ends(row.ends) for row in self.cards if row.kind == "game"]
@@ -144,7 +147,7 @@ class Deck:
         return len(self.game_cards) + self.central + self.empty + sum(m.count for m in self.masters)
 
     @property
-    def card_groups(self):
+    def card_groups(self) -> Pairs:
         """The game cards by the colours of their two ends, for a rulebook (`{deck.card_groups|pairs}`):
         (colour, colour) -> "how many (the points of each card, in the order of the colours; ×k: k copies)".
 
@@ -188,7 +191,7 @@ class Definition(GameDefinition):
         return {n: r for n, r in sorted(self.deck.removed_empty.items()) if n in wanted}
 
 
-def check(d: Definition, report) -> None:
+def check(d: Definition, report: Report) -> None:
     """Cross-field checks: colours exist, the removal table covers every player count and fits."""
     deck = d.deck
     check_card_list(d, report)
@@ -237,7 +240,7 @@ def check(d: Definition, report) -> None:
                f"at least {most}, or a smaller removed_empty")
 
 
-def check_card_list(d: Definition, report) -> None:
+def check_card_list(d: Definition, report: Report) -> None:
     """A card list's rows: ends written as the game reads them, known colours, one central card,
     masters with a name and a value."""
     for i, row in enumerate(d.deck.cards):

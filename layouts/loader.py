@@ -20,7 +20,7 @@ import re
 import stat
 import tomllib
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from boardlab.layouts.common import PrintConventions, check_colour_palette, check_print
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
@@ -156,7 +156,7 @@ def resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
                         f" variants: see `boardlab list`)")
 
 
-def _is(path: Path, test) -> bool:
+def _is(path: Path, test: Callable[[Path], bool]) -> bool:
     """`test(path)`, False when the system refuses the name (too long, a NUL character)."""
     try:
         return test(path)
@@ -223,7 +223,7 @@ def _flatten(path: Path, seen: tuple[Path, ...] = ()) -> tuple[str | None, dict,
     return game_id, merged, origins, doc
 
 
-def _get(data, path):
+def _get(data: Any, path: Iterable[str | int]) -> Any:
     for part in path:
         try:
             data = data[part]
@@ -262,7 +262,7 @@ def load_conventions(path: Path) -> PrintConventions:
     return conventions
 
 
-def load(name_or_path: str | Path):
+def load(name_or_path: str | Path) -> Any:
     """The validated definition of a game id, variant name or definition file.
 
     :raises DefinitionError: listing every problem found, one `FILE:LINE: KEY: ...` each.
@@ -273,7 +273,7 @@ def load(name_or_path: str | Path):
     return _build(path, game_id, data, origins, doc)
 
 
-def load_with(name_or_path: str | Path, changes: Mapping[tuple[str, ...], Any], cross_checks: bool = True):
+def load_with(name_or_path: str | Path, changes: Mapping[tuple[str, ...], Any], cross_checks: bool = True) -> Any:
     """The definition of `name_or_path` with the keys of `changes` (key path -> value) set, as a
     variant file that extends it and writes only those keys would load - without writing one.
 
@@ -313,7 +313,7 @@ def _toml_text(value: Any) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def _build(path: Path, game_id, data: dict, origins: dict, doc: Document, cross_checks: bool = True):
+def _build(path: Path, game_id: str | None, data: dict, origins: dict, doc: Document, cross_checks: bool = True) -> Any:
     """The checked definition of flattened data (see `load`)."""
     if game_id not in game_ids():
         line = doc.lines.get(("game", "id"), doc.lines.get(("game",), 1))
@@ -524,7 +524,7 @@ def definition_files(name_or_path: str | Path) -> list[Path]:
     return files
 
 
-def card_list_csv(rows) -> str:
+def card_list_csv(rows: Sequence[Any]) -> str:
     """Card-list rows (a game's `CardRow`s) as the CSV file `read_card_lists` reads: the header
     names the row type's columns (in `CARD_LIST_COLUMNS` order), a cell left empty where a row
     keeps its default, the count always written.

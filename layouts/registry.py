@@ -126,7 +126,7 @@ def _check_part(part: str) -> str:
     return part
 
 
-def _as_entry(name: str, value) -> GameEntry:
+def _as_entry(name: str, value: object) -> GameEntry:
     if isinstance(value, dict):
         value = GameEntry(**{"id": name, **value})
     if not isinstance(value, GameEntry):

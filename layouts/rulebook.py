@@ -41,13 +41,16 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
 from boardlab.layouts.rulebook_facts import (FILTERS, UnknownKey, choices, condition_holds, fill, option_applies,
                                              option_parts, render_placeholder, translate)
 from boardlab.layouts.rulebook_markup import (PLACEHOLDER, Block, Text, display, outline, parse, read_text,
                                               text_path)
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
 
 __all__ = ["Block", "Book", "Text", "build_book", "check_rulebook", "outline", "parse", "read_text", "rule_choices"]
 
@@ -71,7 +74,7 @@ class Book:
         return translate(word, self.terms)
 
 
-def _resolve(blocks: list[Block], definition, language: str, terms, problems: list[Problem], file: str,
+def _resolve(blocks: list[Block], definition: GameDefinition, language: str, terms: dict[str, str], problems: list[Problem], file: str,
              keep: bool) -> list[Block]:
     """Blocks with placeholders filled and conditions decided; every branch is checked."""
     out = []
@@ -109,7 +112,7 @@ def _resolve(blocks: list[Block], definition, language: str, terms, problems: li
     return out
 
 
-def _fills(expression: str, definition, language: str, terms) -> bool:
+def _fills(expression: str, definition: GameDefinition, language: str, terms: dict[str, str]) -> bool:
     try:
         render_placeholder(expression, definition, language, terms)
         return True
@@ -130,8 +133,9 @@ def _options_written(blocks: list[Block]) -> list[tuple[str, Any, int]]:
     return out
 
 
-def rule_choices(definition) -> dict[str, tuple]:
-    """Every choice in the definition's `[rules]`: `rules.KEY` -> its possible values."""
+def rule_choices(definition: Any) -> dict[str, tuple]:
+    """Every choice in the definition's `[rules]`: `rules.KEY` -> its possible values (each game's
+    definition has its own rules dataclass, which `GameDefinition` does not name)."""
     found = {}
     for f in dataclasses.fields(definition.rules):
         values = choices(definition, f"rules.{f.name}")
@@ -151,12 +155,12 @@ def language_terms(language: str) -> dict[str, str]:
 
 
 @overload
-def build_book(definition, language: str, check: Literal[False] = False) -> Book: ...
+def build_book(definition: GameDefinition, language: str, check: Literal[False] = False) -> Book: ...
 @overload
-def build_book(definition, language: str, check: Literal[True]) -> list[Problem]: ...
+def build_book(definition: GameDefinition, language: str, check: Literal[True]) -> list[Problem]: ...
 
 
-def build_book(definition, language: str, check: bool = False) -> Book | list[Problem]:
+def build_book(definition: GameDefinition, language: str, check: bool = False) -> Book | list[Problem]:
     """The rulebook of a definition in a language.
 
     :raises DefinitionError: listing every problem of the text (unknown placeholders with
@@ -186,7 +190,7 @@ def build_book(definition, language: str, check: bool = False) -> Book | list[Pr
     return Book(definition, language, text.file, blocks, terms)
 
 
-def check_rulebook(definition) -> list[Problem]:
+def check_rulebook(definition: GameDefinition) -> list[Problem]:
     """Every problem of the definition's rulebook texts, one per language checked, FILE:LINE each."""
     problems: list[Problem] = []
     for language in definition.rulebook.languages:

@@ -10,7 +10,10 @@ from __future__ import annotations
 import dataclasses
 import re
 import typing
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
 
 #: words between list items and before the last one, per language
 LIST_AND = {"en": " and ", "es": " y "}
@@ -20,7 +23,7 @@ CONDITION = re.compile(r"^(not\s+)?([a-z_][a-z0-9_.]*)\s*(?:(=|!=|>=|<=)\s*(\S+)
 PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
 
 
-def translate(word: str, terms: dict[str, str], number=None) -> str:
+def translate(word: str, terms: dict[str, str], number: Callable[[str], str] | None = None) -> str:
     """`word` in a text's language: its term, a `{n}` pattern's translation, else unchanged;
     `number(text)` writes each number a pattern matched (as the language writes it), if given.
 
@@ -61,7 +64,7 @@ def _step(obj: Any, part: str) -> Any:
     raise UnknownKey(part)
 
 
-def fact(definition, path: str) -> Any:
+def fact(definition: GameDefinition, path: str) -> Any:
     """The value a dotted path names in the definition (or `players`, the player range).
 
     >>> from boardlab.layouts import load
@@ -79,7 +82,7 @@ def fact(definition, path: str) -> Any:
     return obj
 
 
-def field_type(definition, path: str) -> Any:
+def field_type(definition: GameDefinition, path: str) -> Any:
     """The schema type of a dotted path's last key, or None when it is not a dataclass field."""
     parts = path.split(".")
     owner = fact(definition, ".".join(parts[:-1])) if len(parts) > 1 else definition
@@ -88,7 +91,7 @@ def field_type(definition, path: str) -> Any:
     return typing.get_type_hints(type(owner)).get(parts[-1])
 
 
-def choices(definition, path: str) -> tuple | None:
+def choices(definition: GameDefinition, path: str) -> tuple | None:
     """The values a choice key may take (Literal or bool), else None.
 
     >>> from boardlab.layouts import load
@@ -103,7 +106,7 @@ def choices(definition, path: str) -> tuple | None:
     return None
 
 
-def format_value(value: Any, book_language: str, definition, terms: dict[str, str]) -> str:
+def format_value(value: Any, book_language: str, definition: GameDefinition, terms: dict[str, str]) -> str:
     """A fact as text: numbers, lists joined in the language, colour ids as their labels."""
     if isinstance(value, bool):
         return translate("yes" if value else "no", terms)
@@ -136,7 +139,7 @@ def _number(value: Any) -> float:
     return value
 
 
-def apply_filter(value: Any, spec: str, path: str, definition, language: str, terms) -> Any:
+def apply_filter(value: Any, spec: str, path: str, definition: GameDefinition, language: str, terms: dict[str, str]) -> Any:
     name, _, rest = spec.partition(":")
     args = rest.split(":") if rest else []
     if name == "count":
@@ -204,7 +207,7 @@ FILTERS = ("count, min, max, sum, first, last, each:KEY, plus:N, minus:N, noun:O
            "where:KEY:VALUE, pairs, cap, setting")
 
 
-def render_placeholder(expression: str, definition, language: str, terms) -> str:
+def render_placeholder(expression: str, definition: GameDefinition, language: str, terms: dict[str, str]) -> str:
     """The text of one `{path|filter|...}` placeholder.
 
     >>> from boardlab.layouts import load
@@ -236,7 +239,7 @@ def escape(text: str) -> str:
     return re.sub(r"([\\*`{}])", r"\\\1", text)
 
 
-def fill(text: str, definition, language: str, terms) -> str:
+def fill(text: str, definition: GameDefinition, language: str, terms: dict[str, str]) -> str:
     return PLACEHOLDER.sub(lambda m: render_placeholder(m.group(1), definition, language, terms), text)
 
 
@@ -248,7 +251,7 @@ def parse_value(word: str) -> Any:
     return word.strip('"')
 
 
-def condition_holds(condition: str, definition) -> bool:
+def condition_holds(condition: str, definition: GameDefinition) -> bool:
     """Whether a `::: when` condition holds for the definition.
 
     >>> from boardlab.layouts import load
@@ -284,7 +287,7 @@ def option_parts(arg: str) -> tuple[str, Any]:
     return path.strip(), parse_value(word.strip())
 
 
-def option_applies(arg: str, definition) -> bool:
+def option_applies(arg: str, definition: GameDefinition) -> bool:
     """True when an `::: option KEY = VALUE` block is an optional rule for this definition
     (the definition does not already use VALUE)."""
     path, wanted = option_parts(arg)

@@ -22,7 +22,8 @@ import math
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, Protocol, Union
 
 from boardlab.layouts import limits as stated
 from boardlab.layouts.errors import Problem
@@ -140,7 +141,7 @@ class _Invalid(Exception):
 class FrozenDict(dict):
     """A read-only dict: hashable, picklable, and safe to share between definitions."""
 
-    def _readonly(self, *args, **kwargs):
+    def _readonly(self, *args: object, **kwargs: object) -> typing.NoReturn:
         raise TypeError("a definition is read-only")
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
@@ -148,14 +149,20 @@ class FrozenDict(dict):
     def __hash__(self) -> int:  # type: ignore[override]  # dict is unhashable; a read-only one is not
         return hash(tuple(sorted(self.items(), key=repr)))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type, tuple[dict]]:
         return (FrozenDict, (dict(self),))
+
+
+class Report(Protocol):
+    """How a check reports a problem: the key's path, what is wrong, what is allowed (`Checker.report`)."""
+
+    def __call__(self, path: tuple, message: str, allowed: str = "") -> None: ...
 
 
 class Checker:
     """Builds dataclasses from TOML data and records every problem instead of stopping."""
 
-    def __init__(self, source: Source):
+    def __init__(self, source: Source) -> None:
         self.source = source
         self.problems: list[Problem] = []
 
@@ -261,7 +268,7 @@ class Checker:
             return value
         raise TypeError(f"schema type {tp!r} is not supported")
 
-    def _collect(self, kind, triples):
+    def _collect(self, kind: Callable[[list], Any], triples: Iterable[tuple[Any, Any, tuple]]) -> Any:
         out, failed = [], False
         for tp, value, path in triples:
             try:
@@ -338,7 +345,7 @@ class Checker:
         raise _Invalid
 
 
-def _bounds(low, high) -> str:
+def _bounds(low: float | None, high: float | None) -> str:
     if low is not None and high is not None:
         return f"{low} to {high}"
     return ""

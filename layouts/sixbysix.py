@@ -7,7 +7,7 @@ from typing import Literal
 
 from boardlab.layouts.common import Analysis as CommonAnalysis
 from boardlab.layouts.common import GameDefinition, PrintSettings, StandeeSize, check_colour_ref
-from boardlab.layouts.schema import limits
+from boardlab.layouts.schema import Report, limits
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class Definition(GameDefinition):
     print: SixBySixPrint
 
 
-def check(d: Definition, report) -> None:
+def check(d: Definition, report: Report) -> None:
     """Cross-field checks: the board holds exactly the sums every allowed player count needs."""
     for i, seat in enumerate(d.components.seats):
         check_colour_ref(d.colours, seat, ("components", "seats", i), report)

@@ -26,9 +26,14 @@ import contextvars
 import re
 import tomllib
 from functools import lru_cache
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from boardlab.layouts.errors import BoardlabError, Problem
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
 
 TERMS = Path(__file__).resolve().parent / "terms"
 #: the language of the definitions' own words
@@ -41,7 +46,7 @@ _own: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar("own_terms
 
 
 @contextlib.contextmanager
-def speaking(language: str, definition=None):
+def speaking(language: str, definition: object = None) -> Iterator[None]:
     """Write in `language` inside the block (print runs, rulebooks, reports); the words of
     `definition`'s own `[terms.LANG]`, if given, add to (and win over) the language's table.
 
@@ -94,7 +99,7 @@ def table(lang: str) -> dict[str, str]:
     return dict(terms)
 
 
-def term(key: str, /, **fields) -> str:
+def term(key: str, /, **fields: object) -> str:
     """The text of a dotted key in the language being written, its `{fields}` filled.
 
     :raises BoardlabError: when the language's table lacks the key (`boardlab check` finds it first).
@@ -107,7 +112,7 @@ def term(key: str, /, **fields) -> str:
     return terms[key].format(**shown)
 
 
-def plural(key: str, n: int, /, **fields) -> str:
+def plural(key: str, n: int, /, **fields: object) -> str:
     """`KEY.one` or `KEY.many` by the count `n` (filled in as `{n}`)."""
     return term(f"{key}.{'one' if n == 1 else 'many'}", n=n, **fields)
 
@@ -188,7 +193,7 @@ def keys_used() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(keys), frozenset(words)
 
 
-def definition_words(definition) -> list[tuple[str, str]]:
+def definition_words(definition: GameDefinition) -> list[tuple[str, str]]:
     """(where, word) for every word of a definition that is printed: colour labels, face names,
     the Links masters' names."""
     out = [(f"colours.{name}.label", c.label) for name, c in getattr(definition, "colours", {}).items()]
@@ -204,7 +209,7 @@ def definition_words(definition) -> list[tuple[str, str]]:
     return out
 
 
-def _text_terms(definition, lang: str) -> dict[str, str]:
+def _text_terms(definition: GameDefinition, lang: str) -> dict[str, str]:
     """The `::: terms` of the game's rulebook text in `lang` (a game's own words), if it has one."""
     from boardlab.layouts.rulebook_markup import read_text
 
@@ -214,7 +219,7 @@ def _text_terms(definition, lang: str) -> dict[str, str]:
         return {}
 
 
-def _written_at(definition, where: str) -> tuple[str | None, int]:
+def _written_at(definition: GameDefinition, where: str) -> tuple[str | None, int]:
     """(file, line) of the definition chain where the key `where` ("colours.teal.label",
     "deck.masters[0].name") is written, or (None, 0) when it cannot be told."""
     from boardlab.layouts.loader import locate
@@ -229,7 +234,7 @@ def _written_at(definition, where: str) -> tuple[str | None, int]:
         return None, 0
 
 
-def check_terms(definition) -> list[Problem]:
+def check_terms(definition: GameDefinition) -> list[Problem]:
     """Every term a definition's outputs need, missing from one of its languages' tables."""
     problems = []
     languages = tuple(getattr(getattr(definition, "rulebook", None), "languages", ())) or (SOURCE_LANGUAGE,)
@@ -260,6 +265,6 @@ def check_terms(definition) -> list[Problem]:
     return problems
 
 
-def own_terms(definition, lang: str) -> dict[str, str]:
+def own_terms(definition: GameDefinition, lang: str) -> dict[str, str]:
     """A definition's own words in `lang` (its `[terms.LANG]`)."""
     return dict((getattr(definition, "terms", None) or {}).get(lang, {}))
