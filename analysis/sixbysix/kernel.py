@@ -4,7 +4,8 @@ The engine itself (`runner.play_one` over `SixBySixState`) is the reference and 
 copy of the rules; this kernel plays the same games *record for record*: it draws exactly the
 random numbers the state and the agents draw, in the same order, because it runs a compiled
 copy of CPython's Mersenne Twister (`boardlab.analysis.mersenne`: `seed_state`, `randrange`).
-The tests compare its records with the engine's, move by move, on many seeds and rule options;
+The tests compare its records with the engine's, and its moves (the log `play_games` keeps when
+given room) with the engine's move for move, on many seeds and rule options;
 `choosers_of` also checks, once per process, that this copy draws what the running Python's
 `random` draws, and otherwise the engine's own loop plays (`engine.play_range`).
 
@@ -37,13 +38,15 @@ FIELDS = 10
 # -- the game -------------------------------------------------------------------------------
 @njit(cache=True)
 def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, bestface, rules, checkpoints,
-               out, chips_out, elim, bets_by_face, refunds_by_face, round_wins, snapshots):
+               out, chips_out, elim, bets_by_face, refunds_by_face, round_wins, snapshots, log, logged):
     """Play one game per row of `seeds` (chance seed, then one agent seed per seat).
 
     `allowed[k, :allowed_len[k]]`: the numbers open to markers with k active players;
     `pref[s, k, :pref_len[s, k]]`: seat s's preference order (pref_len -1: a random seat);
     `bestface[k, number]`: the marker agents' face; `rules` = (players, chips, max_rounds,
-    fixed lead, house).  Results go to the output arrays, row g per game.
+    fixed lead, house).  Results go to the output arrays, row g per game.  `log[g]` gets the
+    game's moves in the order played, as long as it has room (none in simulation): (seat, face,
+    number) for a marker placed, (-1, face, 0) for a die rolled; `logged[g]` counts them all.
     """
     n, start_chips, max_rounds, fixed, house = rules[0], rules[1], rules[2], rules[3], rules[4]
     face_count = faces.shape[0]
@@ -125,6 +128,9 @@ def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, be
                         if not taken[number]:
                             break
                     face = bestface[k, number]
+                if logged[g] < log.shape[1]:
+                    log[g, logged[g], 0], log[g, logged[g], 1], log[g, logged[g], 2] = s, face, number
+                logged[g] += 1
                 chips[s] -= 1
                 bets[s] = face
                 markers[s] = number
@@ -133,6 +139,9 @@ def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, be
             for i in range(k):
                 s = order[i]
                 face = faces[randrange(chance, face_count)]
+                if logged[g] < log.shape[1]:
+                    log[g, logged[g], 0], log[g, logged[g], 1], log[g, logged[g], 2] = -1, face, 0
+                logged[g] += 1
                 total += face
                 slot = face_slot[bets[s]]
                 bets_by_face[g, slot] += 1
@@ -228,9 +237,10 @@ def choosers_of(match) -> list | None:
     return choosers if choosers is not None and twister_matches_python() else None
 
 
-def play_arrays(match, indices, choosers) -> tuple:
+def play_arrays(match, indices, choosers, log_room: int = 0) -> tuple:
     """The kernel's arrays of games `indices` of a match, row g for game indices[g]: (out, chips,
-    elim, bets, refunds, wins, snapshots) as `play_games` fills them."""
+    elim, bets, refunds, wins, snapshots, log, logged) as `play_games` fills them, with room for
+    `log_room` moves of each game in its log."""
     game = match.game
     n = game.players
     layouts = [match.seating(i) for i in indices]
@@ -248,7 +258,8 @@ def play_arrays(match, indices, choosers) -> tuple:
     wins = np.zeros((count, n), dtype=np.int64)
     checkpoints = [c for c in CHECKPOINTS if c <= game.rules.max_rounds]
     snapshots = np.zeros((count, max(len(checkpoints), 1), n + 1), dtype=np.int64)
-    arrays = (out, chips, elim, bets, refunds, wins, snapshots)
+    arrays = (out, chips, elim, bets, refunds, wins, snapshots, np.zeros((count, log_room, 3), dtype=np.int64),
+              np.zeros(count, dtype=np.int64))
     if len(by_order) == 1:  # one seating of the agents (the same agent everywhere): filled in place
         order = next(iter(by_order))
         play_games(seeds, *_cached_tables(game, tuple(choosers[a] for a in order)), *arrays)
@@ -268,7 +279,7 @@ def play_records(match, indices, choosers) -> list:
     game = match.game
     n = game.players
     layouts = [match.seating(i) for i in indices]
-    out, chips, elim, bets, refunds, wins, snapshots = play_arrays(match, indices, choosers)
+    out, chips, elim, bets, refunds, wins, snapshots, _, _ = play_arrays(match, indices, choosers)
     records = []
     for g, (index, (deal, rotation, order)) in enumerate(zip(indices, layouts)):
         st = out[g].tolist()
@@ -317,7 +328,7 @@ def tally_block(match, start: int, stop: int):
     tally.add_arrays(np.array(indices, dtype=np.int64), winner, unfinished, out[:, ROUNDS])
     own = tally.own
     assert isinstance(own, SixBySixTally)  # 6x6's own figures (`SixBySixGame.tally`)
-    out, chips, elim, bets, refunds, wins, snapshots = played
+    out, chips, elim, bets, refunds, wins, snapshots, _, _ = played
     own.add_arrays(out, chips, elim, bets, refunds, wins, snapshots, winner, game.rules.max_rounds)
     if game.compare_lead:
         twin = dataclasses.replace(match, game=game.twin())
