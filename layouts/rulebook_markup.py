@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,102 +82,174 @@ def parse(source: str, file: str, language: str) -> Text:
     if len(source) > MAX_MARKUP_CHARS:
         return Text(file, language, [], {}, [Problem(file, 0, "file", f"{len(source):,} characters",
                                                      f"at most {MAX_MARKUP_CHARS:,} (a rulebook text is about 20,000)")])
-    problems: list[Problem] = []
-    root: list[Block] = []
-    breaks = 0
-    stack: list[tuple[Block, list[Block]]] = []  # open directives and the list new blocks go to
-    terms: dict[str, str] = {}
-    paragraph: list[str] = []
-    paragraph_line = 0
+    reader = _Reader(file, language)
+    try:
+        for number, raw in enumerate(source.splitlines(), start=1):
+            reader.read(number, raw)
+    except _TooDeep:  # stop reading: deeper blocks would only be more of this
+        return reader.text()
+    reader.flush()
+    for block, _ in reader.stack:
+        reader.problem(block.line, f"::: {block.kind}", "not closed", "close it with ::: end")
+    return reader.text()
 
-    def target() -> list[Block]:
-        return stack[-1][1] if stack else root
 
-    def flush() -> None:
-        nonlocal paragraph
-        if paragraph:
-            target().append(Block("paragraph", " ".join(paragraph), paragraph_line))
-            paragraph = []
+class _TooDeep(Exception):
+    """Directives nested deeper than `MAX_MARKUP_DEPTH`: the text is read no further."""
 
-    for number, raw in enumerate(source.splitlines(), start=1):
-        line = raw.rstrip()
-        stripped = line.strip()
+
+class _Reader:
+    """One `parse` under way: the blocks so far, the open directives, the paragraph being read.
+
+    Each line is of one kind (`line_kind`), read by its handler (`LINE_KINDS`); a directive's
+    line by the directive's handler (`DIRECTIVES`).  A new kind of line or directive is one
+    handler and one entry in its table.
+    """
+
+    def __init__(self, file: str, language: str) -> None:
+        self.file, self.language = file, language
+        self.problems: list[Problem] = []
+        self.root: list[Block] = []
+        self.breaks = 0
+        self.stack: list[tuple[Block, list[Block]]] = []  # open directives and the list new blocks go to
+        self.terms: dict[str, str] = {}
+        self.paragraph: list[str] = []
+        self.paragraph_line = 0
+
+    def text(self) -> Text:
+        return Text(self.file, self.language, self.root, self.terms, self.problems)
+
+    def problem(self, number: int, key: str, message: str, allowed: str = "") -> None:
+        self.problems.append(Problem(self.file, number, key, message, allowed))
+
+    def target(self) -> list[Block]:
+        return self.stack[-1][1] if self.stack else self.root
+
+    def flush(self) -> None:
+        if self.paragraph:
+            self.target().append(Block("paragraph", " ".join(self.paragraph), self.paragraph_line))
+            self.paragraph = []
+
+    def line_kind(self, raw: str, stripped: str) -> str:
+        """The kind of a line, `LINE_KINDS`' key."""
         if stripped.startswith("<!--") and stripped.endswith("-->"):
-            continue
-        if stack and stack[-1][0].kind == "terms" and not stripped.startswith(":::"):
-            if stripped:
-                word, sep, translation = stripped.partition(" = ")
-                if not sep or not word.strip() or not translation.strip():
-                    problems.append(Problem(file, number, "terms", "a term is `word = translation` (spaces round =)"))
-                else:
-                    terms[word.strip()] = translation.strip()
-            continue
+            return "comment"
+        if self.stack and self.stack[-1][0].kind == "terms" and not stripped.startswith(":::"):
+            return "term"
         if not stripped:
-            flush()
-            continue
-        m = DIRECTIVE.match(stripped)
-        if m:
-            flush()
-            name, arg = m.groups()
-            if name == "end":
-                if not stack:
-                    problems.append(Problem(file, number, "::: end", "nothing to close"))
-                else:
-                    stack.pop()
-            elif name == "else":
-                if not stack or stack[-1][0].kind != "when" or stack[-1][1] is stack[-1][0].other:
-                    problems.append(Problem(file, number, "::: else", "only inside a `::: when`, once"))
-                else:
-                    stack[-1] = (stack[-1][0], stack[-1][0].other)
-            elif name in CONTAINERS:
-                if len(stack) >= MAX_MARKUP_DEPTH:  # stop reading: deeper blocks would only be more of this
-                    problems.append(Problem(file, number, f"::: {name}", f"nested more than {MAX_MARKUP_DEPTH} deep",
-                                            f"at most {MAX_MARKUP_DEPTH} open blocks"))
-                    return Text(file, language, root, terms, problems)
-                block = Block(name, line=number, arg=arg)
-                if name in ("when", "option") and not arg:
-                    problems.append(Problem(file, number, f"::: {name}", "needs a condition", "e.g. rules.torus = true"))
-                target().append(block)
-                stack.append((block, block.children))
-            elif name in LEAVES:
-                breaks += name == "pagebreak"
-                if breaks == MAX_PAGE_BREAKS + 1:
-                    problems.append(Problem(file, number, "::: pagebreak", f"more than {MAX_PAGE_BREAKS} page breaks",
-                                            f"at most {MAX_PAGE_BREAKS}"))
-                target().append(Block(name, line=number, arg=arg))
+            return "blank"
+        if DIRECTIVE.match(stripped):
+            return "directive"
+        if raw.rstrip().startswith("#"):
+            return "heading"
+        if ITEM.match(stripped):
+            return "item"
+        if raw[:1] == " " and not self.paragraph and self.target() and self.target()[-1].kind in ("bullet", "number"):
+            return "continuation"
+        return "prose"
+
+    def read(self, number: int, raw: str) -> None:
+        stripped = raw.strip()
+        kind = self.line_kind(raw, stripped)
+        if kind in WORDED:
+            stray = STRAY_BRACE.search(PLACEHOLDER.sub("", stripped))
+            if stray:
+                self.problem(number, "placeholder", f"a {stray.group()} without its pair",
+                             "a placeholder is {key} on one line; write \\{ or \\} for a brace itself")
+        LINE_KINDS[kind](self, number, stripped)
+
+    # -- one handler per kind of line ---------------------------------------------------------
+    def comment(self, number: int, stripped: str) -> None:
+        pass
+
+    def term(self, number: int, stripped: str) -> None:
+        if stripped:
+            word, sep, translation = stripped.partition(" = ")
+            if not sep or not word.strip() or not translation.strip():
+                self.problem(number, "terms", "a term is `word = translation` (spaces round =)")
             else:
-                problems.append(Problem(file, number, f"::: {name}", "unknown directive",
-                                        ", ".join(CONTAINERS + LEAVES + ("else", "end"))))
-            continue
-        stray = STRAY_BRACE.search(PLACEHOLDER.sub("", stripped))
-        if stray:
-            problems.append(Problem(file, number, "placeholder", f"a {stray.group()} without its pair",
-                                    "a placeholder is {key} on one line; write \\{ or \\} for a brace itself"))
-        if line.startswith("#"):
-            flush()
-            h = HEADING.match(stripped)
-            if not h:
-                problems.append(Problem(file, number, "heading", "a heading needs an id",
-                                        "# Title {#id}, id in a-z, 0-9 and -"))
-                continue
-            target().append(Block("heading", h.group(2), number, level=len(h.group(1)), id=h.group(3)))
-            continue
+                self.terms[word.strip()] = translation.strip()
+
+    def blank(self, number: int, stripped: str) -> None:
+        self.flush()
+
+    def directive(self, number: int, stripped: str) -> None:
+        self.flush()
+        m = DIRECTIVE.match(stripped)
+        assert m is not None  # the line's kind says so
+        name, arg = m.groups()
+        DIRECTIVES.get(name, _Reader.unknown)(self, number, name, arg)
+
+    def heading(self, number: int, stripped: str) -> None:
+        self.flush()
+        h = HEADING.match(stripped)
+        if not h:
+            self.problem(number, "heading", "a heading needs an id", "# Title {#id}, id in a-z, 0-9 and -")
+            return
+        self.target().append(Block("heading", h.group(2), number, level=len(h.group(1)), id=h.group(3)))
+
+    def item(self, number: int, stripped: str) -> None:
+        self.flush()
         item = ITEM.match(stripped)
-        if item:
-            flush()
-            kind = "bullet" if item.group(1) == "-" else "number"
-            target().append(Block(kind, item.group(2), number))
-            continue
-        if raw[:1] == " " and not paragraph and target() and target()[-1].kind in ("bullet", "number"):
-            target()[-1].text += " " + stripped  # an item's continuation line
-            continue
-        if not paragraph:
-            paragraph_line = number
-        paragraph.append(stripped)
-    flush()
-    for block, _ in stack:
-        problems.append(Problem(file, block.line, f"::: {block.kind}", "not closed", "close it with ::: end"))
-    return Text(file, language, root, terms, problems)
+        assert item is not None  # the line's kind says so
+        kind = "bullet" if item.group(1) == "-" else "number"
+        self.target().append(Block(kind, item.group(2), number))
+
+    def continuation(self, number: int, stripped: str) -> None:
+        self.target()[-1].text += " " + stripped  # an item's continuation line
+
+    def prose(self, number: int, stripped: str) -> None:
+        if not self.paragraph:
+            self.paragraph_line = number
+        self.paragraph.append(stripped)
+
+    # -- one handler per directive ------------------------------------------------------------
+    def close(self, number: int, name: str, arg: str) -> None:
+        if not self.stack:
+            self.problem(number, "::: end", "nothing to close")
+        else:
+            self.stack.pop()
+
+    def otherwise(self, number: int, name: str, arg: str) -> None:
+        if not self.stack or self.stack[-1][0].kind != "when" or self.stack[-1][1] is self.stack[-1][0].other:
+            self.problem(number, "::: else", "only inside a `::: when`, once")
+        else:
+            self.stack[-1] = (self.stack[-1][0], self.stack[-1][0].other)
+
+    def open(self, number: int, name: str, arg: str) -> None:
+        if len(self.stack) >= MAX_MARKUP_DEPTH:
+            self.problem(number, f"::: {name}", f"nested more than {MAX_MARKUP_DEPTH} deep",
+                         f"at most {MAX_MARKUP_DEPTH} open blocks")
+            raise _TooDeep
+        block = Block(name, line=number, arg=arg)
+        if name in ("when", "option") and not arg:
+            self.problem(number, f"::: {name}", "needs a condition", "e.g. rules.torus = true")
+        self.target().append(block)
+        self.stack.append((block, block.children))
+
+    def leaf(self, number: int, name: str, arg: str) -> None:
+        self.breaks += name == "pagebreak"
+        if self.breaks == MAX_PAGE_BREAKS + 1:
+            self.problem(number, "::: pagebreak", f"more than {MAX_PAGE_BREAKS} page breaks",
+                         f"at most {MAX_PAGE_BREAKS}")
+        self.target().append(Block(name, line=number, arg=arg))
+
+    def unknown(self, number: int, name: str, arg: str) -> None:
+        self.problem(number, f"::: {name}", "unknown directive", ", ".join(CONTAINERS + LEAVES + ("else", "end")))
+
+
+#: kind of line -> its handler
+LINE_KINDS: dict[str, Callable[[_Reader, int, str], None]] = {
+    "comment": _Reader.comment, "term": _Reader.term, "blank": _Reader.blank, "directive": _Reader.directive,
+    "heading": _Reader.heading, "item": _Reader.item, "continuation": _Reader.continuation, "prose": _Reader.prose,
+}
+#: the kinds of line whose words are read: a brace without its pair is a problem there
+WORDED = ("heading", "item", "continuation", "prose")
+#: directive -> its handler (an unknown one: `_Reader.unknown`)
+DIRECTIVES: dict[str, Callable[[_Reader, int, str, str], None]] = {
+    "end": _Reader.close, "else": _Reader.otherwise, **dict.fromkeys(CONTAINERS, _Reader.open),
+    **dict.fromkeys(LEAVES, _Reader.leaf),
+}
 
 
 def read_text(game_id: str, language: str) -> Text:

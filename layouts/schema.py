@@ -21,8 +21,8 @@ import difflib
 import math
 import types
 import typing
-from dataclasses import dataclass
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Union
 
 from boardlab.layouts import limits as stated
@@ -177,96 +177,105 @@ class Checker:
         except _Invalid:
             return None
 
-    # -- conversion ------------------------------------------------------------------------
+    # -- conversion: one handler per kind of schema type (`CONVERTERS`) ------------------------
     def _convert(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
-        origin = typing.get_origin(tp)
-        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-            return self._dataclass(tp, value, path)
-        if origin in (Union, types.UnionType):
-            options = [a for a in typing.get_args(tp) if a is not type(None)]
-            alike = [a for a in options if _same_kind(a, value)]
-            if len(alike) == 1:  # one option of the value's kind: its own message (a range, an item)
-                return self._convert(alike[0], value, path, meta)
-            for option in options:
-                trial = Checker(self.source)
-                try:
-                    result = trial._convert(option, value, path, meta)
-                except _Invalid:
-                    continue
-                if not trial.problems:
-                    return result
+        handler = CONVERTERS.get(kind_of(tp))
+        if handler is None:
+            raise TypeError(f"schema type {tp!r} is not supported")
+        return handler(self, tp, value, path, meta)
+
+    def _union(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
+        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        alike = [a for a in options if _same_kind(a, value)]
+        if len(alike) == 1:  # one option of the value's kind: its own message (a range, an item)
+            return self._convert(alike[0], value, path, meta)
+        for option in options:
+            trial = Checker(self.source)
+            try:
+                result = trial._convert(option, value, path, meta)
+            except _Invalid:
+                continue
+            if not trial.problems:
+                return result
+        self._fail(path, f"wrong type: {describe(value)}", type_name(tp))
+
+    def _literal(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
+        choices = typing.get_args(tp)
+        if value not in choices or isinstance(value, bool) != any(isinstance(c, bool) for c in choices):
+            hint = ""
+            if isinstance(value, str):
+                near = difflib.get_close_matches(value, [str(c) for c in choices], n=1)
+                hint = f'; did you mean "{near[0]}"?' if near else ""
+            self._fail(path, f"unknown value {show(value)}{hint}", type_name(tp))
+        return value
+
+    def _tuple(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
+        if not isinstance(value, list):
             self._fail(path, f"wrong type: {describe(value)}", type_name(tp))
-        if origin is Literal:
-            choices = typing.get_args(tp)
-            if value not in choices or isinstance(value, bool) != any(isinstance(c, bool) for c in choices):
-                hint = ""
-                if isinstance(value, str):
-                    near = difflib.get_close_matches(value, [str(c) for c in choices], n=1)
-                    hint = f'; did you mean "{near[0]}"?' if near else ""
-                self._fail(path, f"unknown value {show(value)}{hint}", type_name(tp))
-            return value
-        if origin is tuple:
-            if not isinstance(value, list):
-                self._fail(path, f"wrong type: {describe(value)}", type_name(tp))
-            args = typing.get_args(tp)
-            if len(args) == 2 and args[1] is Ellipsis:
-                kinds = [args[0]] * len(value)
-            else:
-                if len(value) != len(args):
-                    self._fail(path, f"expected {len(args)} items, got {len(value)}", type_name(tp))
-                kinds = list(args)
-            self._check_items(path, len(value))
-            self._check_range(path, len(value), meta, what="length")
-            return self._collect(tuple, [(k, v, path + (i,)) for i, (k, v) in enumerate(zip(kinds, value))])
-        if origin is dict:
-            key_tp, value_tp = typing.get_args(tp)
-            if not isinstance(value, dict):
-                self._fail(path, f"wrong type: {describe(value)}", "a table")
-            self._check_items(path, len(value))
-            items, bad = [], False
-            for key, item in value.items():
-                if key_tp is int:
-                    try:
-                        key = int(key)
-                    except ValueError:
-                        self.report(path + (key,), "key must be a whole number")
-                        bad = True
-                        continue
-                items.append((key, item))
-            converted = self._collect(list, [(value_tp, item, path + (str(key),)) for key, item in items])
-            if bad:
-                raise _Invalid
-            return FrozenDict(zip([k for k, _ in items], converted))
-        if tp is bool:
-            if not isinstance(value, bool):
-                self._fail(path, f"wrong type: {describe(value)}", "true or false")
-            return value
-        if tp is int:
-            if not isinstance(value, int) or isinstance(value, bool):
-                self._fail(path, f"wrong type: {describe(value)}", "a whole number")
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            kinds = [args[0]] * len(value)
+        else:
+            if len(value) != len(args):
+                self._fail(path, f"expected {len(args)} items, got {len(value)}", type_name(tp))
+            kinds = list(args)
+        self._check_items(path, len(value))
+        self._check_range(path, len(value), meta, what="length")
+        return self._collect(tuple, [(k, v, path + (i,)) for i, (k, v) in enumerate(zip(kinds, value))])
+
+    def _dict(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
+        key_tp, value_tp = typing.get_args(tp)
+        if not isinstance(value, dict):
+            self._fail(path, f"wrong type: {describe(value)}", "a table")
+        self._check_items(path, len(value))
+        items, bad = [], False
+        for key, item in value.items():
+            if key_tp is int:
+                try:
+                    key = int(key)
+                except ValueError:
+                    self.report(path + (key,), "key must be a whole number")
+                    bad = True
+                    continue
+            items.append((key, item))
+        converted = self._collect(list, [(value_tp, item, path + (str(key),)) for key, item in items])
+        if bad:
+            raise _Invalid
+        return FrozenDict(zip([k for k, _ in items], converted))
+
+    def _bool(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
+        if not isinstance(value, bool):
+            self._fail(path, f"wrong type: {describe(value)}", "true or false")
+        return value
+
+    def _int(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool):
+            self._fail(path, f"wrong type: {describe(value)}", "a whole number")
+        self._check_digits(path, value)
+        self._check_range(path, value, meta)
+        return value
+
+    def _float(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            self._fail(path, f"wrong type: {describe(value)}", "a number")
+        if isinstance(value, int):
             self._check_digits(path, value)
-            self._check_range(path, value, meta)
-            return value
-        if tp is float:
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                self._fail(path, f"wrong type: {describe(value)}", "a number")
-            if isinstance(value, int):
-                self._check_digits(path, value)
-            if not math.isfinite(value):
-                self._fail(path, f"must be a finite number (got {show(value)})", _bounds(meta.get("min"), meta.get("max"))
-                           or "a number such as 2.5")
-            self._check_range(path, value, meta)
-            return float(value)
-        if tp is str:
-            if not isinstance(value, str):
-                self._fail(path, f"wrong type: {describe(value)}", "a text in quotes")
-            if meta.get("min") is not None and len(value) < meta["min"]:
-                self._fail(path, "must not be empty")
-            self._check_text(path, value)
-            return value
-        if tp is Any:
-            return value
-        raise TypeError(f"schema type {tp!r} is not supported")
+        if not math.isfinite(value):
+            self._fail(path, f"must be a finite number (got {show(value)})", _bounds(meta.get("min"), meta.get("max"))
+                       or "a number such as 2.5")
+        self._check_range(path, value, meta)
+        return float(value)
+
+    def _str(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
+        if not isinstance(value, str):
+            self._fail(path, f"wrong type: {describe(value)}", "a text in quotes")
+        if meta.get("min") is not None and len(value) < meta["min"]:
+            self._fail(path, "must not be empty")
+        self._check_text(path, value)
+        return value
+
+    def _any(self, tp: Any, value: Any, path: tuple, meta: dict) -> Any:
+        return value
 
     def _collect(self, kind: Callable[[list], Any], triples: Iterable[tuple[Any, Any, tuple]]) -> Any:
         out, failed = [], False
@@ -279,7 +288,7 @@ class Checker:
             raise _Invalid
         return kind(out)
 
-    def _dataclass(self, cls: type, value: Any, path: tuple) -> Any:
+    def _dataclass(self, cls: type, value: Any, path: tuple, meta: dict | None = None) -> Any:
         if not isinstance(value, dict):
             self._fail(path, f"wrong type: {describe(value)}", "a table")
         hints = typing.get_type_hints(cls)
@@ -343,6 +352,33 @@ class Checker:
     def _fail(self, path: tuple, message: str, allowed: str = "") -> typing.NoReturn:
         self.report(path, message, allowed)
         raise _Invalid
+
+
+def kind_of(tp: Any) -> Any:
+    """The kind of a schema type, `CONVERTERS`' key: "dataclass", Union (`A | B`, `Optional`), the
+    generic's origin (Literal, tuple, dict), else the type itself (bool, int, float, str, Any); a
+    bare tuple or dict (no item types) has none.
+
+    >>> [kind_of(t) for t in (Source, int | None, Literal["a"], tuple[int, ...], dict[str, int], bool, tuple)]
+    ['dataclass', typing.Union, typing.Literal, <class 'tuple'>, <class 'dict'>, <class 'bool'>, None]
+    """
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return "dataclass"
+    origin = typing.get_origin(tp)
+    if origin is types.UnionType:
+        return Union
+    if origin is None:
+        return None if tp in (tuple, dict) else tp
+    return origin
+
+
+#: kind of schema type (`kind_of`) -> the `Checker` method that converts and checks a value of it;
+#: a new kind of key is one handler and one entry here
+CONVERTERS: dict[Any, Callable[[Checker, Any, Any, tuple, dict], Any]] = {
+    "dataclass": Checker._dataclass, Union: Checker._union, Literal: Checker._literal, tuple: Checker._tuple,
+    dict: Checker._dict, bool: Checker._bool, int: Checker._int, float: Checker._float, str: Checker._str,
+    Any: Checker._any,
+}
 
 
 def _bounds(low: float | None, high: float | None) -> str:
