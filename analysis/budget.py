@@ -9,7 +9,7 @@ played here and timed, `jobs.estimated_seconds`) and asks the budget how many ga
 
 The answer is `wanted` when that fits the phase's allowance, else the most games that fit (rounded
 down to `step`, whole rotations of the seats), or 0 when fewer than `least` fit (the phase is left
-out, and said so).  A phase's allowance is set when its kind is first asked: its share
+out, and said so; a `required` phase plays its `least` then, past the budget).  A phase's allowance is set when its kind is first asked: its share
 (`shares[phase]`) of the CPU still free, against the shares of the kinds not asked yet; a kind
 without a share may take all that is free.  A kind asked again (a ladder's next step, the next
 player count) draws on what is left of its allowance; a kind that used less than its allowance
@@ -62,6 +62,8 @@ class Ask:
     least: int = 1  # fewer games than this are not worth playing: the phase is left out
     step: int = 1  # games come in multiples of this (whole rotations of the seats)
     stored: int = 0  # the first games the results store already holds: they cost nothing
+    required: bool = False  # a phase the command cannot do without: never fewer than `least` games
+    facts: Mapping = field(default_factory=dict)  # said on its line of `bought()` (its player count)
 
     def cost(self, games: int) -> float:
         return max(0, games - self.stored) * self.cost_per_game
@@ -89,12 +91,13 @@ class Budget:
     """CPU minutes for one command's phases (see the module docstring)."""
 
     def __init__(self, minutes: float | None, shares: Mapping[str, float] | None = None, quick: bool = False,
-                 clock: Callable[[], float] = cpu_seconds):
+                 clock: Callable[[], float] | None = None):
         if minutes is not None and not (minutes > 0 and math.isfinite(minutes)):
             raise ValueError(f"a budget is a positive number of CPU minutes, not {minutes}")
-        self.minutes, self.quick, self.clock = minutes, quick, clock
+        self.minutes, self.quick = minutes, quick
+        self.clock = clock or (lambda: cpu_seconds())  # looked up at each call: a test may fix it
         self.shares = dict(shares or {})
-        self.started = clock()
+        self.started = self.clock()
         self.phases: list[Phase] = []
         self.left_out: list[dict] = []
         self._allowance: dict[str, float] = {}  # CPU seconds each kind may still take
@@ -128,11 +131,12 @@ class Budget:
         return min(self._allowance[phase], self.free())
 
     def games_for(self, phase: str, cost_per_game: float, wanted: int, least: int = 1, step: int = 1,
-                  detail: str = "", stored: int = 0) -> int:
+                  detail: str = "", stored: int = 0, required: bool = False) -> int:
         """The games `phase` may play at `cost_per_game` CPU seconds a game: `wanted` when they
-        fit, else as many as fit (a multiple of `step`), 0 when fewer than `least` fit; the first
-        `stored` games are in the results store already and cost nothing."""
-        return self.fit(phase, [Ask(detail, cost_per_game, wanted, least, step, stored)])[0]
+        fit, else as many as fit (a multiple of `step`), 0 when fewer than `least` fit (`least`
+        all the same when `required`); the first `stored` games are in the results store already
+        and cost nothing."""
+        return self.fit(phase, [Ask(detail, cost_per_game, wanted, least, step, stored, required)])[0]
 
     def fit(self, phase: str, asks: Sequence[Ask]) -> list[int]:
         """The games of several phases of one kind sized together: each gets what it wants when
@@ -147,9 +151,9 @@ class Budget:
             games = a.wanted if scale >= 1.0 else stored + int((a.wanted - stored) * scale)
             games = a.wanted if games >= a.wanted else games // a.step * a.step
             if games < min(a.least, a.wanted):
-                games = 0
+                games = min(a.least, a.wanted) if a.required else 0
             granted.append(games)
-            self.phases.append(Phase(phase, a.detail, a.wanted, games, a.cost_per_game, a.cost(games)))
+            self.phases.append(Phase(phase, a.detail, a.wanted, games, a.cost_per_game, a.cost(games), dict(a.facts)))
             if games < a.wanted:
                 self.left_out.append({"phase": phase, "detail": a.detail, "games": a.wanted - games,
                                       "estimated_seconds": round(a.cost(a.wanted) - a.cost(games), 1)})
@@ -193,6 +197,16 @@ def probe_costs(jobs: Sequence, store) -> list[tuple[float, int]]:
         seconds, missing = estimated_seconds([job], store)
         costs.append((seconds / missing if missing else 0.0, job.games - missing))
     return costs
+
+
+def sampled_cost(jobs: Sequence, store, most: int = 4) -> float:
+    """CPU seconds per game of a run of many alike jobs (a sweep's points, a tune's candidates): the
+    mean of `probe_costs` over at most `most` of them, spread evenly (first and last included)."""
+    if not jobs:
+        return 0.0
+    picks = sorted({round(i * (len(jobs) - 1) / max(1, most - 1)) for i in range(min(most, len(jobs)))})
+    costs = [cost for cost, _ in probe_costs([jobs[i] for i in picks], store)]
+    return sum(costs) / len(costs)
 
 
 def minutes_of(value: float | None, quick: bool, default: float) -> float | None:

@@ -106,20 +106,26 @@ def barred_factory(base, element: str, game) -> BarredAgent:
     return BarredAgent(base(game), game.restriction(element))
 
 
-def effects(definition, players: int, games: int, seed: int, store, backend=None, progress: bool = False) -> dict:
+def effects(definition, players: int, games: int, seed: int, store, backend=None, progress: bool = False,
+            budget=None) -> dict:
     """Restricted play of every element the game declares: the game's restricted agent
     (`Game.restricted_agent`) in one seat against the same agent barred from the element in the
     others, `games` games each (rounded up to whole rotations of the seats), through the results
     store on `backend`; a dict for JSON (see the module docstring)."""
-    return effects_at(definition, [players], games, seed, store, backend, progress)[players]
+    return effects_at(definition, [players], games, seed, store, backend, progress, budget)[players]
 
 
 def effects_at(definition, counts: list[int], games: int, seed: int, store, backend=None,
-               progress: bool = False) -> dict[int, dict]:
+               progress: bool = False, budget=None) -> dict[int, dict]:
     """`effects` at every player count of `counts`, {players: effects}, all their games sent to
-    the backend at once."""
+    the backend at once.
+
+    An element whose probe (`probe`) saw barring change none of the agent's moves is not played:
+    its games would be the agent against itself (its row says "unchanged", no games).  With a
+    `budget` (`budget.Budget`) the others' games are sized as its phase "restricted"; an element
+    it cannot afford a rotation of the seats is left out (no games) and the budget says so."""
     from boardlab.analysis import engines
-    from boardlab.analysis.report.jobs import Job, play_jobs
+    from boardlab.analysis.report.jobs import Job, Outcome, play_jobs
     from boardlab.analysis.skill import ALPHA, Pairing, gain_p_value, rounded_games
 
     plans = []
@@ -128,22 +134,37 @@ def effects_at(definition, counts: list[int], games: int, seed: int, store, back
         agent = game.restricted_agent()
         played = rounded_games(games, players)
         for r in game.restrictions():
-            plans.append((players, agent, played, r, Job(definition, players, (agent,) + (f"{agent}{WITHOUT}{r.name}",)
-                                                         * (players - 1), played, seed)))
-    jobs = [plan[-1] for plan in plans]
-    outcomes = play_jobs(jobs, store, progress=progress, label="restricted-play games", backend=backend) if jobs else []
+            probed = _probed(definition, players, r, agent, seed, store)
+            plans.append((players, agent, r, probed, Job(definition, players, (agent,) + (f"{agent}{WITHOUT}{r.name}",)
+                                                         * (players - 1), played if probed["changed"] else 0, seed)))
+    asked = [plan[-1] for plan in plans if plan[-1].games]
+    if budget is not None and asked:
+        from boardlab.analysis.report.budgeted import sized
+
+        names = [f"{plan[2].name}" for plan in plans if plan[-1].games]
+        resized = iter(sized(budget, "restricted", asked, store, details=names))
+        plans = [plan[:-1] + (next(resized),) if plan[-1].games else plan for plan in plans]
+    jobs = [plan[-1] for plan in plans if plan[-1].games]
+    estimate = budget.estimate("restricted") if budget is not None and budget.limited else None
+    outcomes = iter(play_jobs(jobs, store, progress=progress, label="restricted-play games", backend=backend,
+                              estimate=estimate) if jobs else [])
+    if budget is not None:
+        budget.settle()
     out = {}
     for players in counts:
         game = engines.make_game(definition, players)
         out[players] = {"agent": game.restricted_agent(), "players": players,
                         "games_per_element": rounded_games(games, players), "fair_share": round(1 / players, 6),
                         "elements": [], "seconds": 0.0}
-    for (players, agent, played, restriction, _), outcome in zip(plans, outcomes):
+    for players, agent, restriction, probed, job in plans:
+        outcome = next(outcomes) if job.games else Outcome(job, [], {"seconds": 0.0})
         pairing = Pairing(agent, f"{agent}{WITHOUT}{restriction.name}", players).add(outcome.records)
         row = pairing.as_dict()
         row["p_value"] = round(gain_p_value(pairing.wins, pairing.decided, pairing.fair, "two-sided"), 6)
         row["significant"] = row["p_value"] < ALPHA
-        row["probe"] = _probed(definition, players, restriction, agent, seed, store)
+        row["probe"] = probed
+        if not probed["changed"]:
+            row["unchanged"] = True  # not played: barring changed none of the probed moves
         out[players]["elements"].append({"element": restriction.name, "description": restriction.element, **row})
         out[players]["seconds"] += outcome.summary["seconds"]
     for players in counts:

@@ -327,8 +327,9 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
         if budget is not None and budget.limited:
             estimate, missing = job_module.estimated_seconds(jobs, store)  # the module's: a test fixes it
             spent = budget.spent()
-            if missing and not budget.games_for("skill", estimate / missing, missing, least=missing,
-                                                detail=", ".join(names)):
+            wanted = sum(job.games for job in jobs)  # the games the store holds cost nothing
+            if not budget.games_for("skill", estimate / missing if missing else 0.0, wanted, least=wanted,
+                                    stored=wanted - missing, detail=", ".join(names)):
                 for n in climbing:
                     climbs[n]["stopped"] = (f"the CPU budget of {budget.minutes:g} minutes: {', '.join(names)} would "
                                             f"take about {clock(estimate)} more ({missing:,} games) after {clock(spent)}")

@@ -341,6 +341,29 @@ class SweepOptions:
     workers: int | None = None
     progress: bool = True
     backend: Any = None  # a runner.Backend; None: `workers` local processes
+    cpu_minutes: float | None = None  # the sweep's CPU budget: games per point sized to fit; None: no limit
+    quick: bool = False
+
+
+def sized_games(points_by_players: dict[int, list[Point]], agent: str, games: int, seed: int, store,
+                budget) -> dict[int, int]:
+    """{players: games per point} within `budget` (`budget.Budget`, phase "points"): every point of a
+    player count plays the same games (a sweep compares points on common seeds), their cost per game
+    probed on a few points (`budget.sampled_cost`); at least one rotation of the seats."""
+    from boardlab.analysis.budget import Ask, sampled_cost
+    from boardlab.analysis.report.jobs import Job
+
+    asks, counts = [], []
+    for players, points in points_by_players.items():
+        live = [p for p in points if p.definition is not None]
+        if not live:
+            continue
+        jobs = [Job(p.definition, players, (agent,) * players, games, seed) for p in live]
+        cost = sampled_cost(jobs, store) if budget.limited else 0.0
+        asks.append(Ask(str(players), cost * len(live), games, least=min(players, games), step=players, required=True,
+                        facts={"players": players, "points": len(live)}))
+        counts.append(players)
+    return dict(zip(counts, budget.fit("points", asks)))
 
 
 def sweep(base: str, definition, axes: Sequence[Axis], store, options: SweepOptions,
@@ -360,14 +383,23 @@ def sweep(base: str, definition, axes: Sequence[Axis], store, options: SweepOpti
     from boardlab.analysis.playtests import carry_measured_pace, with_measured_pace
     from boardlab.analysis.report.sections import pace_data
 
+    from boardlab.analysis.budget import Budget
+
     measured = with_measured_pace(definition, store)
+    grids = {players: grids[players] if grids else grid(base, axes, players) for players in options.players}
+    budget = Budget(options.cpu_minutes, quick=options.quick)
+    games = sized_games(grids, options.agent, options.games, options.seed, store, budget)
     for players in options.players:
-        points = grids[players] if grids else grid(base, axes, players)
+        points = grids[players]
         carry_measured_pace(points, definition, store)
-        play_points(points, players, options.agent, options.games, options.seed, store, options.workers,
-                    options.progress, options.backend)
+        play_points(points, players, options.agent, games.get(players, options.games), options.seed, store,
+                    options.workers, options.progress, options.backend)
         out["by_players"].append({"players": players, "pace": pace_data(measured, unit, players),
                                   "points": [point_json(p) for p in points]})
+    bought = budget.bought()
+    out["budget"] = {"cpu_minutes": bought["cpu_minutes"], "quick": bought["quick"],
+                     "games_per_point": {str(n): g for n, g in games.items()},
+                     "left_out": {str(n): options.games - g for n, g in games.items() if g < options.games}}
     return out
 
 

@@ -166,6 +166,22 @@ class TuneOptions:
     workers: int | None = None
     progress: bool = True
     backend: Any = None
+    cpu_minutes: float | None = None  # the tune's CPU budget (race and confirmation); None: no limit
+    quick: bool = False
+
+#: the tune's phases and their shares of its CPU budget
+SHARES = {"race": 70, "confirmation": 30}
+
+
+def _round_cost(points: Sequence[Point], n: int, agent: str, games: int, seed: int, store, budget) -> float:
+    """CPU seconds per game of all `points` together at `games` games (a probe of a few of them)."""
+    from boardlab.analysis.budget import sampled_cost
+    from boardlab.analysis.report.jobs import Job
+
+    if not budget.limited:
+        return 0.0
+    jobs = [Job(p.definition, n, (agent,) * n, games, seed) for p in points]
+    return sampled_cost(jobs, store) * len(points)
 
 
 @dataclass
@@ -226,10 +242,20 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
     carry_measured_pace(points, definition, store)  # table minutes at the pace playtests measured, if any
     candidates = [Candidate(p) for p in points if p.definition is not None]
     written = {a.name: _get(definition, a.key) for a in axes}
-    rounds = []
+    from boardlab.analysis.budget import Budget
+
+    budget = Budget(options.cpu_minutes, SHARES, options.quick)
+    rounds: list[dict] = []
     games = min(options.first_games, options.games)
     racing = list(candidates)
+    played, cut = 0, ""
     while racing:
+        cost = _round_cost([c.point for c in racing], n, options.agent, games, options.seed, store, budget)
+        if not budget.games_for("race", cost, games, least=games, required=not rounds, stored=played,
+                                detail=f"{len(racing)} candidates"):
+            cut = f"the CPU budget stopped the race before {games:,} games ({len(racing)} candidates still unsure)"
+            _say(cut, options.progress)
+            break
         play_points([c.point for c in racing], n, options.agent, games, options.seed, store, options.workers,
                     options.progress, options.backend)
         for c in racing:
@@ -243,20 +269,25 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
                        "settled": len(racing) - len(dropped) - len(unsure), "unsure": len(unsure)})
         _say(f"race: {len(racing)} candidates at {games:,} games; {len(dropped)} dropped, {len(unsure)} still unsure",
              options.progress)
+        budget.settle()
         if games >= options.games:
             break
         racing = unsure
-        games = min(games * 2, options.games)
+        played, games = games, min(games * 2, options.games)
     alive = [c for c in candidates if c.dropped_at is None]
     alive.sort(key=lambda c: (sum(s != "met" for s in c.statuses.values()), _changes(c.point, written, axes),
                               sum(max(g.shortfall(c.point.metrics.get(g.metric)), 0) for g in goals)))
     finalists = alive[:options.finalists]
     confirm_seed = options.seed + 1
     confirmed = [Point(dict(c.point.values), c.point.definition) for c in finalists]
+    confirm_games = options.games
     if confirmed:
-        _say(f"confirmation: {len(confirmed)} candidates, {options.games:,} games each on seed {confirm_seed}",
+        cost = _round_cost(confirmed, n, options.agent, options.games, confirm_seed, store, budget)
+        confirm_games = budget.games_for("confirmation", cost, options.games, least=min(n, options.games), step=n,
+                                         required=True, detail=f"{len(confirmed)} candidates")
+        _say(f"confirmation: {len(confirmed)} candidates, {confirm_games:,} games each on seed {confirm_seed}",
              options.progress)
-        play_points(confirmed, n, options.agent, options.games, confirm_seed, store, options.workers,
+        play_points(confirmed, n, options.agent, confirm_games, confirm_seed, store, options.workers,
                     options.progress, options.backend)
     confirmation = []
     for p in confirmed:
@@ -285,7 +316,17 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
             "refused": [{"values": p.values, "refused": p.refused} for p in points if p.refused],
             "race": [{"values": c.point.values, "games": c.point.games, "goals": c.statuses,
                       "dropped": c.dropped_at is not None} for c in candidates],
-            "confirmation": confirmation, "meeting": [c["values"] for c in meeting], "closest": closest}
+            "confirmation": confirmation, "meeting": [c["values"] for c in meeting], "closest": closest,
+            "confirmation_games": confirm_games, "budget": _budget_data(budget, cut)}
+
+
+def _budget_data(budget, cut: str) -> dict:
+    """What the tune's budget bought: the race's rounds and the confirmation run it paid for, and
+    where it stopped the race (empty: it did not)."""
+    bought = budget.bought()
+    return {"cpu_minutes": bought["cpu_minutes"], "quick": bought["quick"], "stopped": cut,
+            "phases": [{"phase": p["phase"], "detail": p["detail"], "wanted": p["wanted"], "games": p["games"]}
+                       for p in bought["phases"]]}
 
 
 def variant_text(result: dict, values: dict[str, Any], extends: str) -> str:
@@ -320,7 +361,7 @@ def variant_text(result: dict, values: dict[str, Any], extends: str) -> str:
     lines = [f"# Written by `boardlab tune`: these values met every goal ({'; '.join(result['goals'])}) in its "
              f"confirmation run",
              f"# ({result['name']}, {result['players']} players, {result['agent']} in every seat, "
-             f"{result['games']:,} games on seed {result['confirmation_seed']}).",
+             f"{result.get('confirmation_games', result['games']):,} games on seed {result['confirmation_seed']}).",
              f"extends = {json.dumps(extends)}"]
     for section in sorted(sections):
         lines += ["", f"[{section}]", *sections[section]]
@@ -357,8 +398,17 @@ def tune_text(result: dict) -> str:
              (f", {len(result['refused'])} refused by the definition's checks" if result["refused"] else "") +
              f"; race on seed {result['seed']} from {result['first_games']:,} to at most {result['games']:,} games a "
              f"candidate: {sum(r['dropped'] for r in result['rounds'])} dropped",
-             f"confirmation: {len(result['confirmation'])} candidates, {result['games']:,} games each on fresh seed "
+             f"confirmation: {len(result['confirmation'])} candidates, "
+             f"{result.get('confirmation_games', result['games']):,} games each on fresh seed "
              f"{result['confirmation_seed']}"]
+    budget = result.get("budget")
+    if budget:
+        limit = "no limit" if budget["cpu_minutes"] is None else f"{budget['cpu_minutes']:g} CPU minutes" + \
+            (" (a quick run)" if budget["quick"] else "")
+        bought = ", ".join(f"{p['phase']} {p['games']:,} of {p['wanted']:,} games a candidate ({p['detail']})"
+                           for p in budget["phases"])
+        lines.append(f"CPU budget: {limit} bought {bought}" + (f"; {budget['stopped']}" if budget["stopped"] else
+                                                               "; nothing left out"))
     if "minutes" in metrics and result.get("pace"):
         lines.append(f"table minutes at {pace_note(result['pace'], result['length_unit'])}")
     lines.append("")

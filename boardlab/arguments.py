@@ -59,6 +59,29 @@ def add_seed_argument(p) -> None:
     p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
 
 
+def add_budget_arguments(p, command: str) -> None:
+    """`--budget MIN` and `--quick`: the CPU minutes `command` may take (default: the definition's
+    `analysis.COMMAND_cpu_minutes`; 0: no limit), each phase sized from a probe to fit; `--quick`
+    for iterating (at most a minute)."""
+    from boardlab.analysis.budget import QUICK_MINUTES
+
+    p.add_argument("--budget", type=number_between(0, 10_000), metavar="MIN",
+                   help=f"CPU minutes the command may take (this process and its local workers): each phase's "
+                        f"cost is estimated from a short probe and its games sized to fit, and the output says "
+                        f"what the budget bought and left out (default: the definition's "
+                        f"analysis.{command}_cpu_minutes, 10 unless it says; 0: no limit)")
+    p.add_argument("--quick", action="store_true",
+                   help=f"a quick run for iterating on a rule: a budget of at most {QUICK_MINUTES:g} CPU minute")
+
+
+def budget_minutes(args, definition, command: str) -> float | None:
+    """The CPU minutes of `--budget` and `--quick` for `command` on `definition` (None: no limit)."""
+    from boardlab.analysis.budget import minutes_of
+
+    default = getattr(getattr(definition, "analysis", None), f"{command}_cpu_minutes", 10.0)
+    return minutes_of(args.budget, args.quick, default)
+
+
 def add_agent_argument(p) -> None:
     """`--agent A`: one agent for every seat, else the definition's `analysis.agent`, else random."""
     p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "

@@ -64,6 +64,13 @@ class Analysis:
     max_capped: float = field(default=0.05, metadata=limits(min=0, max=1))
     #: the largest share of drawn games (no single winner) that is no problem (0.10: 10%)
     max_draws: float = field(default=0.10, metadata=limits(min=0, max=1))
+    #: CPU minutes `boardlab report` may take unless its `--budget` says: each phase is estimated
+    #: from a probe and sized to fit, and the report says what the budget bought and left out
+    report_cpu_minutes: float = field(default=10.0, metadata=limits(min=0.1, max=10_000))
+    #: CPU minutes `boardlab sweep` may take unless its `--budget` says (games per point sized to fit)
+    sweep_cpu_minutes: float = field(default=10.0, metadata=limits(min=0.1, max=10_000))
+    #: CPU minutes `boardlab tune` may take unless its `--budget` says (its race and confirmation)
+    tune_cpu_minutes: float = field(default=10.0, metadata=limits(min=0.1, max=10_000))
 
 
 @dataclass(frozen=True)

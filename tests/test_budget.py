@@ -61,3 +61,9 @@ def test_no_limit_gives_every_phase_what_it_wants_and_still_lists_it():
     assert minutes_of(0, False, 10.0) is None and minutes_of(None, True, 10.0) == 1.0
     with pytest.raises(ValueError):
         Budget(-1)
+
+
+def test_a_required_phase_plays_its_least_past_the_budget():
+    b = Budget(0.5, clock=Clock())  # 30 s
+    assert b.fit("self-play", [Ask("2 players", 1.0, 2400, least=2, step=2, required=True),
+                               Ask("3 players", 100.0, 2160, least=3, step=3, required=True)]) == [2, 3]

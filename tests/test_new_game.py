@@ -341,3 +341,27 @@ def test_a_write_that_fails_half_way_leaves_nothing(fail_at, tmp_path, monkeypat
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ("No space left" in err or "Permission denied" in err), err
     assert list((tmp_path / "games").iterdir()) == []
+
+
+def test_a_new_games_report_is_sized_to_its_budget_and_says_what_it_bought(package, tmp_path, request):
+    """A new game's report (issue 35): its phases sized from the probe's cost per game, here fixed
+    at 0.05 s with the CPU clock standing still, so the sizes are sums by hand."""
+    if request.node.callspec.params["package"] != "as written":
+        pytest.skip("one skeleton is enough: the sizes do not depend on the rules")
+    script = ("import sys; from boardlab.analysis import budget; from boardlab.analysis.report import jobs; "
+              "jobs.estimated_seconds = lambda js, store: (0.05 * sum(j.games for j in js), sum(j.games for j in js)); "
+              "budget.cpu_seconds = lambda: 0.0; from boardlab.cli import main; sys.exit(main(sys.argv[1:]))")
+    done = run(package, "-c", script, "report", NAME, "--budget", "0.1", "--skill-games", "4", "--skill-budget", "16",
+               "--decision-games", "4", "--workers", "1", "--lang", "en", "--store", str(tmp_path / "r.sqlite"),
+               "--out", str(tmp_path), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads((tmp_path / f"{NAME}.json").read_text())
+    budget = report["data"]["budget"]
+    # 6 s, self-play's 40%: 2.4 s for 2,400 + 2,160 + 1,800 games at 0.05 s (318 s): each times
+    # 2.4 / 318, in whole rotations: 18.1 -> 18 (of 2), 16.3 -> 15 (of 3), 13.6 -> 12 (of 4)
+    sizes = [(p["players"], p["wanted"], p["games"]) for p in budget["phases"] if p["phase"] == "self-play"]
+    assert sizes == [(2, 2400, 18), (3, 2160, 15), (4, 1800, 12)]
+    assert [report["data"]["by_players"][str(n)]["seats"]["games"] for n in (2, 3, 4)] == [18, 15, 12]
+    head = dict(report["head"])
+    assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 18 games at 2 players (a share ")
+    assert "left out: 2,382 games of self-play at 2 players" in head["CPU budget"]

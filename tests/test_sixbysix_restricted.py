@@ -119,3 +119,31 @@ def test_barring_greedy_from_the_marker_changes_none_of_its_games(players):
     two = make_match(game, [greedy] + [barred] * (players - 1), 4, agent_names=[f"a{s}" for s in range(players)])
     for i in range(4):
         assert play_one(one, i) == play_one(two, i)
+
+
+def test_an_element_whose_probe_changes_no_move_is_not_played(tmp_path, monkeypatch):
+    """6x6's marker: barring it changes none of greedy's games (the test above), and its probe says
+    so; restricted play then plays no game of it, while the bet face, which greedy uses, is played
+    exactly as a plain run of its pairing plays it."""
+    from boardlab.analysis import restricted
+    from boardlab.analysis.report import jobs
+    from boardlab.analysis.store import ResultStore
+
+    sent = []
+    real = jobs.play_jobs
+
+    def recording(js, store, *args, **kwargs):
+        sent.extend(js)
+        return real(js, store, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "play_jobs", recording)
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        result = restricted.effects(load("sixbysix"), 2, 8, 1, store)
+        elements = {e["element"]: e for e in result["elements"]}
+        assert elements["marker"]["probe"]["binding"] > 0 and elements["marker"]["probe"]["changed"] == 0
+        assert elements["marker"]["unchanged"] and elements["marker"]["games"] == 0
+        assert [job.agents for job in sent] == [("greedy", "greedy-without-bet-face")]
+        plain = real([jobs.Job(load("sixbysix"), 2, ("greedy", "greedy-without-bet-face"), 8, 1)], store,
+                     workers=1, progress=False)[0]
+    wins = sum(1 for r in plain.records if len(r.winners) == 1 and r.agents[r.winners[0]] == "greedy")
+    assert elements["bet-face"]["games"] == 8 and elements["bet-face"]["wins"] == wins

@@ -273,3 +273,54 @@ def test_a_sweep_gives_the_same_points_whatever_the_worker_count(pile, tmp_path)
             results.append(sweep("toygame", d, axes, store, SweepOptions(players=(3,), agent="random", games=130,
                                                                          workers=workers, progress=False)))
     assert results[0] == results[1]
+
+
+def fixed_probe(monkeypatch, cost: float) -> None:
+    """Every probe reads `cost` CPU seconds a game and the CPU clock stands still: a budget's sizes
+    are then sums by hand, whatever the machine."""
+    from boardlab.analysis import budget
+    from boardlab.analysis.report import jobs
+
+    monkeypatch.setattr(jobs, "estimated_seconds",
+                        lambda js, store: (cost * sum(j.games for j in js), sum(j.games for j in js)))
+    monkeypatch.setattr(budget, "cpu_seconds", lambda: 0.0)
+
+
+def test_a_sweep_within_its_budget_plays_every_point_the_same_fewer_games_and_says_so(pile, tmp_path, monkeypatch):
+    from boardlab.analysis.report.sweep_report import sweep_document
+
+    fixed_probe(monkeypatch, 0.001)
+    d = load(pile)
+    axes = [parse_axis(pile, d, "rules.start=2..5"), parse_axis(pile, d, "rules.take_max=1,2")]
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        result = sweep(pile, d, axes, store, SweepOptions(players=(2,), agent="random", games=100, workers=1,
+                                                          progress=False, cpu_minutes=0.01))
+    # 0.6 s for 8 points x 100 games x 0.001 s = 0.8 s: 75 games a point, 74 in whole rotations of 2 seats
+    assert result["budget"]["games_per_point"] == {"2": 74} and result["budget"]["left_out"] == {"2": 26}
+    assert {p["games"] for p in result["by_players"][0]["points"]} == {74}
+    assert {p["metrics"]["length"]["n"] for p in result["by_players"][0]["points"]} == {74}
+    head = dict(sweep_document(result)["head"])
+    assert head["games per point"].startswith("74, random")
+    assert head["CPU budget"] == ("0.01 CPU minutes: 74 games a point at 2 players; "
+                                  "left out: 26 games a point at 2 players")
+
+
+def test_a_tune_whose_budget_ends_the_race_confirms_what_it_can_and_says_where_it_stopped(pile, tmp_path,
+                                                                                         monkeypatch):
+    fixed_probe(monkeypatch, 0.001)
+    d = load(pile)
+    axes = [parse_axis(pile, d, "rules.start=0..7"), parse_axis(pile, d, "rules.take_max=1..3")]
+    goals = [parse_goal("length<=5"), parse_goal("length>=5")]
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        result = tune(pile, d, axes, goals, store, TuneOptions(players=2, agent="random", first_games=40, games=160,
+                                                               workers=1, progress=False, cpu_minutes=0.01))
+    # 0.6 s: the race's 70 of 100 shares (0.42 s) cannot pay the first round (24 x 40 x 0.001 s =
+    # 0.96 s), which is played all the same; no second round; the confirmation's 0.6 s then pays
+    # 3 x 160 x 0.001 = 0.48 s: every game
+    assert len(result["rounds"]) == 1 and result["rounds"][0]["unsure"] > 0
+    assert result["budget"]["stopped"] == (f"the CPU budget stopped the race before 80 games "
+                                           f"({result['rounds'][0]['unsure']} candidates still unsure)")
+    assert result["confirmation_games"] == 160
+    assert [(p["phase"], p["wanted"], p["games"]) for p in result["budget"]["phases"]] == \
+        [("race", 40, 40), ("race", 80, 0), ("confirmation", 160, 160)]
+    assert "CPU budget: 0.01 CPU minutes bought race 40 of 40 games a candidate" in tune_text(result)

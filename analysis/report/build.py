@@ -26,7 +26,9 @@ from boardlab.analysis.report.glossary import glossary
 from boardlab.analysis.report.verdict import verdict, verdict_blocks
 from boardlab.analysis.report.wording import games as count, measured_words, number, say, word
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
-from boardlab.analysis.report.options import model_agent, rule_alternatives, rule_namer, rule_problem, with_rule
+from boardlab.analysis.report.budgeted import bought_data, bought_words, report_budget, sized
+from boardlab.analysis.report.options import (model_agent, option_value_text, rule_alternatives, rule_namer, rule_problem,
+                                              with_rule)
 from boardlab.analysis.store import ResultStore, definition_hash, engine_fingerprint
 from boardlab.analysis.tables import TableOptions
 from boardlab.layouts.errors import BoardlabError
@@ -46,6 +48,8 @@ class ReportOptions:
     progress: bool = True
     agent: str | None = None
     backend: Any = None  # a runner.Backend (e.g. a Dask cluster); None: `workers` local processes  # the agent in every seat; None: the definition's `analysis.agent`, else random
+    cpu_minutes: float | None = None  # the report's CPU budget (`budgeted`); None: no limit
+    quick: bool = False  # a quick run for iterating (said in the head)
 
 
 def check_agent(game_id: str, name: str) -> str:
@@ -112,10 +116,15 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     definition = with_measured_pace(definition, store)  # table minutes at the pace playtests measured, if any
     agent = check_agent(game_id, options.agent or model_agent(definition))
     alternatives, skipped = rule_alternatives(definition)
-    jobs, alt_errors = [], {}
+    budget = report_budget(options.cpu_minutes, options.quick)
+    # every phase's games sized from a probe to fit the budget (`budgeted`): self-play first
+    base_jobs = sized(budget, "self-play", [Job(definition, n, (agent,) * n, games_for(n, options), options.seed)
+                                            for n in counts], store, required=True)
+    self_play = {job.players: job.games for job in base_jobs}
+    watched = sized(budget, "decisions", [Job(definition, n, (agent,) * n, options.decision_games, options.seed,
+                                               observe=True) for n in counts], store, required=True)
+    alt_jobs, alt_keys, alt_errors = [], [], {}
     for n in counts:
-        jobs.append(Job(definition, n, (agent,) * n, games_for(n, options), options.seed))
-        jobs.append(Job(definition, n, (agent,) * n, options.decision_games, options.seed, observe=True))
         for option, value in alternatives:
             changed = with_rule(definition, option, value)
             try:
@@ -126,13 +135,22 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
             except (BoardlabError, ValueError) as err:
                 alt_errors[(n, option, value)] = str(err)
                 continue
-            jobs.append(Job(changed, n, (agent,) * n, alternative_games(n, options), options.seed))
-    outcomes = play_jobs(jobs, store, options.workers, options.progress, backend=options.backend)
+            alt_jobs.append(Job(changed, n, (agent,) * n, alternative_games(n, options), options.seed))
+            alt_keys.append(f"{option} = {option_value_text(value)}")
+    # an alternative is paired with the default's games of the same seeds: at most half of them
+    alt_jobs = sized(budget, "alternatives", alt_jobs, store, details=alt_keys, required=True,
+                     most=[max(1, self_play[job.players] // 2) for job in alt_jobs])
+    jobs = []
+    for base, moves in zip(base_jobs, watched):
+        jobs += [base, moves] + [job for job in alt_jobs if job.players == base.players]
+    estimate = sum(budget.estimate(p) for p in ("self-play", "decisions", "alternatives")) if budget.limited else None
+    outcomes = play_jobs(jobs, store, options.workers, options.progress, backend=options.backend, estimate=estimate)
+    budget.settle()
     by_job = {id(o.job): o for o in outcomes}
-    traces, effects = _skill(definition, counts, options, store)
+    traces, effects = _skill(definition, counts, options, store, budget)
     unit = engines.make_game(definition, counts[0]).length_unit
     baselines = {n: by_job[id(jobs_n[0])] for n, jobs_n in _by_count(jobs).items()}
-    level_outcomes, level_seconds = _levels(definition, counts, options, store, traces, agent, baselines)
+    level_outcomes, level_seconds = _levels(definition, counts, options, store, traces, agent, baselines, budget)
 
     difference = sections.designer_difference(definition)
     rule_name = rule_namer(definition, language())
@@ -181,7 +199,9 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     data["findings"] = found
     data["verdict"] = verdict(data["by_players"], rule_name)
     tables_blocks, data["tables"] = _tables(definition, options, store)
-    head = _head(definition, options, counts, traces, effects, agent)
+    data["budget"] = bought_data(budget)
+    head = _head(definition, options, counts, traces, effects, agent, self_play)
+    head.append([say("head.budget"), bought_words(data["budget"])])
     head = [row if row[0] != say("head.agents") else [row[0], row[1] + _level_words(data["by_players"], options)]
             for row in head]
     document = {
@@ -213,7 +233,7 @@ def _level_records(agent: str, baselines: dict, level_outcomes: dict) -> dict:
     return out
 
 
-def _skill(definition, counts, options: ReportOptions, store: ResultStore) -> tuple[dict, dict]:
+def _skill(definition, counts, options: ReportOptions, store: ResultStore, budget=None) -> tuple[dict, dict]:
     """The skill trace (`skill.traces`: every player count's ladder climbing together) and restricted
     play (`restricted.effects`) at every player count, {players: dict}, their games through the
     results store (so a rerun plays only what is missing)."""
@@ -221,9 +241,9 @@ def _skill(definition, counts, options: ReportOptions, store: ResultStore) -> tu
 
     backend = options.backend or runner.LocalBackend(options.workers)
     traces = skill.traces(definition, counts, options.skill_games, options.skill_budget, options.seed, store, backend,
-                          progress=options.progress)
+                          progress=options.progress, budget=budget)
     effects = restricted.effects_at(definition, counts, options.skill_games, options.seed, store, backend,
-                                    progress=options.progress)
+                                    progress=options.progress, budget=budget)
     return traces, effects
 
 
@@ -255,7 +275,7 @@ def _by_count(jobs: list[Job]) -> dict[int, list[Job]]:
 
 
 def _levels(definition, counts, options: ReportOptions, store: ResultStore, traces: dict, model: str,
-            baselines: dict) -> tuple[dict, float]:
+            baselines: dict, budget=None) -> tuple[dict, float]:
     """The games of the player levels (`levels`) at every player count: {players: {"beginner":
     (agent, outcome), "skilled": (agent, outcome), "against random": outcome, "against beginner":
     outcome or None}} and their stored compute time.  A level played by the model agent takes the
@@ -285,9 +305,17 @@ def _levels(definition, counts, options: ReportOptions, store: ResultStore, trac
             if skilled != beginner and beginner != "random" else None
         plans[n] = plan
     todo = list(planned.values())
-    played = play_jobs(todo, store, options.workers, options.progress, label="games of the player levels",
-                       backend=options.backend)
-    by = {id(o.job): o for o in played}
+    if budget is not None:
+        todo_sized = sized(budget, "levels", todo, store, details=[f"{j.players}: {', '.join(j.agents)}" for j in todo],
+                           required=True)
+    else:
+        todo_sized = todo
+    estimate = budget.estimate("levels") if budget is not None and budget.limited else None
+    played = play_jobs(todo_sized, store, options.workers, options.progress, label="games of the player levels",
+                       backend=options.backend, estimate=estimate)
+    if budget is not None:
+        budget.settle()
+    by = {id(job): o for job, o in zip(todo, played)}
     out = {}
     for n, plan in plans.items():
         out[n] = {key: (value[0], baselines[n] if value[1] is None else by[id(value[1])]) if isinstance(value, tuple)
@@ -449,7 +477,8 @@ def _ladder_words(traces: dict, effects: dict) -> str:
     return words
 
 
-def _head(definition, options: ReportOptions, counts, traces: dict, effects: dict, agent: str) -> list[list[str]]:
+def _head(definition, options: ReportOptions, counts, traces: dict, effects: dict, agent: str,
+          self_play: dict | None = None) -> list[list[str]]:
     from boardlab import __version__
     info = definition.game
     assumptions = info.assumptions
@@ -460,7 +489,8 @@ def _head(definition, options: ReportOptions, counts, traces: dict, effects: dic
         ["boardlab", say("head.version", version=__version__, commit=git_commit())],
         [say("head.seed"), str(options.seed)],
         [say("head.players"), ", ".join(str(n) for n in counts)],
-        [say("head.games"), ", ".join(say("head.games_with", games=count(games_for(n, options)), players=n)
+        [say("head.games"), ", ".join(say("head.games_with", games=count((self_play or {}).get(n, games_for(n, options))),
+                                                          players=n)
                                       for n in counts)
          + say("head.games_rest", decisions=count(options.decision_games), skill=count(options.skill_games),
                budget=count(options.skill_budget))],

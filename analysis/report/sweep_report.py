@@ -102,6 +102,31 @@ def _reference(metric: str, result: dict) -> tuple[float | None, str]:
     return None, ""
 
 
+def _games_per_point(result: dict, players: int | None = None) -> str:
+    """The games each point played (at `players`, else at every count): the budget's, else --games."""
+    sized = (result.get("budget") or {}).get("games_per_point") or {}
+    if players is not None:
+        return f"{sized.get(str(players), result['games']):,}"
+    values = sorted(set(sized.values())) or [result["games"]]
+    return ", ".join(f"{g:,}" for g in values) if len(values) > 1 or not sized else f"{values[0]:,}"
+
+
+def budget_words(result: dict) -> str:
+    """What a sweep's or a tune's CPU budget bought and left out (one line).
+
+    >>> budget_words({"games": 1000, "budget": {"cpu_minutes": 2.0, "quick": False,
+    ...               "games_per_point": {"2": 400}, "left_out": {"2": 600}}})
+    '2 CPU minutes: 400 games a point at 2 players; left out: 600 games a point at 2 players'
+    """
+    b = result["budget"]
+    limit = "no limit" if b["cpu_minutes"] is None else f"{b['cpu_minutes']:g} CPU minutes" + \
+        (" (a quick run)" if b["quick"] else "")
+    bought = ", ".join(f"{g:,} games a point at {n} players" for n, g in b["games_per_point"].items())
+    left = "; left out: " + ", ".join(f"{g:,} games a point at {n} players" for n, g in b["left_out"].items()) \
+        if b["left_out"] else "; nothing left out"
+    return f"{limit}: {bought}{left}"
+
+
 def sweep_document(result: dict) -> dict:
     """The report document of a sweep (its JSON is the document; `data` holds every point)."""
     axes = result["axes"]
@@ -112,9 +137,11 @@ def sweep_document(result: dict) -> dict:
             ["varied", "; ".join(f"{a['key']} = {', '.join(_text(v) for v in a['values'])} (written: "
                                  f"{_text(result['written'][a['key']])})" for a in axes)],
             ["players", ", ".join(str(b["players"]) for b in result["by_players"])],
-            ["games per point", f"{result['games']:,}, {result['agent']} in every seat"],
+            ["games per point", f"{_games_per_point(result)}, {result['agent']} in every seat"],
             ["seed", f"{result['seed']}: every point plays the same games (the same deals and dice), so neighbouring "
                      f"points differ by the rule, not by luck"]]
+    if result.get("budget"):
+        head.append(["CPU budget", budget_words(result)])
     from boardlab.analysis.report.compare import pace_note
 
     paces = {b["players"]: pace_note(b["pace"], unit) for b in result["by_players"] if b.get("pace")}
@@ -141,7 +168,7 @@ def sweep_document(result: dict) -> dict:
         own = [m for m in metrics if not find_metric(m)]
         for title, shown, note in (
                 (f"Every point, {n} players", headline,
-                 f"{result['games']:,} games a point on seed {result['seed']}; in brackets the 95% interval. Seats "
+                 f"{_games_per_point(result, n)} games a point on seed {result['seed']}; in brackets the 95% interval. Seats "
                  "count on decided games (a shared win counts as its share), lengths and minutes on every game (one "
                  "stopped at the cap counted at the cap: ≥ marks a lower bound, with the share capped), "
                  "draws and capped games as shares of all games."),

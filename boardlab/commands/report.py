@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from boardlab.common.notes import note
-from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
-                                game_definition, store_and_backend)
+from boardlab.arguments import (add_agent_argument, add_budget_arguments, add_game_arguments, add_seed_argument,
+                                add_store_arguments, at_most, budget_minutes, game_definition, store_and_backend)
 from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_DEALS, MAX_GAMES
 
 #: the command's line in `boardlab --help`
@@ -43,6 +43,7 @@ def register(subparsers) -> None:
                    help=f"random deals for tables estimated over deals (default: {ReportOptions.table_deals})")
     add_agent_argument(p)
     add_seed_argument(p)
+    add_budget_arguments(p, "report")
     p.add_argument("--lang", metavar="LANG",
                    help="the language of every text of the report (sections, findings, verdict, tables, charts, "
                         "glossary): one of the definition's [rulebook] languages, or 'all' for each of them "
@@ -67,7 +68,8 @@ def run(args) -> int:
     options = ReportOptions(games=args.games, seed=args.seed, players=args.players, skill_games=args.skill_games,
                             skill_budget=args.skill_budget,
                             decision_games=args.decision_games, table_deals=args.deals, workers=args.workers,
-                            progress=True, agent=args.agent)
+                            progress=True, agent=args.agent, cpu_minutes=budget_minutes(args, definition, "report"),
+                            quick=args.quick)
     variant = getattr(definition, "variant", "baseline")
     name = args.game if variant == "baseline" else variant
     base = Path(args.out) if args.out else Path("reports" if variant == "baseline" else "build/reports")

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from boardlab.common.notes import note
-from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
-                                game_definition, store_and_backend)
+from boardlab.arguments import (add_agent_argument, add_budget_arguments, add_game_arguments, add_seed_argument,
+                                add_store_arguments, at_most, budget_minutes, game_definition, store_and_backend)
 from boardlab.layouts import BoardlabError
 from boardlab.layouts.limits import MAX_GAMES
 
@@ -61,6 +61,7 @@ def register(subparsers) -> None:
                    help=f"games per point and player count (default: {DEFAULT_GAMES:,})")
     add_agent_argument(p)
     add_seed_argument(p)
+    add_budget_arguments(p, "sweep")
     add_store_arguments(p)
     p.add_argument("--out", metavar="DIR", help=f"output folder (default: {DEFAULT_OUT})")
     p.add_argument("--json", action="store_true", help="print the sweep's result as JSON")
@@ -101,7 +102,7 @@ def run(args) -> int:
         first = grids[players[0]][0]
         raise BoardlabError(f"every point is refused, nothing to play ({first.label()}: {first.refused})")
     options = SweepOptions(players=players, agent=agent, games=args.games, seed=args.seed, workers=args.workers,
-                           progress=True)
+                           progress=True, cpu_minutes=budget_minutes(args, definition, "sweep"), quick=args.quick)
     started = time.perf_counter()
     with store_and_backend(args) as (store, backend):
         result = sweep(base, definition, axes, store, dataclasses.replace(options, backend=backend), grids)

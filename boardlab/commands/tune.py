@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
-                                store_and_backend)
+from boardlab.arguments import (add_agent_argument, add_budget_arguments, add_game_arguments, add_seed_argument,
+                                add_store_arguments, at_most, budget_minutes, store_and_backend)
 from boardlab.commands.sweep import add_players_argument, player_counts, prepare
 from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.limits import MAX_GAMES
@@ -41,6 +41,7 @@ def register(subparsers) -> None:
                    help=f"candidates confirmed on fresh seeds (default: {TuneOptions.finalists})")
     add_agent_argument(p)
     add_seed_argument(p)
+    add_budget_arguments(p, "tune")
     add_store_arguments(p)
     p.add_argument("--write-variant", metavar="FILE",
                    help="write the first values meeting every goal in the confirmation run as a variant file "
@@ -60,7 +61,8 @@ def run(args) -> int:
     points = playable_grid(base, axes, players)  # before the store is opened: nothing played yet
     target = _variant_target(args.write_variant) if args.write_variant else None
     options = TuneOptions(players=players, agent=agent, games=args.games, finalists=args.finalists, seed=args.seed,
-                          workers=args.workers, progress=True,
+                          workers=args.workers, progress=True, cpu_minutes=budget_minutes(args, definition, "tune"),
+                          quick=args.quick,
                           max_capped=getattr(getattr(definition, "analysis", None), "max_capped", TuneOptions.max_capped),
                           difference=getattr(getattr(definition, "analysis", None), "difference", None)
                           or TuneOptions.difference)

@@ -1,0 +1,108 @@
+"""A report within its CPU budget: each phase's games sized from a probe (`budget.Budget`), and
+what the budget bought said in the report's head and JSON.
+
+The report's phases and their shares of the budget (`SHARES`): self-play at every player count,
+the decisions' move-by-move games, the rule alternatives, the skill trace's steps, restricted
+play's elements, the player levels.  Self-play, the decisions and the player levels are required
+(each plays at least one rotation of the seats past the budget: a report without them is no
+report); rule alternatives play at most half the self-play games they are paired with; a skill
+step or a restricted element that does not fit is left out and named.
+
+`bought_data` is the part of `Budget.bought()` that the JSON keeps: the games each phase wanted
+and got, with the smallest difference from the fair share those games detect at 80% power
+(`metrics.minimum_detectable_difference`), and what was left out; never a clock figure, so a
+report whose budget fits is the same JSON on any machine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+from boardlab.analysis.budget import Ask, Budget, probe_costs
+
+#: the report's phases and their shares of its CPU budget
+SHARES = {"self-play": 40, "decisions": 5, "alternatives": 15, "skill": 20, "restricted": 10, "levels": 10}
+#: phases whose games test a share against the fair one (their power is stated)
+TESTED = ("self-play", "restricted", "levels")
+
+
+def report_budget(minutes: float | None, quick: bool = False) -> Budget:
+    return Budget(minutes, SHARES, quick)
+
+
+def sized(budget: Budget, phase: str, jobs: Sequence, store, details: Sequence[str] | None = None,
+          required: bool = False, most: Sequence[int] | None = None) -> list:
+    """`jobs` (`jobs.Job`) with their games sized by `budget` as `phase` (each at most `most[i]`
+    when given), from a probe of each; a job given 0 games is left out.  Without a limit the
+    jobs keep their games (and the budget still lists them)."""
+    jobs = [dataclasses.replace(j, games=min(j.games, m)) for j, m in zip(jobs, most)] if most else list(jobs)
+    details = list(details) if details is not None else [str(j.players) for j in jobs]
+    costs = probe_costs(jobs, store) if budget.limited else [(0.0, 0)] * len(jobs)
+    asks = [Ask(d, cost, j.games, least=min(j.players, j.games), step=1 if j.observe else j.players, stored=stored,
+                required=required, facts={"players": j.players}) for j, d, (cost, stored) in zip(jobs, details, costs)]
+    games = budget.fit(phase, asks)
+    return [dataclasses.replace(j, games=g) for j, g in zip(jobs, games)]
+
+
+def bought_data(budget: Budget) -> dict:
+    """What the budget bought, for the report's JSON (see the module docstring)."""
+    from boardlab.analysis.report.metrics import minimum_detectable_difference
+
+    bought = budget.bought()
+    phases = []
+    for p in bought["phases"]:
+        row = {"phase": p["phase"], "detail": p["detail"], "players": p.get("players"), "wanted": p["wanted"],
+               "games": p["games"]}
+        if p["phase"] in TESTED and p.get("players") and p["games"]:
+            row["detectable"] = round(minimum_detectable_difference(p["games"], 1 / p["players"]) or 0.0, 4)
+        phases.append(row)
+    left = [{"phase": p["phase"], "detail": p["detail"], "players": p["players"], "games": p["wanted"] - p["games"]}
+            for p in phases if p["games"] < p["wanted"]]
+    return {"cpu_minutes": bought["cpu_minutes"], "quick": bought["quick"], "phases": phases, "left_out": left}
+
+
+def bought_words(data: dict) -> str:
+    """The head's words for what the budget bought and left out, in the report's language."""
+    from boardlab.analysis.report.wording import games as count, listed, number, say, unsigned_points
+
+    if data["cpu_minutes"] is None:
+        limit = say("budget.unlimited")
+    else:
+        limit = say("budget.minutes", minutes=number(data["cpu_minutes"], "g")) + \
+            (say("budget.quick") if data["quick"] else "")
+    parts = []
+    for phase in SHARES:
+        rows = [p for p in data["phases"] if p["phase"] == phase]
+        if not rows:
+            continue
+        if phase == "skill":
+            played = [p for p in rows if p["games"]]
+            parts.append(say("budget.phase.skill") + ": " + say_steps(len(played), sum(p["games"] for p in played)))
+            continue
+        by_players: dict = {}
+        for p in rows:
+            if p["games"]:
+                by_players.setdefault(p["players"], []).append(p)
+        items = []
+        for n, group in by_players.items():
+            most = max(p["games"] for p in group)
+            item = say("budget.item", games=count(most), players=n) if len(group) == 1 else \
+                say("budget.items", k=len(group), games=count(most), players=n)
+            detectable = [p["detectable"] for p in group if "detectable" in p]
+            if detectable:
+                item += say("budget.power", points=unsigned_points(max(detectable)))
+            items.append(item)
+        if items:
+            parts.append(say(f"budget.phase.{phase}") + ": " + listed(items))
+    left = [say("budget.left_step", phase=say("budget.phase.skill"), detail=x["detail"]) if x["phase"] == "skill" else
+            say("budget.left_item", games=count(x["games"]), phase=say(f"budget.phase.{x['phase']}"),
+                players=x["players"]) + (f" (`{x['detail']}`)" if x["phase"] in ("alternatives", "restricted") else "")
+            for x in data["left_out"]]
+    return limit + ": " + "; ".join(parts) + (say("budget.left", items=listed(left)) if left else say("budget.nothing_left"))
+
+
+def say_steps(steps: int, games: int) -> str:
+    from boardlab.analysis.report.wording import games as count, say_plural
+
+    return say_plural("budget.steps", steps, k=steps, games=count(games))

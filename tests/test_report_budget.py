@@ -1,0 +1,93 @@
+"""A report within its CPU budget (issue 35): every phase's games sized from the probe's cost per game,
+and the report saying what the budget bought and left out, in its head (both languages) and JSON.
+
+The probe is fixed here (`jobs.estimated_seconds`: 0.05 s a game, whatever the machine) and the CPU
+clock stands still, so the sizes are sums done by hand and no wall-clock or machine speed enters."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from boardlab.cli import main
+
+DATA = Path(__file__).parent / "data"
+#: the fixed probe: CPU seconds a game
+COST = 0.05
+
+
+def fixed_probe(monkeypatch):
+    from boardlab.analysis import budget
+    from boardlab.analysis.report import jobs
+
+    monkeypatch.setattr(jobs, "estimated_seconds",
+                        lambda js, store: (COST * sum(j.games for j in js), sum(j.games for j in js)))
+    monkeypatch.setattr(budget, "cpu_seconds", lambda: 0.0)
+
+
+def report_json(capsys, argv: list[str]) -> dict:
+    assert main(argv) == 0
+    printed = json.loads(capsys.readouterr().out)
+    return printed[0]["report"]
+
+
+def test_a_blockd_variant_on_a_6x6_grid_is_sized_to_its_budget_and_says_so(tmp_path, monkeypatch, capsys):
+    fixed_probe(monkeypatch)
+    report = report_json(capsys, ["report", "blockd", "--variant", str(DATA / "blockd-grid-6x6-purple.toml"),
+                                  "--players", "2", "--budget", "0.1", "--skill-games", "8", "--skill-budget", "16",
+                                  "--decision-games", "40", "--workers", "1", "--lang", "en", "--json",
+                                  "--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path)])
+    budget = report["data"]["budget"]
+    assert budget["cpu_minutes"] == 0.1 and not budget["quick"]
+    phases = {}
+    for p in budget["phases"]:
+        phases.setdefault(p["phase"], []).append(p)
+    # 6 s; self-play's share 40 of 100: 2.4 s at 0.05 s a game = 48 games of the 2,400 wanted
+    assert [(p["wanted"], p["games"]) for p in phases["self-play"]] == [(2400, 48)]
+    # the decisions: 5 of the 60 shares still waiting, of the 3.6 s free: 0.3 s = 6 games of 40
+    assert [(p["wanted"], p["games"]) for p in phases["decisions"]] == [(40, 6)]
+    # alternatives: at most half the self-play games (24) each; 15 of 55 shares of 3.3 s = 0.9 s for
+    # 7 x 24 x 0.05 = 8.4 s: 24 x 0.9 / 8.4 = 2.57, 2 games each
+    assert [(p["wanted"], p["games"]) for p in phases["alternatives"]] == [(24, 2)] * 7
+    # the skill trace: half of 6 s (skill 20, restricted 10, levels 10 waiting); each step 8 games, 0.4 s
+    assert [p["games"] for p in phases["skill"]] == [8, 8]
+    assert report["data"]["by_players"]["2"]["seats"]["games"] == 48  # the report measured what was bought
+    head = dict(report["head"])
+    assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 48 games at 2 players (a share ")
+    assert "left out: 2,352 games of self-play at 2 players" in head["CPU budget"]
+    assert head["games"].startswith("48 with 2")
+
+
+def test_every_phase_within_its_budget_plays_what_it_wants_and_nothing_is_left_out(tmp_path, monkeypatch, capsys):
+    fixed_probe(monkeypatch)
+    report = report_json(capsys, ["report", "blockd", "--players", "2", "--budget", "60", "--games", "40",
+                                  "--skill-games", "4", "--skill-budget", "16", "--decision-games", "4",
+                                  "--workers", "1", "--lang", "es", "--json", "--store", str(tmp_path / "s.sqlite"),
+                                  "--out", str(tmp_path)])
+    budget = report["data"]["budget"]
+    assert budget["left_out"] == [] and all(p["games"] == p["wanted"] for p in budget["phases"])
+    words = dict(report["head"])["presupuesto de CPU"]
+    assert words.startswith("60 minutos de CPU: partidas entre jugadores iguales: 40 partidas con 2 jugadores")
+    assert words.endswith("; no quedó nada fuera")
+
+
+def test_quick_runs_within_a_minute_and_says_it_is_quick(tmp_path, monkeypatch, capsys):
+    fixed_probe(monkeypatch)
+    report = report_json(capsys, ["report", "blockd", "--players", "2", "--quick", "--skill-games", "4",
+                                  "--skill-budget", "16", "--decision-games", "4", "--workers", "1", "--lang", "en",
+                                  "--json", "--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path)])
+    budget = report["data"]["budget"]
+    assert budget["cpu_minutes"] == 1.0 and budget["quick"]
+    # 60 s, self-play's 40%: 24 s = 480 games of 2,400
+    assert [p["games"] for p in budget["phases"] if p["phase"] == "self-play"] == [480]
+    assert "(a quick run)" in dict(report["head"])["CPU budget"]
+
+
+@pytest.mark.parametrize("argv", [["--budget", "-1"], ["--budget", "nan"], ["--budget", "20000"]])
+def test_a_bad_budget_is_one_line(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["report", "blockd", *argv])
+    assert stop.value.code == 2
+    assert "--budget" in capsys.readouterr().err
