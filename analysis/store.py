@@ -174,10 +174,24 @@ def encode_record(record: GameRecord) -> str:
 
 
 def decode_record(index: int, text: str) -> GameRecord:
+    """A stored game's record.  Its agent names and the keys of its figures are interned, and equal
+    agent tuples shared, so that the records of many games (a comparison's 96,000 a side) hold each
+    name once rather than once a game."""
     from boardlab.analysis.runner import GameRecord
 
     deal, rotation, agents, winners, unfinished, length, stats = json.loads(text)
-    return GameRecord(index, deal, rotation, tuple(agents), tuple(winners), bool(unfinished), length, stats)
+    stats = {sys.intern(k): v for k, v in stats.items()}
+    return GameRecord(index, deal, rotation, _shared(tuple(agents)), tuple(winners), bool(unfinished), length, stats)
+
+
+_SHARED: dict = {}
+
+
+def _shared(agents: tuple) -> tuple:
+    """One tuple object for every record's equal agents (at most a few hundred distinct ones)."""
+    if len(_SHARED) > 4096:
+        _SHARED.clear()
+    return _SHARED.setdefault(agents, agents)
 
 
 _TABLES = """
@@ -341,10 +355,11 @@ class ResultStore:
         """
         with self._guarded():
             rows = self.db.execute("SELECT idx, record FROM games WHERE config = ? AND idx < ? ORDER BY idx",
-                                   (config, games)).fetchall()
-            if len(rows) != games:
-                raise KeyError(f"{games - len(rows)} of {games} games of {config[:12]} are not stored")
-            return [decode_record(i, text) for i, text in rows]
+                                   (config, games))
+            found = [decode_record(i, text) for i, text in rows]  # row by row: never every text at once
+            if len(found) != games:
+                raise KeyError(f"{games - len(found)} of {games} games of {config[:12]} are not stored")
+            return found
 
     def seconds(self, config: str, games: int) -> float:
         """Compute time recorded for the blocks that lie within games 0..games-1."""

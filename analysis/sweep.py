@@ -316,9 +316,11 @@ def play_points(points: Sequence[Point], players: int, agent: str, games: int, s
 
     live = [p for p in points if p.definition is not None]
     jobs = [Job(p.definition, players, (agent,) * players, games, seed) for p in live]
-    for point, outcome in zip(live, play_jobs(jobs, store, workers, progress, backend=backend)):
+    measured = play_jobs(jobs, store, workers, progress, backend=backend,  # one point's records at a time
+                         reduce=lambda outcome: point_metrics(outcome.records, outcome.job.definition, players))
+    for point, metrics in zip(live, measured):
         point.games = games
-        point.metrics = point_metrics(outcome.records, point.definition, players)
+        point.metrics = metrics
 
 
 def point_json(point: Point) -> dict:

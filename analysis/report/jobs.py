@@ -79,10 +79,11 @@ def _prepare(job: Job, store: ResultStore):
 
 def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, progress: bool = True,
               label: str = "games", backend: runner.Backend | None = None,
-              estimate: float | None = None) -> list[Outcome]:
+              estimate: float | None = None, reduce=None) -> list:
     """Play what the store lacks of every job (on `backend`, default `workers` local processes);
     return every job's outcome (in the jobs' order).  `estimate`: the CPU seconds the budget
-    expects of them, said on the progress line."""
+    expects of them, said on the progress line.  `reduce(outcome)`: what to keep of each outcome
+    instead of it (a sweep's point metrics), so that only one job's records are held at a time."""
     prepared = [_prepare(job, store) for job in jobs]
     total = sum(b - a for *_, todo in prepared for a, b in todo)
     bar = runner.Progress(total, label, estimate=estimate) if progress and total else None
@@ -104,7 +105,9 @@ def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, p
         # an observed job's records hold only the decision counts: no game summary of them
         summary = {"games": len(records), "seconds": seconds} if job.observe else \
             runner.summarize(game, match, records, seconds)
-        outcomes.append(Outcome(job, records, summary))
+        outcome = Outcome(job, records, summary)
+        outcomes.append(reduce(outcome) if reduce is not None else outcome)
+        del records, outcome  # with `reduce`, one job's records at a time
     if bar:
         bar.close()
     return outcomes
