@@ -311,7 +311,8 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
         ladder = game.skill_ladder(max_budget) + (["perfect"] if perfect["solved"] else [])
         climbs[players] = {"game": game, "ladder": ladder, "at": 0, "next": 1, "perfect": perfect,
                            "games": rounded_games(games, players), "pairings": [], "outcomes": [], "stopped": "the ladder's top", "done": False}
-    if budget is None and cpu_minutes is not None:
+    own = budget is None and cpu_minutes is not None  # the skill command's budget, said in its trace
+    if own:
         budget = Budget(cpu_minutes)
     while True:
         climbing = [n for n, c in climbs.items() if not c["done"] and c["next"] < len(c["ladder"])]
@@ -331,9 +332,12 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
             if not budget.games_for("skill", estimate / missing if missing else 0.0, wanted, least=wanted,
                                     stored=wanted - missing, detail=", ".join(names)):
                 for n in climbing:
-                    climbs[n]["stopped"] = (f"the CPU budget of {budget.minutes:g} minutes: {', '.join(names)} would "
-                                            f"take about {clock(estimate)} more ({missing:,} games) after {clock(spent)}")
-                    climbs[n]["left_out"] = climbs[n]["ladder"][climbs[n]["next"]:]
+                    c = climbs[n]
+                    # a report's trace names only the level left out: no clock figure in its JSON
+                    c["stopped"] = (f"the CPU budget of {budget.minutes:g} minutes: {', '.join(names)} would take "
+                                    f"about {clock(estimate)} more ({missing:,} games) after {clock(spent)}") if own \
+                        else f"the CPU budget: {c['ladder'][c['next']]}"
+                    c["left_out"] = c["ladder"][c["next"]:]
                 break
             if progress and missing and getattr(sys.stderr, "isatty", lambda: False)():  # a terminal's line, as the bars
                 note(f"{', '.join(names)}: {missing:,} games, about {clock(estimate)} of CPU (estimated from a probe); "
@@ -355,7 +359,7 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
                 else:
                     c["done"] = True
     results = {n: _result(c, n, games, max_budget, seed) for n, c in climbs.items()}
-    if budget is not None and budget.limited:
+    if own and budget is not None:  # a report's budget is said by the report (`budgeted`)
         for n, c in climbs.items():
             results[n]["budget"] = {"cpu_minutes": budget.minutes, "cpu_seconds_spent": round(budget.spent(), 1),
                                     "levels_played": len(c["pairings"]) + 1, "left_out": c.get("left_out", [])}

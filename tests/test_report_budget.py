@@ -91,3 +91,17 @@ def test_a_bad_budget_is_one_line(argv, capsys):
         main(["report", "blockd", *argv])
     assert stop.value.code == 2
     assert "--budget" in capsys.readouterr().err
+
+
+def test_a_ladder_the_budget_ended_is_said_in_each_language_without_a_clock():
+    from boardlab.analysis.report.sections import stopped_words
+    from boardlab.layouts import load
+    from boardlab.layouts.terms import speaking
+
+    with speaking("en", load("blockd")):
+        said = stopped_words("the CPU budget: mcts-64")
+    assert said.startswith("The ladder stopped where the report's CPU budget ended: its next level, mcts-64, did not fit")
+    with speaking("es", load("blockd")):
+        said = stopped_words("the CPU budget: mcts-64")
+    assert said.startswith("La escalera se detuvo donde acabó el presupuesto de CPU del informe: su nivel siguiente, "
+                           "mcts-64, no cabía")

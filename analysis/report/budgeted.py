@@ -64,13 +64,13 @@ def bought_data(budget: Budget) -> dict:
 
 def bought_words(data: dict) -> str:
     """The head's words for what the budget bought and left out, in the report's language."""
-    from boardlab.analysis.report.wording import games as count, listed, number, say, unsigned_points
+    from boardlab.analysis.report.wording import games as count, listed, number, say, say_plural, unsigned_points
 
     if data["cpu_minutes"] is None:
         limit = say("budget.unlimited")
     else:
-        limit = say("budget.minutes", minutes=number(data["cpu_minutes"], "g")) + \
-            (say("budget.quick") if data["quick"] else "")
+        limit = say_plural("budget.minutes", 1 if data["cpu_minutes"] == 1 else 2,
+                           minutes=number(data["cpu_minutes"], "g")) + (say("budget.quick") if data["quick"] else "")
     parts = []
     for phase in SHARES:
         rows = [p for p in data["phases"] if p["phase"] == phase]

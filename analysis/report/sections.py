@@ -294,6 +294,8 @@ def stopped_words(stopped: str, levels: list | None = None) -> str:
         if top["budget"]:
             return say("skill.top_budget", top=top["agent"])
         return say("skill.top_engine", top=top["agent"])
+    if stopped.startswith("the CPU budget: "):  # a report's budget ended the climb (`skill.traces`)
+        return say("skill.budget_stop", level=stopped.partition(": ")[2])
     reason, _, capstone = stopped.partition("; ")
     if reason == "two consecutive budget doublings without a significant gain":
         words = say("skill.doublings") + (say("skill.capstone", top=capstone.split(",")[0]) if capstone else "")
