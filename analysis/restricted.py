@@ -26,11 +26,20 @@ the games are then the same agent against itself.  So each element is also probe
 full agent plays a few games in every seat, and at each of its decisions where barring takes a
 move away, the barred agent is asked too (the same random numbers for both); the count of the
 moves it plays differently is reported beside the share ("moves changed").  None changed: the
-measure cannot tell whether the element matters (a stronger agent might use it).
+measure cannot tell whether the element matters (a stronger agent might use it), and such an
+element is not played at all (`effects_at`).
+
+Restricted play stops when answered: each element with enough games (`first_look`) is looked at
+after half of them, and stops there when its two-sided test is already below `ALPHA_FIRST`; the
+others play the rest, tested at `ALPHA` - `ALPHA_FIRST`.  By Bonferroni the two looks together
+reject an element that does not matter at most `ALPHA` of the time (enumerated in the tests: 3.6%
+at 60 + 60 games; two looks at 5% each would reject 5.3%), and the p-value reported is the look's
+scaled to `ALPHA`, so the report's false-discovery control reads it as any other.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Hashable
 
@@ -42,6 +51,13 @@ PROBE_GAMES = 20
 PROBE_DECISIONS = 1000
 #: the random stream of the probe's questions (simulate uses streams 0 and 1, tables 2)
 PROBE_STREAM = 7
+#: sequential stopping: an element is looked at after half its games, and stops there when its
+#: two-sided test is already below ALPHA_FIRST; the rest of ALPHA is the last look's (Bonferroni:
+#: the two looks together reject a fair element at most ALPHA of the time), and the p-value
+#: reported is the look's scaled to ALPHA (p x ALPHA / the look's level)
+ALPHA_FIRST = 0.005
+#: the fewest rotations of the seats on each side of the first look
+LOOK_ROTATIONS = 10
 
 
 @dataclass(frozen=True)
@@ -144,10 +160,18 @@ def effects_at(definition, counts: list[int], games: int, seed: int, store, back
         names = [f"{plan[2].name}" for plan in plans if plan[-1].games]
         resized = iter(sized(budget, "restricted", asked, store, details=names))
         plans = [plan[:-1] + (next(resized),) if plan[-1].games else plan for plan in plans]
-    jobs = [plan[-1] for plan in plans if plan[-1].games]
     estimate = budget.estimate("restricted") if budget is not None and budget.limited else None
-    outcomes = iter(play_jobs(jobs, store, progress=progress, label="restricted-play games", backend=backend,
-                              estimate=estimate) if jobs else [])
+    # the first look: half the games of each element that has enough to look twice
+    firsts = {i: dataclasses.replace(plan[-1], games=first_look(plan[-1].games, plan[0]))
+              for i, plan in enumerate(plans) if first_look(plan[-1].games, plan[0])}
+    looked = dict(zip(firsts, play_jobs(list(firsts.values()), store, progress=progress, backend=backend,
+                                        label="restricted-play games, first look", estimate=estimate)
+                      if firsts else []))
+    answered = {i for i, o in looked.items() if _two_sided(o.records, plans[i]) < ALPHA_FIRST}
+    rest = [i for i, plan in enumerate(plans) if plan[-1].games and i not in answered]
+    played = dict(zip(rest, play_jobs([plans[i][-1] for i in rest], store, progress=progress, backend=backend,
+                                      label="restricted-play games", estimate=estimate) if rest else []))
+    played.update({i: looked[i] for i in answered})
     if budget is not None:
         budget.settle()
     out = {}
@@ -156,12 +180,17 @@ def effects_at(definition, counts: list[int], games: int, seed: int, store, back
         out[players] = {"agent": game.restricted_agent(), "players": players,
                         "games_per_element": rounded_games(games, players), "fair_share": round(1 / players, 6),
                         "elements": [], "seconds": 0.0}
-    for players, agent, restriction, probed, job in plans:
-        outcome = next(outcomes) if job.games else Outcome(job, [], {"seconds": 0.0})
+    for i, (players, agent, restriction, probed, job) in enumerate(plans):
+        outcome = played.get(i) or Outcome(job, [], {"seconds": 0.0})
         pairing = Pairing(agent, f"{agent}{WITHOUT}{restriction.name}", players).add(outcome.records)
         row = pairing.as_dict()
-        row["p_value"] = round(gain_p_value(pairing.wins, pairing.decided, pairing.fair, "two-sided"), 6)
+        p = gain_p_value(pairing.wins, pairing.decided, pairing.fair, "two-sided")
+        # the p-value of the two looks together (Bonferroni: the look's level is its part of ALPHA)
+        spent = ALPHA_FIRST if i in answered else (ALPHA - ALPHA_FIRST if i in firsts else ALPHA)
+        row["p_value"] = round(min(1.0, p * ALPHA / spent), 6)
         row["significant"] = row["p_value"] < ALPHA
+        if i in firsts:
+            row["looks"] = {"first": firsts[i].games, "planned": job.games, "stopped_first": i in answered}
         row["probe"] = probed
         if not probed["changed"]:
             row["unchanged"] = True  # not played: barring changed none of the probed moves
@@ -170,6 +199,27 @@ def effects_at(definition, counts: list[int], games: int, seed: int, store, back
     for players in counts:
         out[players]["seconds"] = round(out[players]["seconds"], 1)
     return out
+
+
+def first_look(games: int, players: int) -> int:
+    """The games of an element's first look: half its games in whole rotations of the seats, when
+    that leaves at least `LOOK_ROTATIONS` rotations on each side of it; else 0 (one look only).
+
+    >>> first_look(120, 2), first_look(120, 3), first_look(12, 2)
+    (60, 60, 0)
+    """
+    half = games // 2 // players * players
+    return half if half >= LOOK_ROTATIONS * players and games - half >= LOOK_ROTATIONS * players else 0
+
+
+def _two_sided(records, plan) -> float:
+    """The two-sided binomial p-value of a plan's (`effects_at`) records: the full agent's share of
+    the decided games against the fair one."""
+    from boardlab.analysis.skill import Pairing, gain_p_value
+
+    players, agent, restriction = plan[0], plan[1], plan[2]
+    pairing = Pairing(agent, f"{agent}{WITHOUT}{restriction.name}", players).add(records)
+    return gain_p_value(pairing.wins, pairing.decided, pairing.fair, "two-sided")
 
 
 def probe(definition, players: int, restriction: Restriction, agent: str, seed: int,

@@ -255,3 +255,51 @@ def test_an_element_whose_barring_changes_no_move_has_its_own_finding_not_too_fe
     changed = {**row, "probe": {**row["probe"], "changed": 3}}
     found = _restricted({3: {"restricted": {"agent": "greedy", "elements": [changed]}}})
     assert [f["kind"] for f in found] == ["too few"]
+
+
+def _two_sided_p(wins: int, decided: int) -> float:
+    """The exact two-sided binomial p-value against a share of 1/2, from the binomial coefficients."""
+    from math import comb
+
+    k = max(wins, decided - wins)
+    return min(1.0, 2 * sum(comb(decided, j) for j in range(k, decided + 1)) / 2 ** decided)
+
+
+def test_the_two_looks_together_reject_a_fair_element_at_most_five_percent_of_the_time():
+    """By enumeration of every outcome of 60 + 60 decided games of a fair element: rejecting at the
+    first look below ALPHA_FIRST or at the last below ALPHA - ALPHA_FIRST happens 3.6% of the time;
+    two looks each at 5% would reject 5.3% of the time (more than the 5% claimed)."""
+    from math import comb
+
+    from boardlab.analysis.restricted import ALPHA_FIRST
+    from boardlab.analysis.skill import ALPHA
+
+    def level(first: float, last: float) -> float:
+        return sum(comb(60, a) * comb(60, b) for a in range(61) for b in range(61)
+                   if _two_sided_p(a, 60) < first or _two_sided_p(a + b, 120) < last) / 2 ** 120
+
+    assert level(ALPHA_FIRST, ALPHA - ALPHA_FIRST) <= ALPHA < level(ALPHA, ALPHA)
+
+
+def test_an_element_answered_at_the_first_look_plays_no_more(tmp_path):
+    """Deblockle's farther block at 2 players: greedy wins 52 of the first 60 decided games against
+    greedy barred from it, p < 0.005 already: the element stops at 60 of its 120 games, and its
+    p-value is the first look's times ALPHA / ALPHA_FIRST. Links' elements are not answered then and
+    play all their games, their p-values the last look's times ALPHA / (ALPHA - ALPHA_FIRST)."""
+    from boardlab.analysis.report.jobs import Job, play_jobs
+
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        deblockle = {e["element"]: e for e in effects(load("deblockle"), 2, 120, 1, store)["elements"]}
+        links = effects(load("links"), 2, 120, 1, store)["elements"]
+        plain = play_jobs([Job(load("deblockle"), 2, ("greedy", "greedy-without-farther-block"), 60, 1)], store,
+                          workers=1, progress=False)[0]
+    far = deblockle["farther-block"]
+    wins = sum(1 for r in plain.records if len(r.winners) == 1 and r.agents[r.winners[0]] == "greedy")
+    decided = sum(1 for r in plain.records if len(r.winners) == 1 and not r.unfinished)
+    assert (far["games"], far["wins"], far["decided"]) == (60, wins, decided) == (60, 52, 60)
+    assert far["looks"] == {"first": 60, "planned": 120, "stopped_first": True}
+    assert far["p_value"] == pytest.approx(min(1.0, _two_sided_p(52, 60) * 0.05 / 0.005), abs=1e-6)
+    for e in links:
+        assert e["games"] == 120 and not e["looks"]["stopped_first"]
+        assert e["p_value"] == pytest.approx(min(1.0, _two_sided_p(e["wins"], e["decided"]) * 0.05 / 0.045),
+                                             abs=2e-6)

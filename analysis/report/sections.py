@@ -309,13 +309,17 @@ def restricted_blocks(data: dict, players: int) -> list:
         return [text(say("restricted.none"))]
     agent, fair = data["agent"], data["fair_share"]
     others = say("restricted.other") if players == 2 else say("restricted.others", n=players - 1)
-    from boardlab.analysis.restricted import changed_share
+    from boardlab.analysis.restricted import ALPHA_FIRST, changed_share
 
     rows = [[word(e["description"]), e["decided"], e["share"], e["ci95"], decided_by(e["share"], fair)
              if e["share"] is not None and e["share"] > fair else None, e["p_value"], e.get("discovery", False),
              changed_share(e)]
             for e in data["elements"]]
-    return [table(say("restricted.title", players=players), [(say("col.element"), "text"),
+    looks = [e for e in data["elements"] if e.get("looks")]
+    sequential = [text(say("restricted.looks", first=pct(ALPHA_FIRST), answered=say(
+        "restricted.answered", elements=listed(word(e["description"]) for e in looks if e["looks"]["stopped_first"]))
+        if any(e["looks"]["stopped_first"] for e in looks) else ""))] if looks else []
+    return sequential + [table(say("restricted.title", players=players), [(say("col.element"), "text"),
                                                               (say("col.decided_games"), "int"),
                                                               (say("col.agent_share", agent=agent), "pct"),
                                                               (say("col.interval"), "ci_pct"),
