@@ -169,9 +169,9 @@ def effects_at(definition, counts: list[int], games: int, seed: int, store, back
                       if firsts else []))
     answered = {i for i, o in looked.items() if _two_sided(o.records, plans[i]) < ALPHA_FIRST}
     rest = [i for i, plan in enumerate(plans) if plan[-1].games and i not in answered]
-    played = dict(zip(rest, play_jobs([plans[i][-1] for i in rest], store, progress=progress, backend=backend,
+    done = dict(zip(rest, play_jobs([plans[i][-1] for i in rest], store, progress=progress, backend=backend,
                                       label="restricted-play games", estimate=estimate) if rest else []))
-    played.update({i: looked[i] for i in answered})
+    done.update({i: looked[i] for i in answered})
     if budget is not None:
         budget.settle()
     out = {}
@@ -181,7 +181,7 @@ def effects_at(definition, counts: list[int], games: int, seed: int, store, back
                         "games_per_element": rounded_games(games, players), "fair_share": round(1 / players, 6),
                         "elements": [], "seconds": 0.0}
     for i, (players, agent, restriction, probed, job) in enumerate(plans):
-        outcome = played.get(i) or Outcome(job, [], {"seconds": 0.0})
+        outcome = done.get(i) or Outcome(job, [], {"seconds": 0.0})
         pairing = Pairing(agent, f"{agent}{WITHOUT}{restriction.name}", players).add(outcome.records)
         row = pairing.as_dict()
         p = gain_p_value(pairing.wins, pairing.decided, pairing.fair, "two-sided")
