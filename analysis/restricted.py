@@ -144,13 +144,17 @@ def effects_at(definition, counts: list[int], games: int, seed: int, store, back
     from boardlab.analysis.report.jobs import Job, Outcome, play_jobs
     from boardlab.analysis.skill import ALPHA, Pairing, gain_p_value, rounded_games
 
+    elements = sum(len(engines.make_game(definition, n).restrictions()) for n in counts)
+    # with a budget, the probes may take half of restricted play's part of it (each its share)
+    seconds = budget.allowance("restricted") / 2 / elements if budget is not None and budget.limited and elements \
+        else None
     plans = []
     for players in counts:
         game = engines.make_game(definition, players)
         agent = game.restricted_agent()
         played = rounded_games(games, players)
         for r in game.restrictions():
-            probed = _probed(definition, players, r, agent, seed, store)
+            probed = _probed(definition, players, r, agent, seed, store, seconds)
             plans.append((players, agent, r, probed, Job(definition, players, (agent,) + (f"{agent}{WITHOUT}{r.name}",)
                                                          * (players - 1), played if probed["changed"] else 0, seed)))
     asked = [plan[-1] for plan in plans if plan[-1].games]
@@ -223,10 +227,11 @@ def _two_sided(records, plan) -> float:
 
 
 def probe(definition, players: int, restriction: Restriction, agent: str, seed: int,
-          games: int = PROBE_GAMES, decisions: int = PROBE_DECISIONS) -> dict:
+          games: int = PROBE_GAMES, decisions: int = PROBE_DECISIONS, seconds: float | None = None) -> dict:
     """How often barring `restriction` changes `agent`'s move: {"games", "decisions" (the agent's,
     every seat), "binding" (those where barring takes a move away and leaves one), "changed" (those
-    where the barred agent then plays another move)}; see the module docstring."""
+    where the barred agent then plays another move)}; see the module docstring.  With `seconds`, no
+    game begins after that much CPU (at least one is played; "cut": true says it was)."""
     import random
 
     from boardlab.analysis import engines
@@ -247,15 +252,22 @@ def probe(definition, players: int, restriction: Restriction, agent: str, seed: 
             if full.choose(state, random.Random(question)) != barred.choose(state, random.Random(question)):
                 counts["changed"] += 1
 
+    import time
+
     match = make_match(game, [factories[agent]] * players, seed, agent_names=[agent] * players)
+    started = time.process_time()
     while counts["games"] < games and counts["decisions"] < decisions:
+        if seconds is not None and counts["games"] and time.process_time() - started >= seconds:
+            counts["cut"] = True  # the CPU it was given ran out (a budget's): fewer games than asked
+            break
         play_one(match, counts["games"], observe)
         counts["games"] += 1
     return counts
 
 
-def _probed(definition, players: int, restriction: Restriction, agent: str, seed: int, store) -> dict:
-    """`probe`, through the results store."""
+def _probed(definition, players: int, restriction: Restriction, agent: str, seed: int, store,
+            seconds: float | None = None) -> dict:
+    """`probe`, through the results store; a probe that `seconds` of CPU cut short is stored as such."""
     from boardlab.analysis.store import definition_hash, engine_fingerprint
     from boardlab.layouts.registry import game_entry
 
@@ -264,7 +276,28 @@ def _probed(definition, players: int, restriction: Restriction, agent: str, seed
            "element": restriction.name, "agent": agent, "seed": seed, "games": PROBE_GAMES,
            "decisions": PROBE_DECISIONS, "engine": engine_fingerprint(game_entry(game_id).engine),
            "code": engine_fingerprint(__name__)}
-    return store.cached(key, lambda: probe(definition, players, restriction, agent, seed))
+    # a whole probe, else one cut short by an earlier budget (so a rerun reads the same), else play one
+    for stored in (key, {**key, "cut": True}):
+        found = _lookup(store, stored)
+        if found is not None:
+            return found
+    result = probe(definition, players, restriction, agent, seed, seconds=seconds)
+    return store.cached({**key, "cut": True} if result.get("cut") else key, lambda: result)
+
+
+class _Missing(Exception):
+    pass
+
+
+def _lookup(store, key: dict):
+    """What the store holds under `key`, or None (nothing is computed or written)."""
+    def missing():
+        raise _Missing
+
+    try:
+        return store.cached(key, missing)
+    except _Missing:
+        return None
 
 
 def changed_share(element: dict) -> float | None:

@@ -303,3 +303,17 @@ def test_an_element_answered_at_the_first_look_plays_no_more(tmp_path):
         assert e["games"] == 120 and not e["looks"]["stopped_first"]
         assert e["p_value"] == pytest.approx(min(1.0, _two_sided_p(e["wins"], e["decided"]) * 0.05 / 0.045),
                                              abs=2e-6)
+
+
+def test_a_probe_a_budget_cuts_short_says_so_and_a_rerun_reads_the_same(tmp_path):
+    from boardlab.analysis.restricted import _probed
+
+    definition = load("sixbysix")
+    marker = engines.make_game(definition, 2).restriction("marker")
+    with ResultStore(tmp_path / "cut.sqlite") as store:
+        cut = _probed(definition, 2, marker, "greedy", 1, store, seconds=0.0)
+        assert cut["games"] == 1 and cut["cut"]  # one game, then no CPU left
+        assert _probed(definition, 2, marker, "greedy", 1, store) == cut  # stored as cut: a rerun reads it
+    with ResultStore(tmp_path / "whole.sqlite") as store:
+        whole = _probed(definition, 2, marker, "greedy", 1, store)
+    assert "cut" not in whole and whole["games"] > 1 and whole["decisions"] > cut["decisions"]
