@@ -17,10 +17,10 @@ cell) and gives the same move for every position and seed:
   rollout ties, including `randrange(1)` for a lone rollout move), and the state is handed back,
   so the rest of the game draws what it would have drawn after the Python agent's move.
 
-The tree of `mcts_choice` is arrays (a node per iteration at most): its children in the order
-they were expanded (UCT ties go to the first), its untried moves in the order the Python list
-keeps them after each `pop(i)`.  `tests/test_deblockle_search.py` compares the two move for
-move, on positions and over whole games.
+The tree of `mcts_choice` is the compiled tree every compiled search shares (`analysis/uct.py`,
+the twin of `analysis/mcts.py`'s); this module gives it Deblockle's positions, promising moves
+and rollouts.  `tests/test_deblockle_search.py` compares the compiled and the Python agents
+move for move, on positions and over whole games.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import math
 import numpy as np
 from boardlab.analysis.jit import njit
 
+from boardlab.analysis import uct
 from boardlab.analysis.deblockle import kernel
 from boardlab.analysis.deblockle.kernel import LEFT0, MOVER, OPTION_ROOM, UNFINISHED, WINNER, generate, play_move
 from boardlab.analysis.mersenne import STATE_WORDS, randrange, seed_state
@@ -200,46 +201,17 @@ def greedy_choice(st, masks, orient, neighbour, diagonal, around, tips, hop, sta
 
 # -- MCTS -------------------------------------------------------------------------------------
 @njit(cache=True)
-def _grow_rows(a, need):
-    """`a` (rows of 3), or a copy with room for `need` rows."""
-    if need <= a.shape[0]:
-        return a
-    b = np.empty((max(need, 2 * a.shape[0]), 3), dtype=a.dtype)
-    b[:a.shape[0]] = a
-    return b
-
-
-@njit(cache=True)
-def _grow(a, need):
-    """`a`, or a copy with room for `need` entries."""
-    if need <= a.shape[0]:
-        return a
-    b = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
-    b[:a.shape[0]] = a
-    return b
-
-
-@njit(cache=True)
 def mcts_choice(st0, masks0, orient0, neighbour, diagonal, around, tips, hop, star_mask, target, rules, tts, mt,
                 room, iterations, exploration, plies, margin, scale):
-    """(from, tip, to) of the move `agents.python_mcts` plays in this position (see the module docstring)."""
+    """(from, tip, to) of the move `agents.python_mcts` plays in this position (see the module
+    docstring): the tree is `analysis/uct.py`'s, the positions, candidates and rollouts are Deblockle's."""
     opt = np.zeros((OPTION_ROOM, 4), dtype=np.int64)
     moves = np.empty((room, 3), dtype=np.int64)
-    nodes = iterations + 1
-    mover = np.empty(nodes, dtype=np.int64)
-    visits = np.zeros(nodes, dtype=np.int64)
-    value = np.zeros(nodes, dtype=np.float64)
-    move = np.empty((nodes, 3), dtype=np.int64)
-    untried_at = np.empty(nodes, dtype=np.int64)
-    untried_len = np.full(nodes, -1, dtype=np.int64)  # -1: not reached yet (the Python node's None)
-    child_len = np.zeros(nodes, dtype=np.int64)
-    pool = np.empty((room, 3), dtype=np.int64)  # untried moves, per node a slice of its candidates
-    kids = np.empty(room, dtype=np.int64)  # children in the order expanded, the same slices
+    ints, value, pool, kids = uct.new_tree(iterations, 3, room)
     used = 0
     count = 1
-    mover[0] = -1
     st, masks, orient = np.empty_like(st0), np.empty_like(masks0), np.empty_like(orient0)
-    path = np.empty(nodes, dtype=np.int64)
+    path = np.empty(iterations + 1, dtype=np.int64)
     gains = np.empty(room, dtype=np.int64)
     scores = np.empty(room, dtype=np.float64)
     returns = np.zeros(2, dtype=np.float64)
@@ -254,53 +226,32 @@ def mcts_choice(st0, masks0, orient0, neighbour, diagonal, around, tips, hop, st
         depth = 1
         while st[MOVER] >= 0:
             player = st[MOVER]
-            if untried_len[node] < 0:  # first reached: the promising moves of its position
+            if not uct.reached(ints, node):  # first reached: the promising moves of its position
                 m = list_moves(opt, rows, moves)
                 best = -(1 << 40)
                 for k in range(m):
                     gains[k] = move_gain(tts, tips, player, orient, moves[k, 0], moves[k, 1], moves[k, 2])
                     if gains[k] > best:
                         best = gains[k]
-                pool = _grow_rows(pool, used + m)
-                kids = _grow(kids, used + m)
-                untried_at[node] = used
                 c = 0
-                for k in range(m):
+                for k in range(m):  # kept in place, in order
                     if m <= 1 or gains[k] >= best - margin:
-                        pool[used + c, 0], pool[used + c, 1], pool[used + c, 2] = moves[k, 0], moves[k, 1], moves[k, 2]
+                        moves[c, 0], moves[c, 1], moves[c, 2] = moves[k, 0], moves[k, 1], moves[k, 2]
                         c += 1
-                untried_len[node] = c
-                used += m
-            at = untried_at[node]
-            if untried_len[node] > 0:  # expansion: one untried move drawn at random
-                j = randrange(mt, untried_len[node])
-                frm, tip, to = pool[at + j, 0], pool[at + j, 1], pool[at + j, 2]
-                for i in range(at + j, at + untried_len[node] - 1):
-                    pool[i, 0], pool[i, 1], pool[i, 2] = pool[i + 1, 0], pool[i + 1, 1], pool[i + 1, 2]
-                untried_len[node] -= 1
-                rows, _ = play_move(st, masks, orient, frm, tip, to, neighbour, diagonal, around, tips, hop, star_mask,
-                                    target, rules, opt)
-                child = count
+                pool, kids, used = uct.open_node(ints, pool, kids, used, node, moves, c)
+            expanding = uct.untried(ints, node)
+            if expanding:  # expansion: one untried move drawn at random, then the rollout
+                node = uct.expand(ints, pool, kids, node, count, player, mt)
                 count += 1
-                mover[child], move[child, 0], move[child, 1], move[child, 2] = player, frm, tip, to
-                kids[at + child_len[node]] = child
-                child_len[node] += 1
-                path[depth] = child
-                depth += 1
-                break
-            # selection: UCT over the children in the order expanded, ties to the first
-            log_parent = math.log(visits[node])
-            pick, top = -1, -math.inf
-            for i in range(child_len[node]):
-                ch = kids[at + i]
-                score = value[ch] / visits[ch] + exploration * math.sqrt(log_parent / visits[ch])
-                if score > top:
-                    pick, top = ch, score
-            node = pick
-            rows, _ = play_move(st, masks, orient, move[node, 0], move[node, 1], move[node, 2], neighbour, diagonal,
-                                around, tips, hop, star_mask, target, rules, opt)
+            else:  # selection: UCT over the children
+                node = uct.select(ints, value, kids, node, exploration)
+            rows, _ = play_move(st, masks, orient, ints[node, uct.MOVE], ints[node, uct.MOVE + 1],
+                                ints[node, uct.MOVE + 2], neighbour, diagonal, around, tips, hop, star_mask, target,
+                                rules, opt)
             path[depth] = node
             depth += 1
+            if expanding:
+                break
         # roll out: `plies` rush moves, then the result or the race estimate
         played = 0
         while st[MOVER] >= 0 and played < plies:
@@ -318,20 +269,9 @@ def mcts_choice(st0, masks0, orient0, neighbour, diagonal, around, tips, hop, st
             lead = total_turns(tts, 1 - me, masks, orient) - total_turns(tts, me, masks, orient) + 0.5
             p = 1.0 / (1.0 + math.exp(-lead / scale))
             returns[me], returns[1 - me] = p, 1.0 - p
-        for d in range(depth):
-            v = path[d]
-            visits[v] += 1
-            if mover[v] >= 0:
-                value[v] += returns[mover[v]]
-    # the most visited child, then the higher mean, then the first expanded
-    at = untried_at[0]
-    pick = kids[at]
-    for i in range(1, child_len[0]):
-        ch = kids[at + i]
-        if visits[ch] > visits[pick] or (visits[ch] == visits[pick]
-                                         and value[ch] / visits[ch] > value[pick] / visits[pick]):
-            pick = ch
-    return move[pick, 0], move[pick, 1], move[pick, 2]
+        uct.back_up(ints, value, path, depth, returns)
+    pick = uct.best(ints, value, kids)
+    return ints[pick, uct.MOVE], ints[pick, uct.MOVE + 1], ints[pick, uct.MOVE + 2]
 
 
 # -- the calls from the agents ----------------------------------------------------------------
