@@ -361,6 +361,22 @@ class ResultStore:
                 raise KeyError(f"{games - len(found)} of {games} games of {config[:12]} are not stored")
             return found
 
+    def record_chunks(self, config: str, games: int, size: int = 8192):
+        """Games 0..games-1 of a configuration as `records` gives them, in lists of at most `size`
+        (a caller that tallies them never holds every record at once).
+
+        :raises KeyError: when one of them is not stored.
+        """
+        for start in range(0, games, size):
+            stop = min(games, start + size)
+            with self._guarded():
+                rows = self.db.execute("SELECT idx, record FROM games WHERE config = ? AND idx >= ? AND idx < ? "
+                                       "ORDER BY idx", (config, start, stop))
+                chunk = [decode_record(i, text) for i, text in rows]
+            if len(chunk) != stop - start:
+                raise KeyError(f"{stop - start - len(chunk)} of games {start}..{stop - 1} of {config[:12]} are not stored")
+            yield chunk
+
     def seconds(self, config: str, games: int) -> float:
         """Compute time recorded for the blocks that lie within games 0..games-1."""
         with self._guarded():

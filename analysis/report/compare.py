@@ -18,8 +18,9 @@ from typing import Any
 
 from boardlab.analysis import engines
 from boardlab.analysis.report.document import format_cell
-from boardlab.analysis.report.jobs import Job, play_jobs
-from boardlab.analysis.report.metrics import (headline_series, length_statistics, metric, paired_equivalence,
+from boardlab.analysis.report.jobs import Job, tally_jobs
+from boardlab.analysis.report.metrics import (headline_series, length_statistics, lengths_statistics, metric,
+                                              paired_equivalence,
                                               paired_games_needed, paired_ratio_difference, sprt)
 from boardlab.analysis.report.sections import designer_difference, metric_label, pace, pace_data
 from boardlab.analysis.store import ResultStore
@@ -59,10 +60,11 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
     for variant in variants:
         games = options.batch if options.until_decided else options.games
         while True:
-            base_out, var_out = play_jobs([Job(baseline, n, agents, games, options.seed),
-                                           Job(variant, n, agents, games, options.seed)],
-                                          store, options.workers, options.progress, backend=options.backend)
-            base, var = headline_series(base_out.records, n), headline_series(var_out.records, n)
+            base_out, var_out = tally_jobs([Job(baseline, n, agents, games, options.seed),
+                                            Job(variant, n, agents, games, options.seed)],
+                                           store, Tally.fold(n), options.workers, options.progress,
+                                           backend=options.backend)
+            base, var = base_out.series, var_out.series
             test = sprt(var[SPRT_METRIC], base[SPRT_METRIC], options.delta, options.alpha, options.beta)
             if not options.until_decided or test["decision"] != "undecided" or games >= options.cap:
                 break
@@ -74,8 +76,8 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
         name = getattr(variant, "variant", "variant")
         unit = out["length_unit"]
         entry = {"variant": f"{out['game']} (the baseline itself)" if name == "baseline" else name, "games": games,
-                 "metrics": metrics, "length": {"baseline": length_summary(base_out.records, baseline, unit, n),
-                                                "variant": length_summary(var_out.records, variant, unit, n)}}
+                 "metrics": metrics, "length": {"baseline": length_summary(base_out, baseline, unit, n),
+                                                "variant": length_summary(var_out, variant, unit, n)}}
         if options.until_decided:
             test["stopped_by"] = "decision" if test["decision"] != "undecided" else "cap"
             entry["sprt"] = test
@@ -87,13 +89,42 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
 LENGTH_FIGURES = (("mean", "mean"), ("median", "median"), ("p90", "90th percentile"))
 
 
+@dataclass
+class Tally:
+    """What a comparison keeps of one side's games: every paired headline metric's per-game series
+    (`metrics.headline_series`) and the lengths of the finished and of the capped games, read a
+    chunk of records at a time (`jobs.tally_jobs`), so that 96,000 games a side never sit in
+    memory as records; equal values share one object."""
+
+    series: dict[str, tuple[list, list]]
+    finished: list
+    stopped: list
+
+    @staticmethod
+    def fold(players: int):
+        """The `jobs.tally_jobs` fold of a side's games at `players`."""
+        def fold(job, chunks) -> "Tally":
+            shared: dict = {}
+            out = Tally({}, [], [])
+            for records in chunks:
+                for name, (numerators, denominators) in headline_series(records, players).items():
+                    tops, bottoms = out.series.setdefault(name, ([], []))
+                    tops.extend(shared.setdefault((type(v), v), v) for v in numerators)
+                    bottoms.extend(shared.setdefault((type(v), v), v) for v in denominators)
+                for r in records:
+                    (out.stopped if r.unfinished else out.finished).append(shared.setdefault((int, r.length), r.length))
+            return out
+        return fold
+
+
 def length_summary(records, definition, unit: str, players: int | None = None) -> dict:
     """Mean, median and 90th percentile of the games' length (`metrics.length_statistics`: games
     stopped at the cap censored there), in `unit` and (when a pace per turn or round is measured
     from playtests at `players` or stated by the definition) in table minutes at that pace
     (`sections.pace_data` says which); "at_least" marks lower bounds, "capped" the share stopped
     at the cap."""
-    d = length_statistics(records)
+    d = lengths_statistics(records.finished, records.stopped) if isinstance(records, Tally) \
+        else length_statistics(records)
     out = {"finished_games": d["finished_games"], "games": d["games"], "capped": d["capped"]["share"],
            "at_least": {k: d["at_least"][k] for k, _ in LENGTH_FIGURES}, **{k: d[k] for k, _ in LENGTH_FIGURES}}
     seconds = pace(definition, unit, players)

@@ -77,13 +77,11 @@ def _prepare(job: Job, store: ResultStore):
     return game, match, config, store.missing_blocks(config, blocks)
 
 
-def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, progress: bool = True,
-              label: str = "games", backend: runner.Backend | None = None,
-              estimate: float | None = None, reduce=None) -> list:
-    """Play what the store lacks of every job (on `backend`, default `workers` local processes);
-    return every job's outcome (in the jobs' order).  `estimate`: the CPU seconds the budget
-    expects of them, said on the progress line.  `reduce(outcome)`: what to keep of each outcome
-    instead of it (a sweep's point metrics), so that only one job's records are held at a time."""
+def play_missing(jobs: list[Job], store: ResultStore, workers: int | None = None, progress: bool = True,
+                 label: str = "games", backend: runner.Backend | None = None, estimate: float | None = None) -> list:
+    """Play what the store lacks of every job (on `backend`, default `workers` local processes),
+    saving each block as it finishes; the jobs' plans (game, match, config, blocks that were
+    missing).  `estimate`: the CPU seconds the budget expects of them, said on the progress line."""
     prepared = [_prepare(job, store) for job in jobs]
     total = sum(b - a for *_, todo in prepared for a, b in todo)
     bar = runner.Progress(total, label, estimate=estimate) if progress and total else None
@@ -98,6 +96,18 @@ def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, p
             store.put_block(work[done.job][2], done.start, done.stop, done.output, done.seconds)
             if bar:
                 bar.update(bar.done + done.stop - done.start)
+    if bar:
+        bar.close()
+    return prepared
+
+
+def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, progress: bool = True,
+              label: str = "games", backend: runner.Backend | None = None,
+              estimate: float | None = None, reduce=None) -> list:
+    """Play what the store lacks of every job (`play_missing`); return every job's outcome (in
+    the jobs' order).  `reduce(outcome)`: what to keep of each outcome instead of it (a sweep's
+    point metrics), so that only one job's records are held at a time."""
+    prepared = play_missing(jobs, store, workers, progress, label, backend, estimate)
     outcomes = []
     for job, (game, match, config, todo) in zip(jobs, prepared):
         records = store.records(config, job.games)
@@ -108,9 +118,16 @@ def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, p
         outcome = Outcome(job, records, summary)
         outcomes.append(reduce(outcome) if reduce is not None else outcome)
         del records, outcome  # with `reduce`, one job's records at a time
-    if bar:
-        bar.close()
     return outcomes
+
+
+def tally_jobs(jobs: list[Job], store: ResultStore, fold, workers: int | None = None, progress: bool = True,
+               backend: runner.Backend | None = None) -> list:
+    """Play what the store lacks of every job (`play_missing`), then `fold(job, chunks)` each job's
+    games read from the store a chunk at a time (`ResultStore.record_chunks`): what a caller keeps
+    of many games (a comparison's per-game series) without ever holding their records whole."""
+    prepared = play_missing(jobs, store, workers, progress, backend=backend)
+    return [fold(job, store.record_chunks(config, job.games)) for job, (_, _, config, _) in zip(jobs, prepared)]
 
 
 #: seconds under which a probe is played again (`estimated_seconds`)

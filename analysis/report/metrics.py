@@ -379,9 +379,13 @@ def length_statistics(records) -> dict:
     censored there (`stats.describe_censored_lengths`: Kaplan-Meier; "at_least" marks the figures
     the stopped games make lower bounds), and beside it how many games were stopped at the cap:
     {"finished_games", "games", "capped": `share`, "estimate", ...}."""
-    finished = [r.length for r in records if not r.unfinished]
-    stopped = [r.length for r in records if r.unfinished]
-    games = len(records)
+    return lengths_statistics([r.length for r in records if not r.unfinished],
+                              [r.length for r in records if r.unfinished])
+
+
+def lengths_statistics(finished, stopped) -> dict:
+    """`length_statistics` of the lengths of the finished games and of those stopped at the cap."""
+    games = len(finished) + len(stopped)
     return {**describe_censored_lengths(finished, stopped), "finished_games": len(finished), "games": games,
             "capped": share(len(stopped), games),
             "estimate": "Kaplan-Meier, games stopped at the cap censored there"}
