@@ -113,11 +113,14 @@ class ConfigKey:
 def canonical(value):
     """A JSON-ready form of a definition (dataclasses, tuples, dicts), with sorted keys.
 
-    Fields the loader sets (`variant`, `source`: where it came from, not what it says) are left out.
+    Fields the loader sets (`variant`, `source`: where it came from, not what it says) are left out,
+    and so is a field added later while it holds its default (metadata "hashed_when_set", e.g.
+    print.gutter): the definitions written before it keep their hash and their stored games.
     """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if not f.metadata.get("loaded")}
+                if not f.metadata.get("loaded")
+                and not (f.metadata.get("hashed_when_set") and getattr(value, f.name) == f.default)}
     if isinstance(value, dict):
         return {str(k): canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
     if isinstance(value, (list, tuple)):

@@ -95,6 +95,10 @@ class PrintSettings:
     back_colour: str  # the colour (a name from [colours]) of the card backs
     ink_colour: str  # the colour of text and lines
     paper_colour: str  # the colour of the paper the faces are printed on
+    #: blank paper between neighbouring cards' bleeds on a card sheet (mm); unset: print.toml's
+    #: [sheet] gutter.  With a gutter no two cards share a cut line and the cut marks start
+    #: outside the bleed.  Left out of the definition hash while unset (it changes no rule)
+    gutter: float | None = field(default=None, kw_only=True, metadata={**limits(min=0, max=30), "hashed_when_set": True})
 
 
 @dataclass(frozen=True)
@@ -177,6 +181,11 @@ def check_print(settings: PrintSettings, colours: Mapping[str, Colour], presets:
 @dataclass(frozen=True)
 class SheetSettings:
     margin: float = field(metadata=limits(min=0, max=30))
+    #: how close to the paper's edge a cut mark may run (a thin line in the margin: a printer
+    #: that cannot reach it loses a piece of a mark, never a card)
+    mark_margin: float = field(metadata=limits(min=0, max=30))
+    #: the default blank gap between neighbouring cards' bleeds (a game's print.gutter overrides it)
+    gutter: float = field(metadata=limits(min=0, max=30))
     cut_mark_length: float = field(metadata=limits(min=0, max=20))
     cut_mark_offset: float = field(metadata=limits(min=0, max=10))
     calibration_bar: float = field(metadata=limits(min=10, max=150))

@@ -130,8 +130,7 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
                 back = blank_back
                 assert back is not None  # spare slots come only with cards
                 _draw_face(canvas, slot, blank_front if slot.side == "front" else back, geometry)
-            draw_cut_marks(canvas, cut_marks(sheet_layout, sheet_page.printed, conventions, geometry.bleed,
-                                                geometry.corner_radius),
+            draw_cut_marks(canvas, cut_marks(sheet_layout, sheet_page.printed, conventions, geometry.bleed),
                            style.ink, style.paper)
             side = {"front": word("fronts"), "back": term("cards.backs", edge=edge(options.duplex)),
                     "gutterfold": word("fold on the middle line, fronts and backs")}[sheet_page.kind]

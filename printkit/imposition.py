@@ -3,13 +3,19 @@
 All geometry is millimetres, y down, and comes from layouts/print.toml and the game's [print]
 table; nothing here is a game's number.  The rules:
 
-* **Printable area** = the paper minus `sheet.margin` on every side.  Card cut boxes, cut marks,
-  the footer and the calibration bar stay inside it.  Bleed may run into the margin: it is
-  cut away, so a printer that cannot reach it loses nothing.
+* **Printable area** = the paper minus `sheet.margin` on every side.  Card cut boxes, the
+  footer and the calibration bar stay inside it.  Bleed may run into the margin: it is cut
+  away, so a printer that cannot reach it loses nothing.  Cut marks may run on into the
+  margin, up to `sheet.mark_margin` from the paper's edge, but never onto a card: they start
+  outside the block's cut lines (on Letter, poker cards fill the printable height and their
+  marks sit in the margin above and below).
 * **Spacing**, chosen per axis: cards keep their own bleed (neighbours 2 x bleed apart) where
   that fits, otherwise they butt together and share cut lines, with bleed only round the
-  outside of the block.  Each card's bleed box covers only its own bleed, so it never
-  overlaps a neighbour's cut box.
+  outside of the block.  With a **gutter** (the game's `print.gutter`, else print.toml's
+  `sheet.gutter`) cards never share a cut line: neighbours are 2 x bleed + gutter apart, so a
+  miscut leaves a card's own bleed or blank paper on it, never its neighbour's colour, and the
+  cut marks start outside the bleed.  Each card's bleed box covers only its own bleed, so it
+  never overlaps a neighbour's cut box.
 * **Orientation**: cards stand as the definition gives them, or lie on their side (turned a
   quarter) when that puts more cards on a sheet.
 * **Spare blanks**: the empty slots of a deck's last sheet take spare blank cards (a front and,
@@ -47,6 +53,7 @@ class CardGeometry:
     bleed: float
     safe: float
     corner_radius: float
+    gutter: float = 0.0  # blank paper between neighbouring cards' bleeds on a sheet; 0: cut lines may be shared
 
     @property
     def safe_box(self) -> Box:
@@ -60,7 +67,8 @@ class CardGeometry:
 
 
 def card_geometry(settings: PrintSettings, conventions: PrintConventions) -> CardGeometry:
-    """The card size of a game's [print] table: a preset name from print.toml or [width, height].
+    """The card size of a game's [print] table: a preset name from print.toml or [width, height],
+    with its gutter (the table's `gutter`, else print.toml's `sheet.gutter`).
 
     :raises BoardlabError: for a preset name print.toml does not know.
 
@@ -74,7 +82,18 @@ def card_geometry(settings: PrintSettings, conventions: PrintConventions) -> Car
         width, height = conventions.card_sizes[settings.card]
     else:
         width, height = settings.card
-    return CardGeometry(float(width), float(height), settings.bleed, settings.safe, settings.corner_radius)
+    return CardGeometry(float(width), float(height), settings.bleed, settings.safe, settings.corner_radius,
+                        sheet_gutter(settings, conventions))
+
+
+def sheet_gutter(settings: PrintSettings, conventions: PrintConventions) -> float:
+    """The gap between cards' bleeds on a sheet: the game's print.gutter, else print.toml's.
+
+    >>> from boardlab.layouts import load, print_conventions
+    >>> sheet_gutter(load("blockd").print, print_conventions())
+    0.0
+    """
+    return float(conventions.sheet.gutter if settings.gutter is None else settings.gutter)
 
 
 @dataclass(frozen=True)
@@ -107,8 +126,10 @@ class SheetLayout:
     slot_width: float  # cut box width on the page (card height when turned)
     slot_height: float
     #: where the footer line goes: "bottom", or "left" (turned, reading upwards) when the rows
-    #: fill the printable height and the marks of the vertical cut lines go inside the block
+    #: fill the printable height (their cut marks run into the margin above and below)
     footer: Literal["bottom", "left"] = "bottom"
+    #: how far outside the block's cut lines its cut marks start (mm): past the bleed with a gutter
+    mark_start: float = 1.0
 
     @property
     def cards_per_page(self) -> int:
@@ -133,20 +154,24 @@ class SheetPage:
         return self.slots + self.spares
 
 
-def _axis_fit(printable: float, card: float, bleed: float, band: float, *, pairs: bool = False):
+def _axis_fit(printable: float, card: float, bleed: float, band: float, *, pairs: bool = False,
+              gutter: float = 0.0):
     """Most cards along one axis: (count, shared, positions relative to the printable start).
 
     `band` is the room needed between the outer cut lines and the printable edge on each side.
-    Separate bleed wins a tie with shared cut lines.  With `pairs` (gutterfold) the count is
-    even and the middle gap, where the sheet is folded, always keeps both bleeds.
+    Separate bleed wins a tie with shared cut lines; with a `gutter` cards are always separate,
+    2 x bleed + gutter apart.  With `pairs` (gutterfold) the count is even and the middle gap,
+    where the sheet is folded, always keeps both bleeds.
 
     >>> _axis_fit(198.0, 63.5, 3.0, 2.0)
     (3, True, (3.75, 67.25, 130.75))
+    >>> _axis_fit(198.0, 63.5, 3.0, 5.0, gutter=2.0)
+    (2, False, (31.5, 103.0))
     """
     step = 2 if pairs else 1
     best = None
-    for shared in (False, True):
-        gap = 0.0 if shared else 2 * bleed
+    for shared in ((False,) if gutter > 0 else (False, True)):
+        gap = 0.0 if shared else 2 * bleed + gutter
         count, candidate = 0, step
         while _extent(candidate, card, gap, bleed, pairs) + 2 * band <= printable + 1e-9:
             count, candidate = candidate, candidate + step
@@ -160,7 +185,7 @@ def _axis_fit(printable: float, card: float, bleed: float, band: float, *, pairs
     for index in range(count):
         positions.append(position)
         middle = pairs and index == count // 2 - 1
-        position += card + (2 * bleed if middle else gap)
+        position += card + (max(gap, 2 * bleed) if middle else gap)
     return count, shared, tuple(positions)
 
 
@@ -192,27 +217,32 @@ def plan_card_sheet(geometry: CardGeometry, conventions: PrintConventions, paper
     sheet = conventions.sheet
     margin = sheet.margin
     printable = (margin, margin, page_width - 2 * margin, page_height - 2 * margin)
-    side_band = sheet.cut_mark_offset + MINIMUM_MARK
+    # marks start mark_start outside the outer cut lines and are at least MINIMUM_MARK long; on a
+    # side without the footer they may use the margin down to mark_margin from the paper's edge
+    mark_start = sheet.cut_mark_offset + (geometry.bleed if geometry.gutter > 0 else 0.0)
+    mark_room = mark_start + MINIMUM_MARK
+    side_band = max(0.0, mark_room - max(0.0, margin - sheet.mark_margin))
     footer_band = FOOTER_GAP + footer_height(conventions)
     gutterfold = backs == "gutterfold"
     best = None
-    # the footer at the bottom (marks round the block), or, when that costs a row, the rows filling
-    # the printable height with the footer turned in the left margin
+    # the footer at the bottom (marks round the block, those below stop above the footer), or,
+    # when that costs a row, the footer turned in the left margin and the rows filling the height
     arrangements: list[tuple[Literal["bottom", "left"], tuple[float, float]]] = [
-        ("bottom", (side_band, side_band + footer_band))]
+        ("bottom", (side_band, mark_room + footer_band))]
     if not gutterfold:  # the fold marks of a gutterfold sheet need the room above and below the block
-        arrangements.append(("left", (side_band + footer_band, 0.0)))
+        arrangements.append(("left", (mark_room + footer_band, side_band)))
     for footer, (x_band, y_band) in arrangements:
         for turned in (False, True):
             slot_w, slot_h = (geometry.height, geometry.width) if turned else (geometry.width, geometry.height)
-            columns, shared_columns, xs = _axis_fit(printable[2], slot_w, geometry.bleed, x_band, pairs=gutterfold)
-            rows, shared_rows, ys = _axis_fit(printable[3], slot_h, geometry.bleed, y_band)
+            columns, shared_columns, xs = _axis_fit(printable[2], slot_w, geometry.bleed, x_band, pairs=gutterfold,
+                                                    gutter=geometry.gutter)
+            rows, shared_rows, ys = _axis_fit(printable[3], slot_h, geometry.bleed, y_band, gutter=geometry.gutter)
             count = (columns // 2 if gutterfold else columns) * rows
             if count and (best is None or count > best.cards_per_page):
                 best = SheetLayout(paper, page_width, page_height, printable, columns, rows, turned,
                                    shared_columns, shared_rows, gutterfold,
                                    tuple(margin + x for x in xs), tuple(margin + y for y in ys), slot_w, slot_h,
-                                   footer)
+                                   footer, mark_start)
     if best is None:
         raise BoardlabError(
             f"a {geometry.width:g} x {geometry.height:g} mm card does not fit on {paper} "

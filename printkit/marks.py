@@ -1,9 +1,11 @@
 """What every sheet carries besides its pieces: cut marks, fold marks and the footer.
 
 * **Cut marks**: a short line on every cut line at both ends of the block, starting
-  `cut_mark_offset` outside the cut line and at most `cut_mark_length` long.  Where the sheet
-  leaves little room they cross the outer bleed, on an underlay in the paper colour so they
-  show on dark backs; they never enter the margin.  A sheet with no room for them is rejected.
+  `cut_mark_offset` outside the cut line (outside the bleed on a sheet with a gutter) and at
+  most `cut_mark_length` long.  Where they cross the outer bleed they lie on an underlay in
+  the paper colour so they show on dark backs; they may run into the margin up to
+  `mark_margin` from the paper's edge and never onto a card.  A sheet with no room for them
+  is rejected.
 * **Footer**: one line at the bottom of the printable area: the calibration bar with its
   length, then game, version, file name, page and side.  It names no date from the clock
   (that would break byte-identical output); when SOURCE_DATE_EPOCH is set (the
@@ -65,65 +67,57 @@ def cut_lines(slots: Sequence[Slot]) -> tuple[list[float], list[float]]:
 
 @dataclass(frozen=True)
 class Mark:
-    """One cut mark: a segment in page coordinates, and whether it crosses printed bleed.
-
-    An `inward` mark runs from the edge of the block into it, along a cut line, where the
-    sheet leaves no room outside (rows filling the printable height); it is no longer than the
-    card's corner radius, so rounding the corners cuts it away.
-    """
+    """One cut mark: a segment in page coordinates, and whether it crosses printed bleed."""
 
     x1: float
     y1: float
     x2: float
     y2: float
     over_bleed: bool
-    inward: bool = False
 
 
 def cut_marks(sheet_layout: SheetLayout, slots: Sequence[Slot], conventions: PrintConventions,
-              bleed: float, corner_radius: float = 0.0) -> list[Mark]:
-    """The cut marks of one page: both ends of every cut line, inside the printable area.
+              bleed: float) -> list[Mark]:
+    """The cut marks of one page: both ends of every cut line, outside the block of cards.
 
-    Marks at the bottom stop above the footer line, marks on the left right of a turned footer.
-    Where there is no room above or below the block, the vertical cut lines of the front
-    faces get inward marks instead; back faces get none (a mark on a back would mark the card).
+    A mark starts `sheet_layout.mark_start` outside the block (past the bleed on a sheet with
+    a gutter) and runs at most `cut_mark_length`, no nearer the paper's edge than
+    `sheet.mark_margin`; marks at the bottom stop above the footer line, marks on the left
+    right of a turned footer.  A mark never touches a card.
     """
     if not slots:
         return []
     sheet = conventions.sheet
     px, py, pw, ph = sheet_layout.printable
+    edge = sheet.mark_margin
     left = min(s.cut_box[0] for s in slots)
     right = max(s.cut_box[0] + s.cut_box[2] for s in slots)
     top = min(s.cut_box[1] for s in slots)
     bottom = max(s.cut_box[1] + s.cut_box[3] for s in slots)
     footer_band = footer_height(conventions) + FOOTER_GAP
-    bottom_limit = py + ph - (footer_band if sheet_layout.footer == "bottom" else 0.0)
-    left_limit = px + (footer_band if sheet_layout.footer == "left" else 0.0)
+    top_limit = edge
+    bottom_limit = py + ph - footer_band if sheet_layout.footer == "bottom" else sheet_layout.page_height - edge
+    left_limit = px + footer_band if sheet_layout.footer == "left" else edge
+    right_limit = sheet_layout.page_width - edge
     xs, ys = cut_lines(slots)
-    front_xs, _ = cut_lines([s for s in slots if s.side == "front"])
-    start, reach = sheet.cut_mark_offset, sheet.cut_mark_offset + sheet.cut_mark_length
-    inward = max(min(sheet.cut_mark_length, corner_radius), MINIMUM_MARK)
+    start = sheet_layout.mark_start
+    reach = start + sheet.cut_mark_length
     over = start < bleed
     marks = []
     for x in xs:
-        for edge, direction, limit in ((top, -1, py), (bottom, 1, bottom_limit)):
-            if abs(limit - edge) - start >= MINIMUM_MARK - 1e-9:
-                end = edge + direction * reach
-                marks.append(Mark(x, edge + direction * start, x, max(end, limit) if direction < 0 else min(end, limit),
-                                  over))
-            elif x in front_xs:
-                marks.append(Mark(x, edge, x, edge - direction * inward, False, inward=True))
+        marks.append(Mark(x, top - start, x, max(top - reach, top_limit), over))
+        marks.append(Mark(x, bottom + start, x, min(bottom + reach, bottom_limit), over))
     for y in ys:
         marks.append(Mark(left - start, y, max(left - reach, left_limit), y, over))
-        marks.append(Mark(right + start, y, min(right + reach, px + pw), y, over))
+        marks.append(Mark(right + start, y, min(right + reach, right_limit), y, over))
     return marks
 
 
 def draw_cut_marks(canvas: Canvas, marks: Sequence[Mark], ink: str, paper: str) -> None:
-    """Draw marks; those crossing printed bleed or running into the block get an underlay in
-    the paper colour first, so that they show on any art."""
+    """Draw marks; those crossing printed bleed get an underlay in the paper colour first, so
+    that they show on any art."""
     for mark in marks:
-        if mark.over_bleed or mark.inward:
+        if mark.over_bleed:
             canvas.line(mark.x1, mark.y1, mark.x2, mark.y2, stroke=paper, width=MARK_UNDERLAY_WIDTH)
     for mark in marks:
         canvas.line(mark.x1, mark.y1, mark.x2, mark.y2, stroke=ink, width=MARK_WIDTH)

@@ -21,6 +21,7 @@ scaled down only if it must be, and says the scale on the page.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -38,6 +39,8 @@ MARK_WIDTH = 0.25  # mm: seams and alignment marks
 SEAM_DASH = (2.0, 1.5)  # mm on, mm off
 MARK_SPACING = 40.0  # mm between alignment marks along a seam (at least two per seam)
 KEY_CELL = 4.0  # mm: one tile in the key's little grid
+#: seam choices tried for the most even tiles of a board with grid lines (beyond: longest tiles first)
+EVEN_SEAM_TRIES = 20000
 OUTLINE_ROOM = 1.0  # mm between the margin and a one-page board, for the half of its outline outside it
 
 
@@ -86,23 +89,41 @@ class BoardGrid:
 
 def _spans(length: float, room: float, overlap: float, lines: tuple[float, ...] | None) -> list[tuple[float, float]]:
     """(start, size) of the tiles along one axis: equal tiles, or with `lines`, tiles whose
-    seams (the end of every tile but the last) fall on those lines, each as long as it may be.
+    seams (the end of every tile but the last) fall on those lines, as even as the lines allow
+    (the largest tile as small as it can be, so that no sheet is left nearly empty; the first
+    such split in order of seams).
 
     >>> _spans(256, 197, 10, (16, 48, 80, 112, 144, 176, 208, 240))
-    [(0, 176), (166, 90)]
+    [(0, 144), (134, 122)]
+    >>> _spans(256, 150, 10, None)
+    [(0.0, 133.0), (123.0, 133.0)]
     """
     count = tiles_along(length, room, overlap)
     if count == 1:
         return [(0, length)]
     if lines:
-        spans: list[tuple[float, float]] = []
+        inner = sorted(x for x in lines if 0 < x < length)
+        if math.comb(len(inner), count - 1) <= EVEN_SEAM_TRIES:
+            best: tuple[float, list[tuple[float, float]]] | None = None
+            for seams in itertools.combinations(inner, count - 1):
+                starts = [0, *(x - overlap for x in seams)]
+                spans = [(start, end - start) for start, end in zip(starts, [*seams, length])]
+                if all(overlap < size <= room + 1e-9 for _, size in spans) and all(
+                        b > a for a, b in zip(starts, starts[1:])):
+                    largest = max(size for _, size in spans)
+                    if best is None or largest < best[0] - 1e-9:
+                        best = (largest, spans)
+            if best is not None:
+                return best[1]
+        # very many lines: each tile as long as it may be, the rest on the last
+        spans = []
         start: float = 0
         while length - start > room + 1e-9:
-            seams = [x for x in lines if start + overlap < x <= start + room + 1e-9]
-            if not seams:
+            fits = [x for x in lines if start + overlap < x <= start + room + 1e-9]
+            if not fits:
                 break
-            spans.append((start, seams[-1] - start))
-            start = seams[-1] - overlap
+            spans.append((start, fits[-1] - start))
+            start = fits[-1] - overlap
         else:
             return spans + [(start, length - start)]
     size = (length + (count - 1) * overlap) / count

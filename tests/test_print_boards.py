@@ -365,3 +365,25 @@ def test_the_sixbysix_setup_drawing_covers_the_rows_its_setup_step_covers():
     assert art.setup_caption(d) == term("sixbysix.setup.covered.many", n=2, players=players)
     with speaking("es"):
         assert "4 jugadores" in art.setup_caption(d) and "2 cartones" in art.setup_caption(d)
+
+
+def test_the_deblockle_a4_board_splits_near_the_middle_leaving_no_sheet_nearly_empty():
+    """Measured in the PDF: the A4 board's two tiles split it on the square line that makes the
+    larger tile smallest (a-d and d-g with the glue strip, 144 and 122 mm of the 256 mm board),
+    not five files and a one-third sheet; both cover more than half the printable width."""
+    from print_pdf_reading import open_pdf, page_geometry
+
+    d = load("deblockle")
+    conventions = print_conventions()
+    rendered = render_print_files(deblockle_print.print_files(d, options()))
+    tiles = open_pdf(rendered["deblockle-board-a4.pdf"])
+    widths = [max(page_geometry(tiles, k).clips, key=lambda c: c[2] * c[3])[2] for k in range(len(tiles.pages))]
+    side, band = d.print.board_square, d.print.board_square / 2
+    board_w = d.board.files * side + 2 * band
+    overlap = conventions.sheet.tile_overlap
+    room = conventions.papers["a4"][0] - 2 * conventions.sheet.margin
+    splits = [(band + k * side, board_w - (band + k * side) + overlap) for k in range(d.board.files + 1)]
+    fitting = [split for split in splits if max(split) <= room]
+    best = min(fitting, key=max)
+    assert len(widths) == 2 and widths == pytest.approx(list(best), abs=TOLERANCE)
+    assert best == (144.0, 122.0) and min(widths) > room / 2

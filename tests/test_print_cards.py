@@ -34,9 +34,9 @@ OPTION_SETS = [PrintOptions(paper, duplex, backs) for paper in ("a4", "letter", 
                for duplex, backs in (("long", "duplex"), ("short", "duplex"), ("long", "gutterfold"))]
 
 
-def geometry_of(preset: str, bleed: float = 3.0) -> CardGeometry:
+def geometry_of(preset: str, bleed: float = 3.0, gutter: float = 0.0) -> CardGeometry:
     width, height = CONVENTIONS.card_sizes[preset]
-    return CardGeometry(width, height, bleed, 3.0, 3.0)
+    return CardGeometry(width, height, bleed, 3.0, 3.0, gutter)
 
 
 def overlap(a, b) -> float:
@@ -46,9 +46,9 @@ def overlap(a, b) -> float:
     return max(dx, 0) * max(dy, 0)
 
 
-def strictly_inside(point, box) -> bool:
-    e = 1e-6
-    return box[0] + e < point[0] < box[0] + box[2] - e and box[1] + e < point[1] < box[1] + box[3] - e
+def touches(a, b, e: float = 1e-6) -> bool:
+    """Whether two closed (x, y, w, h) boxes meet (a segment is a box of zero width)."""
+    return a[0] <= b[0] + b[2] + e and b[0] <= a[0] + a[2] + e and a[1] <= b[1] + b[3] + e and b[1] <= a[1] + a[3] + e
 
 
 def inside(inner, outer, tolerance=1e-9) -> bool:
@@ -60,30 +60,35 @@ def inside(inner, outer, tolerance=1e-9) -> bool:
 # --- fitting: the planner against a brute-force search --------------------------------------------------------
 
 def brute_force_cards_per_page(geometry: CardGeometry, paper: str, gutterfold: bool) -> int:
-    """Try every grid, both orientations, separate or shared cuts per axis; keep the largest that
-    leaves room for marks on every side and the footer at top and bottom (the block is centred),
-    or (not for gutterfold) fills the height and leaves room for marks and a turned footer on
-    both sides."""
+    """Try every grid, both orientations, separate or shared cuts per axis (always separate, by
+    2 x bleed + gutter, with a gutter); keep the largest that leaves room for marks on every side
+    (a mark starts past the cut line, past the bleed too with a gutter, is at least
+    MINIMUM_MARK long and may use the margin down to mark_margin) and for the footer at top and
+    bottom (the block is centred), or (not for gutterfold) room for the marks and a turned
+    footer on both sides."""
     width, height = CONVENTIONS.papers[paper]
     margin = CONVENTIONS.sheet.margin
-    side = CONVENTIONS.sheet.cut_mark_offset + MINIMUM_MARK
+    mark = CONVENTIONS.sheet.cut_mark_offset + (geometry.bleed if geometry.gutter else 0) + MINIMUM_MARK
+    side = max(0.0, mark - (margin - CONVENTIONS.sheet.mark_margin))
     footer = FOOTER_GAP + footer_height(CONVENTIONS)
     room_w, room_h = width - 2 * margin + 1e-9, height - 2 * margin + 1e-9
     best = 0
     for turned, shared_x, shared_y in itertools.product((False, True), repeat=3):
+        if geometry.gutter and (shared_x or shared_y):
+            continue
         w, h = (geometry.height, geometry.width) if turned else (geometry.width, geometry.height)
         for columns in range(1, 30):
             for rows in range(1, 30):
                 if gutterfold and columns % 2:
                     continue
-                gap_x = 0 if shared_x else 2 * geometry.bleed
-                gap_y = 0 if shared_y else 2 * geometry.bleed
+                gap_x = 0 if shared_x else 2 * geometry.bleed + geometry.gutter
+                gap_y = 0 if shared_y else 2 * geometry.bleed + geometry.gutter
                 block_w = columns * w + (columns - 1) * gap_x
                 if gutterfold and shared_x:
                     block_w += 2 * geometry.bleed
                 block_h = rows * h + (rows - 1) * gap_y
-                bottom_footer = block_w + 2 * side <= room_w and block_h + 2 * (side + footer) <= room_h
-                side_footer = not gutterfold and block_w + 2 * (side + footer) <= room_w and block_h <= room_h
+                bottom_footer = block_w + 2 * side <= room_w and block_h + 2 * (mark + footer) <= room_h
+                side_footer = not gutterfold and block_w + 2 * (mark + footer) <= room_w and block_h + 2 * side <= room_h
                 if bottom_footer or side_footer:
                     best = max(best, (columns // 2 if gutterfold else columns) * rows)
     return best
@@ -92,9 +97,13 @@ def brute_force_cards_per_page(geometry: CardGeometry, paper: str, gutterfold: b
 @pytest.mark.parametrize("preset", sorted(CONVENTIONS.card_sizes))
 @pytest.mark.parametrize("paper", sorted(CONVENTIONS.papers))
 @pytest.mark.parametrize("gutterfold", [False, True])
-def test_planner_puts_as_many_cards_as_a_brute_force_search(preset, paper, gutterfold):
-    sheet_layout = plan_card_sheet(geometry_of(preset), CONVENTIONS, paper, "gutterfold" if gutterfold else "duplex")
-    assert sheet_layout.cards_per_page == brute_force_cards_per_page(geometry_of(preset), paper, gutterfold)
+@pytest.mark.parametrize("gutter", [0.0, 2.0])
+def test_planner_puts_as_many_cards_as_a_brute_force_search(preset, paper, gutterfold, gutter):
+    geometry = geometry_of(preset, gutter=gutter)
+    sheet_layout = plan_card_sheet(geometry, CONVENTIONS, paper, "gutterfold" if gutterfold else "duplex")
+    assert sheet_layout.cards_per_page == brute_force_cards_per_page(geometry, paper, gutterfold)
+    if gutter:
+        assert not sheet_layout.shared_columns and not sheet_layout.shared_rows
 
 
 def test_nine_poker_cards_on_a4_as_the_spec_says():
@@ -116,12 +125,30 @@ def test_a_card_bigger_than_the_paper_is_a_clear_error():
         plan_card_sheet(CardGeometry(300, 400, 3, 3, 3), CONVENTIONS, "a4")
 
 
+def assert_marks_off_the_cards(marks, slots, paper_w: float, paper_h: float, geometry: CardGeometry) -> None:
+    """Every cut mark: MINIMUM_MARK to cut_mark_length long, no nearer the paper's edge than
+    mark_margin, touching no card (not even its cut line), and past every bleed with a gutter."""
+    edge = CONVENTIONS.sheet.mark_margin
+    assert marks
+    for mark in marks:
+        length = math.hypot(mark.x2 - mark.x1, mark.y2 - mark.y1)
+        assert MINIMUM_MARK - 1e-9 <= length <= CONVENTIONS.sheet.cut_mark_length + 1e-9
+        for x, y in ((mark.x1, mark.y1), (mark.x2, mark.y2)):
+            assert inside((x, y, 0, 0), (edge, edge, paper_w - 2 * edge, paper_h - 2 * edge))
+        box = (min(mark.x1, mark.x2), min(mark.y1, mark.y2), abs(mark.x2 - mark.x1), abs(mark.y2 - mark.y1))
+        for slot in slots:
+            assert not touches(box, slot.cut_box)
+            if geometry.gutter:
+                assert not touches(box, slot.bleed_box)
+
+
 # --- the geometry of every slot ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("preset", sorted(CONVENTIONS.card_sizes))
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: f"{o.paper}-{o.duplex}-{o.backs}")
-def test_every_slot_has_the_preset_size_sits_inside_and_keeps_its_bleed_to_itself(preset, options):
-    geometry = geometry_of(preset)
+@pytest.mark.parametrize("gutter", [0.0, 2.0])
+def test_every_slot_has_the_preset_size_sits_inside_and_keeps_its_bleed_to_itself(preset, options, gutter):
+    geometry = geometry_of(preset, gutter=gutter)
     sheet_layout, pages = impose_cards(23, geometry, CONVENTIONS, options)
     paper_w, paper_h = CONVENTIONS.papers[options.paper]
     margin = CONVENTIONS.sheet.margin
@@ -138,20 +165,8 @@ def test_every_slot_has_the_preset_size_sits_inside_and_keeps_its_bleed_to_itsel
             for other in page.printed:
                 if other is not slot:
                     assert overlap(slot.bleed_box, other.cut_box) < 1e-9
-        marks = cut_marks(sheet_layout, page.printed, CONVENTIONS, geometry.bleed, geometry.corner_radius)
-        for mark in marks:
-            length = math.hypot(mark.x2 - mark.x1, mark.y2 - mark.y1)
-            assert MINIMUM_MARK - 1e-9 <= length <= CONVENTIONS.sheet.cut_mark_length + 1e-9
-            for x, y in ((mark.x1, mark.y1), (mark.x2, mark.y2)):
-                assert inside((x, y, 0, 0), printable)
-            middle = ((mark.x1 + mark.x2) / 2, (mark.y1 + mark.y2) / 2)
-            within = [slot for slot in page.printed if strictly_inside(middle, slot.cut_box)]
-            within_edge = [slot for slot in page.printed if inside((*middle, 0, 0), slot.cut_box)]
-            if mark.inward:  # only where the rows fill the sheet, on a front's cut line, cut away with the corner
-                assert page.kind == "front" and within_edge and not within
-                assert length <= max(geometry.corner_radius, MINIMUM_MARK) + 1e-9
-            else:  # a mark never reaches into a card
-                assert not within_edge
+        marks = cut_marks(sheet_layout, page.printed, CONVENTIONS, geometry.bleed)
+        assert_marks_off_the_cards(marks, page.printed, paper_w, paper_h, geometry)
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
@@ -404,26 +419,76 @@ def test_card_sizes_measured_in_the_pdf_match_the_definition(game, paper):
         assert sorted(measured) == pytest.approx(sorted((width, height)), abs=0.1)
 
 
-def test_marks_and_footer_stay_out_of_the_margin_and_the_calibration_bar_is_50_mm():
-    d = load("blockd")
-    for paper in ("a4", "letter"):
-        _cover, deck, *_others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
-        reader = open_pdf(render_pdf(deck))
-        paper_w, paper_h = CONVENTIONS.papers[paper]
-        margin = CONVENTIONS.sheet.margin
-        for index in range(len(reader.pages)):
-            page = page_geometry(reader, index)
-            page_level = [line for line in page.lines if line[4] <= 2 and not any(
-                c[0] < (line[0] + line[2]) / 2 < c[0] + c[2] and c[1] < (line[1] + line[3]) / 2 < c[1] + c[3]
-                for c in page.clips)]  # marks and footer (turned on Letter), not card art
-            for x1, y1, x2, y2, _ in page_level:
-                for x, y in ((x1, y1), (x2, y2)):
-                    assert margin - 1e-3 <= x <= paper_w - margin + 1e-3
-                    assert margin - 1e-3 <= y <= paper_h - margin + 1e-3
-            bars = [l for l in page_level if math.hypot(l[2] - l[0], l[3] - l[1]) > 20]
-            assert len(bars) == 1
-            length = math.hypot(bars[0][2] - bars[0][0], bars[0][3] - bars[0][1])
-            assert length == pytest.approx(CONVENTIONS.sheet.calibration_bar, abs=0.01)
+def with_gutter(definition, gutter: float | None):
+    return dataclasses.replace(definition, print=dataclasses.replace(definition.print, gutter=gutter))
+
+
+@pytest.mark.parametrize("gutter", [None, 2.0])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_marks_stay_off_the_cards_the_footer_in_the_margin_and_the_calibration_bar_is_50_mm(paper, gutter):
+    """Measured in the PDF: the footer (a 50 mm bar, a turned one on Letter) inside the margin;
+    every cut mark outside every card's cut box (past its bleed with a gutter), no nearer the
+    paper's edge than mark_margin; the cards' cut lines, read from the marks, are the card size
+    apart, and with a gutter neighbours are 2 x bleed + gutter apart.  Blockd on Letter keeps 9
+    cards a sheet with marks above and below the rows."""
+    d = with_gutter(load("blockd"), gutter)
+    width, height = CONVENTIONS.card_sizes[d.print.card]
+    bleed = d.print.bleed
+    _cover, deck, *_others = blockd_print.print_files(d, PrintOptions(paper, "long", "duplex"))
+    reader = open_pdf(render_pdf(deck))
+    paper_w, paper_h = CONVENTIONS.papers[paper]
+    margin, edge = CONVENTIONS.sheet.margin, CONVENTIONS.sheet.mark_margin
+    band = footer_height(CONVENTIONS) + 1e-3
+    for index in (0, 1):  # a full sheet, front and back (the last one holds the pawns)
+        page = page_geometry(reader, index)
+        # marks and footer (the turned one one level down), not card art (clipped to its card)
+        page_level = [line for line in page.lines if line[4] == 1 or line[4] == 2 and not any(
+            c[0] < (line[0] + line[2]) / 2 < c[0] + c[2] and c[1] < (line[1] + line[3]) / 2 < c[1] + c[3]
+            for c in page.clips)]
+        bars = [l for l in page_level if math.hypot(l[2] - l[0], l[3] - l[1]) > 20]
+        assert len(bars) == 1
+        bar = bars[0]
+        assert math.hypot(bar[2] - bar[0], bar[3] - bar[1]) == pytest.approx(CONVENTIONS.sheet.calibration_bar, abs=0.01)
+        turned = abs(bar[0] - bar[2]) < 1e-6  # the footer stands in the left margin
+        if turned:
+            footer = [l for l in page_level if max(l[0], l[2]) <= margin + band]
+        else:
+            footer = [l for l in page_level if min(l[1], l[3]) >= paper_h - margin - band]
+        for x1, y1, x2, y2, _ in footer:
+            for x, y in ((x1, y1), (x2, y2)):
+                assert margin - 1e-3 <= x <= paper_w - margin + 1e-3 and margin - 1e-3 <= y <= paper_h - margin + 1e-3
+        marks = [l for l in page_level if l not in footer]
+        xs = sorted({round(l[0], 4) for l in marks if abs(l[0] - l[2]) < 1e-6})
+        ys = sorted({round(l[1], 4) for l in marks if abs(l[1] - l[3]) < 1e-6})
+        cards = []
+        for x, y, w, h in page.clips:
+            inner_x = [v for v in xs if x - 1e-3 <= v <= x + w + 1e-3]
+            inner_y = [v for v in ys if y - 1e-3 <= v <= y + h + 1e-3]
+            assert len(inner_x) == 2 and len(inner_y) == 2
+            cut = (inner_x[0], inner_y[0], inner_x[1] - inner_x[0], inner_y[1] - inner_y[0])
+            assert sorted(cut[2:]) == pytest.approx(sorted((width, height)), abs=0.01)
+            cards.append((cut, (x, y, w, h)))
+        # nine poker cards on A4 and Letter without a gutter; with one, what the brute force finds (6)
+        expected = 9 if gutter is None else brute_force_cards_per_page(
+            CardGeometry(width, height, bleed, d.print.safe, d.print.corner_radius, gutter), paper, False)
+        assert len(cards) == expected and (gutter is None or expected < 9)
+        for x1, y1, x2, y2, _ in marks:
+            for x, y in ((x1, y1), (x2, y2)):
+                assert edge - 1e-3 <= x <= paper_w - edge + 1e-3 and edge - 1e-3 <= y <= paper_h - edge + 1e-3
+            box = (min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
+            for cut, clip in cards:
+                assert not touches(box, cut, e=-1e-3)
+                if gutter:
+                    assert not touches(box, clip, e=-1e-3)
+        tops = [l for l in marks if abs(l[0] - l[2]) < 1e-6 and max(l[1], l[3]) < min(c[0][1] for c in cards)]
+        bottoms = [l for l in marks if abs(l[0] - l[2]) < 1e-6 and min(l[1], l[3]) > max(c[0][1] + c[0][3] for c in cards)]
+        # every vertical cut line marked above and below the block (a mark over the bleed is two
+        # strokes: the paper underlay and the ink)
+        assert {round(l[0], 4) for l in tops} == {round(l[0], 4) for l in bottoms} == set(xs)
+        if gutter:
+            lefts = sorted({c[0][0] for c in cards})
+            assert [b - a for a, b in zip(lefts, lefts[1:])] == pytest.approx(
+                [cards[0][0][2] + 2 * bleed + gutter] * (len(lefts) - 1), abs=0.01)
 
 
 @pytest.mark.parametrize("game", game_ids("print"))
@@ -638,9 +703,10 @@ from hypothesis import strategies as st
 @settings(max_examples=60, deadline=None)
 @given(width=st.floats(20, 200), height=st.floats(20, 200), bleed=st.sampled_from([0.0, 1.5, 3.0, 3.175, 5.0]),
        paper=st.sampled_from(sorted(CONVENTIONS.papers)), duplex=st.sampled_from(["long", "short"]),
-       backs=st.sampled_from(["duplex", "gutterfold"]), count=st.integers(1, 40))
-def test_any_card_size_either_fits_cleanly_or_is_refused(width, height, bleed, paper, duplex, backs, count):
-    geometry = CardGeometry(width, height, bleed, 3.0, 3.0)
+       backs=st.sampled_from(["duplex", "gutterfold"]), count=st.integers(1, 40),
+       gutter=st.sampled_from([0.0, 0.0, 1.0, 4.0]))
+def test_any_card_size_either_fits_cleanly_or_is_refused(width, height, bleed, paper, duplex, backs, count, gutter):
+    geometry = CardGeometry(width, height, bleed, 3.0, 3.0, gutter)
     expected = brute_force_cards_per_page(geometry, paper, backs == "gutterfold")
     options = PrintOptions(paper, duplex, backs)
     if expected == 0:
@@ -662,8 +728,8 @@ def test_any_card_size_either_fits_cleanly_or_is_refused(width, height, bleed, p
             assert sorted(slot.cut_box[2:]) == pytest.approx(sorted((width, height)), abs=1e-6)
             assert inside(slot.cut_box, printable) and inside(slot.bleed_box, (0, 0, paper_w, paper_h))
             assert all(overlap(slot.bleed_box, o.cut_box) < 1e-9 for o in page.printed if o is not slot)
-        for mark in cut_marks(sheet_layout, page.printed, CONVENTIONS, bleed):
-            assert inside((mark.x1, mark.y1, 0, 0), printable) and inside((mark.x2, mark.y2, 0, 0), printable)
+        assert_marks_off_the_cards(cut_marks(sheet_layout, page.printed, CONVENTIONS, bleed), page.printed,
+                                   paper_w, paper_h, geometry)
 
 
 def test_the_blind_card_carries_a_mark_on_both_faces_that_a_face_down_card_lacks():
@@ -685,3 +751,13 @@ def test_the_blind_card_carries_a_mark_on_both_faces_that_a_face_down_card_lacks
             face_down = next(c for c in cards if c.name == "red-1").back
             assert mark in texts(blind.front) and mark in texts(blind.back)
             assert mark not in texts(face_down) and d.game.name in texts(face_down)
+
+
+def test_a_gutter_changes_the_definition_hash_only_when_set():
+    """print.gutter came after games were stored: unset, the hash is the one computed without the
+    key at all (the stored games stay theirs); set, it is a different definition."""
+    from boardlab.analysis.store import canonical, definition_hash
+    d = load("blockd")
+    assert "gutter" not in canonical(d)["print"]
+    assert definition_hash(with_gutter(d, 2.0)) != definition_hash(d) == definition_hash(with_gutter(d, None))
+    assert canonical(with_gutter(d, 2.0))["print"]["gutter"] == 2.0

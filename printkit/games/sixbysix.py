@@ -26,7 +26,7 @@ from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_extent
 from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file, file_suffix, single_card_file
-from boardlab.printkit.imposition import CardGeometry
+from boardlab.printkit.imposition import CardGeometry, sheet_gutter
 from boardlab.printkit.marks import footed_file, footer_label
 from boardlab.printkit.packing import paper_size, share_free_space
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
@@ -179,7 +179,8 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     files = board_files(board_component(definition), conventions, game=game, label=label, footer=footer,
                         paper=options.paper, ink=ink, paper_colour=paper_colour)
 
-    geometry = CardGeometry(*card_size(definition), settings.bleed, settings.safe, settings.corner_radius)
+    geometry = CardGeometry(*card_size(definition), settings.bleed, settings.safe, settings.corner_radius,
+                            sheet_gutter(settings, conventions))
     cards = [Card(f"{game}-card-{seat}", partial(draw_card_front, definition=definition, seat=seat),
                   partial(draw_card_back, definition=definition, seat=seat), f"{game}-card-{seat}-back")
              for seat in seats]
