@@ -175,8 +175,12 @@ class Budget:
                 return
         raise KeyError(f"no phase {phase!r} {detail!r} was sized")
 
-    def estimate(self, phase: str) -> float:
-        """CPU seconds the sized phases of this kind were estimated to take."""
+    def estimate(self, phase: str, detail: str | None = None) -> float:
+        """CPU seconds the sized phases of this kind (of this detail, when given) were estimated to
+        take; a kind asked again (a ladder's steps) counts its last ask of that detail only."""
+        if detail is not None:
+            found = [p.estimate for p in self.phases if p.phase == phase and p.detail == detail]
+            return found[-1] if found else 0.0
         return sum(p.estimate for p in self.phases if p.phase == phase)
 
     def bought(self) -> dict:

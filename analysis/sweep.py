@@ -309,14 +309,15 @@ def point_metrics(records, definition, players: int) -> dict[str, dict]:
 
 
 def play_points(points: Sequence[Point], players: int, agent: str, games: int, seed: int, store,
-                workers: int | None = None, progress: bool = True, backend=None) -> None:
+                workers: int | None = None, progress: bool = True, backend=None, estimate: float | None = None) -> None:
     """Play `games` games at every playable point (all on seed `seed`) through the results store,
-    all the points' missing blocks together, and measure each (`point.metrics`)."""
+    all the points' missing blocks together, and measure each (`point.metrics`); `estimate`: the
+    CPU seconds a budget expects of them, on the progress line."""
     from boardlab.analysis.report.jobs import Job, play_jobs
 
     live = [p for p in points if p.definition is not None]
     jobs = [Job(p.definition, players, (agent,) * players, games, seed) for p in live]
-    measured = play_jobs(jobs, store, workers, progress, backend=backend,  # one point's records at a time
+    measured = play_jobs(jobs, store, workers, progress, backend=backend, estimate=estimate,  # one point at a time
                          reduce=lambda outcome: point_metrics(outcome.records, outcome.job.definition, players))
     for point, metrics in zip(live, measured):
         point.games = games
@@ -395,7 +396,8 @@ def sweep(base: str, definition, axes: Sequence[Axis], store, options: SweepOpti
         points = grids[players]
         carry_measured_pace(points, definition, store)
         play_points(points, players, options.agent, games.get(players, options.games), options.seed, store,
-                    options.workers, options.progress, options.backend)
+                    options.workers, options.progress, options.backend,
+                    budget.estimate("points", str(players)) if budget.limited else None)
         out["by_players"].append({"players": players, "pace": pace_data(measured, unit, players),
                                   "points": [point_json(p) for p in points]})
     bought = budget.bought()

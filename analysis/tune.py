@@ -257,7 +257,8 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
             _say(cut, options.progress)
             break
         play_points([c.point for c in racing], n, options.agent, games, options.seed, store, options.workers,
-                    options.progress, options.backend)
+                    options.progress, options.backend, budget.estimate("race", f"{len(racing)} candidates")
+                    if budget.limited else None)
         for c in racing:
             c.statuses = _judge(c.point, goals, final=games >= options.games, max_capped=options.max_capped,
                                 difference=options.difference)
@@ -288,7 +289,7 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
         _say(f"confirmation: {len(confirmed)} candidates, {confirm_games:,} games each on seed {confirm_seed}",
              options.progress)
         play_points(confirmed, n, options.agent, confirm_games, confirm_seed, store, options.workers,
-                    options.progress, options.backend)
+                    options.progress, options.backend, budget.estimate("confirmation") if budget.limited else None)
     confirmation = []
     for p in confirmed:
         statuses = _judge(p, goals, max_capped=options.max_capped, difference=options.difference)
