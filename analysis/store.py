@@ -119,7 +119,7 @@ def canonical(value):
     """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if not f.metadata.get("loaded")
+                if not f.metadata.get("loaded") and not f.metadata.get("appearance")
                 and not (f.metadata.get("hashed_when_set") and getattr(value, f.name) == f.default)}
     if isinstance(value, dict):
         return {str(k): canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}

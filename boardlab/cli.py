@@ -29,6 +29,7 @@ COMMANDS = (
     "tables",
     "moves",
     "print",
+    "proof",
     "rulebook",
     "play",
     "playtests",

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from boardlab.layouts.common import Analysis, GameDefinition, PrintSettings, StandeeSize, check_colour_ref
+from boardlab.layouts.art import appearance
 from boardlab.layouts.schema import Report, limits
 
 
@@ -28,6 +29,7 @@ class CardRow:
     count: int = field(default=1, metadata=limits(min=1, max=144))  # how many copies of this card
     colour: str = ""  # the suit of a start or number card
     value: int = field(default=0, metadata=limits(min=0, max=143))  # a number card's steps
+    image: str = field(default="", metadata=appearance())  # this card's own image (PNG, JPEG or SVG), relative to the list
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,10 @@ class BlockdPrint(PrintSettings):
 
     pawn: StandeeSize  # the folding pawn standee; its base fits on a card
     piece_gap: float = field(metadata=limits(min=0, max=10))  # space between standees on a sheet
+
+
+#: the names `[art]` may give images to (layouts/art.py): card kinds and the pawns' standees
+ART_NAMES = {"cards": CARD_KINDS, "boards": (), "tokens": (), "standees": ("pawn",)}
 
 
 @dataclass(frozen=True)

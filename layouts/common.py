@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from boardlab.layouts.art import Art, appearance
 from boardlab.layouts.errors import BoardlabError
-from boardlab.layouts.schema import Report, limits, loaded
+from boardlab.layouts.schema import FrozenDict, Report, limits, loaded
 
 #: Symbols the drawing code knows how to draw as vector art.  A definition may use only these.
 SYMBOLS = frozenset({
@@ -133,10 +134,14 @@ class GameDefinition:
     #: this definition's own words in other languages, `[terms.es]` `purple = "morado"`: a new colour's or
     #: master's name, so that a variant never needs layouts/terms/ edited; they add to (and win over) those tables
     terms: dict[str, dict[str, str]] = field(default_factory=dict, kw_only=True)
+    #: the designer's own images on the components (layouts/art.py); how the game looks, not how it plays
+    art: Art = field(default_factory=Art, kw_only=True, metadata=appearance())
     variant: str = field(default="baseline", kw_only=True, metadata=loaded())  # "baseline" or the variant's name
     source: str = field(default="", kw_only=True, metadata=loaded())  # the file it was loaded from
     #: paces measured from playtests, which replace the stated one for table minutes
     measured_paces: tuple[MeasuredPace, ...] = field(default=(), kw_only=True, metadata=loaded())
+    #: every image the definition names, resolved and checked: key path -> layouts.art.Placement
+    images: dict = field(default_factory=FrozenDict, kw_only=True, metadata=loaded())
 
     def measured_pace(self, players: int | None) -> MeasuredPace | None:
         """The measured pace for `players` (one measured at that count, else one for every count), or None."""

@@ -101,6 +101,10 @@ class DeblocklePrint(PrintSettings):
     star_colour: str  # a colour name: the star squares
 
 
+#: the names `[art]` may give images to (layouts/art.py): the board
+ART_NAMES = {"cards": (), "boards": ("board",), "tokens": (), "standees": ()}
+
+
 @dataclass(frozen=True)
 class Definition(GameDefinition):
     board: Board

@@ -8,6 +8,7 @@ from itertools import combinations_with_replacement, combinations
 from typing import TYPE_CHECKING, Literal
 
 from boardlab.layouts.common import Analysis, GameDefinition, PrintSettings, check_colour_ref
+from boardlab.layouts.art import appearance
 from boardlab.layouts.schema import Report, limits
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class CardRow:
     ends: str = ""  # game cards, and masters with master_links = "match": "red 1 / blue 2"
     value: int = field(default=0, metadata=limits(min=0, max=20))  # a master's capture value
     text: str = ""  # a master's name, printed on the card
+    image: str = field(default="", metadata=appearance())  # this card's own image (PNG, JPEG or SVG), relative to the list
 
 
 def parse_ends(text: str) -> tuple[End, End] | None:
@@ -174,6 +176,10 @@ class Rules:
     capture_count: int = field(metadata=limits(min=2, max=20))  # the game card making this count captures
     lines: int = field(metadata=limits(min=1, max=4))  # lines that can start from the central card
     max_turns: int = field(metadata=limits(min=1, max=100000))  # a game reaching this many turns ends unfinished
+
+
+#: the names `[art]` may give images to (layouts/art.py): the card kinds
+ART_NAMES = {"cards": CARD_KINDS, "boards": (), "tokens": (), "standees": ()}
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
 from boardlab.layouts.limits import (MAX_CARD_LIST_BYTES, MAX_CARD_LIST_ROWS, MAX_EXTENDS_DEPTH, MAX_FILE_BYTES,
                                      MAX_INTEGER_DIGITS, control_character)
 from boardlab.layouts.registry import game_entry, game_ids, game_part
-from boardlab.layouts.schema import Checker, Source
+from boardlab.layouts.schema import Checker, FrozenDict, Source
 from boardlab.layouts.tomlmap import key_lines
 
 #: the deepest key path a definition may write (the schema's deepest is rulebook.text.LANGUAGE.KEY)
@@ -329,6 +329,13 @@ def _build(path: Path, game_id: str | None, data: dict, origins: dict, doc: Docu
         check_colour_palette(definition.colours, checker.report)
         check_print(definition.print, definition.colours, print_conventions(), checker.report)
         module.check(definition, checker.report)
+    images = FrozenDict()
+    if definition is not None and cross_checks and not checker.problems:
+        from boardlab.layouts.art import image_keys, place_images
+
+        if image_keys(definition):  # the image files are read only for a definition naming some
+            images, found = place_images(definition, checker.source.locate, lambda section: origins.get((section, "card_list")))
+            checker.problems += found
     checker.problems = [unquoted(p) if p.file in outside else p for p in checker.problems]
     if checker.problems:
         if "extends" in doc.data:  # a problem found in the base file arises from this variant's changes
@@ -337,11 +344,11 @@ def _build(path: Path, game_id: str | None, data: dict, origins: dict, doc: Docu
                                 for p in checker.problems]
         raise DefinitionError(checker.problems)
     variant = "baseline" if "extends" not in doc.data else path.stem
-    return dataclasses.replace(definition, variant=variant, source=doc.file)
+    return dataclasses.replace(definition, variant=variant, source=doc.file, images=images)
 
 
 #: the columns a card list file may have (`card_list`); each row one kind of card
-CARD_LIST_COLUMNS = ("kind", "ends", "colour", "value", "count", "text")
+CARD_LIST_COLUMNS = ("kind", "ends", "colour", "value", "count", "text", "image")
 #: the first characters that make a spreadsheet read a cell as a formula (and run it: =HYPERLINK(...))
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -541,7 +548,9 @@ def card_list_csv(rows: Sequence[Any]) -> str:
     if not rows:
         return ""
     fields = {f.name: f for f in dataclasses.fields(rows[0])}
-    columns = [c for c in CARD_LIST_COLUMNS if c in fields]
+    # a column of how the cards look (`image`) is written only when a row fills it
+    columns = [c for c in CARD_LIST_COLUMNS if c in fields
+               and (not fields[c].metadata.get("appearance") or any(getattr(row, c) != fields[c].default for row in rows))]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)

@@ -63,6 +63,10 @@ class SixBySixPrint(PrintSettings):
     marker: StandeeSize  # the folding marker standee
 
 
+#: the names `[art]` may give images to (layouts/art.py): the player cards, the board, the chips, the markers
+ART_NAMES = {"cards": ("card",), "boards": ("board",), "tokens": ("chip",), "standees": ("marker",)}
+
+
 @dataclass(frozen=True)
 class Definition(GameDefinition):
     dice: Dice

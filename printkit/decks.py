@@ -36,6 +36,7 @@ class Card:
     front: Callable[[Canvas], None]
     back: Callable[[Canvas], None]
     back_name: str = "back"  # component name of the back; cards sharing a back share its SVG
+    kind: str = ""  # the card's kind (a game's card kinds), whose `[art.cards.KIND]` image it shows
 
 
 def _draw_face(canvas: Canvas, slot: Slot, face: Callable[[Canvas], None], geometry: CardGeometry) -> None:

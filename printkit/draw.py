@@ -13,9 +13,13 @@ Text sizes are in points (the unit printers and designers think in); everything 
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
+
+if TYPE_CHECKING:
+    from boardlab.layouts.images import Picture
 
 Point = tuple[float, float]
 
@@ -69,6 +73,23 @@ class Canvas(ABC):
     def clip(self, x: float, y: float, w: float, h: float, radius: float = 0.0) -> Iterator[None]:
         """Draw the block clipped to a (rounded) rectangle."""
 
+    def image(self, x: float, y: float, w: float, h: float, picture: Picture) -> None:
+        """A picture (layouts.images.Picture) stretched over the box (x, y, w, h): an SVG's
+        shapes as paths (vector art in every backend), a PNG or JPEG through `raster`."""
+        if picture.raster:
+            self.raster(x, y, w, h, picture)
+            return
+        sx, sy = w / picture.width, h / picture.height
+        thickness = math.sqrt(abs(sx * sy))
+        for shape in picture.shapes:
+            commands = [(kind, *[x + v * sx if i % 2 == 0 else y + v * sy for i, v in enumerate(values)])
+                        for kind, *values in shape.commands]
+            self.path(commands, fill=shape.fill, stroke=shape.stroke, width=shape.width * thickness)
+
+    @abstractmethod
+    def raster(self, x: float, y: float, w: float, h: float, picture: Picture) -> None:
+        """A PNG or JPEG picture stretched over the box (x, y, w, h)."""
+
     #: what a drawing call is for: "art", or "cut", "fold" and "guides" lines (the SVG backend's layers)
     LAYERS = ("art", "cut", "fold", "guides")
 
@@ -112,6 +133,9 @@ class RecordingCanvas(Canvas):
 
     def text(self, x, y, content, **kw):
         self._record("text", (x, y, content), kw)
+
+    def raster(self, x, y, w, h, picture):
+        self._record("image", (x, y, w, h, picture.path), {})
 
     @contextmanager
     def transform(self, dx=0.0, dy=0.0, rotate=0.0, scale=1.0):

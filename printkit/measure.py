@@ -105,6 +105,10 @@ class PlacedCanvas(Canvas):
     def text(self, x, y, content, **kw):
         self._add("text", [(x, y)], kw, size=kw.get("size", 10.0), content=content)
 
+    def raster(self, x, y, w, h, picture):
+        self._add("image", [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], {"picture": picture},
+                  content=picture.path)
+
     @contextmanager
     def transform(self, dx=0.0, dy=0.0, rotate=0.0, scale=1.0) -> Iterator[None]:
         saved = self._matrix, self._angle, self._scale

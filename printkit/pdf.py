@@ -133,6 +133,16 @@ class PdfCanvas(Canvas):
             raise ValueError(f"unknown text anchor {anchor!r} (start, middle, end)")
         self._pdf.restoreState()
 
+    def raster(self, x, y, w, h, picture):
+        from reportlab.lib.utils import ImageReader
+
+        self._pdf.saveState()
+        self._pdf.translate(x, y + h)
+        self._pdf.scale(1, -1)  # the image's first row at the top of its box
+        # reportlab names the image by a digest of its data: a picture on many faces is embedded once
+        self._pdf.drawImage(ImageReader(io.BytesIO(picture.data)), 0, 0, w, h, mask="auto")
+        self._pdf.restoreState()
+
     @contextmanager
     def transform(self, dx=0.0, dy=0.0, rotate=0.0, scale=1.0) -> Iterator[None]:
         self._pdf.saveState()

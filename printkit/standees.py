@@ -26,8 +26,10 @@ from typing import Sequence
 
 from boardlab.layouts.common import PrintConventions, StandeeSize
 from boardlab.layouts.terms import word
+from boardlab.layouts.art import Placement
 from boardlab.printkit.cardart import fitted_size
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.pictures import draw_placed
 from boardlab.printkit.packing import Box, Section, flow_pages, grid_positions
 from boardlab.printkit.pages import Component, Page
 from boardlab.printkit.marks import CUT_WIDTH, FOLD_DASH
@@ -45,6 +47,7 @@ class StandeeArt:
     colour: str
     symbol: str
     label: str
+    picture: Placement | None = None  # the designer's image on the figure (`[art.standees.NAME]`)
 
 
 def strip_size(size: StandeeSize) -> tuple[float, float]:
@@ -83,6 +86,9 @@ def draw_standee(canvas: Canvas, x: float, y: float, size: StandeeSize, art: Sta
         # the back is upside down on the flat strip so that it stands upright once folded
         with canvas.transform(dx=x + px + pw / 2, dy=y + py + ph / 2, rotate=0 if name == "front" else 180):
             _draw_figure(canvas, pw, ph, art)
+            if art.picture is not None:
+                with canvas.transform(dx=-pw / 2, dy=-ph / 2):
+                    draw_placed(canvas, art.picture, "standee", pw, ph, 0.0)
     for name in ("front_base", "back_base"):
         px, py, pw, ph = panels[name]
         mark = min(pw, ph) * 0.55

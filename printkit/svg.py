@@ -133,6 +133,14 @@ class SvgCanvas(Canvas):
         self.fonts_used.add(bold)
         self._add(self.drawing.text(content, insert=(number(x), number(y)), **attributes))
 
+    def raster(self, x, y, w, h, picture):
+        import base64
+
+        # the file's own bytes (a converted image's PNG), so the SVG stands alone
+        href = f"data:{picture.mime};base64,{base64.b64encode(picture.data).decode('ascii')}"
+        self._add(self.drawing.image(href=href, insert=(number(x), number(y)), size=(number(w), number(h)),
+                                     preserveAspectRatio="none"))
+
     @contextmanager
     def transform(self, dx=0.0, dy=0.0, rotate=0.0, scale=1.0) -> Iterator[None]:
         steps = []

@@ -20,7 +20,9 @@ from typing import Literal, Sequence
 
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.art import Placement
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.pictures import draw_placed
 from boardlab.printkit.packing import Section, flow_pages, grid_positions, hex_positions
 from boardlab.printkit.pages import Page
 from boardlab.printkit.marks import CUT_WIDTH
@@ -38,6 +40,7 @@ class TokenArt:
 
     colour: str
     symbol: str
+    picture: Placement | None = None  # the designer's image on the token (`[art.tokens.NAME]`)
 
 
 def token_centres(shape: Shape, size: float, gap: float, area_width: float, area_height: float) -> list[tuple[float, float]]:
@@ -79,6 +82,9 @@ def draw_token(canvas: Canvas, cx: float, cy: float, *, shape: Shape, size: floa
     else:
         raise BoardlabError(f'unknown token shape "{shape}" (disc, square)')
     draw_symbol(canvas, art.symbol, cx, cy, size * SYMBOL_SHARE, fill=contrast_ink(art.colour))
+    if art.picture is not None:  # over the whole token, out to its colour's edge
+        with canvas.transform(dx=cx - half, dy=cy - half):
+            draw_placed(canvas, art.picture, "token", size, size, 0.0, bleed, radius=half + bleed if shape == "disc" else 0.0)
 
 
 def token_section(tokens: Sequence[TokenArt], *, shape: Shape, size: float, gap: float, ink: str) -> Section:

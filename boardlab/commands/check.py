@@ -22,7 +22,9 @@ def register(subparsers) -> None:
                     "fit the definition's paper, that their ink reads on their paper and marks on "
                     "every colour, that their rulebook texts name only facts the "
                     "definition holds, and that layouts/terms/ has every text of the outputs in each of the "
-                    "definition's languages. Prints one line per problem, "
+                    "definition's languages, and that every image it names is a readable PNG, JPEG or SVG file "
+                    "inside the definition's folder, printed at 150 dpi or more (a warning under 300). "
+                    "Prints one line per problem, "
                     "FILE:LINE: KEY: what is wrong (what is allowed), and exits with status 2 if any.")
     p.add_argument("targets", nargs="*", metavar="PATH|GAME",
                    help=f"definition or variant files, or game/variant names (default: {', '.join(game_ids())})")
@@ -38,7 +40,7 @@ def run(args) -> int:
         print(json.dumps(results, indent=2))
     else:
         for result in results:
-            for problem in result["problems"]:
+            for problem in result["problems"] + result["warnings"]:
                 print(problem, file=sys.stderr)
             if result["ok"]:
                 note(f"{result['file']}: ok ({result['summary']})")
@@ -53,7 +55,9 @@ def check_target(target: str) -> dict:
     from boardlab.layouts.terms import check_terms
     from boardlab.printkit.rulebook.checks import check_texts as rulebook_problems
 
-    result: dict = {"target": target, "file": target, "ok": False, "summary": "", "problems": []}
+    from boardlab.printkit.pictures import image_findings
+
+    result: dict = {"target": target, "file": target, "ok": False, "summary": "", "problems": [], "warnings": []}
     problems: list[str] = result["problems"]
     try:
         path = resolve(target)
@@ -73,10 +77,15 @@ def check_target(target: str) -> dict:
     try:  # the definition must also print on its own paper (card sizes against the sheet)
         if game_entry(d.game.id).has("print"):
             options = PrintOptions(d.print.paper, conventions_of().duplex, conventions_of().layout)
-            game_part(d.game.id, "print").print_files(d, options)
+            findings = image_findings(d, game_part(d.game.id, "print").print_files(d, options))
+            # each image's resolution where it is printed: under 150 dpi an error, under 300 a warning
+            problems += [finding.line for finding in findings if finding.error]
+            result["warnings"] += [finding.line for finding in findings if not finding.error]
     except BoardlabError as err:
         file, line = locate(path, ("print",))
         problems.append(f"{file}:{line}: print: {err}")
+        return result
+    if problems:
         return result
     for agent_key in ("agent", "skilled_agent"):
         agent = agent_problem(d, agent_key)

@@ -100,6 +100,7 @@ def run_language(args, definition, out_dir: Path) -> int:
     from boardlab.printkit.rulebook import player_aid_name, render_player_aid
     from boardlab.printkit.output import render_print_files, write_rendered
     from boardlab.printkit.pages import PrintOptions
+    from boardlab.printkit.pictures import image_findings
     from boardlab.printkit.pod import DPI, face_images, with_pod_bleed
 
     footer_date()  # a bad SOURCE_DATE_EPOCH is refused before anything is drawn
@@ -109,6 +110,10 @@ def run_language(args, definition, out_dir: Path) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         raise BoardlabError(f"{out_dir} exists and is not a folder")
     files = module.print_files(definition, options)
+    # an image under 150 dpi where it is printed is refused, as `check` refuses it (before anything is written)
+    low = [finding.line for finding in image_findings(definition, files) if finding.error]
+    if low:
+        raise BoardlabError(low[0])
     rendered = render_print_files(files)
     images = 0
     if args.pod is not None:  # one image per card face, drawn again with the shop's bleed

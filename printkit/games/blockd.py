@@ -28,6 +28,7 @@ from boardlab.printkit.decks import Card, deck_files, file_suffix
 from boardlab.printkit.imposition import CardGeometry, card_geometry
 from boardlab.printkit.marks import footed_file, footer_label
 from boardlab.printkit.pages import PrintFile, PrintOptions
+from boardlab.printkit.pictures import dress_cards, row_images, piece_image
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
 from boardlab.printkit.symbols import draw_symbol
@@ -48,13 +49,32 @@ def blockd_cards(d) -> list[Card]:
     back = _back_drawer(d, geometry)
     cards = []
     for suit in d.cards.suits:
-        cards.append(Card(f"{suit}-start", _start_drawer(d, geometry, suit), back))
+        cards.append(Card(f"{suit}-start", _start_drawer(d, geometry, suit), back, kind="start"))
         for value in d.cards.numbers(suit):
-            cards.append(Card(f"{suit}-{value}", _number_drawer(d, geometry, suit, value), back))
+            cards.append(Card(f"{suit}-{value}", _number_drawer(d, geometry, suit, value), back, kind="number"))
     blind = _blind_drawer(d, geometry, back)
     for index in range(d.cards.blind):
-        cards.append(Card(blind_card_name(index), blind, blind))
-    return cards
+        cards.append(Card(blind_card_name(index), blind, blind, kind="blind"))
+    return dress_cards(d, cards, geometry, row_images(d, "cards", _row_card_names(d)))
+
+
+def _row_card_names(d):
+    """names(index, row): the names of the cards one card-list row makes (blind cards numbered
+    across the rows, as `blockd_cards` numbers them)."""
+    blind_before = {}
+    seen = 0
+    for index, row in enumerate(d.cards.cards):
+        if row.kind == "blind":
+            blind_before[index] = seen
+            seen += row.count
+
+    def names(index: int, row) -> list[str]:
+        if row.kind == "start":
+            return [f"{row.colour}-start"]
+        if row.kind == "number":
+            return [f"{row.colour}-{row.value}"]
+        return [blind_card_name(blind_before[index] + k) for k in range(row.count)]
+    return names
 
 
 def blind_card_name(index: int) -> str:
@@ -173,7 +193,8 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     cards = blockd_cards(d)
     deck, single = deck_files(d, options, cards, conventions)
     ink = ink_and_paper(d)[0]
-    pawns = [StandeeArt(d.colours[suit].hex, d.colours[suit].symbol, d.colours[suit].label) for suit in d.cards.suits]
+    pawns = [StandeeArt(d.colours[suit].hex, d.colours[suit].symbol, d.colours[suit].label, piece_image(d, "standees", "pawn"))
+             for suit in d.cards.suits]
     pawn_components = tuple(standee_component(f"pawn-{suit}", d.print.pawn, art, ink=ink)
                             for suit, art in zip(d.cards.suits, pawns))
     # the pawns go in the card sheets' empty slots when they fit there, else on a sheet of their own

@@ -27,6 +27,7 @@ from boardlab.printkit.marks import footed_file, footer_label
 from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
 from boardlab.printkit.palette import contrast_ink, ink_and_paper
+from boardlab.printkit.pictures import dressed, piece_image
 from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.tiling import BoardGrid, board_files
 from boardlab.printkit.units import MM_PER_POINT
@@ -157,6 +158,12 @@ def per_player(definition) -> str:
     return ", ".join(f"{n} {word(definition.colours[p.colour].label)}" for p, n in zip(definition.players, counts))
 
 
+def board_component(definition) -> Component:
+    """The board as one component (its SVG, what tiling cuts up), with the designer's image."""
+    board = Component(f"{definition.game.id}-board", *board_size(definition), lambda canvas: draw_board(canvas, definition))
+    return dressed(board, piece_image(definition, "boards", "board"))
+
+
 def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     """Every Deblockle print file for `options`: the board (tiled, plus a one-page poster) and the cube nets.
 
@@ -167,8 +174,7 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
 
     conventions = print_conventions()
     label = definition.game.name
-    board = Component(f"{definition.game.id}-board", *board_size(definition),
-                      lambda canvas: draw_board(canvas, definition))
+    board = board_component(definition)
     footer = footer_label(definition)
     ink, paper_colour = ink_and_paper(definition)
     files = board_files(board, conventions, game=definition.game.id, label=label, footer=footer,
@@ -204,7 +210,7 @@ def tts_box(definition):
     from boardlab.printkit.games.deblockle_table import face_component
     from boardlab.printkit.tts import SIDES, TtsBlock, TtsBox, TtsPiece
 
-    board = Component(f"{definition.game.id}-board", *board_size(definition), lambda c: draw_board(c, definition))
+    board = board_component(definition)
     blocks = []
     for player, count in zip(definition.players, definition.rules.counts):
         faces = {side: face_component(definition, player.colour, getattr(definition.cube, side)) for side in SIDES}

@@ -44,9 +44,9 @@ class DeblockleTable(TableArt):
 
     def components(self) -> dict[str, Component]:
         d = self.definition
-        from boardlab.printkit.games.deblockle import draw_board
+        from boardlab.printkit.games.deblockle import board_component
 
-        out = {f"{d.game.id}-board": Component(f"{d.game.id}-board", *board_size(d), lambda c: draw_board(c, d))}
+        out = {f"{d.game.id}-board": board_component(d)}
         for player in d.players:
             for face in d.faces:
                 component = face_component(d, player.colour, face)

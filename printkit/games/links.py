@@ -24,6 +24,7 @@ from boardlab.printkit.decks import Card, deck_files, file_suffix
 from boardlab.printkit.imposition import CardGeometry, card_geometry
 from boardlab.printkit.pages import PrintFile, PrintOptions
 from boardlab.printkit.palette import contrast_ink, ink_and_paper
+from boardlab.printkit.pictures import dress_cards, row_images
 from boardlab.printkit.symbols import draw_symbol
 
 
@@ -45,17 +46,30 @@ def links_cards(d) -> list[Card]:
     back = _back_drawer(d, geometry)
     cards = []
     for first, second in d.deck.game_cards:
-        cards.append(Card(f"{end_name(first)}-{end_name(second)}", _game_card_drawer(d, geometry, first, second), back))
+        cards.append(Card(f"{end_name(first)}-{end_name(second)}", _game_card_drawer(d, geometry, first, second), back,
+                          kind="game"))
     for index in range(d.deck.central):
         cards.append(Card("central" if d.deck.central == 1 else f"central-{index + 1}",
-                          _central_drawer(d, geometry), back))
+                          _central_drawer(d, geometry), back, kind="central"))
     empty = _empty_drawer(d, geometry)
     for _ in range(d.deck.empty):
-        cards.append(Card("empty", empty, back))
+        cards.append(Card("empty", empty, back, kind="empty"))
     for master in d.deck.masters:
         for _ in range(master.count):
-            cards.append(Card(f"master-{master.name.lower()}", _master_drawer(d, geometry, master), back))
-    return cards
+            cards.append(Card(f"master-{master.name.lower()}", _master_drawer(d, geometry, master), back, kind="master"))
+    return dress_cards(d, cards, geometry, row_images(d, "deck", _row_card_names))
+
+
+def _row_card_names(index: int, row) -> list[str]:
+    """The names of the cards one card-list row makes (a game card's ends in either order)."""
+    from boardlab.layouts.links import parse_ends
+
+    if row.kind == "game":
+        ends = parse_ends(row.ends)
+        return [f"{end_name(ends[0])}-{end_name(ends[1])}", f"{end_name(ends[1])}-{end_name(ends[0])}"] if ends else []
+    if row.kind == "master":
+        return [f"master-{row.text.lower()}"]
+    return [row.kind] if row.kind == "empty" else ["central"]
 
 
 def _draw_end(canvas: Canvas, d, geometry: CardGeometry, end, top: float, height: float) -> None:

@@ -31,6 +31,7 @@ from boardlab.printkit.marks import footed_file, footer_label
 from boardlab.printkit.packing import paper_size, share_free_space
 from boardlab.printkit.pages import Component, PrintFile, PrintOptions
 from boardlab.printkit.palette import contrast_ink, ink_and_paper
+from boardlab.printkit.pictures import dress_cards, dressed, piece_image
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
 from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.tiling import board_files
@@ -157,7 +158,18 @@ def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
 def board_component(definition) -> Component:
     """The whole printed board, bank included, as one component (its SVG, and what tiling cuts up)."""
     width, height = printed_board_size(definition)
-    return Component(f"{definition.game.id}-board", width, height, lambda canvas: draw_printed_board(canvas, definition))
+    board = Component(f"{definition.game.id}-board", width, height, lambda canvas: draw_printed_board(canvas, definition))
+    return dressed(board, piece_image(definition, "boards", "board"))
+
+
+def player_cards(definition) -> list[Card]:
+    """The player cards, one per seat (kind "card"), with the designer's images."""
+    settings, game = definition.print, definition.game.id
+    geometry = CardGeometry(*card_size(definition), settings.bleed, settings.safe, settings.corner_radius)
+    cards = [Card(f"{game}-card-{seat}", partial(draw_card_front, definition=definition, seat=seat),
+                  partial(draw_card_back, definition=definition, seat=seat), f"{game}-card-{seat}-back", kind="card")
+             for seat in definition.components.seats]
+    return dress_cards(definition, cards, geometry)
 
 
 def print_files(definition, options: PrintOptions) -> list[PrintFile]:
@@ -181,16 +193,15 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
 
     geometry = CardGeometry(*card_size(definition), settings.bleed, settings.safe, settings.corner_radius,
                             sheet_gutter(settings, conventions))
-    cards = [Card(f"{game}-card-{seat}", partial(draw_card_front, definition=definition, seat=seat),
-                  partial(draw_card_back, definition=definition, seat=seat), f"{game}-card-{seat}-back")
-             for seat in seats]
+    cards = player_cards(definition)
     files.append(card_sheet_file(f"{game}-cards-{file_suffix(options)}", term("sixbysix.cards", game=label, n=len(cards)),
                                  cards, geometry, conventions, options, SheetStyle(ink, paper_colour, footer)))
     single = single_card_file(f"{game}-cards-single", term("sixbysix.cards_single", game=label), cards, geometry)
 
     markers = [StandeeArt(definition.colours[seat].hex, definition.colours[seat].symbol,
-                          definition.colours[seat].label) for seat in seats]
-    chip_art = {seat: TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol) for seat in seats}
+                          definition.colours[seat].label, piece_image(definition, "standees", "marker")) for seat in seats]
+    chip_art = {seat: TokenArt(definition.colours[seat].hex, definition.colours[seat].symbol,
+                               piece_image(definition, "tokens", "chip")) for seat in seats}
     chips = [chip_art[seat] for seat in seats for _ in range(definition.components.chips_per_colour)]
     marker_section = standee_section(markers, settings.marker, ink=ink, gap=settings.piece_gap)
     chip_section = token_section(chips, shape=settings.chip_shape, size=settings.chip, gap=settings.piece_gap, ink=ink)
@@ -257,11 +268,9 @@ def tts_box(definition):
     seats = definition.components.seats
     width, height = card_size(definition)
     # a player card is a strip (a square per die face), not a card's shape: a tile with both sides
-    cards = [TtsPiece(Component(f"{game}-card-{seat}", width, height,
-                                partial(draw_card_front, definition=definition, seat=seat)),
-                      back=Component(f"{game}-card-{seat}-back", width, height,
-                                     partial(draw_card_back, definition=definition, seat=seat)))
-             for seat in seats]
+    cards = [TtsPiece(Component(card.name, width, height, card.front),
+                      back=Component(card.back_name, width, height, card.back))
+             for card in player_cards(definition)]
     markers, chips = [], []
     for seat in seats:
         colour = definition.colours[seat]

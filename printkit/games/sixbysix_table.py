@@ -11,7 +11,7 @@ from functools import partial
 
 from boardlab.analysis.protocol import CHANCE
 from boardlab.printkit.dice import draw_die_face
-from boardlab.printkit.games.sixbysix import board_component, board_size, card_size, draw_card_front, printed_board_size
+from boardlab.printkit.games.sixbysix import board_component, board_size, card_size, player_cards, printed_board_size
 from boardlab.printkit.pages import Component
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.table import TableArt, View, art, box, label, token_component
@@ -30,11 +30,12 @@ class SixBySixTable(TableArt):
         out = {board.name: board}
         width, height = card_size(d)
         side = d.print.board_square
+        fronts = {card.name: card.front for card in player_cards(d)}
         for seat in d.components.seats:
             colour = d.colours[seat]
             out[f"{game_id}-card-{seat}"] = Component(f"{game_id}-card-{seat}", width, height,
                                                       partial(_clipped, width=width, height=height, definition=d,
-                                                              seat=seat))
+                                                              front=fronts[f"{game_id}-card-{seat}"]))
             out[f"{game_id}-marker-{seat}"] = token_component(f"{game_id}-marker-{seat}", side * 0.7, colour.hex,
                                                               colour.symbol, ink)
             out[f"{game_id}-chip-{seat}"] = token_component(f"{game_id}-chip-{seat}", d.print.chip, colour.hex,
@@ -121,6 +122,6 @@ class SixBySixTable(TableArt):
         return [f"{c} chips" for c in state.chips]
 
 
-def _clipped(canvas, width: float, height: float, definition, seat: str) -> None:
+def _clipped(canvas, width: float, height: float, definition, front) -> None:
     with canvas.clip(0, 0, width, height, definition.print.corner_radius):
-        draw_card_front(canvas, definition, seat)
+        front(canvas)
