@@ -8,6 +8,9 @@ STAMP  := $(VENV)/.installed
 BOARDLAB := $(BIN)/boardlab
 # the games come from the registry (layouts/registry.py and the `boardlab.games` entry points)
 GAMES   = $$($(BOARDLAB) list --ids)
+# the example variants that show a designer's own art (layouts/variants/, images in layouts/variants/art/):
+# printed beside the games; each name starts with its game's id
+ART_EXAMPLES = links-illustrated
 
 .PHONY: all test test-slow typecheck check print rulebooks reports docs bench clean browser
 
@@ -52,7 +55,9 @@ print: $(STAMP)
 	games=$(GAMES) || exit 1; \
 	rm -rf build/print; \
 	for game in $$games; do for paper in a4 letter; do \
-		$(BOARDLAB) print $$game --paper $$paper --lang all || exit 1; done; done
+		$(BOARDLAB) print $$game --paper $$paper --lang all || exit 1; done; done; \
+	for example in $(ART_EXAMPLES); do for paper in a4 letter; do \
+		$(BOARDLAB) print $${example%%-*} --variant $$example --paper $$paper --lang all || exit 1; done; done
 
 # the balance reports of the default definitions, into reports/; every game played is kept in
 # build/results.sqlite, so a rerun plays only what changed

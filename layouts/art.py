@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Callable, Literal
 
 from boardlab.layouts.errors import Problem
 from boardlab.layouts.schema import FrozenDict, limits
@@ -77,7 +77,7 @@ class Placement:
     key: str  # the key naming it, e.g. "art.cards.master.image" or "deck.cards[3].image"
 
 
-def image_keys(definition) -> list[tuple[tuple, ImageRef | str, str | None]]:
+def image_keys(definition: Any) -> list[tuple[tuple, ImageRef | str, str | None]]:
     """(key path, ImageRef or a card row's file, the row's kind) of every image a definition names."""
     out: list[tuple[tuple, ImageRef | str, str | None]] = []
     art = getattr(definition, "art", None)
@@ -99,7 +99,8 @@ def image_keys(definition) -> list[tuple[tuple, ImageRef | str, str | None]]:
     return out
 
 
-def place_images(definition, locate, card_list_named_at) -> tuple[dict[tuple, Placement], list[Problem]]:
+def place_images(definition: Any, locate: Callable[[tuple], tuple[str, int]],
+                 card_list_named_at: Callable[[str], tuple[str, int] | None]) -> tuple[dict[tuple, Placement], list[Problem]]:
     """Every image of `definition` resolved and checked: (key path -> Placement, problems).
 
     `locate(path) -> (file, line)` says where a key is written; `card_list_named_at(section)` the
@@ -162,7 +163,7 @@ def place_images(definition, locate, card_list_named_at) -> tuple[dict[tuple, Pl
     return FrozenDict(placements), problems
 
 
-def _art_names(definition) -> dict[str, tuple[str, ...]]:
+def _art_names(definition: Any) -> dict[str, tuple[str, ...]]:
     """The names the game's `[art]` tables may use: card kinds, boards, tokens, standees."""
     from boardlab.layouts.registry import game_part
 

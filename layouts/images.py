@@ -33,7 +33,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 #: the largest image file read (a card's art at 600 dpi is a few MB)
 MAX_IMAGE_BYTES = 50_000_000
@@ -147,7 +147,7 @@ def read_raster(data: bytes, shown: str) -> Picture:
             if width * height > MAX_PIXELS:
                 raise ImageProblem(f"{shown} has {width} x {height} pixels (at most {MAX_PIXELS:,} in all)")
             probe.verify()
-        image = Image.open(io.BytesIO(data))
+        image: Image.Image = Image.open(io.BytesIO(data))
         image.load()
     except ImageProblem:
         raise
@@ -248,7 +248,8 @@ def transform_of(text: str, where: str) -> Matrix:
     return matrix
 
 
-def _arc(x1, y1, rx, ry, phi, large, sweep, x2, y2) -> list[tuple]:
+def _arc(x1: float, y1: float, rx: float, ry: float, phi: float, large: bool, sweep: bool, x2: float,
+         y2: float) -> list[tuple]:
     """An SVG elliptical arc as cubic Bézier commands (the SVG specification's conversion to the
     centre parametrisation, then at most a quarter turn per curve)."""
     if rx == 0 or ry == 0 or (x1 == x2 and y1 == y2):
@@ -266,7 +267,7 @@ def _arc(x1, y1, rx, ry, phi, large, sweep, x2, y2) -> list[tuple]:
     cxp, cyp = k * rx * yp / ry, -k * ry * xp / rx
     cx, cy = cos * cxp - sin * cyp + (x1 + x2) / 2, sin * cxp + cos * cyp + (y1 + y2) / 2
 
-    def angle(ux, uy, vx, vy):
+    def angle(ux: float, uy: float, vx: float, vy: float) -> float:
         return math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
 
     start = angle(1, 0, (xp - cxp) / rx, (yp - cyp) / ry)
@@ -280,11 +281,11 @@ def _arc(x1, y1, rx, ry, phi, large, sweep, x2, y2) -> list[tuple]:
     t = 4 / 3 * math.tan(step / 4)
     out = []
 
-    def point(theta):
+    def point(theta: float) -> tuple[float, float]:
         ex, ey = rx * math.cos(theta), ry * math.sin(theta)
         return cos * ex - sin * ey + cx, sin * ex + cos * ey + cy
 
-    def tangent(theta):
+    def tangent(theta: float) -> tuple[float, float]:
         ex, ey = -rx * math.sin(theta), ry * math.cos(theta)
         return cos * ex - sin * ey, sin * ex + cos * ey
 
@@ -453,11 +454,11 @@ def read_svg(data: bytes, shown: str) -> Picture:
     return Picture(shown, "svg", width, height, shapes=tuple(shapes))
 
 
-def _local(tag) -> str:
+def _local(tag: Any) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
-def _style(element, inherited: dict) -> dict:
+def _style(element: Any, inherited: dict) -> dict:
     style = dict(inherited)
     for key in ("fill", "stroke", "stroke-width"):
         if element.get(key) is not None:
@@ -469,7 +470,7 @@ def _style(element, inherited: dict) -> dict:
     return style
 
 
-def _walk(element, matrix: Matrix, inherited: dict, shapes: list[Shape], shown: str) -> None:
+def _walk(element: Any, matrix: Matrix, inherited: dict, shapes: list[Shape], shown: str) -> None:
     for child in element:
         name = _local(child.tag)
         if not name or name in SKIPPED or (isinstance(child.tag, str) and child.tag.startswith("{")
@@ -482,6 +483,7 @@ def _walk(element, matrix: Matrix, inherited: dict, shapes: list[Shape], shown: 
             _walk(child, here, style, shapes, shown)
             continue
         get = child.get
+        commands: list[tuple]
         if name == "path":
             commands = path_commands(get("d", ""), where)
         elif name == "rect":
@@ -498,7 +500,8 @@ def _walk(element, matrix: Matrix, inherited: dict, shapes: list[Shape], shown: 
                         ("L", _length(get("x2"), where), _length(get("y2"), where))]
         elif name in ("polyline", "polygon"):
             points = _points(get("points", ""))
-            commands = [("M", *points[0])] + [("L", *p) for p in points[1:]] if points else []
+            commands = [("M", *points[0])] if points else []
+            commands += [("L", *p) for p in points[1:]]
             if name == "polygon" and commands:
                 commands.append(("Z",))
         else:

@@ -329,7 +329,7 @@ def _build(path: Path, game_id: str | None, data: dict, origins: dict, doc: Docu
         check_colour_palette(definition.colours, checker.report)
         check_print(definition.print, definition.colours, print_conventions(), checker.report)
         module.check(definition, checker.report)
-    images = FrozenDict()
+    images: dict = FrozenDict()
     if definition is not None and cross_checks and not checker.problems:
         from boardlab.layouts.art import image_keys, place_images
 

@@ -220,8 +220,8 @@ def image_findings(definition, print_files: Sequence) -> list[Finding]:
             continue
         dpi, names, (width, height) = lowest[path]
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-        said = (f"{picture.path} prints at {dpi:.0f} dpi on {shown} ({picture.width:.0f} x {picture.height:.0f} "
-                f"pixels over {width:.1f} x {height:.1f} mm)")
+        said = (f"{dpi:.0f} dpi on {shown}: {picture.path} has {picture.width:.0f} x {picture.height:.0f} pixels "
+                f"for {width:.1f} x {height:.1f} mm")
         if dpi < LOWEST_DPI and not allowed:
             out.append(Finding(True, f"{where}: {said} (at least {LOWEST_DPI} dpi, {SHARP_DPI} to print sharp; "
                                      "or allow_low_resolution = true in [art])"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from boardlab.arguments import add_game_arguments, game_definition
 from boardlab.layouts import print_conventions
-from boardlab.notes import note
+from boardlab.common.notes import note
 
 #: the command's line in `boardlab --help`
 HELP = "a proof sheet of every face and back (PDF)"

@@ -1,0 +1,306 @@
+"""The designer's own images (issue 36): every output carries them, `check` judges them.
+
+A test variant of Links names a PNG of its own for each master card in its card list's `image`
+column, stretched over the card's art region, and one for every back over the whole card.  Each
+image is four flat quadrants of colours no other image uses, so a rendered page's pixel at the
+middle of a quadrant, computed here from the spec's numbers (poker card 63.5 x 88.9 mm, 3 mm
+bleed and safe margin, the art region from 15% to 52% of the height), says whose image is there.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from pathlib import Path
+
+import pytest
+
+from command_line import one_line_failure, run
+
+Image = pytest.importorskip("PIL.Image")
+pypdfium2 = pytest.importorskip("pypdfium2")
+
+W, H, BLEED, SAFE = 63.5, 88.9, 3.0, 3.0
+#: the art region of a card (cut-box coordinates, mm): inside the safe margin, 15% to 52% of the height
+REGION = (SAFE, 0.15 * H, W - 2 * SAFE, 0.37 * H)
+MASTERS = ("ONE", "TWO", "THREE", "FOUR")
+PIXELS = (800, 460)  # 353 dpi over the 57.5 mm wide region: sharp, no warning
+
+
+def quadrants(seed: int) -> list[tuple[int, int, int]]:
+    """Four colours of one image: top-left, top-right, bottom-left, bottom-right."""
+    return [((60 * seed + 40 * q) % 256, (200 - 50 * q + 20 * seed) % 256, (30 + 70 * seed + 90 * q) % 256)
+            for q in range(4)]
+
+
+def write_png(path: Path, seed: int, size=PIXELS) -> bytes:
+    image = Image.new("RGB", size)
+    w, h = size
+    for q, colour in enumerate(quadrants(seed)):
+        x, y = (q % 2) * (w // 2), (q // 2) * (h // 2)
+        image.paste(colour, (x, y, x + w // 2 if q % 2 == 0 else w, y + h // 2 if q < 2 else h))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.save(path, format="PNG")
+    return path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def variant(tmp_path_factory):
+    """A Links variant whose card list gives each master its own image, with a back image."""
+    from boardlab.layouts import load
+    from boardlab.layouts.loader import card_list_csv
+    from boardlab.layouts.links import CardRow
+
+    folder = tmp_path_factory.mktemp("illustrated")
+    files = {name: write_png(folder / "art" / f"{name.lower()}.png", seed) for seed, name in enumerate(MASTERS)}
+    files["back"] = write_png(folder / "art" / "back.png", 7, size=(840, 1140))  # 307 dpi over the bleed box
+    deck = load("links").deck
+    rows = [CardRow("game", 1, f"{a.colour} {a.points} / {b.colour} {b.points}") for a, b in deck.game_cards]
+    rows += [CardRow("central"), CardRow("empty", deck.empty)]
+    rows += [CardRow("master", m.count, value=m.value, text=m.name, image=f"art/{m.name.lower()}.png") for m in deck.masters]
+    (folder / "deck.csv").write_text(card_list_csv(rows), encoding="utf-8")
+    (folder / "art.toml").write_text('extends = "links"\n\n[deck]\ncard_list = "deck.csv"\n\n'
+                                     '[art.cards.master]\nimage = "art/one.png"\nfit = "stretch"\n\n'
+                                     '[art.back]\nimage = "art/back.png"\nfit = "stretch"\nregion = "full"\n',
+                                     encoding="utf-8")
+    return folder, files
+
+
+def test_the_card_list_writes_the_image_column_and_reads_it_back(variant):
+    folder, _ = variant
+    header = (folder / "deck.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header == "kind,ends,value,count,text,image"
+    from boardlab.layouts import load
+
+    definition = load(folder / "art.toml")
+    images = {row.text: row.image for row in definition.deck.cards if row.kind == "master"}
+    assert images == {name: f"art/{name.lower()}.png" for name in MASTERS}
+
+
+def render(pdf: Path, index: int, dpi: int = 150):
+    document = pypdfium2.PdfDocument(str(pdf))
+    try:
+        return document[index].render(scale=dpi / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+
+
+def at(image, x_mm: float, y_mm: float, dpi: int):
+    return image.getpixel((int(x_mm / 25.4 * dpi), int(y_mm / 25.4 * dpi)))
+
+
+def quadrant_points(box):
+    """The middles of the four quadrants of a box (mm)."""
+    x, y, w, h = box
+    return [(x + w * (0.25 + 0.5 * (q % 2)), y + h * (0.25 + 0.5 * (q // 2))) for q in range(4)]
+
+
+def close(a, b, tolerance: int = 3) -> bool:
+    return all(abs(p - q) <= tolerance for p, q in zip(a, b))
+
+
+def test_each_master_prints_its_own_image_and_the_back_reaches_the_bleed_edge(variant, tmp_path, capsys):
+    folder, _ = variant
+    out = tmp_path / "print"
+    code, _, err = run(capsys, "print", "links", "--variant", str(folder / "art.toml"), "--out", str(out))
+    assert code == 0, err
+    from boardlab.layouts import load
+    from boardlab.printkit.games.links import links_cards
+
+    names = [card.name for card in links_cards(load(folder / "art.toml"))]
+    dpi = 150
+    single = out / "links-cards-single.pdf"
+    region_on_page = (REGION[0] + BLEED, REGION[1] + BLEED, REGION[2], REGION[3])
+    for seed, master in enumerate(MASTERS):
+        page = render(single, 2 * names.index(f"master-{master.lower()}"), dpi)
+        seen = [at(page, x, y, dpi) for x, y in quadrant_points(region_on_page)]
+        assert all(close(s, e) for s, e in zip(seen, quadrants(seed))), (master, seen, quadrants(seed))
+    back = render(single, 1, dpi)
+    corners = [back.getpixel((1, 1)), back.getpixel((back.width - 2, 1)), back.getpixel((1, back.height - 2)),
+               back.getpixel((back.width - 2, back.height - 2))]
+    assert all(close(s, e) for s, e in zip(corners, quadrants(7))), corners  # the bleed edge, all four corners
+    # the sheets for home printing carry them too: the last card (master FOUR) on the last front page
+    sheet = out / "links-cards-a4.pdf"
+    assert b"/Subtype /Image" in sheet.read_bytes()
+
+
+def test_the_tts_sheet_and_the_play_page_show_the_same_files(variant, tmp_path, capsys):
+    folder, files = variant
+    out = tmp_path / "tts"
+    code, _, err = run(capsys, "export", "tts", "links", "--variant", str(folder / "art.toml"), "--out", str(out))
+    assert code == 0, err
+    from boardlab.layouts import load
+    from boardlab.printkit.games.links import links_cards
+    from boardlab.printkit.tts import DPI, cell_pixels, sheet_grid
+
+    definition = load(folder / "art.toml")
+    names = [card.name for card in links_cards(definition)]
+    [sheet_file] = list(out.glob("*faces*.png"))
+    sheet = Image.open(sheet_file).convert("RGB")
+    cell = (cell_pixels(W), cell_pixels(H))
+    columns, _ = sheet_grid(len(names), cell)
+    for seed, master in enumerate(MASTERS):
+        row, column = divmod(names.index(f"master-{master.lower()}"), columns)
+        seen = [sheet.getpixel((column * cell[0] + int(x / 25.4 * DPI), row * cell[1] + int(y / 25.4 * DPI)))
+                for x, y in quadrant_points(REGION)]
+        assert all(close(s, e) for s, e in zip(seen, quadrants(seed))), (master, seen)
+
+    from starlette.testclient import TestClient
+
+    from boardlab.play_server import make_app
+
+    client = TestClient(make_app(definition, 2), base_url="http://127.0.0.1")
+    for master in MASTERS:
+        svg = client.get(f"/art/master-{master.lower()}.svg")
+        assert svg.status_code == 200
+        # the PNG file's own bytes, embedded: the same file, not a copy drawn again
+        assert base64.b64encode(files[master]).decode("ascii") in svg.text, master
+        others = [files[m] for m in MASTERS if m != master]
+        assert not any(base64.b64encode(other).decode("ascii") in svg.text for other in others)
+
+
+def test_an_svg_image_is_drawn_as_vector_art_where_it_belongs(tmp_path, capsys):
+    """Half red, half blue (a path with an arc for the blue half's round end); the page pixels
+    follow the SVG's geometry, scaled over the region."""
+    (tmp_path / "half.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50">'
+        '<rect width="50" height="50" fill="#ff0000"/>'
+        '<path d="M50 0 H75 A25 25 0 0 1 75 50 H50 Z" style="fill:#0000ff"/></svg>', encoding="utf-8")
+    (tmp_path / "v.toml").write_text('extends = "links"\n[art.cards.central]\nimage = "half.svg"\nfit = "stretch"\n',
+                                     encoding="utf-8")
+    code, _, err = run(capsys, "print", "links", "--variant", str(tmp_path / "v.toml"), "--out", str(tmp_path / "o"))
+    assert code == 0, err
+    from boardlab.layouts import load
+    from boardlab.printkit.games.links import links_cards
+
+    names = [card.name for card in links_cards(load(tmp_path / "v.toml"))]
+    dpi = 150
+    page = render(tmp_path / "o" / "links-cards-single.pdf", 2 * names.index("central"), dpi)
+    x, y, w, h = REGION[0] + BLEED, REGION[1] + BLEED, REGION[2], REGION[3]
+
+    def svg_point(u, v):  # viewBox units to page mm
+        return x + u / 100 * w, y + v / 50 * h
+
+    assert close(at(page, *svg_point(25, 25), dpi), (255, 0, 0))
+    assert close(at(page, *svg_point(60, 25), dpi), (0, 0, 255))
+    assert close(at(page, *svg_point(95, 25), dpi), (0, 0, 255))  # inside the round end (radius 25 from 75)
+    # outside the arc, near the region's right corners: the stock card shows (not blue)
+    assert not close(at(page, *svg_point(98, 3), dpi), (0, 0, 255), 40)
+    # the SVG file of the face holds paths, no embedded picture
+    svg = (tmp_path / "o" / "svg" / "central.svg").read_text(encoding="utf-8")
+    assert "<image" not in svg and "#0000ff" in svg
+
+
+def test_an_arc_becomes_curves_on_the_ellipse():
+    """Slow twin of the arc conversion: points of each Bézier against the exact ellipse."""
+    from boardlab.layouts.images import path_commands
+
+    for d, (cx, cy, rx, ry) in [("M 10 0 A 10 5 0 1 1 -10 0", (0, 0, 10, 5)),
+                                # the small arc turning the negative way: round the centre (10, -5), not (0, 0)
+                                ("M 0 -5 A 10 5 0 0 0 10 0", (10, -5, 10, 5)),
+                                ("M 0 -5 A 10 5 0 0 1 10 0", (0, 0, 10, 5)),
+                                ("M 5 0 A 5 5 0 1 0 -5 0 A 5 5 0 1 0 5 0", (0, 0, 5, 5))]:
+        commands = path_commands(d, "test")
+        x0, y0 = commands[0][1:]
+        for command in commands[1:]:
+            assert command[0] == "C"
+            x1, y1, x2, y2, x3, y3 = command[1:]
+            for k in range(11):
+                t = k / 10
+                px = (1 - t) ** 3 * x0 + 3 * (1 - t) ** 2 * t * x1 + 3 * (1 - t) * t ** 2 * x2 + t ** 3 * x3
+                py = (1 - t) ** 3 * y0 + 3 * (1 - t) ** 2 * t * y1 + 3 * (1 - t) * t ** 2 * y2 + t ** 3 * y3
+                # on the ellipse: ((x - cx) / rx)^2 + ((y - cy) / ry)^2 = 1, within the cubic's 0.03% error
+                assert abs(math.hypot((px - cx) / rx, (py - cy) / ry) - 1) < 1e-3, (d, t)
+            x0, y0 = x3, y3
+
+
+def low_variant(folder: Path, allow: bool) -> Path:
+    write_png(folder / "art" / "low.png", 2, size=(163, 93))  # 72 dpi over the 57.5 x 32.9 mm region
+    text = 'extends = "links"\n'
+    if allow:
+        text += "[art]\nallow_low_resolution = true\n"
+    text += '[art.cards.central]\nimage = "art/low.png"\nfit = "stretch"\n'
+    (folder / "low.toml").write_text(text, encoding="utf-8")
+    return folder / "low.toml"
+
+
+def test_a_72_dpi_image_warns_with_the_card_and_its_dpi(tmp_path, capsys):
+    path = low_variant(tmp_path, allow=True)
+    code, _, err = run(capsys, "check", str(path))
+    assert code == 0, err
+    [warning] = [line for line in err.splitlines() if "warning" in line]
+    # 163 pixels over 57.5 mm: 72.0 dpi; 93 over 32.893 mm: 71.8 dpi; the lower, rounded
+    assert f"{min(163 / (57.5 / 25.4), 93 / (0.37 * H / 25.4)):.0f} dpi" == "72 dpi"
+    assert "72 dpi on central" in warning and warning.startswith(f"{path}:5: art.cards.central.image")
+
+
+def test_under_150_dpi_is_an_error_unless_allowed_and_nothing_is_printed(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = low_variant(tmp_path, allow=False).relative_to(tmp_path)
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 2 and "72 dpi on central" in err and "allow_low_resolution" in err
+    code, out, err = run(capsys, "print", "links", "--variant", str(path), "--out", str(tmp_path / "out"))
+    one_line_failure(code, out, err, "low.toml:3: art.cards.central.image: 72 dpi on central: art/low.png has 163 x 93")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("case", ["missing", "not an image", "outside"])
+def test_a_bad_image_is_one_file_line_and_nothing_written(tmp_path, capsys, case):
+    inside = tmp_path / "game"
+    inside.mkdir()
+    (tmp_path / "elsewhere.png").write_bytes(write_png(tmp_path / "x" / "ok.png", 1))
+    (inside / "notes.png").write_text("not a picture at all\n", encoding="utf-8")
+    image = {"missing": "art/nothing.png", "not an image": "notes.png", "outside": "../elsewhere.png"}[case]
+    (inside / "bad.toml").write_text(f'extends = "links"\n\n[art.back]\nimage = "{image}"\n', encoding="utf-8")
+    words = {"missing": "no such file", "not an image": "is not a PNG, JPEG or SVG image",
+             "outside": "leads out of the definition's folder"}[case]
+    for argv in (["check", str(inside / "bad.toml")],
+                 ["print", "links", "--variant", str(inside / "bad.toml"), "--out", str(tmp_path / "out")],
+                 ["export", "tts", "links", "--variant", str(inside / "bad.toml"), "--out", str(tmp_path / "tts")],
+                 ["proof", "links", "--variant", str(inside / "bad.toml"), "--out", str(tmp_path / "proof")]):
+        code, out, err = run(capsys, *argv)
+        one_line_failure(code, out, err, "bad.toml:4: art.back.image", words)
+    assert not any((tmp_path / name).exists() for name in ("out", "tts", "proof"))
+
+
+def test_a_cmyk_image_is_converted_with_a_warning(tmp_path, capsys):
+    Image.new("CMYK", (900, 520), (0, 255, 255, 0)).save(tmp_path / "red.jpg", format="JPEG")
+    (tmp_path / "c.toml").write_text('extends = "links"\n[art.cards.central]\nimage = "red.jpg"\n', encoding="utf-8")
+    code, _, err = run(capsys, "check", str(tmp_path / "c.toml"))
+    assert code == 0 and "converted (CMYK to RGB)" in err
+    from boardlab.layouts.images import read_picture
+
+    picture = read_picture(tmp_path / "red.jpg")
+    converted = Image.open(io.BytesIO(picture.data))
+    assert converted.mode == "RGB" and close(converted.getpixel((450, 260)), (255, 0, 0), 8)
+
+
+def test_the_proof_sheet_lists_every_face_with_its_count_in_each_language(tmp_path, capsys):
+    from pypdf import PdfReader
+
+    from boardlab.layouts import load
+    from boardlab.printkit.games.links import links_cards
+
+    code, _, err = run(capsys, "proof", "links", "--variant", "links-illustrated", "--out", str(tmp_path), "--lang", "all")
+    assert code == 0, err
+    cards = links_cards(load("links-illustrated"))
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card.name] = counts.get(card.name, 0) + 1
+    backs = len(cards)  # every card has the one back
+    for pdf, copy, copies in ((tmp_path / "links-proof-a4.pdf", "copia", "copias"),
+                              (tmp_path / "en" / "links-proof-a4.pdf", "copy", "copies")):
+        text = " ".join(page.extract_text() for page in PdfReader(pdf).pages)
+        for name, n in counts.items():
+            assert f"{name}.svg {n} {copy if n == 1 else copies}" in " ".join(text.split()), (pdf, name)
+        assert f"back.svg {backs} {copies}" in " ".join(text.split())
+
+
+def test_the_example_variant_ships_its_art():
+    from boardlab.layouts import load
+
+    definition = load("links-illustrated")
+    shown = sorted(Path(p.path).name for p in definition.images.values())
+    assert shown == ["compass.svg", "logo.svg", "moon.svg", "mountain.svg", "sun.svg", "tree.svg"]
+    assert all(Path(p.path).is_file() for p in definition.images.values())
