@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
@@ -191,11 +192,75 @@ def build_book(definition: GameDefinition, language: str, check: bool = False) -
 
 
 def check_rulebook(definition: GameDefinition) -> list[Problem]:
-    """Every problem of the definition's rulebook texts, one per language checked, FILE:LINE each."""
+    """Every problem of the definition's rulebook texts, one per language checked, FILE:LINE each,
+    and where they break a promise to players (`promises_kept`)."""
     problems: list[Problem] = []
     for language in definition.rulebook.languages:
         try:
             problems += build_book(definition, language, check=True)
         except BoardlabError as err:
             problems.append(Problem(display(text_path(definition.game.id, language)), 0, "rulebook", str(err)))
+    return problems or promises_kept(definition)
+
+
+#: the sections (heading ids) every rulebook text holds, in every language
+SECTIONS = ("goal", "components", "setup", "interpretations", "optional", "quickref")
+
+
+def promises_kept(definition: GameDefinition) -> list[Problem]:
+    """Where the rulebook texts break what every rulebook promises players (for `boardlab check`):
+    every section of `SECTIONS`; the same headings, placeholders and directives in every
+    language; a quick reference (`::: quickref`) headed by the language's "Quick reference"
+    (`rulebook.quickref` of layouts/terms/LANG.toml) with a line in bold saying how the game
+    ends ("**End:**", or "**Stuck:**" where being stuck is the end: `rulebook.end`, `rulebook.stuck`).
+
+    >>> from boardlab.layouts import load
+    >>> promises_kept(load("links"))
+    []
+    """
+    problems: list[Problem] = []
+    first: tuple[Text, dict[str, list]] | None = None
+    for language in definition.rulebook.languages:
+        text = read_text(definition.game.id, language)
+        shape = outline(text)
+        missing = [section for section in SECTIONS if section not in shape["headings"]]
+        if missing:
+            problems.append(Problem(text.file, 1, "rulebook", f"no section {', '.join(missing)}",
+                                    "a heading with each of the ids " + ", ".join(f"{{#{s}}}" for s in SECTIONS)))
+        if first is None:
+            first = (text, shape)
+        else:
+            for part, listed in shape.items():
+                if listed != first[1][part]:
+                    problems.append(Problem(text.file, 1, "rulebook", f"not the {part} of {first[0].file}",
+                                            f"the same {part}, in the same order, in every language"))
+        problems += _quick_reference_problems(text, language_terms(language))
     return problems
+
+
+def _quick_reference_problems(text: Text, terms: dict[str, str]) -> list[Problem]:
+    """The quick reference's heading and its line on the end, in a language with those words."""
+    words = [terms.get(key) for key in ("rulebook.quickref", "rulebook.end", "rulebook.stuck")]
+    quick = next((block for block in text.blocks if block.kind == "quickref"), None)
+    if quick is None:
+        return [Problem(text.file, 1, "::: quickref", "no quick reference", "a `::: quickref` block")]
+    title, end, stuck = words
+    if title is None or end is None or stuck is None:  # a language without these words: nothing to hold it to
+        return []
+    problems = []
+    heading = next((block for block in quick.children if block.kind == "heading"), None)
+    if heading is None or heading.text != title:
+        problems.append(Problem(text.file, heading.line if heading else quick.line, "::: quickref",
+                                f'heading "{heading.text}"' if heading else "no heading",
+                                f"# {title} {{#quickref}}"))
+    if not any(f"**{word}:**" in block.text for block in _walk(quick.children) for word in (end, stuck)):
+        problems.append(Problem(text.file, quick.line, "::: quickref", "no line on how the game ends",
+                                f"a line starting **{end}:** (or **{stuck}:**)"))
+    return problems
+
+
+def _walk(blocks: list[Block]) -> Iterator[Block]:
+    for block in blocks:
+        yield block
+        yield from _walk(block.children)
+        yield from _walk(block.other)

@@ -91,6 +91,30 @@ def test_a_rule_choice_without_an_optional_rule_is_a_check_error(tmp_path, monke
     assert "rules.must_play: no optional rule for the value false" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("file, old, new, said", [
+    ("sixbysix.es.md", "# Resumen {#quickref}", "# Resumen rápido {#quickref}",
+     '::: quickref: heading "Resumen rápido" (# Resumen {#quickref})'),
+    ("sixbysix.en.md", "**End:** the last player left wins.", "The last player left wins.",
+     "::: quickref: no line on how the game ends (a line starting **End:** (or **Stuck:**))"),
+    ("links.en.md", "{#interpretations}", "{#readings}", "rulebook: no section interpretations"),
+    ("blockd.es.md", "::: setup\n", "", "rulebook: not the directives of "),
+])
+def test_a_broken_promise_of_the_rulebook_texts_is_a_check_error(file, old, new, said, tmp_path, monkeypatch, capsys):
+    """What the tests above hold every text to, `check` holds it to: the sections, one outline in
+    every language, the quick reference's heading and its line on the end, in the text's language."""
+    folder = copy_texts(tmp_path, monkeypatch)
+    game = file.split(".")[0]
+    assert cli.main(["check", game]) == 0
+    capsys.readouterr()
+    path = folder / file
+    source = path.read_text(encoding="utf-8")
+    assert old in source
+    path.write_text(source.replace(old, new, 1), encoding="utf-8")
+    assert cli.main(["check", game]) == 2
+    err = capsys.readouterr().err
+    assert any(line.startswith(str(folder / game)) and said in line for line in err.splitlines()), err
+
+
 def test_a_drawing_the_print_files_lack_is_a_check_error(tmp_path, monkeypatch, capsys):
     folder = copy_texts(tmp_path, monkeypatch)
     path = folder / "deblockle.en.md"
