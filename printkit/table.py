@@ -149,12 +149,19 @@ def _trimmed(face, geometry):
     return draw
 
 
-def token_component(name: str, size: float, fill: str, symbol: str, ink: str) -> Component:
-    """A round playing piece of `size` mm: `symbol` (printkit.symbols) on `fill`, outlined in `ink`."""
+def token_component(name: str, size: float, fill: str, symbol: str, ink: str, picture=None) -> Component:
+    """A round playing piece of `size` mm: `symbol` (printkit.symbols) on `fill`, outlined in `ink`;
+    with `picture` (a layouts.art.Placement: the designer's image of the piece) that image over it,
+    inside the outline."""
     from boardlab.printkit.palette import contrast_ink
+    from boardlab.printkit.pictures import draw_placed
     from boardlab.printkit.symbols import draw_symbol
 
     def draw(canvas) -> None:
         canvas.circle(size / 2, size / 2, size / 2 - 0.4, fill=fill, stroke=ink, width=0.8)
         draw_symbol(canvas, symbol, size / 2, size / 2, size * 0.55, fill=contrast_ink(fill))
+        if picture is not None:
+            inner = size / 2 - 0.8
+            with canvas.transform(size / 2 - inner, size / 2 - inner):
+                draw_placed(canvas, picture, "token", 2 * inner, 2 * inner, 0.0, radius=inner)
     return Component(name, size, size, draw)

@@ -304,3 +304,59 @@ def test_the_example_variant_ships_its_art():
     shown = sorted(Path(p.path).name for p in definition.images.values())
     assert shown == ["compass.svg", "logo.svg", "moon.svg", "mountain.svg", "sun.svg", "tree.svg"]
     assert all(Path(p.path).is_file() for p in definition.images.values())
+
+
+def test_boards_tokens_standees_and_cards_of_6x6_carry_their_images_everywhere(tmp_path, capsys):
+    """Each of 6x6's targets gets a PNG of its own: every print SVG of it, every Tabletop Simulator
+    piece and every component of the play page embeds that file's bytes, and no other's."""
+    from boardlab.layouts import game_part, load
+    from boardlab.printkit.svg import render_svg
+
+    targets = {"boards.board": (1400, 1400), "tokens.chip": (400, 400), "standees.marker": (400, 400),
+               "cards.card": (1200, 500), "back": (1400, 600)}
+    text = 'extends = "sixbysix"\n'
+    files = {}
+    for k, (target, size) in enumerate(targets.items()):
+        name = target.replace(".", "-")
+        files[target] = base64.b64encode(write_png(tmp_path / f"{name}.png", k, size)).decode("ascii")
+        text += f'[art.{target}]\nimage = "{name}.png"\n'
+    (tmp_path / "six.toml").write_text(text, encoding="utf-8")
+    code, _, err = run(capsys, "check", str(tmp_path / "six.toml"))
+    assert code == 0, err
+    definition = load(tmp_path / "six.toml")
+    module = game_part("sixbysix", "print")
+
+    def expect(name: str) -> str | None:
+        if name.endswith("-back"):
+            return "back"
+        for part, target in (("-board", "boards.board"), ("-chip-", "tokens.chip"), ("-marker-", "standees.marker"),
+                             ("-card-", "cards.card")):
+            if part in name:
+                return target
+        return None
+
+    def holds(component) -> set[str]:
+        svg = render_svg(component)
+        return {target for target, data in files.items() if data in svg}
+
+    from boardlab.printkit.pages import PrintOptions
+
+    seen = 0
+    for print_file in module.print_files(definition, PrintOptions("a4", "long", "duplex")):
+        for component in print_file.components:
+            want = expect(component.name)
+            assert holds(component) == ({want} if want else set()), component.name
+            seen += want is not None
+    assert seen >= 1 + 6 * 4  # the board, and per seat a card, its back, a marker and a chip
+    box = module.tts_box(definition)
+    for piece in [*box.boards, *box.tiles, *box.tokens]:
+        for component in (piece.component, piece.back):
+            if component is not None:
+                assert holds(component) == {expect(component.name)}, component.name
+    from boardlab.analysis.engines import make_game
+
+    table = module.table_art(definition, make_game(definition, 2))
+    for name, component in table.components().items():
+        want = expect(name)
+        if want is not None:
+            assert holds(component) == {want}, name

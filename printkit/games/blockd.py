@@ -237,7 +237,8 @@ def tts_box(definition):
     geometry = card_geometry(definition.print, print_conventions())
     ink = ink_and_paper(definition)[0]
     pawns = [TtsPiece(token_component(f"pawn-{suit}", geometry.width * 0.45, definition.colours[suit].hex,
-                                      definition.colours[suit].symbol, ink)) for suit in definition.cards.suits]
+                                      definition.colours[suit].symbol, ink, piece_image(definition, "standees", "pawn")))
+             for suit in definition.cards.suits]
     return TtsBox(decks=[TtsDeck("cards", blockd_cards(definition), geometry.width, geometry.height)], tokens=pawns)
 
 

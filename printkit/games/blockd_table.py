@@ -13,6 +13,7 @@ from boardlab.printkit.games.blockd import blind_card_name, blockd_cards
 from boardlab.printkit.imposition import card_geometry
 from boardlab.printkit.pages import Component
 from boardlab.printkit.palette import ink_and_paper
+from boardlab.printkit.pictures import piece_image
 from boardlab.printkit.table import TableArt, View, art, box, card_components, label, token_component
 
 #: mm between the cards of the grid
@@ -35,7 +36,7 @@ class BlockdTable(TableArt):
         for suit in d.cards.suits:
             colour = d.colours[suit]
             out[f"token-{suit}"] = token_component(f"token-{suit}", self.geometry.width * 0.45, colour.hex,
-                                                   colour.symbol, ink)
+                                                   colour.symbol, ink, piece_image(d, "standees", "pawn"))
         return out
 
     def seat_names(self) -> list[str]:

@@ -275,8 +275,10 @@ def tts_box(definition):
     for seat in seats:
         colour = definition.colours[seat]
         markers.append(TtsPiece(token_component(f"{game}-marker-{seat}", settings.board_square * 0.7, colour.hex,
-                                                colour.symbol, ink), stand_up=True))
-        chips.append(TtsPiece(token_component(f"{game}-chip-{seat}", settings.chip, colour.hex, colour.symbol, ink),
+                                                colour.symbol, ink, piece_image(definition, "standees", "marker")),
+                                stand_up=True))
+        chips.append(TtsPiece(token_component(f"{game}-chip-{seat}", settings.chip, colour.hex, colour.symbol, ink,
+                                              piece_image(definition, "tokens", "chip")),
                               count=definition.components.chips_per_colour, shape="circle"))
     faces = tuple(definition.dice.faces)
     if faces == tuple(range(1, 7)):

@@ -14,6 +14,7 @@ from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.games.sixbysix import board_component, board_size, card_size, player_cards, printed_board_size
 from boardlab.printkit.pages import Component
 from boardlab.printkit.palette import ink_and_paper
+from boardlab.printkit.pictures import piece_image
 from boardlab.printkit.table import TableArt, View, art, box, label, token_component
 
 GAP = 8.0
@@ -37,9 +38,9 @@ class SixBySixTable(TableArt):
                                                       partial(_clipped, width=width, height=height, definition=d,
                                                               front=fronts[f"{game_id}-card-{seat}"]))
             out[f"{game_id}-marker-{seat}"] = token_component(f"{game_id}-marker-{seat}", side * 0.7, colour.hex,
-                                                              colour.symbol, ink)
+                                                              colour.symbol, ink, piece_image(d, "standees", "marker"))
             out[f"{game_id}-chip-{seat}"] = token_component(f"{game_id}-chip-{seat}", d.print.chip, colour.hex,
-                                                            colour.symbol, ink)
+                                                            colour.symbol, ink, piece_image(d, "tokens", "chip"))
         die = side * 0.8
         for face in sorted(set(d.dice.faces)):
             out[f"{game_id}-die-{face}"] = Component(
