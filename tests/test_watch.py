@@ -35,6 +35,13 @@ def test_watched_files_are_the_chain_the_card_lists_and_the_rulebook_texts(tmp_p
     assert names == ["mine.toml", "deck.csv", "links.toml", "links.es.md", "links.en.md"]
 
 
+def test_the_images_a_definition_names_are_watched_too():
+    """links-illustrated: its card list names an SVG per master and the compass, [art.back] the logo."""
+    names = [p.name for p in watched_files("links", "links-illustrated")]
+    assert names[:5] == ["links-illustrated.toml", "links-illustrated.csv", "links.toml", "links.es.md", "links.en.md"]
+    assert sorted(names[5:]) == ["compass.svg", "logo.svg", "moon.svg", "mountain.svg", "sun.svg", "tree.svg"]
+
+
 def test_a_saved_change_rebuilds_and_a_broken_one_says_where(tmp_path):
     variant = tmp_path / "blockd-watched.toml"
     variant.write_text(VARIANT)

@@ -1,7 +1,7 @@
 """`boardlab watch GAME [--variant V]`: check, print and rulebook again on every save.
 
-The files watched are the definition and every file it extends, the card lists they name and
-the game's rulebook texts; the set is read again after every rebuild (a new `extends` or card
+The files watched are the definition and every file it extends, the card lists they name, the
+game's rulebook texts and the images the definition names; the set is read again after every rebuild (a new `extends` or card
 list is watched from then on).  They are polled (size and modification time, every
 `--interval` seconds) rather than watched through the operating system's notifications: a
 handful of named files costs nothing to poll, polling sees a save on every file system (a
@@ -23,13 +23,13 @@ from pathlib import Path
 from boardlab.arguments import add_game_arguments, number_between, positive
 
 #: the command's line in `boardlab --help`
-HELP = "rebuild check, print and rulebook on every save of the definition, rulebook or card list"
+HELP = "rebuild check, print and rulebook on every save of the definition, rulebook, card list or image"
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("watch", help=HELP,
                               description="Build the game's print files and rulebooks, then watch its definition "
-                                          "(and the files it extends), card lists and rulebook texts, and build "
+                                          "(and the files it extends), card lists, rulebook texts and images, and build "
                                           "again on every save: one line per rebuild. Ctrl-C stops.")
     add_game_arguments(p, "print")
     p.add_argument("--interval", type=number_between(0.05, 60), default=0.5, metavar="S",
@@ -46,7 +46,17 @@ def watched_files(game: str, variant: str | None) -> list[Path]:
     from boardlab.layouts.rulebook_markup import text_path
 
     files = definition_files(variant or game)
-    return files + [text_path(game, language) for language in LANGUAGES]
+    return files + [text_path(game, language) for language in LANGUAGES] + image_files(variant or game)
+
+
+def image_files(name: str) -> list[Path]:
+    """The images the definition names ([art], a card list's image column), as far as it loads."""
+    from boardlab.layouts import BoardlabError, load
+
+    try:
+        return sorted({Path(placement.path) for placement in load(name).images.values()})
+    except BoardlabError:
+        return []
 
 
 def snapshot(files: list[Path]) -> dict[Path, tuple[int, int] | None]:
