@@ -360,3 +360,43 @@ def test_boards_tokens_standees_and_cards_of_6x6_carry_their_images_everywhere(t
         want = expect(name)
         if want is not None:
             assert holds(component) == {want}, name
+
+
+def test_the_print_on_demand_image_carries_the_card_s_own_art(variant):
+    """As `print --pod thegamecrafter` draws it: the shop's 1/8 inch bleed, 300 dpi."""
+    from boardlab.layouts import load, print_conventions
+    from boardlab.printkit.decks import single_card_file
+    from boardlab.printkit.games.links import links_cards
+    from boardlab.printkit.imposition import card_geometry
+    from boardlab.printkit.pod import DPI, page_images, with_pod_bleed
+
+    folder, _ = variant
+    definition = with_pod_bleed(load(folder / "art.toml"), "thegamecrafter", print_conventions())
+    cards = [card for card in links_cards(definition) if card.name == "master-two"]
+    front, _ = page_images(single_card_file("pod", "pod", cards, card_geometry(definition.print, print_conventions())),
+                           DPI)
+    image = Image.open(io.BytesIO(front)).convert("RGB")
+    bleed = 25.4 / 8
+    assert image.size == (round((W + 2 * bleed) / 25.4 * DPI), round((H + 2 * bleed) / 25.4 * DPI))
+    box = (REGION[0] + bleed, REGION[1] + bleed, REGION[2], REGION[3])
+    seen = [at(image, x, y, DPI) for x, y in quadrant_points(box)]
+    assert all(close(s, e) for s, e in zip(seen, quadrants(1))), seen
+
+
+@pytest.mark.parametrize("layout", ["duplex", "gutterfold"])
+def test_the_card_sheets_show_every_master_s_image_and_the_backs(variant, tmp_path, capsys, layout):
+    """Every colour of every image is on the sheets' pages (flat areas render their exact colour)."""
+    folder, _ = variant
+    code, _, err = run(capsys, "print", "links", "--variant", str(folder / "art.toml"), "--out", str(tmp_path),
+                       "--layout", layout)
+    assert code == 0, err
+    sheet = next(tmp_path.glob("links-cards-a4*.pdf"))
+    document = pypdfium2.PdfDocument(str(sheet))
+    colours: set = set()
+    try:
+        for page in document:
+            colours |= {colour for _, colour in page.render(scale=50 / 72).to_pil().convert("RGB").getcolors(1 << 20)}
+    finally:
+        document.close()
+    for seed in (0, 1, 2, 3, 7):
+        assert all(tuple(c) in colours for c in quadrants(seed)), seed
