@@ -96,6 +96,12 @@ def read_picture(path: Path, shown: str | None = None) -> Picture:
         raise ImageProblem(f"no such file {shown}") from None
     except OSError as err:
         raise ImageProblem(f"cannot read {shown}: {err.strerror or err}") from None
+    import stat
+
+    if stat.S_ISDIR(status.st_mode):
+        raise ImageProblem(f"{shown} is a folder, not an image")
+    if not stat.S_ISREG(status.st_mode):  # a FIFO or a device is never opened: reading it could block or never end
+        raise ImageProblem(f"{shown} is not a regular file")
     return _read(str(path), shown, status.st_size, status.st_mtime_ns)
 
 
@@ -450,7 +456,13 @@ def read_svg(data: bytes, shown: str) -> Picture:
             raise ImageProblem(f"{shown}: an SVG needs a viewBox, or a width and a height")
     shapes: list[Shape] = []
     start: Matrix = (1.0, 0.0, 0.0, 1.0, -minx, -miny)
-    _walk(root, start, {"fill": "#000000", "stroke": None, "stroke-width": "1"}, shapes, shown)
+    try:
+        _walk(root, start, {"fill": "#000000", "stroke": None, "stroke-width": "1"}, shapes, shown)
+    except RecursionError:
+        raise ImageProblem(f"{shown}: groups nested too deeply to draw") from None
+    numbers = [width, height] + [v for shape in shapes for command in shape.commands for v in command[1:]]
+    if not all(math.isfinite(v) for v in numbers + [shape.width for shape in shapes]):
+        raise ImageProblem(f"{shown}: a number too large to draw")
     return Picture(shown, "svg", width, height, shapes=tuple(shapes))
 
 

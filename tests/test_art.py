@@ -400,3 +400,31 @@ def test_the_card_sheets_show_every_master_s_image_and_the_backs(variant, tmp_pa
         document.close()
     for seed in (0, 1, 2, 3, 7):
         assert all(tuple(c) in colours for c in quadrants(seed)), seed
+
+
+@pytest.mark.parametrize("content, said", [
+    (b"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><text>hi</text></svg>", "<text> is not drawn"),
+    (b"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'>" + b"<g>" * 5000 + b"</g>" * 5000 + b"</svg>",
+     "nested too deeply"),
+    (b"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><rect width='1e999' height='1'/></svg>",
+     "too large"),
+    (b"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><rect width='5' height='5' fill='url(#g)'/></svg>",
+     "the paint 'url(#g)' is not drawn"),
+    (b"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><path d='M 1 L 2 2'/></svg>", "lacks numbers"),
+    (b"\x89PNG\r\n\x1a\n" + bytes(40), "is not a readable PNG image"),
+    (b"<?xml version='1.0'?><svg", "not XML"),
+])
+def test_a_broken_or_unsupported_image_is_one_line(tmp_path, capsys, content, said):
+    (tmp_path / "x.svg").write_bytes(content)
+    (tmp_path / "v.toml").write_text('extends = "links"\n[art.back]\nimage = "x.svg"\n', encoding="utf-8")
+    code, out, err = run(capsys, "check", str(tmp_path / "v.toml"))
+    one_line_failure(code, out, err, "v.toml:3: art.back.image", said)
+
+
+def test_a_fifo_is_refused_without_being_opened(tmp_path, capsys):
+    import os
+
+    os.mkfifo(tmp_path / "pipe.png")  # opening it to read would wait for a writer for ever
+    (tmp_path / "v.toml").write_text('extends = "links"\n[art.back]\nimage = "pipe.png"\n', encoding="utf-8")
+    code, out, err = run(capsys, "check", str(tmp_path / "v.toml"))
+    one_line_failure(code, out, err, "v.toml:3: art.back.image", "is not a regular file")
