@@ -166,8 +166,11 @@ def read_raster(data: bytes, shown: str) -> Picture:
         image = image.convert("RGB")
     if depth == 16 or image.mode in ("I", "I;16", "I;16B", "I;16L", "F"):
         converted.append("16 bits to 8")
-        if image.mode in ("I", "I;16", "I;16B", "I;16L", "F"):
-            image = image.point(lambda v: v / 257).convert("L")
+        if image.mode in ("I", "I;16", "I;16B", "I;16L", "F"):  # one grey channel of 0..65535: to 0..255
+            import numpy
+
+            levels = numpy.asarray(image, dtype=numpy.float64)
+            image = Image.fromarray(numpy.clip(numpy.rint(levels / 257), 0, 255).astype(numpy.uint8))
     if image.mode not in ("RGB", "RGBA", "L", "LA", "P"):
         converted.append(f"{image.mode} to RGB")
         image = image.convert("RGBA" if "A" in image.mode else "RGB")

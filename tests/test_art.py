@@ -428,3 +428,21 @@ def test_a_fifo_is_refused_without_being_opened(tmp_path, capsys):
     (tmp_path / "v.toml").write_text('extends = "links"\n[art.back]\nimage = "pipe.png"\n', encoding="utf-8")
     code, out, err = run(capsys, "check", str(tmp_path / "v.toml"))
     one_line_failure(code, out, err, "v.toml:3: art.back.image", "is not a regular file")
+
+
+def test_a_16_bit_image_is_converted_to_8_bits_with_a_warning(tmp_path, capsys):
+    import numpy
+
+    levels = numpy.zeros((520, 900), dtype=numpy.uint16)
+    levels[:, :450] = 40000  # the left half at 40000 / 65535 of white
+    Image.fromarray(levels).save(tmp_path / "deep.png", format="PNG")
+    assert Image.open(tmp_path / "deep.png").getpixel((100, 100)) == 40000
+    assert (tmp_path / "deep.png").read_bytes()[24] == 16  # the PNG header says 16 bits
+    (tmp_path / "d.toml").write_text('extends = "links"\n[art.cards.central]\nimage = "deep.png"\n', encoding="utf-8")
+    code, _, err = run(capsys, "check", str(tmp_path / "d.toml"))
+    assert code == 0 and "converted (16 bits to 8)" in err
+    from boardlab.layouts.images import read_picture
+
+    converted = Image.open(io.BytesIO(read_picture(tmp_path / "deep.png").data))
+    assert converted.mode == "L"
+    assert abs(converted.getpixel((100, 100)) - round(40000 / 257)) <= 1 and converted.getpixel((800, 100)) == 0
