@@ -34,6 +34,8 @@ COLUMNS, CAPTION = 4, 9.0
 NAME_SIZE, COUNT_SIZE, TITLE_SIZE = 6.5, 7.0, 12.0
 #: mm between cells
 GAP = 4.0
+#: the tallest a face is drawn, as a share of the cell's width (a poker card is 1.4 times as tall as wide)
+TALLEST = 1.45
 
 
 @dataclass(frozen=True)
@@ -83,24 +85,28 @@ def proof_file(definition, options: PrintOptions) -> tuple[PrintFile, int]:
     faces = proof_faces(definition, options)
     usable = width - 2 * margin
     cell_w = (usable - (COLUMNS - 1) * GAP) / COLUMNS
-    cards = [f.component for f in faces]
-    # every cell as tall as the tallest face drawn at the cell's width (a board may be shrunk further)
-    tallest = max((c.height * cell_w / c.width for c in cards), default=cell_w)
-    art_h = min(tallest, (height - 2 * margin - 30) / 2)
-    cell_h = art_h + CAPTION
-    top = margin + 12.0
-    rows = max(int((height - margin - 12.0 - top) // (cell_h + GAP)), 1)
-    per_page = rows * COLUMNS
-    chunks = [faces[i:i + per_page] for i in range(0, len(faces), per_page)] or [[]]
+    tallest = cell_w * TALLEST  # a face taller than a card at the cell's width (a standee strip) shrinks to it
+    rows = [faces[i:i + COLUMNS] for i in range(0, len(faces), COLUMNS)]
+    # each row as tall as its tallest face; rows flow onto pages between the title and the footer
+    top, bottom = margin + 12.0, height - margin - 10.0
+    chunks: list[list[tuple[float, list[ProofFace]]]] = [[]]
+    y = top
+    for row in rows:
+        row_h = max(min(f.component.height * cell_w / f.component.width, tallest) for f in row)
+        if y + row_h + CAPTION > bottom and chunks[-1]:
+            chunks.append([])
+            y = top
+        chunks[-1].append((y, row))
+        y += row_h + CAPTION + GAP
     title = term("proof.title", game=definition.game.name, n=len(faces))
 
-    def page_drawer(chunk: list[ProofFace]):
+    def page_drawer(chunk: list[tuple[float, list[ProofFace]]]):
         def draw(canvas: Canvas) -> None:
             canvas.text(margin, margin + 5.0, title, size=TITLE_SIZE, fill=ink, bold=True)
-            for k, face in enumerate(chunk):
-                column, row = k % COLUMNS, k // COLUMNS
-                x, y = margin + column * (cell_w + GAP), top + row * (cell_h + GAP)
-                _draw_cell(canvas, face, x, y, cell_w, art_h, ink, paper)
+            for y, row in chunk:
+                row_h = max(min(f.component.height * cell_w / f.component.width, tallest) for f in row)
+                for column, face in enumerate(row):
+                    _draw_cell(canvas, face, margin + column * (cell_w + GAP), y, cell_w, row_h, ink, paper)
         return draw
 
     pages = [Page(width, height, page_drawer(chunk)) for chunk in chunks]
