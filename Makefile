@@ -12,9 +12,9 @@ GAMES   = $$($(BOARDLAB) list --ids)
 # printed beside the games; each name starts with its game's id
 ART_EXAMPLES = links-illustrated
 
-.PHONY: all test test-slow typecheck check print rulebooks reports docs bench clean browser
+.PHONY: all test test-slow typecheck check warm print rulebooks reports docs bench clean browser
 
-all: check print rulebooks reports docs
+all: check warm print rulebooks reports docs
 
 $(STAMP): pyproject.toml setup.py
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,7 +25,17 @@ $(STAMP): pyproject.toml setup.py
 check: $(STAMP)
 	$(BOARDLAB) check layouts/*.toml layouts/variants/*.toml
 
-test: $(STAMP) browser typecheck
+# numba's cache of the compiled fast paths, filled once after an install or a change of the
+# engines (analysis/warm.py: a few games of every game with each agent), so that the first tests
+# and commands of a fresh clone read it instead of each compiling what it calls
+WARM := $(VENV)/.warmed
+$(WARM): $(STAMP) $(shell find analysis games -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
+	$(BIN)/python -m boardlab.analysis.warm
+	@touch $(WARM)
+
+warm: $(WARM)
+
+test: $(STAMP) browser typecheck warm
 	$(BIN)/python -m pytest -m "not slow"
 
 # mypy over the package as installed (tests/typecheck.py; settings in pyproject.toml [tool.mypy])

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = ["all", "check", "print", "rulebooks", "reports", "docs", "bench", "test", "test-slow", "typecheck", "clean"]
+TARGETS = ["all", "check", "warm", "print", "rulebooks", "reports", "docs", "bench", "test", "test-slow", "typecheck", "clean"]
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
