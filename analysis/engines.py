@@ -8,6 +8,7 @@ An engine module (the `engine` part of a game in `boardlab.layouts.registry`) pr
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 from boardlab.analysis.agents import COMMON_AGENTS, AgentTable
 from boardlab.layouts.errors import BoardlabError
@@ -22,8 +23,9 @@ def engine_module(game_id: str) -> ModuleType:
     return game_part(game_id, "engine")
 
 
-def make_game(definition, players: int | None = None):
-    """A `Game` for a loaded definition; players defaults to the definition's maximum.
+def make_game(definition: Any, players: int | None = None) -> Any:
+    """A `Game` for a loaded definition; players defaults to the definition's maximum (Any: the
+    game's own `Game` subclass, whose own figures and methods its callers read).
 
     :raises BoardlabError: when the player count is outside the definition's range.
     """

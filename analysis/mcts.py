@@ -209,18 +209,18 @@ class _Pile(State):
     def current_player(self) -> int:
         return TERMINAL if self.left == 0 else self.to_move
 
-    def legal_moves(self):
+    def legal_moves(self) -> list[int]:
         return [k for k in (1, 2, 3) if k <= self.left]
 
-    def apply(self, move) -> None:
+    def apply(self, move: int) -> None:
         self.left -= move
         self.to_move = 1 - self.to_move
 
     def clone(self) -> "_Pile":
         return _Pile(self.left, self.to_move)
 
-    def winners(self):
+    def winners(self) -> tuple[int, ...]:
         return (1 - self.to_move,)
 
-    def transposition_key(self):
+    def transposition_key(self) -> tuple[int, int]:
         return self.left, self.to_move

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 
 import numpy as np
 from boardlab.analysis.jit import njit
@@ -53,7 +54,7 @@ _MATRIX_A, _UPPER, _LOWER = np.uint32(0x9908B0DF), np.uint32(0x80000000), np.uin
 
 # -- one generator ---------------------------------------------------------------------------
 @njit(cache=True)
-def seed_state(mt, seed):
+def seed_state(mt: np.ndarray, seed: int) -> None:
     """`random.Random(seed)` for a seed below 2**64 into `mt` (`STATE_WORDS` uint32):
     `init_by_array` over the seed's 32-bit words, least significant first."""
     low = np.uint32(seed & np.uint64(0xFFFFFFFF))
@@ -84,7 +85,7 @@ def seed_state(mt, seed):
 
 
 @njit(cache=True)
-def _twist(mt):
+def _twist(mt: np.ndarray) -> None:
     for kk in range(_N):
         y = (mt[kk] & _UPPER) | (mt[(kk + 1) % _N] & _LOWER)
         value = mt[(kk + _M) % _N] ^ (y >> np.uint32(1))
@@ -95,7 +96,7 @@ def _twist(mt):
 
 
 @njit(cache=True)
-def next_uint32(mt):
+def next_uint32(mt: np.ndarray) -> np.uint32:
     """The generator's next 32-bit output (`getrandbits(32)`)."""
     if mt[_N] >= _N:
         _twist(mt)
@@ -109,7 +110,7 @@ def next_uint32(mt):
 
 
 @njit(cache=True)
-def randrange(mt, n):
+def randrange(mt: np.ndarray, n: int) -> np.int64:
     """`random.Random.randrange(n)` for 0 < n < 2**32: rejection over `getrandbits(n.bit_length())`."""
     k = 0
     while (n >> k) > 0:
@@ -140,7 +141,7 @@ _LANES = 64
 
 
 @njit(cache=True)
-def _temper(y):
+def _temper(y: np.uint32) -> np.uint32:
     y ^= y >> np.uint64(11)
     y ^= (y << np.uint64(7)) & np.uint64(0x9D2C5680)
     y ^= (y << np.uint64(15)) & np.uint64(0xEFC60000)
@@ -148,14 +149,14 @@ def _temper(y):
 
 
 @njit(cache=True)
-def _twisted(upper, lower, far):
+def _twisted(upper: np.uint32, lower: np.uint32, far: np.uint32) -> np.uint32:
     """A word of the twisted state: `far ^ (y >> 1) ^ (y odd ? 0x9908B0DF : 0)`."""
     y = (upper & np.uint64(0x80000000)) | (lower & np.uint64(0x7FFFFFFF))
     return far ^ (y >> np.uint64(1)) ^ ((y & np.uint64(1)) * np.uint64(0x9908B0DF))
 
 
 @njit(cache=True)
-def _first_draws(seeds, base, out):
+def _first_draws(seeds: np.ndarray, base: np.ndarray, out: np.ndarray) -> None:
     mask = np.uint64(0xFFFFFFFF)
     lanes = min(seeds.shape[0], _LANES)
     mt = np.empty((624, lanes), dtype=np.uint64)
@@ -198,7 +199,7 @@ def _first_draws(seeds, base, out):
             out[first + k] = low | (high << np.uint64(32))
 
 
-def first_draws(seeds) -> np.ndarray:
+def first_draws(seeds: Sequence[int] | np.ndarray) -> np.ndarray:
     """`random.Random(s).getrandbits(64)` for every seed s of a sequence (non-negative, below
     2**64), as a uint64 array.
 

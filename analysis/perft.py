@@ -33,7 +33,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from boardlab.analysis.protocol import CHANCE, State
+from boardlab.analysis.protocol import CHANCE, Game, State
 from boardlab.layouts.errors import BoardlabError
 
 KEYS = ("id", "definition", "players", "position", "perft")
@@ -50,7 +50,7 @@ class PerftEntry:
     position: dict | None = None
     where: str = field(default="", compare=False)  # FILE:LINE of the entry's first line
 
-    def start(self, game) -> State:
+    def start(self, game: Game) -> State:
         """The entry's starting state in `game` (its position, or the game's initial state).
 
         :raises BoardlabError: when the position is malformed.

@@ -38,13 +38,13 @@ import json
 import random
 import sys
 
-from boardlab.analysis.protocol import CHANCE
+from boardlab.analysis.protocol import CHANCE, Game, State
 
 #: the most plies a playthrough writes (a game that runs longer is cut there, and says so)
 MAX_PLIES = 2000
 
 
-def observation(game, state) -> str:
+def observation(game: Game, state: State) -> str:
     """What a playthrough shows of a position: its JSON form, else the state's repr."""
     if game.reads_positions:
         return json.dumps(state.to_position(), sort_keys=True, separators=(",", ":"))

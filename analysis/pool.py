@@ -25,6 +25,8 @@ import multiprocessing
 import multiprocessing.connection
 import signal
 import time
+from multiprocessing.connection import Connection
+from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator
 
 from boardlab.common import stopping
@@ -59,7 +61,8 @@ class WorkerEnded(BoardlabError):
 class LocalPool:
     """Worker processes, each fed one task at a time through a pipe of its own (see the module)."""
 
-    def __init__(self, workers: int, initializer: Callable | None, initargs: tuple, context):
+    def __init__(self, workers: int, initializer: Callable | None, initargs: tuple,
+                 context: Any) -> None:  # a multiprocessing context (typeshed's base class has no Process)
         self.processes: list = []
         self._pipes: list = []
         try:
@@ -79,7 +82,7 @@ class LocalPool:
     def __enter__(self) -> "LocalPool":
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         if exc_type is None:
             self.close()
         else:
@@ -128,7 +131,7 @@ class LocalPool:
                 yield index, value
 
     @staticmethod
-    def _hand_out(pipe, function: Callable, numbered: Iterator) -> bool:
+    def _hand_out(pipe: Connection, function: Callable, numbered: Iterator) -> bool:
         """Send the next task to the worker at `pipe`; False when there is none left."""
         for index, task in numbered:
             pipe.send((index, function, task))
@@ -136,7 +139,7 @@ class LocalPool:
         return False
 
     @staticmethod
-    def _ended(process) -> BaseException:
+    def _ended(process: multiprocessing.process.BaseProcess) -> BaseException:
         process.join(0.5)
         time.sleep(0.05)  # a stop that also ended the worker (SIGTERM to the group) is answered here
         stopping.reraise_swallowed()
@@ -178,7 +181,7 @@ class LocalPool:
 _PIPE = None
 
 
-def _serve(pipe, initializer: Callable | None, initargs: tuple) -> None:
+def _serve(pipe: Connection, initializer: Callable | None, initargs: tuple) -> None:
     """A worker's life: answer each task on `pipe` with (index, True, result) or (index, False, error)
     until told to stop (None) or the main process is gone."""
     global _PIPE

@@ -8,6 +8,7 @@ than the games themselves, so this module reproduces numpy's seed hashing over a
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from boardlab.analysis.runner import derive_seed  # noqa: F401 (the doctest compares with it)
 
@@ -27,7 +28,7 @@ def _words(value: int) -> list[int]:
             return out
 
 
-def derive_seeds(seed: int, stream: int, indices, *more) -> np.ndarray:
+def derive_seeds(seed: int, stream: int, indices: ArrayLike, *more: ArrayLike) -> np.ndarray:
     """`derive_seed(seed, stream, i, *m)` for every i of `indices` at once (uint64 array), with
     `more` further keys (ints or arrays broadcast against `indices`, e.g. the seat of an agent).
 
@@ -54,15 +55,15 @@ def derive_seeds(seed: int, stream: int, indices, *more) -> np.ndarray:
     with np.errstate(over="ignore"):
         hash_const = u32(_INIT_A)
 
-        def hashmix(value):
+        def hashmix(value: np.ndarray) -> np.ndarray:
             nonlocal hash_const
             value = value ^ hash_const
             hash_const = u32(hash_const * u32(_MULT_A))
             value = value * hash_const
             return value ^ (value >> shift)
 
-        def mix(x, y):
-            result = u32(_MIX_L) * x - u32(_MIX_R) * y
+        def mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            result: np.ndarray = u32(_MIX_L) * x - u32(_MIX_R) * y
             return result ^ (result >> shift)
 
         pool = [hashmix(entropy[i]) for i in range(_POOL)]

@@ -15,7 +15,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 
 @njit(cache=True)
-def splitmix(z):
+def splitmix(z: np.uint64) -> np.uint64:
     """SplitMix64's output mix of a uint64."""
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
@@ -23,6 +23,6 @@ def splitmix(z):
 
 
 @njit(cache=True)
-def to_unit(z):
+def to_unit(z: np.uint64) -> float:
     """A uint64 as a uniform float in [0, 1) (its top 53 bits)."""
     return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)

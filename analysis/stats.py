@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from statistics import NormalDist
 
 
@@ -40,7 +41,7 @@ def format_p(p: float) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def describe_lengths(values) -> dict:
+def describe_lengths(values: Sequence[float]) -> dict:
     """Mean, median, 90th percentile (linear interpolation), min and max; zeros when empty."""
     if len(values) == 0:
         return {"mean": 0.0, "median": 0.0, "p90": 0.0, "min": 0, "max": 0}
@@ -51,7 +52,7 @@ def describe_lengths(values) -> dict:
             "p90": float(np.percentile(arr, 90)), "min": int(arr.min()), "max": int(arr.max())}
 
 
-def kaplan_meier(finished, censored) -> tuple[list[float], list[float]]:
+def kaplan_meier(finished: Sequence[float], censored: Sequence[float]) -> tuple[list[float], list[float]]:
     """The Kaplan-Meier (product-limit) estimate of the chance that a game lasts longer than t,
     from the lengths of the `finished` games and of the `censored` ones (stopped at a cap: they
     lasted at least that long).  (times, survival): survival[i] holds from times[i] to the next
@@ -71,7 +72,7 @@ def kaplan_meier(finished, censored) -> tuple[list[float], list[float]]:
     return [float(t) for t in sf.quantiles], [float(p) for p in sf.probabilities]
 
 
-def survival_quantile(times, survival, q: float) -> tuple[float, bool]:
+def survival_quantile(times: Sequence[float], survival: Sequence[float], q: float) -> tuple[float, bool]:
     """The length by which a share `q` of games has ended, from `kaplan_meier`, and whether it is
     only a lower bound ("at least": too many games were censored for the estimate to reach q).
 
@@ -94,7 +95,7 @@ def survival_quantile(times, survival, q: float) -> tuple[float, bool]:
     return (float(times[-1]), True) if times else (0.0, False)
 
 
-def restricted_mean(times, survival) -> float:
+def restricted_mean(times: Sequence[float], survival: Sequence[float]) -> float:
     """The mean length up to the longest length seen: the area under the `kaplan_meier` curve.
     With every censored game stopped at that longest length (one cap), it is the mean of all
     games' lengths, a stopped game counted at the cap: a lower bound of the true mean.
@@ -109,7 +110,7 @@ def restricted_mean(times, survival) -> float:
     return round(area, 6)
 
 
-def describe_censored_lengths(finished, censored) -> dict:
+def describe_censored_lengths(finished: Sequence[float], censored: Sequence[float]) -> dict:
     """`describe_lengths` of games some of which were stopped at a cap (`censored`): the median
     and 90th percentile from the Kaplan-Meier estimate, the mean up to the longest length
     (`restricted_mean`), min and max of every game; "at_least" says which figures the stopped
@@ -144,7 +145,7 @@ def two_proportion_test(k1: int, n1: int, k2: int, n2: int) -> float:
     return 2 * (1 - NormalDist().cdf(abs(z)))
 
 
-def benjamini_hochberg(p_values, rate: float = 0.05) -> list[bool]:
+def benjamini_hochberg(p_values: Sequence[float], rate: float = 0.05) -> list[bool]:
     """Which of `p_values` are discoveries with the false-discovery rate held at `rate`
     (Benjamini-Hochberg: the k smallest, for the largest k with p_(k) <= k rate / m).
 

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Self
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Self, Sequence
 
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
 if TYPE_CHECKING:  # numpy is imported where arrays are added: `check` imports the engines and adds none
     import numpy as np
+
+    from boardlab.analysis.protocol import Game
+    from boardlab.analysis.runner import Match
 
 
 def _lerp(a: float, b: float, t: float) -> float:
@@ -122,7 +125,7 @@ class RecordsTally(Tally):
     """The fallback for a game that has only `Game.summarize(records)`: it keeps the records
     (memory grows with the games) and summarises them, sorted by index, at the end."""
 
-    def __init__(self, game):
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.records: list = []
 
@@ -155,7 +158,7 @@ class SeatTally:
         self.unfinished = 0
         self.lengths = Histogram()
 
-    def add(self, winners, unfinished: bool, length: int) -> None:
+    def add(self, winners: Sequence[int], unfinished: bool, length: int) -> None:
         """Add one game."""
         if unfinished:
             self.unfinished += 1
@@ -198,7 +201,7 @@ class SummaryTally:
     batched fast path); the caller then adds the game's own figures to `own` itself.
     """
 
-    def __init__(self, match):
+    def __init__(self, match: Match) -> None:
         n = match.game.players
         self.players = n
         self.names = tuple(match.agent_names)
@@ -246,7 +249,7 @@ class SummaryTally:
         self.agent_wins = [a + b for a, b in zip(self.agent_wins, other.agent_wins)]
         self.own.merge(other.own)
 
-    def result(self, game, match, seconds: float) -> dict:
+    def result(self, game: Game, match: Match, seconds: float) -> dict:
         """The summary (the JSON of `boardlab simulate`): common figures at the top level, the
         game's own under the key `game.id`."""
         total = self.games
