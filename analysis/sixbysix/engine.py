@@ -186,6 +186,17 @@ class SixBySixGame(Game[sixbysix_schema.Definition]):
         from boardlab.analysis.sixbysix.kernel import tally_block
         return tally_block(match, start, stop)
 
+    def skill_ladder(self, max_budget: int) -> list[str]:
+        """random, greedy, then the dice search `search-N` (`search.py`) with budgets doubling from
+        `protocol.LADDER_START` up to `max_budget` (6x6 has no MCTS: its search is over the dice)."""
+        from boardlab.analysis.protocol import LADDER_START
+
+        ladder, budget = ["random", "greedy"], LADDER_START
+        while budget <= max_budget:
+            ladder.append(f"search-{budget}")
+            budget *= 2
+        return ladder
+
     def restrictions(self) -> tuple:
         """The optional elements (`restrictions.py`): the bet face and the marker."""
         from boardlab.analysis.sixbysix.restrictions import RESTRICTIONS
@@ -432,6 +443,10 @@ class MarkerAgent(Agent):
 
     def choose(self, state: SixBySixState, rng: random.Random) -> Move:
         active = len(state.order)
+        if type(state) is SixBySixState:  # the same move from the free numbers, no move list made (tested)
+            free = set(state.free_numbers())
+            number = next(x for x in self.game.preference(self.chooser, active) if x in free)
+            return Move(best_face(self.game.faces, active, number), number)
         moves = state.legal_moves()
         numbers = {move.number for move in moves}
         number = next(x for x in self.game.preference(self.chooser, active) if x in numbers)
@@ -480,8 +495,14 @@ def make_game(definition, players: int) -> SixBySixGame:
     return SixBySixGame(definition, players)
 
 
+def _search_factory(samples: int):
+    from boardlab.analysis.sixbysix.search import search_agent  # it imports this module
+    return search_agent(samples)
+
+
 #: greedy; favourite (the definition's `analysis.favourite_number`); favourite-N for a board
-#: number N (checked against the game's board when the agent is made).  `random` comes from the
-#: common agents.
+#: number N (checked against the game's board when the agent is made); search-N, the dice search
+#: with N samples of dice per candidate move (`search.py`).  `random` comes from the common agents.
 AGENTS = AgentTable({"greedy": lambda game: MarkerAgent(GREEDY, game), "favourite": _favourite_factory(None)},
-                    families={"favourite": _favourite_factory}, numbers="a number on the board")
+                    families={"favourite": _favourite_factory, "search": _search_factory},
+                    numbers="a number on the board (favourite-N), a whole number of samples (search-N)")

@@ -96,15 +96,7 @@ def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, be
                 break
             start = 0 if fixed else (lead if first else lead + 1)
             first = False
-            for i in range(n):
-                if active[(start + i) % n]:
-                    lead = (start + i) % n
-                    break
-            k = 0
-            for i in range(n):
-                if active[(lead + i) % n]:
-                    order[k] = (lead + i) % n
-                    k += 1
+            lead, k = round_order(active, start, order)
             for i in range(allowed_len[k]):
                 taken[allowed[k, i]] = 0
             for i in range(k):
@@ -151,11 +143,7 @@ def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, be
                 else:
                     bank += 1
             st[LARGEST] = max(st[LARGEST], bank)
-            winner = -1
-            for i in range(k):
-                if markers[order[i]] == total:
-                    winner = order[i]
-                    break
+            winner = round_winner(markers, order, k, total)
             if winner >= 0:
                 chips[winner] += bank
                 bank = 0
@@ -173,6 +161,33 @@ def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, be
         st[ROUNDS] = rounds
         st[BANK] = bank
         chips_out[g] = chips
+
+
+@njit(cache=True)
+def round_order(active, start, order):
+    """(lead, k): the round's lead, the first active seat from seat `start` on, and the k active
+    seats in playing order from it, written into `order[:k]`."""
+    n = active.shape[0]
+    lead = start % n
+    for i in range(n):
+        if active[(start + i) % n]:
+            lead = (start + i) % n
+            break
+    k = 0
+    for i in range(n):
+        if active[(lead + i) % n]:
+            order[k] = (lead + i) % n
+            k += 1
+    return lead, k
+
+
+@njit(cache=True)
+def round_winner(markers, order, k, total):
+    """The seat whose marker stands on the dice's `total` among the round's `order[:k]`, or -1."""
+    for i in range(k):
+        if markers[order[i]] == total:
+            return order[i]
+    return -1
 
 
 # -- Python entry points --------------------------------------------------------------------
