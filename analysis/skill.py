@@ -8,9 +8,18 @@ rotating so that every deal is played with the tested level in every seat (`runn
 rotation).  Its fair share is 1 / players.
 
 What is counted (`Pairing`): a game is *decided* when it finished with one winner; the tested
-level's share is its wins over the decided games, with a Wilson 95% interval, and its gain is
-significant when a one-sided binomial test against the fair share gives p < `ALPHA`.  Games
-won jointly, drawn or stopped at the cap are counted beside and take no part in the share.
+level's share is its wins over the decided games, with a Wilson 95% interval.  Games won
+jointly, drawn or stopped at the cap are counted beside and take no part in the share.
+
+A step is sequential (`step_decision`): it plays `games` games, looks, and plays on to 2 and then
+4 times as many (`LOOKS`, the last the cap) until it is decided: *better* when a one-sided
+binomial test of a gain over the fair share gives p < `ALPHA` / 3, *no gain* when the one-sided
+upper (1 - `ALPHA` / 3) Clopper-Pearson bound of the share lies below the fair share plus the
+definition's `analysis.difference` (the smallest change that matters).  Three looks at ALPHA / 3
+each hold the chance of a false gain at ALPHA whatever the stopping (Bonferroni), so the step's
+p-value is its last look's times 3 (at most 1): that is the p-value shown, tested and corrected.
+A step still undecided at the cap says so.  Clear steps stop at the first look; steps between
+close levels play up to the cap, where the power to rule out a gain of `difference` is highest.
 The ladder stops early once two consecutive budget doublings show no significant gain.
 
 Ratings (`ratings`): one strength per level from every decided game of the ladder, by maximum
@@ -42,6 +51,10 @@ ALPHA = 0.05
 ELO = 400 / math.log(10)
 #: the virtual game of every pairing: this many wins added to each side
 PRIOR_WINS = 0.5
+#: a sequential step's looks: its games after each, as multiples of the first look's (the last: the cap)
+LOOKS = (1, 2, 4)
+#: the decisions of a step (`step_decision`)
+BETTER, NO_GAIN, UNDECIDED = "better", "no gain", "undecided at the cap"
 
 
 @dataclass
@@ -59,6 +72,8 @@ class Pairing:
     unfinished: int = 0  # games stopped at the cap
     p_value: float = 1.0
     significant: bool = False
+    looks: int = 1  # looks of the sequential step (`step_decision`), 1 when it was not sequential
+    decision: str = ""
 
     @property
     def decided(self) -> int:
@@ -94,7 +109,7 @@ class Pairing:
                 "p_value": round(self.p_value, 6), "significant": self.significant, "shared": self.shared,
                 "drawn": self.drawn, "unfinished": self.unfinished,
                 # a level that won every decided game: the least its strength is above the level below
-                "elo_at_least": self.elo_at_least()}
+                "elo_at_least": self.elo_at_least(), "looks": self.looks, "decision": self.decision}
 
     def elo_at_least(self) -> float | None:
         """`elo_lower_bound` of a level that won every decided game (rounded), else None."""
@@ -113,6 +128,34 @@ def gain_p_value(wins: int, decided: int, fair: float, alternative: str = "great
         return 1.0
     from scipy.stats import binomtest
     return float(binomtest(wins, decided, fair, alternative=alternative).pvalue)
+
+
+def step_decision(pairing: Pairing, look: int, difference: float) -> str | None:
+    """The sequential step's decision after look `look` (1-based, of `LOOKS`): `BETTER`, `NO_GAIN`,
+    `UNDECIDED` at the last look, or None (play on); it sets the pairing's p-value (the look's
+    one-sided p times the number of looks, at most 1), its significance, looks and decision.
+
+    >>> p = Pairing("b", "a", 2, wins=70, losses=50)
+    >>> step_decision(p, 1, 0.05), round(p.p_value, 4)    # p = 0.0412 one-sided: not below 0.05 / 3
+    (None, 0.1236)
+    >>> step_decision(Pairing("b", "a", 2, wins=240, losses=240), 3, 0.05)
+    'no gain'
+    """
+    from scipy.stats import beta
+
+    k = len(LOOKS)
+    raw = gain_p_value(pairing.wins, pairing.decided, pairing.fair)
+    pairing.p_value = min(1.0, raw * k)
+    pairing.significant = pairing.p_value < ALPHA
+    pairing.looks = look
+    if pairing.significant:
+        decision: str | None = BETTER
+    else:
+        n, w = pairing.decided, pairing.wins
+        upper = 1.0 if n == 0 or w == n else float(beta.ppf(1 - ALPHA / k, w + 1, n - w))
+        decision = NO_GAIN if upper < pairing.fair + difference else (UNDECIDED if look >= k else None)
+    pairing.decision = decision or ""
+    return decision
 
 
 def elo_lower_bound(wins: int, decided: int, players: int = 2, confidence: float = 0.95) -> float | None:
@@ -309,11 +352,12 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
         game = engines.make_game(definition, players)
         perfect = game_value(game)  # a game solved from its start closes its ladder with perfect play
         ladder = game.skill_ladder(max_budget) + (["perfect"] if perfect["solved"] else [])
-        climbs[players] = {"game": game, "ladder": ladder, "at": 0, "next": 1, "perfect": perfect,
+        climbs[players] = {"game": game, "ladder": ladder, "at": 0, "next": 1, "perfect": perfect, "look": 1,
                            "games": rounded_games(games, players), "pairings": [], "outcomes": [], "stopped": "the ladder's top", "done": False}
     own = budget is None and cpu_minutes is not None  # the skill command's budget, said in its trace
     if own:
         budget = Budget(cpu_minutes)
+    difference = definition.analysis.difference
     while True:
         climbing = [n for n, c in climbs.items() if not c["done"] and c["next"] < len(c["ladder"])]
         if not climbing:
@@ -322,7 +366,7 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
         for n in climbing:
             c = climbs[n]
             below, agent = c["ladder"][c["at"]], c["ladder"][c["next"]]
-            jobs.append(Job(definition, n, (agent,) + (below,) * (n - 1), c["games"], seed))
+            jobs.append(Job(definition, n, (agent,) + (below,) * (n - 1), c["games"] * LOOKS[c["look"] - 1], seed))
         names = sorted({j.agents[0] + " against " + j.agents[1] for j in jobs})
         estimate = None
         if budget is not None and budget.limited:
@@ -348,9 +392,13 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
             budget.settle()
         for n, job, outcome in zip(climbing, jobs, outcomes):
             c = climbs[n]
+            pairing = Pairing(job.agents[0], job.agents[1], n).add(outcome.records)
+            if step_decision(pairing, c["look"], difference) is None:  # undecided: the same step, more games
+                c["look"] += 1
+                continue
             c["outcomes"].append(outcome)
-            c["pairings"].append(Pairing(job.agents[0], job.agents[1], n).add(outcome.records))
-            c["at"], c["next"] = c["next"], c["next"] + 1
+            c["pairings"].append(pairing)
+            c["at"], c["next"], c["look"] = c["next"], c["next"] + 1, 1
             if stalled(c["pairings"]) and job.agents[0] != c["ladder"][-1]:
                 c["stopped"] = "two consecutive budget doublings without a significant gain"
                 if capstone(c["ladder"]):  # the ladder's own top is still played, against the last level reached
@@ -374,6 +422,8 @@ def _result(climb: dict, players: int, games: int, max_budget: int, seed: int) -
                            variant=game.variant, seed=seed, max_budget=max_budget, stopped=climb["stopped"],
                            seconds=stored_seconds(climb["outcomes"]))
     result["perfect"] = perfect_distance(game, climb["perfect"], climb["pairings"], min(games, OPTIMAL_GAMES), seed)
+    result["sequential"] = {"looks": [climb["games"] * k for k in LOOKS], "alpha_per_look": round(ALPHA / len(LOOKS), 6),
+                            "difference": game.definition.analysis.difference}
     return result
 
 
@@ -439,14 +489,16 @@ def rating_chart(result: dict) -> dict:
 def describe(result: dict) -> str:
     """The plain-text ladder of `boardlab skill`."""
     players = result["players"]
+    looks = result.get("sequential", {}).get("looks", [result["games_per_level"]])
     lines = [f"{result['game']} ({result['variant']}), {players} players: skill ladder, "
-             f"{result['games_per_level']:,} games per level, seed {result['seed']}"
+             f"{', '.join(f'{g:,}' for g in looks)} games per level (a step plays on until it is decided), "
+             f"seed {result['seed']}"
              + ("" if players == 2 else f"; the level under test in one seat, the level below in the other "
                                          f"{players - 1}, seats rotating"),
              f"fair share {result['fair_share']:.1%}; a share counts decided games (one winner)",
              "",
              f"{'level':<14} {'rating':>7} {'95% interval':>16}   {'against':<12} {'share':>7} {'95% interval':>16}"
-             f" {'decided':>8} {'p':>8}"]
+             f" {'decided':>8} {'p':>8}  step"]
     pairs = {p["agent"]: p for p in result["pairings"]}
     for level in result["levels"]:
         row = f"{level['agent']:<14} {level['rating']:7.0f} {level['ci95'][0]:7.0f} .. {level['ci95'][1]:5.0f}"
@@ -454,12 +506,15 @@ def describe(result: dict) -> str:
         if p is not None:
             share = f"{p['share']:.1%}" if p["share"] is not None else "-"
             row += (f"   {p['below']:<12} {share:>7} {p['ci95'][0]:7.1%} .. {p['ci95'][1]:6.1%} {p['decided']:8,}"
-                    f" {p['p_value']:8.4f}{' *' if p['significant'] else ''}")
+                    f" {p['p_value']:8.4f}{' *' if p['significant'] else '  '}  {p.get('decision') or '-'}")
         lines.append(row)
     groups = result["depth"] + 1
     lines += ["", f"depth: {result['depth']} step{'s' if result['depth'] != 1 else ''} told apart, {groups} group"
               f"{'s' if groups != 1 else ''} of levels (a step: a level significantly better than the one below, "
               f"false-discovery rate {ALPHA:.0%}); * p < {ALPHA}",
+              f"a step is decided 'better' (one-sided binomial p < {ALPHA:g} / {len(LOOKS)} at a look) or 'no gain' "
+              f"(the share's upper {1 - ALPHA / len(LOOKS):.1%} bound below the fair share plus "
+              f"{result.get('sequential', {}).get('difference', 0.05) * 100:g} points); p is the last look's times {len(LOOKS)}",
               f"stopped at: {result['stopped']}; {result['seconds']:,.1f} s of compute recorded in the store"]
     perfect = result.get("perfect")
     if perfect and not perfect["solved"]:

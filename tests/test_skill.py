@@ -79,7 +79,12 @@ def test_skill_command_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_
     levels = [level["agent"] for level in first["levels"]]
     assert levels[0] == "random" and first["levels"][0]["rating"] == 0
     assert [p["agent"] for p in first["pairings"]] == levels[1:]
-    assert all(p["games"] == first["games_per_level"] for p in first["pairings"])
+    looks = first["sequential"]["looks"]
+    assert looks == [first["games_per_level"] * k for k in skill.LOOKS]
+    for p in first["pairings"]:  # a step plays on to the next look until it is decided
+        assert p["games"] == looks[p["looks"] - 1] and p["decision"] in (skill.BETTER, skill.NO_GAIN, skill.UNDECIDED)
+        assert (p["decision"] == skill.UNDECIDED) == (p["looks"] == len(looks) and not p["significant"]
+                                                        and p["decision"] != skill.NO_GAIN)
     assert (tmp_path / f"{first['game']}-{first['players']}p.svg").read_text().startswith("<?xml")
     game = engines.make_game(load(first["game"]), first["players"])
     assert [e["element"] for e in first["restricted"]["elements"]] == [r.name for r in game.restrictions()]
@@ -143,20 +148,25 @@ def test_a_cpu_budget_cuts_the_ladder_short_and_plays_the_same_games(tmp_path, m
         whole = skill.trace(definition, 2, 6, 64, 3, store)
     assert len(whole["pairings"]) >= 3
     rounds = []
+    allowed = whole["pairings"][0]["looks"] + whole["pairings"][1]["looks"]  # a round: one look of a step
 
     def estimate(round_jobs, store):
         rounds.append([job.agents for job in round_jobs])
-        return (0.0 if len(rounds) <= 2 else 3600.0), 6
+        return (0.0 if len(rounds) <= allowed else 3600.0), 6
 
     monkeypatch.setattr(jobs, "estimated_seconds", estimate)
     with ResultStore(tmp_path / "cut.sqlite") as store:
         cut = skill.traces(definition, [2], 6, 64, 3, store, cpu_minutes=30)[2]
     ladder = engines.make_game(definition, 2).skill_ladder(64)
-    assert cut["pairings"] == whole["pairings"][:2]
-    assert [level["agent"] for level in cut["levels"]] == ladder[:3]
-    assert cut["stopped"].startswith(f"the CPU budget of 30 minutes: {ladder[3]} against {ladder[2]} would take about 60.0 min more (6 games)")
-    assert cut["budget"]["left_out"] == ladder[3:] and cut["budget"]["levels_played"] == 3
-    assert "left out: " + ", ".join(ladder[3:]) in skill.describe(cut)
+    # the rounds of two steps played: those steps, as without a budget
+    played = len(cut["pairings"])
+    assert played == 2
+    assert cut["pairings"] == whole["pairings"][:played]
+    assert [level["agent"] for level in cut["levels"]] == ladder[:played + 1]
+    assert cut["stopped"].startswith(f"the CPU budget of 30 minutes: {ladder[played + 1]} against {ladder[played]} "
+                                     "would take about 60.0 min more (6 games)")
+    assert cut["budget"]["left_out"] == ladder[played + 1:] and cut["budget"]["levels_played"] == played + 1
+    assert "left out: " + ", ".join(ladder[played + 1:]) in skill.describe(cut)
 
 
 def test_the_probe_estimates_only_what_the_store_lacks(tmp_path):

@@ -480,6 +480,7 @@ def _ladder_words(traces: dict, effects: dict) -> str:
 def _head(definition, options: ReportOptions, counts, traces: dict, effects: dict, agent: str,
           self_play: dict | None = None) -> list[list[str]]:
     from boardlab import __version__
+    from boardlab.analysis.skill import LOOKS
     info = definition.game
     assumptions = info.assumptions
     head = [
@@ -493,7 +494,7 @@ def _head(definition, options: ReportOptions, counts, traces: dict, effects: dic
                                                           players=n)
                                       for n in counts)
          + say("head.games_rest", decisions=count(options.decision_games), skill=count(options.skill_games),
-               budget=count(options.skill_budget))],
+               cap=count(options.skill_games * LOOKS[-1]), budget=count(options.skill_budget))],
         [say("head.agents"), say("head.agents_value", agent=agent) + _ladder_words(traces, effects)],
         [say("head.time"), say("head.time_value", minutes=info.minutes,
                                players=str(info.min_players) if info.min_players == info.max_players else

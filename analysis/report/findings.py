@@ -340,7 +340,8 @@ def ladder_words(trace: dict) -> dict:
             "top": top["agent"], "rating": number(top['rating'], ".0f"), "low": number(top['ci95'][0], ".0f"),
             "high": number(top['ci95'][1], ".0f"), "share": odds / (odds + n - 1),
             "flat": [p for p in pairings[last + 1:] if longer(p)], "fair": trace["fair_share"],
-            "games": game_count(trace['games_per_level']), "last": levels[-1]["agent"]}
+            "games": _span(sorted({p["games"] for p in pairings} or {trace["games_per_level"]}), ","),
+            "last": levels[-1]["agent"]}
 
 
 def _skill(counts):

@@ -264,21 +264,29 @@ def skill_blocks(data: dict, players: int) -> list:
     for level in data["levels"]:
         p = pairs.get(level["agent"])
         rows.append([level["agent"], level["rating"], level["ci95"]]
-                    + ([p["below"], p["decided"], p["share"], p["ci95"], p["p_value"], p["distinguished"]] if p else
-                       ["-", None, None, None, None, None]))
+                    + ([p["below"], p["decided"], p["share"], p["ci95"], p["p_value"], p["distinguished"],
+                        say(f"skill.decision.{DECISIONS[p.get('decision') or 'better']}")] if p else
+                       ["-", None, None, None, None, None, "-"]))
     others = say("skill.other_seat") if players == 2 else say("skill.other_seats", n=players - 1)
     interval = say("col.interval")
+    sequential = data.get("sequential") or {"looks": [data["games_per_level"]], "alpha_per_look": 0.05, "difference": 0.05}
     chart_block = {**rating_chart(data), "title": say("skill.chart", players=players),
-                   "x_axis": say("skill.axis") if any(level["budget"] for level in data["levels"])
-                   else say("skill.axis_levels"), "axis": say("col.rating")}
+                   "x_axis": say("skill.axis") if any(level["agent"] == f"mcts-{level['budget']}" for level in data["levels"])
+                   else say("skill.axis_levels"), "axis": say("col.rating")}  # the chart's categories: MCTS budgets or names
     return [table(say("skill.title", players=players), [(say("col.level"), "text"), (say("col.rating"), "f0"),
                                                          (interval, "ci_f0"), (say("col.against"), "text"),
                                                          (say("col.decided"), "int"), (say("col.its_share"), "pct"),
                                                          (interval, "ci_pct"), (say("col.p_gain"), "p"),
-                                                         (say("col.better"), "yes")], rows,
-                  say("skill.note", games=amount(data['games_per_level']), others=others, fair=pct(data['fair_share']),
+                                                         (say("col.better"), "yes"), (say("col.step"), "text")], rows,
+                  say("skill.note", looks=listed(amount(g) for g in sequential["looks"]), others=others,
+                      fair=pct(data['fair_share']), alpha=number(sequential["alpha_per_look"], ".4f"),
+                      difference=number(sequential["difference"] * 100, "g"), k=len(sequential["looks"]),
                       depth=data['depth']) + " " + stopped_words(data["stopped"], data["levels"])),
             chart_block] + [text(note) for note in ladder_notes(data)]
+
+
+#: a sequential step's decision (`skill.step_decision`) -> its term (report.skill.decision.*)
+DECISIONS = {"better": "better", "no gain": "no_gain", "undecided at the cap": "undecided"}
 
 
 def stopped_words(stopped: str, levels: list | None = None) -> str:

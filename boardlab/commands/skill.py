@@ -26,9 +26,11 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "skill", help=HELP,
         description=textwrap.fill(
-            "Play a ladder of agents (random, greedy, then MCTS with budgets doubling up to --max-budget, or "
+            "Play a ladder of agents (random, greedy, then a search with budgets doubling up to --max-budget, or "
             "until two consecutive levels gain nothing significant), each level against the one below (with "
-            "more players: the level in one seat, the level below in the others, seats rotating). Print each "
+            "more players: the level in one seat, the level below in the others, seats rotating), --games "
+            "games and, while the step is undecided (neither a significant gain nor a gain that matters ruled "
+            "out), on to 2 and 4 times as many. Print each "
             "level's share of the decided games with its 95% interval, Bradley-Terry ratings on the Elo scale "
             "with 95% intervals from all games, and the depth (levels significantly better than the one "
             "below); write the chart of rating against budget as SVG. Then restricted play: the full agent against "
@@ -36,7 +38,8 @@ def register(subparsers) -> None:
             "store, so a rerun plays only what is missing.", 79))
     add_game_arguments(p, players="the game's fewest")
     p.add_argument("--games", type=at_most(MAX_GAMES), default=GAMES, metavar="N",
-                   help=f"games per level, rounded up to whole rotations of the seats (default: {GAMES})")
+                   help=f"games per level at a step's first look (at most 4 times as many until the step is decided), "
+                        f"rounded up to whole rotations of the seats (default: {GAMES})")
     p.add_argument("--max-budget", type=at_most(MAX_AGENT_NUMBER), default=MAX_BUDGET, metavar="B",
                    help=f"the largest MCTS budget of the ladder (default: {MAX_BUDGET})")
     p.add_argument("--budget", type=number_between(0, 10_000), default=CPU_MINUTES, metavar="MIN",
