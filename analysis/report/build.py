@@ -162,14 +162,17 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
         alt_outcomes = iter(mine[2:])
         alts = [(o, v, alt_errors.get((n, o, v)) or next(alt_outcomes)) for o, v in alternatives]
         own_blocks, own = _own_figures(definition, baseline, n, options.seed, store)
-        decision_blocks, decided = sections.decisions(observed, n)
+        other = [(say(f"level.{name}", agent=level_outcomes[n][name][0]),
+                  sections.decision_data(level_outcomes[n][f"{name} decisions"]))
+                 for name in ("beginner", "skilled") if level_outcomes[n][f"{name} decisions"] is not None]
+        decision_blocks, decided = sections.decisions(observed, n, agent, other)
         observed_by[n] = (own_blocks, decision_blocks)
         seats, length = sections.seats_data(baseline, n, difference), sections.length_data(baseline, definition, unit, n)
         data["by_players"][str(n)] = {
             "agent": agent,
             "seats": seats,
             "length": length,
-            "levels": _level_data(level_outcomes[n], agent, seats, length, n, difference, definition, unit),
+            "levels": _level_data(level_outcomes[n], agent, seats, length, n, difference, definition, unit, decided),
             "skill_share": _skill_share_data(level_outcomes[n], n),
             "decisions": decided,
             "skill": sections.skill_data(traces[n], difference),
@@ -289,8 +292,9 @@ def _levels(definition, counts, options: ReportOptions, store: ResultStore, trac
     known = engines.agent_factories(game_id)
     planned: dict[tuple, Job] = {}
 
-    def job(players: int, agents: tuple, games: int) -> Job:
-        return planned.setdefault((players, agents, games), Job(definition, players, agents, games, options.seed))
+    def job(players: int, agents: tuple, games: int, observe: bool = False) -> Job:
+        return planned.setdefault((players, agents, games, observe),
+                                  Job(definition, players, agents, games, options.seed, observe=observe))
 
     plans = {}
     for n in counts:
@@ -300,6 +304,9 @@ def _levels(definition, counts, options: ReportOptions, store: ResultStore, trac
         plan: dict[str, Any] = {name: (agent, None if agent == model else job(n, (agent,) * n, games))
                                 for name, agent in (("beginner", beginner), ("skilled", skilled))}
         pairing_games = rounded_games(options.skill_games, n)
+        for name, agent in (("beginner", beginner), ("skilled", skilled)):  # their decisions, move by move
+            plan[f"{name} decisions"] = None if agent == model or (name == "skilled" and skilled == beginner) \
+                else job(n, (agent,) * n, pairing_games, observe=True)
         plan["against random"] = job(n, (skilled,) + ("random",) * (n - 1), pairing_games)
         plan["against beginner"] = job(n, (skilled,) + (beginner,) * (n - 1), pairing_games) \
             if skilled != beginner and beginner != "random" else None
@@ -324,10 +331,10 @@ def _levels(definition, counts, options: ReportOptions, store: ResultStore, trac
 
 
 def _level_data(outcomes: dict, model: str, seats: dict, length: dict, players: int, difference: float,
-                definition, unit: str) -> list[dict]:
-    """[{"level", "agent", "games", "model", "seats", "length"}] of the beginner and the skilled
-    level; a level the model agent plays shares the baseline's figures (the same dicts, so its
-    tests are counted once)."""
+                definition, unit: str, decided: dict | None = None) -> list[dict]:
+    """[{"level", "agent", "games", "model", "seats", "length", "decisions"}] of the beginner and
+    the skilled level; a level the model agent plays shares the baseline's figures (the same
+    dicts, so its tests are counted once), its decisions the model's observed games (`decided`)."""
     out: list[dict] = []
     for name in ("beginner", "skilled"):
         agent, outcome = outcomes[name]
@@ -335,9 +342,11 @@ def _level_data(outcomes: dict, model: str, seats: dict, length: dict, players: 
         if out and out[0]["agent"] == agent:  # the ladder reached no level above the beginner
             out.append({**out[0], "level": name})
             continue
+        observed = outcomes.get(f"{name} decisions")
         out.append({"level": name, "agent": agent, "games": len(outcome.records), "model": same,
                     "seats": seats if same else sections.seats_data(outcome, players, difference),
-                    "length": length if same else sections.length_data(outcome, definition, unit, players)})
+                    "length": length if same else sections.length_data(outcome, definition, unit, players),
+                    "decisions": sections.decision_data(observed) if observed is not None else decided})
     return out
 
 

@@ -201,7 +201,9 @@ def at_least(value: float, bound: bool | None) -> str:
     return ("≥ " if bound else "") + format_cell(value, "f1")
 
 
-def decisions(outcome, players: int) -> tuple[list, dict]:
+def decision_data(outcome) -> dict:
+    """The decisions of an observed job's games (`jobs.play_observed_block`): legal moves per
+    decision, the shares with a single choice and with only a pass."""
     choices: dict[int, int] = {}
     passes = 0
     for r in outcome.records:
@@ -211,15 +213,29 @@ def decisions(outcome, players: int) -> tuple[list, dict]:
     turns = sum(choices.values())
     values = [k for k, c in sorted(choices.items()) for _ in range(c)]
     described: dict[str, Any] = describe_lengths(values)
-    single = choices.get(1, 0)
-    data: dict[str, Any] = {"games": len(outcome.records), "decisions": turns, "legal_moves": described,
-            "single_choice": share(single, turns), "must_pass": share(passes, turns)}
-    rows = [[say("decisions.mean"), number(described['mean'], ".1f")],
-            [say("decisions.median"), f"{number(described['median'], 'g')} / {number(described['p90'], 'g')}"],
-            [say("decisions.single"), pct(data['single_choice']['share'])],
-            [say("decisions.pass"), pct(data['must_pass']['share'])]]
-    return [table(say("decisions.title", players=players), [(say("col.measure"), "text"), (say("col.value"), "text")],
-                  rows, say("decisions.note", decisions=amount(turns), games=amount(len(outcome.records))))], data
+    return {"games": len(outcome.records), "decisions": turns, "legal_moves": described,
+            "single_choice": share(choices.get(1, 0), turns), "must_pass": share(passes, turns)}
+
+
+def decisions(outcome, players: int, agent: str = "", levels: list | None = None) -> tuple[list, dict]:
+    """The decisions section of the model agent's observed games, with a column per player level
+    of `levels` ([(who, data)], the data of `decision_data`) that another agent plays."""
+    data = decision_data(outcome)
+    shown = [(say("level.model", agent=agent), data)] + [(who, d) for who, d in levels or []]
+
+    def cells(key):
+        return [key(d) for _, d in shown]
+
+    rows = [[say("decisions.mean")] + cells(lambda d: number(d["legal_moves"]['mean'], ".1f")),
+            [say("decisions.median")] + cells(lambda d: f"{number(d['legal_moves']['median'], 'g')} / "
+                                                        f"{number(d['legal_moves']['p90'], 'g')}"),
+            [say("decisions.single")] + cells(lambda d: pct(d['single_choice']['share'])),
+            [say("decisions.pass")] + cells(lambda d: pct(d['must_pass']['share']))]
+    columns = [(say("col.measure"), "text")] + [((name if levels else say("col.value")), "text") for name, _ in shown]
+    note = say("decisions.note", decisions=amount(data["decisions"]), games=amount(data["games"]), agent=agent) + "".join(
+        say("decisions.level_note", who=who[:1].upper() + who[1:], decisions=amount(d["decisions"]), games=amount(d["games"]))
+        for who, d in levels or [])
+    return [table(say("decisions.title", players=players), columns, rows, note)], data
 
 
 def skill_data(trace: dict, difference: float) -> dict:
