@@ -399,9 +399,10 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
             c["outcomes"].append(outcome)
             c["pairings"].append(pairing)
             c["at"], c["next"], c["look"] = c["next"], c["next"] + 1, 1
-            if stalled(c["pairings"]) and job.agents[0] != c["ladder"][-1]:
+            top, ends = job.agents[0] == c["ladder"][-1], capstone(c["ladder"])
+            if stalled(c["pairings"]) and not (top and ends):  # a plateau, also one reached at the top of budgets
                 c["stopped"] = "two consecutive budget doublings without a significant gain"
-                if capstone(c["ladder"]):  # the ladder's own top is still played, against the last level reached
+                if not top and ends:  # the ladder's own top is still played, against the last level reached
                     c["stopped"] += f"; {c['ladder'][-1]}, the ladder's top, against the last level"
                     c["next"] = len(c["ladder"]) - 1
                 else:

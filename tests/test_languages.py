@@ -178,12 +178,13 @@ CODE_SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 def report_words(folder, game) -> tuple[set[str], set[str]]:
     """(words, names) of a report in `folder`: the words of its Markdown, every chart and its PDF;
     the names are what a report writes as the user types it - `code` (rule keys, commands) and
-    the engine's agents (random, greedy, mcts-16) - which no language translates."""
+    the engine's agents (random, greedy, mcts-16, search-16) - which no language translates."""
     from boardlab.analysis.engines import agent_factories
 
     markdown = (folder / f"{game}.md").read_text(encoding="utf-8")
     code = " ".join(CODE_SPAN.findall(markdown))
-    names = tokens(code) | {w for agent in agent_factories(game) for w in tokens(agent)}
+    known = agent_factories(game)  # the fixed names and the bases of numbered ones (mcts-N, search-N)
+    names = tokens(code) | {w for agent in [*known, *getattr(known, "families", {})] for w in tokens(agent)}
     pdf = pdf_text((folder / f"{game}.pdf").read_bytes()).splitlines()
     text = CODE_SPAN.sub(" ", markdown) + " ".join(
         " ".join(re.findall(r">([^<]+)<", svg.read_text(encoding="utf-8"))) for svg in (folder / game).glob("*.svg"))

@@ -30,6 +30,27 @@ def _report(tmp_path, game, *extra, store="r.sqlite", out="out"):
     return main(["report", game, "--store", str(tmp_path / store), "--out", str(tmp_path / out), *TINY, *extra])
 
 
+def test_sixbysix_ladder_climbs_its_dice_search_and_each_level_has_its_decisions(tmp_path):
+    assert _report(tmp_path, "sixbysix", "--players", "2", "--skill-budget", "32") == 0
+    document = json.loads((tmp_path / "out" / "sixbysix.json").read_text())
+    d = document["data"]["by_players"]["2"]
+    trace = d["skill"]
+    assert [level["agent"] for level in trace["levels"]][:3] == ["random", "greedy", "search-16"]
+    for p in trace["pairings"]:  # sequential steps: 6, 12 or 24 games, each with its decision
+        assert p["games"] == 6 * 2 ** (p["looks"] - 1) and p["decision"] in ("better", "no gain", "undecided at the cap")
+    beginner, skilled = d["levels"][0], d["levels"][-1]
+    assert beginner["agent"] == "greedy" and skilled["agent"] in [level["agent"] for level in trace["levels"][1:]]
+    assert beginner["decisions"] == d["decisions"]  # greedy is the model agent: its observed games
+    table = next(b for s in document["sections"] for b in s["blocks"]
+                 if b["kind"] == "table" and b["title"] == "Decisions, 2 players")
+    if skilled["agent"] != "greedy":  # the skilled level's own observed games, in a column of its own
+        assert skilled["decisions"]["games"] == 6 and skilled["decisions"]["decisions"] > 0
+        assert [c["name"] for c in table["columns"]] == ["measure", "greedy in every seat",
+                                                         f"skilled players, {skilled['agent']}"]
+    else:
+        assert len(table["columns"]) == 2
+
+
 def _tables(document):
     for section in document["sections"]:
         for block in section["blocks"]:
@@ -38,7 +59,8 @@ def _tables(document):
 
 
 def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
-    assert _report(tmp_path, "sixbysix", "--players", "2") == 0
+    # a skill budget below the first search level: the ladder is random and greedy only
+    assert _report(tmp_path, "sixbysix", "--players", "2", "--skill-budget", "8") == 0
     out = tmp_path / "out"
     document = json.loads((out / "sixbysix.json").read_text())
     md = (out / "sixbysix.md").read_text()
@@ -54,7 +76,7 @@ def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
     verdict = document["data"]["verdict"]["by_players"]["2"]["lines"]
     assert [line.split(":")[0].split(" (")[0] for line in verdict[1:]] == \
         ["- Seats", "- Time", "- Skill", "- Luck against skill", "- Worst problem"]
-    # every line names the players it speaks for: 6x6's ladder reaches no level above greedy
+    # every line names the players it speaks for: this ladder reaches no level above greedy
     assert all("greedy" in line for line in verdict[1:])
     assert verdict[1].startswith("- Seats (beginners and skilled players, greedy): ")
     # 6x6's source states no playing time: its 30 minutes are the definition's target, never "stated"

@@ -147,6 +147,9 @@ def test_a_cpu_budget_cuts_the_ladder_short_and_plays_the_same_games(tmp_path, m
     with ResultStore(tmp_path / "whole.sqlite") as store:
         whole = skill.trace(definition, 2, 6, 64, 3, store)
     assert len(whole["pairings"]) >= 3
+    last = whole["pairings"][-2:]  # two doublings without a gain make a plateau, at the ladder's top too
+    assert (whole["stopped"] == "two consecutive budget doublings without a significant gain") == \
+        ([p["agent"] for p in last] == [f"mcts-{b}" for b in (32, 64)] and not any(p["significant"] for p in last))
     rounds = []
     allowed = whole["pairings"][0]["looks"] + whole["pairings"][1]["looks"]  # a round: one look of a step
 
