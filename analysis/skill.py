@@ -109,7 +109,9 @@ class Pairing:
                 "p_value": round(self.p_value, 6), "significant": self.significant, "shared": self.shared,
                 "drawn": self.drawn, "unfinished": self.unfinished,
                 # a level that won every decided game: the least its strength is above the level below
-                "elo_at_least": self.elo_at_least(), "looks": self.looks, "decision": self.decision}
+                "elo_at_least": self.elo_at_least(),
+                # a sequential ladder step's looks and decision (`step_decision`)
+                **({"looks_played": self.looks, "decision": self.decision} if self.decision else {})}
 
     def elo_at_least(self) -> float | None:
         """`elo_lower_bound` of a level that won every decided game (rounded), else None."""

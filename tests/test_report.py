@@ -37,7 +37,7 @@ def test_sixbysix_ladder_climbs_its_dice_search_and_each_level_has_its_decisions
     trace = d["skill"]
     assert [level["agent"] for level in trace["levels"]][:3] == ["random", "greedy", "search-16"]
     for p in trace["pairings"]:  # sequential steps: 6, 12 or 24 games, each with its decision
-        assert p["games"] == 6 * 2 ** (p["looks"] - 1) and p["decision"] in ("better", "no gain", "undecided at the cap")
+        assert p["games"] == 6 * 2 ** (p["looks_played"] - 1) and p["decision"] in ("better", "no gain", "undecided at the cap")
     beginner, skilled = d["levels"][0], d["levels"][-1]
     assert beginner["agent"] == "greedy" and skilled["agent"] in [level["agent"] for level in trace["levels"][1:]]
     assert beginner["decisions"] == d["decisions"]  # greedy is the model agent: its observed games

@@ -82,8 +82,8 @@ def test_skill_command_is_seeded_resumable_and_the_same_on_any_worker_count(tmp_
     looks = first["sequential"]["looks"]
     assert looks == [first["games_per_level"] * k for k in skill.LOOKS]
     for p in first["pairings"]:  # a step plays on to the next look until it is decided
-        assert p["games"] == looks[p["looks"] - 1] and p["decision"] in (skill.BETTER, skill.NO_GAIN, skill.UNDECIDED)
-        assert (p["decision"] == skill.UNDECIDED) == (p["looks"] == len(looks) and not p["significant"]
+        assert p["games"] == looks[p["looks_played"] - 1] and p["decision"] in (skill.BETTER, skill.NO_GAIN, skill.UNDECIDED)
+        assert (p["decision"] == skill.UNDECIDED) == (p["looks_played"] == len(looks) and not p["significant"]
                                                         and p["decision"] != skill.NO_GAIN)
     assert (tmp_path / f"{first['game']}-{first['players']}p.svg").read_text().startswith("<?xml")
     game = engines.make_game(load(first["game"]), first["players"])
@@ -151,7 +151,7 @@ def test_a_cpu_budget_cuts_the_ladder_short_and_plays_the_same_games(tmp_path, m
     assert (whole["stopped"] == "two consecutive budget doublings without a significant gain") == \
         ([p["agent"] for p in last] == [f"mcts-{b}" for b in (32, 64)] and not any(p["significant"] for p in last))
     rounds = []
-    allowed = whole["pairings"][0]["looks"] + whole["pairings"][1]["looks"]  # a round: one look of a step
+    allowed = whole["pairings"][0]["looks_played"] + whole["pairings"][1]["looks_played"]  # a round: one look of a step
 
     def estimate(round_jobs, store):
         rounds.append([job.agents for job in round_jobs])
