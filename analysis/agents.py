@@ -10,9 +10,9 @@ from __future__ import annotations
 import functools
 import math
 import random
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, Iterable, Mapping
 
-from boardlab.analysis.protocol import State
+from boardlab.analysis.protocol import Game, State
 from boardlab.layouts.limits import MAX_AGENT_NUMBER
 
 
@@ -28,7 +28,9 @@ class Agent:
     #: "moves" (every legal move alike), an engine's own policy name, or None (any other agent)
     random_policy: str | None = None
 
-    def choose(self, state, rng: random.Random) -> Hashable:
+    def choose(self, state: Any, rng: random.Random) -> Hashable:
+        """The move to play in `state` (a `State`, or a view of one such as restricted play's;
+        Any: each game's agents take its own state class)."""
         raise NotImplementedError
 
 
@@ -38,11 +40,11 @@ class RandomAgent(Agent):
     name = "random"
     random_policy = "moves"
 
-    def choose(self, state, rng: random.Random) -> Hashable:
+    def choose(self, state: State, rng: random.Random) -> Hashable:
         return state.random_move(rng)
 
 
-def pick_best(moves, score: Callable[[Hashable], Any], rng: random.Random) -> Hashable:
+def pick_best(moves: Iterable[Hashable], score: Callable[[Hashable], Any], rng: random.Random) -> Hashable:
     """A move of highest `score(move)` (any comparable values), ties broken uniformly by `rng`.
 
     >>> pick_best([1, 2, 3, 4], lambda m: m % 2, random.Random(1)) in (1, 3)
@@ -67,7 +69,7 @@ class OnePlyAgent(Agent):
     `value(after, seat)` of the position it leads to.
     """
 
-    def choose(self, state, rng: random.Random) -> Hashable:
+    def choose(self, state: State, rng: random.Random) -> Hashable:
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
@@ -75,7 +77,7 @@ class OnePlyAgent(Agent):
         return pick_best(moves, lambda move: self.score(state, seat, move), rng)
 
     @classmethod
-    def score(cls, state, seat: int, move) -> float:
+    def score(cls, state: State, seat: int, move: Hashable) -> float:
         """The one-ply value of `move` for `seat` (see the class docstring)."""
         after = state.clone()
         after.apply(move)
@@ -86,7 +88,7 @@ class OnePlyAgent(Agent):
         return cls.value(after, seat)
 
     @staticmethod
-    def value(after, seat: int) -> float:
+    def value(after: State, seat: int) -> float:
         """What the position `after` a move that did not end the game is worth to `seat`."""
         raise NotImplementedError
 
@@ -105,12 +107,14 @@ class AgentTable(dict):
     #: the largest N of a numbered name (an MCTS budget beyond it would run for days)
     MAX_NUMBER = MAX_AGENT_NUMBER
 
-    def __init__(self, fixed=(), families=None, numbers: str = f"a whole number from 1 to {MAX_NUMBER:,}"):
+    def __init__(self, fixed: Mapping[str, Callable] | Iterable[tuple[str, Callable]] = (),
+                 families: Mapping[str, Callable[[int], Callable]] | None = None,
+                 numbers: str = f"a whole number from 1 to {MAX_NUMBER:,}") -> None:
         super().__init__(fixed)
         self.families = dict(families or {})
         self.numbers = numbers  # what N may be, for messages
 
-    def resolve(self, name):
+    def resolve(self, name: object) -> Callable | None:
         """The factory of a numbered name or of `BASE-without-ELEMENT` (BASE barred from the
         game's element, `restricted.py`), or None."""
         if not isinstance(name, str):
@@ -127,13 +131,13 @@ class AgentTable(dict):
             return self.families[base](int(number))
         return None
 
-    def __missing__(self, name):
+    def __missing__(self, name: str) -> Callable:
         factory = self.resolve(name)
         if factory is None:
             raise KeyError(name)
         return factory
 
-    def __contains__(self, name) -> bool:
+    def __contains__(self, name: object) -> bool:
         return dict.__contains__(self, name) or self.resolve(name) is not None
 
     def listing(self) -> str:
@@ -162,13 +166,13 @@ class AgentTable(dict):
 
 
 class _Stub:
-    def legal_moves(self):
+    def legal_moves(self) -> list[int]:
         return [1, 2, 3]
 
     random_move = State.random_move  # the protocol's default
 
 
-def _perfect(game) -> Agent:
+def _perfect(game: Game) -> Agent:
     from boardlab.analysis.perfect import PerfectAgent  # it imports this module
     return PerfectAgent()
 

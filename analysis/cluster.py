@@ -19,11 +19,11 @@ import hashlib
 import importlib
 import logging
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import boardlab
 from boardlab.common import stopping
-from boardlab.analysis.runner import Backend, BlockResult, Job, play_timed
+from boardlab.analysis.runner import Backend, BlockPlayer, BlockResult, Job, Match, play_timed
 from boardlab.layouts.errors import BoardlabError, one_line
 
 #: seconds to wait for the scheduler (and for a first worker) unless told otherwise
@@ -74,7 +74,7 @@ def _no_gc_diagnosis(force: bool = False) -> None:
     """What a local cluster's scheduler calls instead of Dask's (`_without_gc_diagnosis`)."""
 
 
-def _play_remote(match, start: int, stop: int, player):
+def _play_remote(match: Match, start: int, stop: int, player: BlockPlayer | None) -> tuple[Any, float]:
     return play_timed(match, start, stop, player)
 
 
@@ -111,7 +111,7 @@ class DaskBackend(Backend):
             self.close()
             raise
 
-    def _connect_interruptibly(self, Client, LocalCluster, address: str, workers: int | None) -> None:
+    def _connect_interruptibly(self, Client: type, LocalCluster: type, address: str, workers: int | None) -> None:
         """`_connect` in a thread of its own, the main thread waiting in short steps: a Ctrl-C during a
         local cluster's start-up (a second or more) is answered at once.  The main thread is never
         inside Dask's code when the signal's `KeyboardInterrupt` arrives, so no lock of Dask's is left
@@ -159,7 +159,7 @@ class DaskBackend(Backend):
             child.join(1)
         stopping.exit_within(EXIT_WATCHDOG)
 
-    def _connect(self, Client, LocalCluster, address: str, workers: int | None) -> None:
+    def _connect(self, Client: type, LocalCluster: type, address: str, workers: int | None) -> None:
         try:
             if address == "local":
                 from boardlab.analysis.runner import default_workers
@@ -194,7 +194,7 @@ class DaskBackend(Backend):
                                 f"(start one with: dask worker {address})") from None
         self.check_versions()
 
-    def _client_within_timeout(self, Client, address: str):
+    def _client_within_timeout(self, Client: type, address: str) -> Any:
         """`Client(address)`, given up after `timeout` seconds: Dask bounds the connection but not
         the handshake, so a server that accepts and never answers would hold the command forever."""
         import threading
@@ -230,7 +230,7 @@ class DaskBackend(Backend):
                 raise BoardlabError(f"Dask worker {worker} runs boardlab {fingerprint}, this machine {mine}: "
                                     f"install the same boardlab on every worker")
 
-    def play(self, jobs: Sequence[Job], player=None) -> Iterator[BlockResult]:
+    def play(self, jobs: Sequence[Job], player: BlockPlayer | None = None) -> Iterator[BlockResult]:
         # A signal is answered between the client's calls, never inside one (`stopping.deferred`):
         # the client holds locks across its calls, and an interrupt in the middle deadlocks it.
         try:
@@ -240,7 +240,7 @@ class DaskBackend(Backend):
             self.abandon()
             raise
 
-    def _play(self, jobs: Sequence[Job], player, signals) -> Iterator[BlockResult]:
+    def _play(self, jobs: Sequence[Job], player: BlockPlayer | None, signals: stopping.Deferred) -> Iterator[BlockResult]:
         from distributed import wait
 
         matches: dict[int, object] = {}

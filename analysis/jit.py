@@ -21,6 +21,7 @@ import threading
 import time
 
 import importlib.abc
+from typing import TextIO
 
 from numba import njit
 from numba.core import event
@@ -37,7 +38,7 @@ class CompileNotice(event.Listener):
     """Counts the seconds spent in numba's outermost compilations and writes `MESSAGE` once they
     pass `delay` (a timer, so a single long compilation is announced while it runs)."""
 
-    def __init__(self, stream=None, delay: float = DELAY):
+    def __init__(self, stream: TextIO | None = None, delay: float = DELAY) -> None:
         self.stream, self.delay = stream, delay
         self.depth = 0
         self.spent = 0.0
@@ -45,10 +46,10 @@ class CompileNotice(event.Listener):
         self.timer: threading.Timer | None = None
         self.lock = threading.Lock()
 
-    def _stream(self):
+    def _stream(self) -> TextIO:
         return self.stream if self.stream is not None else sys.stderr
 
-    def on_start(self, ev) -> None:
+    def on_start(self, ev: event.Event) -> None:
         self.depth += 1
         if self.depth > 1:
             return
@@ -60,7 +61,7 @@ class CompileNotice(event.Listener):
         self.timer.daemon = True
         self.timer.start()
 
-    def on_end(self, ev) -> None:
+    def on_end(self, ev: event.Event) -> None:
         if self.depth == 0:  # an end without its start (a listener registered mid-compilation)
             return
         self.depth -= 1
@@ -84,7 +85,7 @@ class CompileNotice(event.Listener):
 class _NoLinearAlgebra(importlib.abc.MetaPathFinder):
     """Refuses scipy.linalg while numba's array math is imported (`_array_math_without_blas`)."""
 
-    def find_spec(self, name, path=None, target=None):
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
         if name == "scipy.linalg" or name.startswith("scipy.linalg."):
             raise ImportError(f"{name}: not loaded at start-up (boardlab's kernels use no BLAS)")
         return None
