@@ -34,7 +34,7 @@ from boardlab.layouts.loader import load_with
 from boardlab.layouts.schema import key_field, key_names, type_name
 
 #: sections whose keys change how a game looks, never how it plays: a sweep never varies them
-NO_PLAY_SECTIONS = ("print", "rulebook", "colours")
+NO_PLAY_SECTIONS = ("print", "rulebook", "colours", "layout", "icons")
 #: the section that names the game and states its facts (id, name, player counts): never varied, a
 #: point must stay the same game (its id picks the engine, its player counts the grid's players)
 IDENTITY_SECTION = "game"

@@ -220,6 +220,11 @@ def _keys_of(cls: type, prefix: str, names: dict[tuple[str, str], str]) -> list[
         path = f"{prefix}{f.name}"
         inner = _dataclass_in(tp)
         origin = typing.get_origin(tp)
+        nested = typing.get_args(tp)[1] if origin is dict else None
+        if inner is None and typing.get_origin(nested) is dict and _dataclass_in(nested) is not None:
+            # a table of tables of tables ([layout.KIND.REGION]): both names are the writer's
+            out += _keys_of(_dataclass_in(nested), f"{path}.{ANY_NAME}.{ANY_NAME}.", names)  # type: ignore[arg-type]
+            continue
         if inner is not None and origin is dict:
             out += _keys_of(inner, f"{path}.{ANY_NAME}.", names)
             continue

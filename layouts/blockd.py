@@ -117,6 +117,22 @@ class BlockdPrint(PrintSettings):
 ART_NAMES = {"cards": CARD_KINDS, "boards": (), "tokens": (), "standees": ("pawn",)}
 
 
+#: the faces the print module lays out from `[layout]` (layouts/faces/blockd.toml): kind -> its regions
+FACE_REGIONS = {
+    "start": ("art", "corner_symbol", "steps", "label"),
+    "number": ("art", "corner_value", "corner_symbol", "value", "label"),
+    "blind": ("art", "band", "title", "corner"),
+    "back": ("art", "title"),
+}
+
+
+def face_frame(d: "Definition", kind: str) -> tuple[float, float, float] | None:
+    """(width, height, bleed) in mm of every face: the card."""
+    from boardlab.layouts.faces import card_frame
+
+    return card_frame(d)
+
+
 @dataclass(frozen=True)
 class Definition(GameDefinition):
     board: Board

@@ -9,6 +9,7 @@ from typing import Literal
 
 from boardlab.layouts.art import Art, appearance
 from boardlab.layouts.errors import BoardlabError
+from boardlab.layouts.faces import RegionSpec
 from boardlab.layouts.schema import FrozenDict, Report, limits, loaded
 
 #: Symbols the drawing code knows how to draw as vector art.  A definition may use only these.
@@ -136,6 +137,13 @@ class GameDefinition:
     terms: dict[str, dict[str, str]] = field(default_factory=dict, kw_only=True)
     #: the designer's own images on the components (layouts/art.py); how the game looks, not how it plays
     art: Art = field(default_factory=Art, kw_only=True, metadata=appearance())
+    #: where the printed faces put their title, art, text and indices: the layout file's regions
+    #: (layouts/faces/GAME.toml, or `[layout] file`) with this table's own keys over them
+    #: (layouts/faces.py); the look of the print files only, so left out of the definition hash
+    layout: dict[str, dict[str, RegionSpec]] = field(default_factory=dict, kw_only=True, metadata=appearance())
+    #: the designer's own icons, `logo = "art/logo.svg"` (an SVG beside the definition), written :logo: in
+    #: card text, player aids and rulebooks like the built-in symbols (layouts/icons.py)
+    icons: dict[str, str] = field(default_factory=dict, kw_only=True, metadata=appearance())
     variant: str = field(default="baseline", kw_only=True, metadata=loaded())  # "baseline" or the variant's name
     source: str = field(default="", kw_only=True, metadata=loaded())  # the file it was loaded from
     #: paces measured from playtests, which replace the stated one for table minutes

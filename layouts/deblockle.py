@@ -105,6 +105,18 @@ class DeblocklePrint(PrintSettings):
 ART_NAMES = {"cards": (), "boards": ("board",), "tokens": (), "standees": ()}
 
 
+#: the faces the print module lays out from `[layout]` (layouts/faces/deblockle.toml): kind -> its regions
+FACE_REGIONS = {
+    "cube": ("art", "symbol"),
+}
+
+
+def face_frame(d: "Definition", kind: str) -> tuple[float, float, float] | None:
+    """(width, height, bleed) in mm of a cube face: one edge square, no bleed (the net's faces meet)."""
+    edge = d.print.cube_edge
+    return edge, edge, 0.0
+
+
 @dataclass(frozen=True)
 class Definition(GameDefinition):
     board: Board

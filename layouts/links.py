@@ -182,6 +182,23 @@ class Rules:
 ART_NAMES = {"cards": CARD_KINDS, "boards": (), "tokens": (), "standees": ()}
 
 
+#: the faces the print module lays out from `[layout]` (layouts/faces/links.toml): kind -> its regions
+FACE_REGIONS = {
+    "game": ("art", "value", "badge", "symbol", "label"),
+    "central": ("art",),
+    "empty": ("art",),
+    "master": ("art", "title", "corner_value", "end_band", "end_value", "end_badge", "end_symbol"),
+    "back": ("art", "title"),
+}
+
+
+def face_frame(d: "Definition", kind: str) -> tuple[float, float, float] | None:
+    """(width, height, bleed) in mm of every face: the card."""
+    from boardlab.layouts.faces import card_frame
+
+    return card_frame(d)
+
+
 @dataclass(frozen=True)
 class Definition(GameDefinition):
     deck: Deck

@@ -24,6 +24,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from boardlab.layouts.common import PrintConventions, check_colour_palette, check_print
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
+from boardlab.layouts.faces import check_layout, read_layout_file
+from boardlab.layouts.icons import check_icons, read_icon_files
 from boardlab.layouts.limits import (MAX_CARD_LIST_BYTES, MAX_CARD_LIST_ROWS, MAX_EXTENDS_DEPTH, MAX_FILE_BYTES,
                                      MAX_INTEGER_DIGITS, control_character)
 from boardlab.layouts.registry import game_entry, game_ids, game_part
@@ -323,11 +325,15 @@ def _build(path: Path, game_id: str | None, data: dict, origins: dict, doc: Docu
                                        ", ".join(game_ids()))])
     module = game_part(game_id, "definition")
     data, origins, outside = read_card_lists(data, origins)
+    data, origins = read_layout_file(data, origins, game_id, display_path)
+    data = read_icon_files(data, origins, display_path)
     checker = Checker(Source(doc.file, doc.lines, origins))
     definition = checker.build(module.Definition, data, ())
     if definition is not None and cross_checks:
         check_colour_palette(definition.colours, checker.report)
         check_print(definition.print, definition.colours, print_conventions(), checker.report)
+        check_layout(definition, checker.report)
+        check_icons(definition, checker.report)
         module.check(definition, checker.report)
     images: dict = FrozenDict()
     if definition is not None and cross_checks and not checker.problems:

@@ -176,6 +176,7 @@ def build_book(definition: GameDefinition, language: str, check: bool = False) -
     # the language's table, then the text's own, then the definition's own ([terms.LANG] of a variant)
     terms = {**language_terms(language), **text.terms, **own_terms(definition, language)}
     blocks = _resolve(text.blocks, definition, language, terms, problems, text.file, keep=True)
+    problems += icon_problems(text.blocks, definition, text.file)
     written = _options_written(text.blocks)
     for path, values in rule_choices(definition).items():
         missing = [v for v in values if (path, v) not in {(p, w) for p, w, _ in written}]
@@ -189,6 +190,26 @@ def build_book(definition: GameDefinition, language: str, check: bool = False) -
     if problems:
         raise DefinitionError(problems)
     return Book(definition, language, text.file, blocks, terms)
+
+
+def icon_problems(blocks: list[Block], definition: GameDefinition, file: str) -> list[Problem]:
+    """An unknown `:name:` icon (layouts.icons) in any block of the text, each name once, at its line."""
+    from boardlab.layouts.icons import icon_names, icons_of, known_list
+
+    known = icons_of(definition)
+    said: set[str] = set()
+    out: list[Problem] = []
+
+    def walk(items: list[Block]) -> None:
+        for block in items:
+            for name in icon_names(block.text):
+                if name not in known and name not in said:
+                    said.add(name)
+                    out.append(Problem(file, block.line, "icon", f'unknown icon ":{name}:"', known_list(definition)))
+            walk(block.children)
+            walk(block.other)
+    walk(blocks)
+    return out
 
 
 def check_rulebook(definition: GameDefinition) -> list[Problem]:

@@ -67,6 +67,20 @@ class SixBySixPrint(PrintSettings):
 ART_NAMES = {"cards": ("card",), "boards": ("board",), "tokens": ("chip",), "standees": ("marker",)}
 
 
+#: the faces the print module lays out from `[layout]` (layouts/faces/sixbysix.toml): kind -> its regions
+FACE_REGIONS = {
+    "front": ("art", "box", "die", "symbol"),
+    "back": ("art", "symbol", "label"),
+}
+
+
+def face_frame(d: "Definition", kind: str) -> tuple[float, float, float] | None:
+    """(width, height, bleed) in mm of a player card: one board square per die face, in a row (the
+    regions of one box are written for the first and drawn in every box)."""
+    side = d.print.board_square
+    return len(d.dice.faces) * side, side, d.print.bleed
+
+
 @dataclass(frozen=True)
 class Definition(GameDefinition):
     dice: Dice

@@ -59,7 +59,7 @@ class Canvas(ABC):
 
     @abstractmethod
     def text(self, x: float, y: float, content: str, *, size: float = 10.0, fill: str = "#000000",
-             anchor: str = "start", bold: bool = False) -> None:
+             anchor: str = "start", bold: bool = False, italic: bool = False) -> None:
         """Text whose baseline starts (anchor "start"), centres ("middle") or ends ("end") at (x, y)."""
 
     @abstractmethod

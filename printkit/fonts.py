@@ -14,28 +14,32 @@ from __future__ import annotations
 # modules, which import this one, without measuring any text
 from boardlab.printkit.units import POINTS_PER_MM
 
-#: the fonts we embed, both shipped with reportlab (reportlab/fonts)
+#: the fonts we embed, all shipped with reportlab (reportlab/fonts)
 REGULAR_FONT = "Vera"
 BOLD_FONT = "VeraBd"
+ITALIC_FONT = "VeraIt"
+BOLD_ITALIC_FONT = "VeraBI"
 
 
 def register_fonts() -> None:
-    """Register Vera and Vera Bold with reportlab once (they are found in reportlab/fonts)."""
+    """Register Vera, Vera Bold and their italics with reportlab once (they are found in reportlab/fonts)."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
     registered = pdfmetrics.getRegisteredFontNames()
-    for name in (REGULAR_FONT, BOLD_FONT):
+    for name in (REGULAR_FONT, BOLD_FONT, ITALIC_FONT, BOLD_ITALIC_FONT):
         if name not in registered:
             pdfmetrics.registerFont(TTFont(name, f"{name}.ttf"))
 
 
-def font_name(bold: bool = False) -> str:
-    """The registered name of the regular or bold font."""
+def font_name(bold: bool = False, italic: bool = False) -> str:
+    """The registered name of the regular, bold, italic or bold italic font."""
+    if italic:
+        return BOLD_ITALIC_FONT if bold else ITALIC_FONT
     return BOLD_FONT if bold else REGULAR_FONT
 
 
-def text_extent(size: float, bold: bool = False) -> tuple[float, float]:
+def text_extent(size: float, bold: bool = False, italic: bool = False) -> tuple[float, float]:
     """How far the font's letters reach above and below the baseline, in mm, at `size` points.
 
     >>> [round(v, 2) for v in text_extent(10)]
@@ -44,11 +48,11 @@ def text_extent(size: float, bold: bool = False) -> tuple[float, float]:
     from reportlab.pdfbase import pdfmetrics
 
     register_fonts()
-    ascent, descent = pdfmetrics.getAscentDescent(font_name(bold), size)
+    ascent, descent = pdfmetrics.getAscentDescent(font_name(bold, italic), size)
     return ascent / POINTS_PER_MM, -descent / POINTS_PER_MM
 
 
-def text_width(content: str, size: float, bold: bool = False) -> float:
+def text_width(content: str, size: float, bold: bool = False, italic: bool = False) -> float:
     """Width in mm of `content` set at `size` points in the embedded font.
 
     >>> text_width("", 10)
@@ -57,7 +61,7 @@ def text_width(content: str, size: float, bold: bool = False) -> float:
     from reportlab.pdfbase import pdfmetrics
 
     register_fonts()
-    return pdfmetrics.stringWidth(content, font_name(bold), size) / POINTS_PER_MM
+    return pdfmetrics.stringWidth(content, font_name(bold, italic), size) / POINTS_PER_MM
 
 
 def wrap_lines(content: str, size: float, width: float, bold: bool = False) -> list[str]:

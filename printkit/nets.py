@@ -96,21 +96,26 @@ def tab_outline(base: tuple[Point, Point], depth: float) -> list[Point]:
 
 
 def draw_cube_net(canvas: Canvas, x: float, y: float, *, edge: float, tab: float, faces: Mapping[str, str],
-                  colour: str, ink: str, caption: str) -> None:
+                  colour: str, ink: str, caption: str, symbol_box: Box | None = None,
+                  symbol_fill: str | None = None) -> None:
     """One cube net with its top-left corner at (x, y).
 
     `faces` maps each side (top, bottom, north, east, south, west) to a symbol name; `colour`
-    fills the faces, `ink` draws cut (solid) and fold (dashed) lines and the caption.
+    fills the faces, `ink` draws cut (solid) and fold (dashed) lines and the caption.  Each
+    symbol fills `symbol_box` (x, y, width, height in mm of an upright face; by default the
+    middle SYMBOL_SHARE of it) in `symbol_fill` (by default black or white, legible on `colour`).
     :raises BoardlabError: for a symbol that printkit.symbols cannot draw.
     """
     boxes = {side: (x + bx, y + by, bw, bh) for side, (bx, by, bw, bh) in face_boxes(edge, tab).items()}
-    on_colour = contrast_ink(colour)
+    on_colour = symbol_fill or contrast_ink(colour)
+    margin = edge * (1 - SYMBOL_SHARE) / 2
+    sx, sy, sw, sh = symbol_box or (margin, margin, edge * SYMBOL_SHARE, edge * SYMBOL_SHARE)
     tabbed = set(TABS)
     for side, box in boxes.items():
         bx, by, bw, bh = box
         canvas.rect(bx, by, bw, bh, fill=colour)
         with canvas.transform(dx=bx + bw / 2, dy=by + bh / 2, rotate=ART_ROTATION[side]):
-            draw_symbol(canvas, faces[side], 0, 0, edge * SYMBOL_SHARE, fill=on_colour)
+            draw_symbol(canvas, faces[side], sx + sw / 2 - edge / 2, sy + sh / 2 - edge / 2, min(sw, sh), fill=on_colour)
     cuts: list[tuple[Point, Point]] = []
     folds: list[tuple[Point, Point]] = []
     for side in NET_CELLS:
@@ -178,11 +183,12 @@ def _tab_label(canvas: Canvas, outline: list[Point], depth: float, ink: str) -> 
 
 
 def net_component(name: str, *, edge: float, tab: float, faces: Mapping[str, str], colour: str, ink: str,
-                  caption: str) -> Component:
-    """One cube net on its own, for its SVG file."""
+                  caption: str, symbol_box: Box | None = None, symbol_fill: str | None = None) -> Component:
+    """One cube net on its own, for its SVG file (`draw_cube_net`)."""
     width, height = net_size(edge, tab)
     return Component(name, width, height, lambda canvas: draw_cube_net(
-        canvas, 0, 0, edge=edge, tab=tab, faces=faces, colour=colour, ink=ink, caption=caption))
+        canvas, 0, 0, edge=edge, tab=tab, faces=faces, colour=colour, ink=ink, caption=caption,
+        symbol_box=symbol_box, symbol_fill=symbol_fill))
 
 
 def net_pages(nets: Sequence[Component], paper: tuple[float, float], conventions: PrintConventions,

@@ -116,13 +116,13 @@ class PdfCanvas(Canvas):
                 raise ValueError(f"unknown path command {kind!r} (M, L, C, Z)")
         self._pdf.drawPath(path, stroke=do_stroke, fill=do_fill)
 
-    def text(self, x, y, content, *, size=10.0, fill="#000000", anchor="start", bold=False):
+    def text(self, x, y, content, *, size=10.0, fill="#000000", anchor="start", bold=False, italic=False):
         register_fonts()
         self._pdf.saveState()
         self._pdf.translate(x, y)
         self._pdf.scale(1, -1)  # undo the page flip so letters stand upright
         self._pdf.setFillColor(HexColor(fill))
-        self._pdf.setFont(font_name(bold), size / POINTS_PER_MM)
+        self._pdf.setFont(font_name(bold, italic), size / POINTS_PER_MM)
         if anchor == "middle":
             self._pdf.drawCentredString(0, 0, content)
         elif anchor == "end":

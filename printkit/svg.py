@@ -62,7 +62,7 @@ class SvgCanvas(Canvas):
         self._mirrors: dict[str, list[tuple[int, object]]] = {layer: [] for layer in self.LAYERS}
         self._frame_count = 0
         self._clip_count = 0
-        self.fonts_used: set[bool] = set()  # bold or not, for every text drawn
+        self.fonts_used: set[tuple[bool, bool]] = set()  # (bold, italic) of every text drawn
 
     def _add(self, element) -> None:
         layer = getattr(self, "current_layer", "art")
@@ -122,7 +122,7 @@ class SvgCanvas(Canvas):
             parts.append(" ".join([kind] + [number(a) for a in args]))
         self._add(self.drawing.path(d=" ".join(parts), **self._paint(fill, stroke, width, dash)))
 
-    def text(self, x, y, content, *, size=10.0, fill="#000000", anchor="start", bold=False):
+    def text(self, x, y, content, *, size=10.0, fill="#000000", anchor="start", bold=False, italic=False):
         if anchor not in ("start", "middle", "end"):
             raise ValueError(f"unknown text anchor {anchor!r} (start, middle, end)")
         attributes = {"font_size": number(size * MM_PER_POINT), "font_family": FONT_FAMILY, "fill": fill}
@@ -130,7 +130,9 @@ class SvgCanvas(Canvas):
             attributes["text_anchor"] = anchor
         if bold:
             attributes["font_weight"] = "bold"
-        self.fonts_used.add(bold)
+        if italic:
+            attributes["font_style"] = "italic"
+        self.fonts_used.add((bold, italic))
         self._add(self.drawing.text(content, insert=(number(x), number(y)), **attributes))
 
     def raster(self, x, y, w, h, picture):
@@ -171,7 +173,7 @@ class SvgCanvas(Canvas):
         yield from self._inside({"clip_path": f"url(#{clip_id})"})
 
 
-def _font_faces(bold_values) -> str:
+def _font_faces(faces) -> str:
     """@font-face rules carrying the embedded fonts (TrueType, base64), so that the SVG shows and
     cuts its text in the PDF's font wherever it is opened."""
     import base64
@@ -180,13 +182,14 @@ def _font_faces(bold_values) -> str:
     from reportlab.pdfbase import pdfmetrics
 
     rules = []
-    for bold in sorted(bold_values):
+    for bold, italic in sorted(faces):
         register_fonts()
-        path = pdfmetrics.getFont(font_name(bold)).face.filename
+        path = pdfmetrics.getFont(font_name(bold, italic)).face.filename
         with open_for_read(path) as handle:
             data = base64.b64encode(handle.read()).decode("ascii")
         rules.append(f"@font-face {{ font-family: '{FONT_FAMILY.split(',')[0]}'; font-weight: "
-                     f"{'bold' if bold else 'normal'}; src: url(data:font/ttf;base64,{data}) format('truetype'); }}")
+                     f"{'bold' if bold else 'normal'};{' font-style: italic;' if italic else ''} "
+                     f"src: url(data:font/ttf;base64,{data}) format('truetype'); }}")
     return "\n".join(rules)
 
 

@@ -15,13 +15,13 @@ The pawns, one per suit, are folding standees (printkit.standees) in the suit's 
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from dataclasses import replace
 
 from boardlab.layouts import print_conventions
 from boardlab.layouts.terms import plural, term, word
-from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed, paint_frame
+from boardlab.printkit.cardart import paint_bleed, paint_frame
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.faces import at_both_ends, card_regions, draw_region_symbol, draw_text, region_colour
 from boardlab.printkit.packing import paper_size, share_free_space
 from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import Card, deck_files, file_suffix
@@ -31,11 +31,6 @@ from boardlab.printkit.pages import PrintFile, PrintOptions
 from boardlab.printkit.pictures import dress_cards, row_images, piece_image
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
-from boardlab.printkit.symbols import draw_symbol
-
-#: points for the corner index value
-CORNER_SIZE = 20.0
-
 
 def blockd_cards(d) -> list[Card]:
     """Every card of the deck in definition order: per suit the start card and the number
@@ -87,53 +82,50 @@ def blind_card_name(index: int) -> str:
     return "blind" if index == 0 else f"blind-{index + 1}"
 
 
-def _corner_index(canvas: Canvas, d, geometry: CardGeometry, suit: str, value: str | None) -> None:
-    """Value (if any) over a small suit symbol, in the top-left of the safe zone."""
+def _corner(canvas: Canvas, d, geometry: CardGeometry, regions, suit: str, value: str | None) -> None:
+    """The corner index: the value (if any) over a small suit symbol, at both ends as the layout says."""
     colour = d.colours[suit]
-    x = geometry.safe + 1.5
-    y = geometry.safe + 1.5
-    symbol = geometry.width * 0.11
+    ink = ink_and_paper(d)[0]
     if value is not None:
-        centred_text(canvas, x + symbol / 2, y + 3.2, value, CORNER_SIZE, ink_and_paper(d)[0], bold=True)
-        y += 8.0
-    draw_symbol(canvas, colour.symbol, x + symbol / 2, y + symbol / 2, symbol, fill=colour.hex, stroke=ink_and_paper(d)[0])
+        region = regions["corner_value"]
+        at_both_ends(canvas, region, geometry.width, geometry.height,
+                     lambda: draw_text(canvas, region, value, region_colour(d, region, colour.hex), d))
+    symbol = regions["corner_symbol"]
+    at_both_ends(canvas, symbol, geometry.width, geometry.height,
+                 lambda: draw_region_symbol(canvas, symbol, colour.symbol, region_colour(d, symbol, colour.hex), ink))
 
 
-def _face_base(canvas: Canvas, d, geometry: CardGeometry, suit: str, value: str | None) -> None:
+def _face_base(canvas: Canvas, d, geometry: CardGeometry, regions, suit: str, value: str | None) -> None:
     colour = d.colours[suit]
     paint_frame(canvas, geometry, colour.hex, ink_and_paper(d)[1], geometry.safe)
-    _corner_index(canvas, d, geometry, suit, value)
-    with half_turned(canvas, geometry):
-        _corner_index(canvas, d, geometry, suit, value)
-    room = geometry.width - 2 * geometry.safe - 4 * geometry.width * 0.11
-    label = word(colour.label)
-    size = fitted_size(label, 11.0, room)
-    centred_text(canvas, geometry.width / 2, geometry.height - geometry.safe - 4.5, label, size, ink_and_paper(d)[0])
+    _corner(canvas, d, geometry, regions, suit, value)
+    label = regions["label"]
+    draw_text(canvas, label, word(colour.label), region_colour(d, label, colour.hex), d)
 
 
 def _start_drawer(d, geometry: CardGeometry, suit: str):
+    regions = card_regions(d, "start")
+
     def draw(canvas: Canvas) -> None:
         colour = d.colours[suit]
-        _face_base(canvas, d, geometry, suit, None)
-        symbol = geometry.width * 0.5
-        draw_symbol(canvas, colour.symbol, geometry.width / 2, geometry.height * 0.42, symbol,
-                    fill=colour.hex, stroke=ink_and_paper(d)[0])
+        ink = ink_and_paper(d)[0]
+        _face_base(canvas, d, geometry, regions, suit, None)
+        art, steps = regions["art"], regions["steps"]
+        draw_region_symbol(canvas, art, colour.symbol, region_colour(d, art, colour.hex), ink)
         low, high = d.rules.start_steps
-        steps = f"{low}–{high}"
-        size = fitted_size(steps, 26.0, geometry.width * 0.5, bold=True)
-        centred_text(canvas, geometry.width / 2, geometry.height * 0.72, steps, size, ink_and_paper(d)[0], bold=True)
+        draw_text(canvas, steps, f"{low}–{high}", region_colour(d, steps, colour.hex), d)
     return draw
 
 
 def _number_drawer(d, geometry: CardGeometry, suit: str, value: int):
+    regions = card_regions(d, "number")
+
     def draw(canvas: Canvas) -> None:
         colour = d.colours[suit]
-        _face_base(canvas, d, geometry, suit, str(value))
-        size = fitted_size(str(value), 110.0, geometry.width * 0.55, bold=True)
-        centred_text(canvas, geometry.width / 2, geometry.height * 0.40, str(value), size, ink_and_paper(d)[0], bold=True)
-        symbol = geometry.width * 0.22
-        draw_symbol(canvas, colour.symbol, geometry.width / 2, geometry.height * 0.70, symbol,
-                    fill=colour.hex, stroke=ink_and_paper(d)[0])
+        _face_base(canvas, d, geometry, regions, suit, str(value))
+        big, art = regions["value"], regions["art"]
+        draw_text(canvas, big, str(value), region_colour(d, big, colour.hex), d)
+        draw_region_symbol(canvas, art, colour.symbol, region_colour(d, art, colour.hex), ink_and_paper(d)[0])
     return draw
 
 
@@ -141,42 +133,47 @@ def _blind_drawer(d, geometry: CardGeometry, back):
     """The blind card, on both faces: the common back with a mark a face-down card lacks - a
     paper band across the middle naming it, with a ring in two corners - so that nobody has to
     remember which card is blind."""
+    regions = card_regions(d, "blind")
+
     def draw(canvas: Canvas) -> None:
         back(canvas)
-        ink, paper = ink_and_paper(d)
-        band = geometry.height * 0.12
-        canvas.rect(0, geometry.height * 0.6 - band / 2, geometry.width, band, fill=paper, stroke=ink, width=0.5)
-        label = word("blind card").upper()
-        size = fitted_size(label, 16.0, geometry.width - 2 * geometry.safe - 4, bold=True)
-        centred_text(canvas, geometry.width / 2, geometry.height * 0.6, label, size, ink, bold=True)
-        for turned in (False, True):
-            with (half_turned(canvas, geometry) if turned else nullcontext()):
-                r = geometry.width * 0.07
-                cx, cy = geometry.safe + r + 1.5, geometry.safe + r + 1.5
-                canvas.circle(cx, cy, r, fill=paper, stroke=ink, width=0.5)
-                canvas.circle(cx, cy, r * 0.45, stroke=ink, width=0.8)
+        ink = ink_and_paper(d)[0]
+        band, title, corner = regions["band"], regions["title"], regions["corner"]
+        canvas.rect(*band.box, fill=region_colour(d, band), stroke=ink, width=0.5)
+        draw_text(canvas, title, word("blind card").upper(), region_colour(d, title), d)
+
+        def ring() -> None:
+            cx, cy = corner.centre
+            r = corner.side / 2
+            canvas.circle(cx, cy, r, fill=region_colour(d, corner), stroke=ink, width=0.5)
+            canvas.circle(cx, cy, r * 0.45, stroke=ink, width=0.8)
+        at_both_ends(canvas, corner, geometry.width, geometry.height, ring)
     return draw
 
 
 def _back_drawer(d, geometry: CardGeometry):
     """The common back: the back colour to the bleed, a small grid of the board, the name."""
+    regions = card_regions(d, "back")
+
     def draw(canvas: Canvas) -> None:
         back = d.colours[d.print.back_colour].hex
         paper = ink_and_paper(d)[1]
         paint_bleed(canvas, geometry, back)
         canvas.rect(geometry.safe, geometry.safe, geometry.width - 2 * geometry.safe,
                     geometry.height - 2 * geometry.safe, stroke=paper, width=0.5, radius=geometry.corner_radius)
+        art, title = regions["art"], regions["title"]
+        lines = region_colour(d, art, background=back)
         rows, columns = d.board.rows, d.board.columns
-        cell = min(geometry.width * 0.6 / columns, geometry.height * 0.4 / rows)
-        left = (geometry.width - cell * columns) / 2
-        top = geometry.height * 0.42 - cell * rows / 2
+        cell = min(art.width / columns, art.height / rows)
+        cx, cy = art.centre
+        left = cx - cell * columns / 2
+        top = cy - cell * rows / 2
         for row in range(rows):
             for column in range(columns):
                 middle = row == rows // 2 and column == columns // 2
                 canvas.rect(left + column * cell + cell * 0.08, top + row * cell + cell * 0.08,
-                            cell * 0.84, cell * 0.84, fill=paper if middle else None, stroke=paper, width=0.4)
-        size = fitted_size(d.game.name, 24.0, geometry.width - 2 * geometry.safe - 8, bold=True)
-        centred_text(canvas, geometry.width / 2, geometry.height * 0.78, d.game.name, size, paper, bold=True)
+                            cell * 0.84, cell * 0.84, fill=lines if middle else None, stroke=lines, width=0.4)
+        draw_text(canvas, title, d.game.name, region_colour(d, title, background=back), d)
     return draw
 
 

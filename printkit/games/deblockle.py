@@ -22,6 +22,7 @@ from boardlab.layouts.terms import language, term, word
 from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import file_suffix
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.faces import card_regions, region_colour
 from boardlab.printkit.nets import net_component, net_pages
 from boardlab.printkit.marks import footed_file, footer_label
 from boardlab.printkit.packing import paper_size
@@ -140,13 +141,16 @@ def net_components(definition) -> list[Component]:
     settings = definition.print
     ink = ink_and_paper(definition)[0]
     faces = cube_faces(definition)
+    symbol = card_regions(definition, "cube")["symbol"]  # where a face's symbol goes (layouts/faces/deblockle.toml)
     nets = []
     for player, blocks in zip(definition.players, definition.rules.counts):
         colour = definition.colours[player.colour]
         for k in range(blocks):
             nets.append(net_component(f"{definition.game.id}-cube-{player.colour}-{k + 1}", edge=settings.cube_edge,
                                       tab=settings.glue_tab, faces=faces, colour=colour.hex, ink=ink,
-                                      caption=f"{word(colour.label)}\n{term('nets.block', k=k + 1, n=blocks)}"))
+                                      caption=f"{word(colour.label)}\n{term('nets.block', k=k + 1, n=blocks)}",
+                                      symbol_box=symbol.box,
+                                      symbol_fill=region_colour(definition, symbol, colour.hex, colour.hex)))
     return nets
 
 

@@ -15,10 +15,14 @@ make masters match like game cards).  All of it is read from the definition.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from boardlab.layouts import print_conventions
 from boardlab.layouts.terms import plural, term, word
-from boardlab.printkit.cardart import centred_text, fitted_size, half_turned, paint_bleed
+from boardlab.printkit.cardart import half_turned, paint_bleed
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.faces import (at_both_ends, card_regions, draw_region_symbol, draw_text, reaching_bleed,
+                                     region_colour)
 from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import Card, deck_files, file_suffix
 from boardlab.printkit.imposition import CardGeometry, card_geometry
@@ -72,36 +76,28 @@ def _row_card_names(index: int, row) -> list[str]:
     return [row.kind] if row.kind == "empty" else ["central"]
 
 
-def _draw_end(canvas: Canvas, d, geometry: CardGeometry, end, top: float, height: float) -> None:
-    """One end in the band [top, top + height] of the card: points and the colour's symbol badge."""
+def _draw_end(canvas: Canvas, d, regions, end) -> None:
+    """One end in the upper half of the card: points, the colour's symbol on a paper badge, its name."""
     colour = d.colours[end.colour]
-    text_ink = contrast_ink(colour.hex)
-    middle = top + height / 2
-    points = str(end.points)
-    size = fitted_size(points, 64.0, geometry.width * 0.38, bold=True)
-    centred_text(canvas, geometry.width * 0.32, middle, points, size, text_ink, bold=True)
-    badge = min(geometry.width * 0.17, height * 0.3)
-    canvas.circle(geometry.width * 0.70, middle - badge * 0.25, badge, fill=ink_and_paper(d)[1], stroke=ink_and_paper(d)[0], width=0.4)
-    draw_symbol(canvas, colour.symbol, geometry.width * 0.70, middle - badge * 0.25, badge * 1.25,
-                fill=colour.hex, stroke=ink_and_paper(d)[0])
-    label = word(colour.label)
-    label_size = fitted_size(label, 9.0, geometry.width * 0.4)
-    canvas.text(geometry.width * 0.70, middle + badge * 0.75 + 3.5, label, size=label_size, fill=text_ink,
-                anchor="middle")
+    ink = ink_and_paper(d)[0]
+    value, badge, symbol, label = regions["value"], regions["badge"], regions["symbol"], regions["label"]
+    draw_text(canvas, value, str(end.points), region_colour(d, value, colour.hex, colour.hex), d)
+    bx, by = badge.centre
+    canvas.circle(bx, by, badge.side / 2, fill=region_colour(d, badge, colour.hex, colour.hex), stroke=ink, width=0.4)
+    draw_region_symbol(canvas, symbol, colour.symbol, region_colour(d, symbol, colour.hex, colour.hex), ink)
+    draw_text(canvas, label, word(colour.label), region_colour(d, label, colour.hex, colour.hex), d)
 
 
 def _game_card_drawer(d, geometry: CardGeometry, first, second):
+    regions = card_regions(d, "game")
+
     def draw(canvas: Canvas) -> None:
         half = geometry.height / 2
         b = geometry.bleed
         for end, flip in ((first, False), (second, True)):
-            if flip:
-                with half_turned(canvas, geometry):
-                    canvas.rect(-b, -b, geometry.width + 2 * b, half + b, fill=d.colours[end.colour].hex)
-                    _draw_end(canvas, d, geometry, end, geometry.safe, half - geometry.safe)
-            else:
+            with half_turned(canvas, geometry) if flip else nullcontext():
                 canvas.rect(-b, -b, geometry.width + 2 * b, half + b, fill=d.colours[end.colour].hex)
-                _draw_end(canvas, d, geometry, end, geometry.safe, half - geometry.safe)
+                _draw_end(canvas, d, regions, end)
         canvas.line(-b, half, geometry.width + b, half, stroke=ink_and_paper(d)[0], width=0.8)
         inset = geometry.safe / 2
         canvas.rect(inset, inset, geometry.width - 2 * inset, geometry.height - 2 * inset, stroke=ink_and_paper(d)[1],
@@ -117,85 +113,85 @@ def _arrow(canvas: Canvas, length: float, width: float, fill: str) -> None:
 
 
 def _central_drawer(d, geometry: CardGeometry):
+    art = card_regions(d, "central")["art"]
+
     def draw(canvas: Canvas) -> None:
-        paint_bleed(canvas, geometry, ink_and_paper(d)[1])
-        cx, cy = geometry.width / 2, geometry.height / 2
-        ink = ink_and_paper(d)[0]
-        reach = {0: cy, 90: cx, 180: cy, 270: cx}
+        ink, paper = ink_and_paper(d)
+        paint_bleed(canvas, geometry, paper)
+        cx, cy = art.centre
+        lines = region_colour(d, art, background=paper)
+        reach = {0: art.height / 2, 90: art.width / 2, 180: art.height / 2, 270: art.width / 2}
         for side in range(d.rules.lines):
             angle = 90 * side
             with canvas.transform(cx, cy, rotate=angle):
-                _arrow(canvas, reach[angle] - geometry.safe - 1.0, geometry.width * 0.06, ink)
-        canvas.circle(cx, cy, geometry.width * 0.16, fill=ink_and_paper(d)[1], stroke=ink, width=1.2)
-        canvas.circle(cx, cy, geometry.width * 0.07, fill=ink)
+                _arrow(canvas, reach[angle] - geometry.safe - 1.0, art.width * 0.06, lines)
+        canvas.circle(cx, cy, art.width * 0.16, fill=paper, stroke=lines, width=1.2)
+        canvas.circle(cx, cy, art.width * 0.07, fill=lines)
     return draw
 
 
 def _empty_drawer(d, geometry: CardGeometry):
+    art = card_regions(d, "empty")["art"]
+
     def draw(canvas: Canvas) -> None:
-        paint_bleed(canvas, geometry, ink_and_paper(d)[1])
+        ink, paper = ink_and_paper(d)
+        paint_bleed(canvas, geometry, paper)
         s = geometry.safe + 1.0
-        canvas.rect(s, s, geometry.width - 2 * s, geometry.height - 2 * s, stroke=ink_and_paper(d)[0], width=0.6,
+        canvas.rect(s, s, geometry.width - 2 * s, geometry.height - 2 * s, stroke=ink, width=0.6,
                     radius=geometry.corner_radius, dash=(3.0, 2.0))
-        cx, cy = geometry.width / 2, geometry.height / 2
-        draw_symbol(canvas, "ring", cx, cy, geometry.width * 0.3, fill=ink_and_paper(d)[0])
-        canvas.line(cx - geometry.width * 0.19, cy + geometry.width * 0.19, cx + geometry.width * 0.19,
-                    cy - geometry.width * 0.19, stroke=ink_and_paper(d)[0], width=geometry.width * 0.04)
+        cx, cy = art.centre
+        lines = region_colour(d, art, background=paper)
+        draw_symbol(canvas, "ring", cx, cy, art.width * 0.3, fill=lines)
+        canvas.line(cx - art.width * 0.19, cy + art.width * 0.19, cx + art.width * 0.19,
+                    cy - art.width * 0.19, stroke=lines, width=art.width * 0.04)
     return draw
 
 
 def _master_drawer(d, geometry: CardGeometry, master):
+    regions = card_regions(d, "master")
+
     def draw(canvas: Canvas) -> None:
         ink, paper = ink_and_paper(d)
         paint_bleed(canvas, geometry, ink)
-        band = 0.0
+        below = 0.0  # the corner value sits under the end bands when there are some
         if d.rules.master_links == "match":
-            band = geometry.height * 0.2
-            b = geometry.bleed
+            band, value, badge, symbol = (regions[name] for name in ("end_band", "end_value", "end_badge", "end_symbol"))
+            below = band.y + band.height
             for end, flip in ((master.ends[0], False), (master.ends[1], True)):
-                def end_band(end=end):
-                    canvas.rect(-b, -b, geometry.width + 2 * b, band + b, fill=d.colours[end.colour].hex)
-                    colour = d.colours[end.colour]
-                    centred_text(canvas, geometry.width * 0.35, band / 2 + 1, str(end.points), 26.0,
-                                 contrast_ink(colour.hex), bold=True)
-                    canvas.circle(geometry.width * 0.65, band / 2 + 1, band * 0.36, fill=paper, stroke=ink, width=0.4)
-                    draw_symbol(canvas, colour.symbol, geometry.width * 0.65, band / 2 + 1, band * 0.45,
-                                fill=colour.hex, stroke=ink)
-                if flip:
-                    with half_turned(canvas, geometry):
-                        end_band()
-                else:
-                    end_band()
-        cx, cy = geometry.width / 2, geometry.height / 2
-        draw_symbol(canvas, "star", cx, cy - geometry.height * 0.12, geometry.width * 0.34, fill=paper)
-        name = word(master.name)
-        size = fitted_size(name, 34.0, geometry.width - 2 * geometry.safe - 4, bold=True)
-        centred_text(canvas, cx, cy + geometry.height * 0.1, name, size, paper, bold=True)
-        for corner in (False, True):
-            def index():
-                centred_text(canvas, geometry.safe + 5, geometry.safe + band + 6, str(master.value), 20.0, paper,
-                             bold=True)
-            if corner:
-                with half_turned(canvas, geometry):
-                    index()
-            else:
-                index()
+                colour = d.colours[end.colour]
+                with half_turned(canvas, geometry) if flip else nullcontext():
+                    canvas.rect(*reaching_bleed(band, geometry.width, geometry.height, geometry.bleed), fill=colour.hex)
+                    draw_text(canvas, value, str(end.points), region_colour(d, value, colour.hex, colour.hex), d)
+                    bx, by = badge.centre
+                    canvas.circle(bx, by, badge.side / 2, fill=region_colour(d, badge, colour.hex, colour.hex),
+                                  stroke=ink, width=0.4)
+                    draw_region_symbol(canvas, symbol, colour.symbol, region_colour(d, symbol, colour.hex, colour.hex),
+                                       ink)
+        art, title, corner = regions["art"], regions["title"], regions["corner_value"]
+        draw_region_symbol(canvas, art, "star", region_colour(d, art, background=ink))
+        draw_text(canvas, title, word(master.name), region_colour(d, title, background=ink), d)
+        with canvas.transform(0, below):
+            at_both_ends(canvas, corner, geometry.width, geometry.height - 2 * below,
+                         lambda: draw_text(canvas, corner, str(master.value), region_colour(d, corner, background=ink), d))
     return draw
 
 
 def _back_drawer(d, geometry: CardGeometry):
     """The common back: back colour to the bleed, two linked rings and the game's name."""
+    regions = card_regions(d, "back")
+
     def draw(canvas: Canvas) -> None:
         back, paper = d.colours[d.print.back_colour].hex, ink_and_paper(d)[1]
         paint_bleed(canvas, geometry, back)
         canvas.rect(geometry.safe, geometry.safe, geometry.width - 2 * geometry.safe,
                     geometry.height - 2 * geometry.safe, stroke=paper, width=0.5, radius=geometry.corner_radius)
-        r = geometry.width * 0.16
-        cx, cy = geometry.width / 2, geometry.height * 0.42
-        canvas.circle(cx - r * 0.6, cy, r, stroke=paper, width=geometry.width * 0.05)
-        canvas.circle(cx + r * 0.6, cy, r, stroke=paper, width=geometry.width * 0.05)
-        size = fitted_size(d.game.name, 24.0, geometry.width - 2 * geometry.safe - 8, bold=True)
-        centred_text(canvas, cx, geometry.height * 0.72, d.game.name, size, paper, bold=True)
+        art, title = regions["art"], regions["title"]
+        r = art.height / 2
+        cx, cy = art.centre
+        rings = region_colour(d, art, background=back)
+        canvas.circle(cx - r * 0.6, cy, r, stroke=rings, width=r * 0.3125)
+        canvas.circle(cx + r * 0.6, cy, r, stroke=rings, width=r * 0.3125)
+        draw_text(canvas, title, d.game.name, region_colour(d, title, background=back), d)
     return draw
 
 

@@ -23,7 +23,7 @@ from boardlab.layouts import print_conventions
 from boardlab.layouts.terms import plural, term, word
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.fonts import text_extent
+from boardlab.printkit.faces import card_regions, draw_region_symbol, draw_text, region_colour
 from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import Card, SheetStyle, card_sheet_file, file_suffix, single_card_file
 from boardlab.printkit.imposition import CardGeometry, sheet_gutter
@@ -33,7 +33,6 @@ from boardlab.printkit.pages import Component, PrintFile, PrintOptions
 from boardlab.printkit.palette import contrast_ink, ink_and_paper
 from boardlab.printkit.pictures import dress_cards, dressed, piece_image
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
-from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.tiling import board_files
 from boardlab.printkit.tokens import TokenArt, draw_token, token_section
 from boardlab.printkit.units import MM_PER_POINT
@@ -119,23 +118,22 @@ def draw_card_front(canvas: Canvas, definition, seat: str) -> None:
     """A player card in card coordinates (origin at the cut box's corner), painted out to the bleed.
 
     Each box shows one die face as pips on paper, framed by the player's colour, with the
-    colour's symbol in its corner (for greyscale print).
+    colour's symbol in its corner (for greyscale print); where, the layout's front regions say
+    (written for the first box, drawn in every box).
     """
     colour = definition.colours[seat]
     ink, paper = ink_and_paper(definition)
     bleed, side, inset = definition.print.bleed, definition.print.board_square, definition.print.safe
     width, height = card_size(definition)
+    regions = card_regions(definition, "front")
+    box, die, symbol = regions["box"], regions["die"], regions["symbol"]
     canvas.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour.hex)
-    inner = side - 2 * inset
-    mark, die = inner * 0.28, inner * 0.62
     for k, face in enumerate(definition.dice.faces):
         x = k * side
-        canvas.rect(x + inset, inset, inner, inner, fill=paper, stroke=ink, width=LINE)
-        # the die sits towards the lower right, the symbol in the upper left corner
-        offset = (inner - die) / 2 - inset / 2
-        draw_die_face(canvas, x + side / 2 + offset / 2, side / 2 + offset / 2, die, face, face=paper, ink=ink)
-        draw_symbol(canvas, colour.symbol, x + inset + 1 + mark / 2, inset + 1 + mark / 2, mark, fill=colour.hex,
-                    stroke=ink)
+        with canvas.transform(x, 0):
+            canvas.rect(*box.box, fill=region_colour(definition, box, colour.hex), stroke=ink, width=LINE)
+            draw_die_face(canvas, *die.centre, die.side, face, face=region_colour(definition, die, colour.hex), ink=ink)
+            draw_region_symbol(canvas, symbol, colour.symbol, region_colour(definition, symbol, colour.hex), ink)
         if k:  # a dotted divider that stops short of the cut lines, so that it never reads as one
             canvas.line(x, inset, x, height - inset, stroke=contrast_ink(colour.hex), width=LINE, dash=(0.4, 0.8))
 
@@ -145,14 +143,13 @@ def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
     colour = definition.colours[seat]
     bleed, side = definition.print.bleed, definition.print.board_square
     width, height = card_size(definition)
+    regions = card_regions(definition, "back")
+    symbol, label = regions["symbol"], regions["label"]
     canvas.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour.hex)
-    on_colour = contrast_ink(colour.hex)
     for k in range(len(definition.dice.faces)):
-        draw_symbol(canvas, colour.symbol, k * side + side / 2, side * 0.4, side * 0.45, fill=on_colour)
-    size = side * 0.18 / MM_PER_POINT
-    # the label's descenders stay inside the safe zone too
-    canvas.text(width / 2, height - definition.print.safe - text_extent(size, bold=True)[1], word(colour.label), size=size,
-                fill=on_colour, anchor="middle", bold=True)
+        with canvas.transform(k * side, 0):
+            draw_region_symbol(canvas, symbol, colour.symbol, region_colour(definition, symbol, colour.hex, colour.hex))
+    draw_text(canvas, label, word(colour.label), region_colour(definition, label, colour.hex, colour.hex), definition)
 
 
 def board_component(definition) -> Component:

@@ -23,9 +23,10 @@ from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.rulebook import build_book, read_text
 from boardlab.printkit.fonts import REGULAR_FONT
 from boardlab.printkit.packing import printable_area
+from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.print_modules import print_module
 from boardlab.printkit.rulebook.figures import Figure
-from boardlab.printkit.rulebook.typeset import register_family, rich
+from boardlab.printkit.rulebook.typeset import icons_in_text, para, register_family
 from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.units import POINTS_PER_MM
 
@@ -66,7 +67,7 @@ def _symbol_row(definition, ink: str) -> list:
         def draw(canvas, symbol=symbol) -> None:
             draw_symbol(canvas, symbol, SYMBOL / 2, SYMBOL / 2, SYMBOL, fill=ink)
         cells.append(Figure(draw, SYMBOL, SYMBOL))
-        names.append(Paragraph(rich(name), style))
+        names.append(para(name, style))
     table = Table([cells, names], hAlign="CENTER")
     table.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                                ("FONTNAME", (0, 0), (-1, -1), REGULAR_FONT),
@@ -92,7 +93,8 @@ def render_player_aid(definition, language: str, paper: str) -> bytes | None:
         return None
     if not any(block.kind == "quickref" for block in text.blocks):
         return None
-    with speaking(language if language in available_languages() else SOURCE_LANGUAGE, definition):
+    with speaking(language if language in available_languages() else SOURCE_LANGUAGE, definition), \
+            icons_in_text(definition, ink_and_paper(definition)[0]):
         book = build_book(definition, language)
         quick = next((block for block in book.blocks if block.kind == "quickref"), None)
         if quick is None:  # the quick reference is inside a condition the definition does not meet
@@ -135,7 +137,7 @@ def render_player_aid(definition, language: str, paper: str) -> bytes | None:
 
         story: list = []
         for copy in range(copies):
-            content = [Paragraph(rich(f"{definition.game.name} — {heading}"), title_style)]
+            content = [para(f"{definition.game.name} — {heading}", title_style)]
             content += _symbol_row(definition, ink)
             content += story_maker.blocks(body)
             story.append(KeepInFrame(inner_w, inner_h, content, mode="shrink"))

@@ -33,7 +33,8 @@ from boardlab.printkit.rulebook.figures import Figure, component_figure
 from boardlab.printkit.rulebook.setups import setup_caption, setup_drawing, worked_example
 from boardlab.printkit.rulebook.typeset import (FOOTER_FROM_BOTTOM, MARGIN, KeepInFrame, KeepTogether, ListFlowable,
                                                 ListItem,
-                                                PageBreak, Paragraph, Spacer, build_pdf, heading, rich, styles,
+                                                PageBreak, Paragraph, Spacer, build_pdf, heading, icons_in_text, para,
+                                                styles,
                                                 table_flowable)
 from boardlab.printkit.units import POINTS_PER_MM
 
@@ -79,16 +80,16 @@ class _Story:
             if block.kind == "cover":
                 out += self.cover(block)
                 if toc is not None:
-                    out += [Paragraph(rich(self.book.term("Contents")), self.styles["h1"]), toc]
+                    out += [para(self.book.term("Contents"), self.styles["h1"]), toc]
                 out.append(PageBreak())
         return out + self.blocks([block for block in self.book.blocks if block.kind != "cover"])
 
     def cover(self, block: Block) -> list:
         d, s = self.d, self.styles
-        out = [Spacer(1, self.height * 0.18), Paragraph(rich(d.game.name), s["title"])]
-        out += [Paragraph(rich(child.text), s["subtitle"]) for child in block.children]
+        out = [Spacer(1, self.height * 0.18), para(d.game.name, s["title"])]
+        out += [para(child.text, s["subtitle"]) for child in block.children]
         if d.variant != "baseline":
-            out.append(Paragraph(rich(f"{self.book.term('Variant')}: {d.variant}"), s["subtitle"]))
+            out.append(para(f"{self.book.term('Variant')}: {d.variant}", s["subtitle"]))
         out.append(Spacer(1, 12))
         return out
 
@@ -110,7 +111,7 @@ class _Story:
 
     def list_of(self, items: list[Block]):
         kind = "bullet" if items[0].kind == "bullet" else "1"
-        flow = [ListItem(Paragraph(rich(item.text), self.styles["item"])) for item in items]
+        flow = [ListItem(para(item.text, self.styles["item"])) for item in items]
         return ListFlowable(flow, bulletType=kind, leftIndent=14,
                             bulletFontName=REGULAR_FONT if kind == "1" else BOLD_FONT, bulletFontSize=9,
                             spaceAfter=5)
@@ -120,7 +121,7 @@ class _Story:
         if block.kind == "heading":
             return [heading(block.text, block.level - 1, s["h1"] if block.level == 1 else s["h2"])]
         if block.kind == "paragraph":
-            return [Paragraph(rich(block.text), s["body"])]
+            return [para(block.text, s["body"])]
         if block.kind == "option":
             return self.blocks(block.children)
         if block.kind == "components":
@@ -151,7 +152,7 @@ class _Story:
         """A drawing with its caption under it, kept together on one page."""
         return [Spacer(1, 4), KeepTogether([Figure(draw, width, height, max_width=self.width / POINTS_PER_MM * 0.85,
                                                    max_height=SETUP_HEIGHT),
-                                            Paragraph(rich(caption), self.styles["caption"])]), Spacer(1, 6)]
+                                            para(caption, self.styles["caption"])]), Spacer(1, 6)]
 
     def component_table(self, items: list[Block]) -> Table:
         rows = []
@@ -159,7 +160,7 @@ class _Story:
             m = COMPONENT.match(item.text)
             name, text = (m.group(1), m.group(2)) if m else ("-", item.text)
             picture = component_figure(self.components[name], THUMBNAIL) if name != "-" else ""
-            rows.append([picture, Paragraph(rich(text), self.styles["body"])])
+            rows.append([picture, para(text, self.styles["body"])])
         thumb = (THUMBNAIL + 4) * POINTS_PER_MM
         table = Table(rows, colWidths=[thumb, self.width - thumb], hAlign="LEFT")
         table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), REGULAR_FONT),
@@ -193,7 +194,7 @@ class _Story:
             if table.note and (note != table.note or self.book.language == TABLES_LANGUAGE):
                 # a note the text's terms do not translate is left out rather than printed in English
                 out.append(Spacer(1, 3))
-                out.append(Paragraph(rich(note), self.styles["small"]))
+                out.append(para(note, self.styles["small"]))
         return out
 
     def number(self, value) -> str:
@@ -229,7 +230,8 @@ def render_rulebook(definition, language: str, paper: str) -> bytes:
     """
     from boardlab.layouts.terms import speaking
 
-    with speaking(language if language in available_languages() else SOURCE_LANGUAGE, definition):
+    with speaking(language if language in available_languages() else SOURCE_LANGUAGE, definition), \
+            icons_in_text(definition, ink_and_paper(definition)[0]):
         return _render_rulebook(definition, language, paper)
 
 

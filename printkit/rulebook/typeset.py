@@ -10,8 +10,12 @@ Identical input gives identical bytes (reportlab's invariant mode, no clock).
 
 from __future__ import annotations
 
+import functools
 import io
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator
 from xml.sax.saxutils import escape as xml_escape
 
 from reportlab.lib import colors
@@ -23,6 +27,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepInFra
                                 ListItem, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from boardlab.printkit.faces import ICON_EM
 from boardlab.printkit.flow import headings_kept
 from boardlab.printkit.fonts import BOLD_FONT, REGULAR_FONT, register_fonts
 from boardlab.printkit.units import POINTS_PER_MM
@@ -78,8 +83,72 @@ INLINE = re.compile(r"\\(.)|\*\*|\*|`")
 SETTING_COLOUR = "#555555"
 
 
-def rich(text: str) -> str:
-    """Rulebook inline markup as reportlab paragraph markup.
+#: the icons `:name:` may draw in the text being typeset, and the ink of a plain symbol (`icons_in_text`)
+_ICONS: ContextVar[tuple[dict, str] | None] = ContextVar("icons", default=None)
+#: how finely an icon in a paragraph is rasterised (reportlab sets pictures, not drawings, in a line)
+ICON_DPI = 600
+
+
+@contextmanager
+def icons_in_text(definition, ink: str) -> Iterator[None]:
+    """Inside the block, `:name:` in rulebook and player-aid text draws the definition's icon
+    (layouts.icons), plain symbols in `ink`.  reportlab reads a picture in a paragraph from a
+    `data:` address only for a list of trusted hosts, which is set for the block and restored."""
+    from reportlab import rl_config
+
+    from boardlab.layouts.icons import icons_of
+
+    token = _ICONS.set((icons_of(definition), ink))
+    trusted = rl_config.trustedHosts
+    rl_config.trustedHosts = ["localhost"]
+    try:
+        yield
+    finally:
+        rl_config.trustedHosts = trusted
+        _ICONS.reset(token)
+
+
+def _plain(segment: str, size: float) -> str:
+    """A stretch of text without inline markup: escaped, its icons as pictures `ICON_EM` of the
+    text size high, centred on the capitals (outside `icons_in_text`, or unknown: the text as written)."""
+    from boardlab.layouts.icons import split_icons
+
+    current = _ICONS.get()
+    out = []
+    for run in split_icons(segment) if current is not None else [segment]:
+        if isinstance(run, str):
+            out.append(xml_escape(run, {'"': "&quot;"}))
+            continue
+        assert current is not None
+        icons, ink = current
+        if run[0] not in icons:
+            out.append(xml_escape(f":{run[0]}:"))
+            continue
+        side = size * ICON_EM
+        # the picture's foot below the baseline by as much as its middle lies above the capitals' middle
+        foot = 0.73 / 2 - ICON_EM / 2
+        out.append(f'<img src="{icon_address(icons[run[0]], ink)}" width="{side:.3f}" height="{side:.3f}" '
+                   f'valign="{foot * 100:.2f}%"/>')
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=256)
+def icon_address(icon, ink: str) -> str:
+    """An icon as a `data:` address of a PNG (transparent round it), for a paragraph's picture."""
+    import base64
+
+    from boardlab.printkit.faces import icon_png
+
+    return "data:image/png;base64," + base64.b64encode(icon_png(icon, ink, ICON_DPI)).decode("ascii")
+
+
+def para(text: str, style: ParagraphStyle) -> Paragraph:
+    """A paragraph of rulebook inline markup (`rich`) in `style`, its icons sized to the style's text."""
+    return Paragraph(rich(text, style.fontSize), style)
+
+
+def rich(text: str, size: float = BODY_SIZE) -> str:
+    """Rulebook inline markup as reportlab paragraph markup (icons sized for text of `size` points).
 
     >>> rich(r"**Goal.** Win *now* \\* `pawns = \\"pass\\"` a<b")
     '<b>Goal.</b> Win <i>now</i> * <font size="8" color="#555555">[pawns = &quot;pass&quot;]</font> a&lt;b'
@@ -88,7 +157,7 @@ def rich(text: str) -> str:
     open_tags: list[str] = []
     position = 0
     for m in INLINE.finditer(text):
-        out.append(xml_escape(text[position:m.start()], {'"': "&quot;"}))
+        out.append(_plain(text[position:m.start()], size))
         position = m.end()
         if m.group(1) is not None:
             out.append(xml_escape(m.group(1), {'"': "&quot;"}))
@@ -101,7 +170,7 @@ def rich(text: str) -> str:
         else:
             open_tags.append(tag)
             out.append(f'<font size="8" color="{SETTING_COLOUR}">[' if tag == "font" else f"<{tag}>")
-    out.append(xml_escape(text[position:], {'"': "&quot;"}))
+    out.append(_plain(text[position:], size))
     for tag in reversed(open_tags):
         out.append("]</font>" if tag == "font" else f"</{tag}>")
     return "".join(out)
@@ -130,7 +199,7 @@ class RulebookTemplate(BaseDocTemplate):
 
 
 def heading(text: str, level: int, style: ParagraphStyle) -> Paragraph:
-    paragraph = Paragraph(rich(text), style)
+    paragraph = para(text, style)
     paragraph.toc_level = level
     return paragraph
 
@@ -173,8 +242,8 @@ def table_flowable(columns, rows, style: ParagraphStyle, width: float, ink: str)
     if widths is None:
         widths = [width / len(columns)] * len(columns)
     style = ParagraphStyle(f"cell{size}", parent=style, fontSize=size, leading=size * 1.25)
-    data = [[Paragraph(f"<b>{rich(str(c))}</b>", style) for c in columns]]
-    data += [[Paragraph(rich(str(v)), style) for v in row] for row in rows]
+    data = [[Paragraph(f"<b>{rich(str(c), style.fontSize)}</b>", style) for c in columns]]
+    data += [[para(str(v), style) for v in row] for row in rows]
     table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), REGULAR_FONT),  # else reportlab names Helvetica, which is not embedded
