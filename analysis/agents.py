@@ -10,10 +10,13 @@ from __future__ import annotations
 import functools
 import math
 import random
-from typing import Any, Callable, Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
 
 from boardlab.analysis.protocol import Game, State
 from boardlab.layouts.limits import MAX_AGENT_NUMBER
+
+#: a move, as a game's engine gives it
+M = TypeVar("M", bound=Hashable)
 
 
 #: what separates an agent's name from the element it is barred from (`restricted.py`)
@@ -40,11 +43,11 @@ class RandomAgent(Agent):
     name = "random"
     random_policy = "moves"
 
-    def choose(self, state: State, rng: random.Random) -> Hashable:
+    def choose(self, state: Any, rng: random.Random) -> Hashable:
         return state.random_move(rng)
 
 
-def pick_best(moves: Iterable[Hashable], score: Callable[[Hashable], Any], rng: random.Random) -> Hashable:
+def pick_best(moves: Iterable[M], score: Callable[[M], Any], rng: random.Random) -> M:
     """A move of highest `score(move)` (any comparable values), ties broken uniformly by `rng`.
 
     >>> pick_best([1, 2, 3, 4], lambda m: m % 2, random.Random(1)) in (1, 3)
@@ -69,7 +72,7 @@ class OnePlyAgent(Agent):
     `value(after, seat)` of the position it leads to.
     """
 
-    def choose(self, state: State, rng: random.Random) -> Hashable:
+    def choose(self, state: Any, rng: random.Random) -> Hashable:
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
@@ -77,7 +80,7 @@ class OnePlyAgent(Agent):
         return pick_best(moves, lambda move: self.score(state, seat, move), rng)
 
     @classmethod
-    def score(cls, state: State, seat: int, move: Hashable) -> float:
+    def score(cls, state: Any, seat: int, move: Hashable) -> float:
         """The one-ply value of `move` for `seat` (see the class docstring)."""
         after = state.clone()
         after.apply(move)
@@ -88,7 +91,7 @@ class OnePlyAgent(Agent):
         return cls.value(after, seat)
 
     @staticmethod
-    def value(after: State, seat: int) -> float:
+    def value(after: Any, seat: int) -> float:
         """What the position `after` a move that did not end the game is worth to `seat`."""
         raise NotImplementedError
 

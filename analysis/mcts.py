@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 from boardlab.analysis.agents import Agent, RandomAgent
 from boardlab.analysis.protocol import CHANCE, TERMINAL, State
@@ -74,8 +74,8 @@ class MCTS:
 
     def __init__(self, iterations: int, rollout: Agent | None = None,
                  exploration: float = DEFAULT_EXPLORATION, rollout_plies: int | None = None,
-                 evaluate: Callable[[State], Sequence[float]] | None = None,
-                 candidates: Callable[[State], Sequence[Hashable]] | None = None):
+                 evaluate: Callable[[Any], Sequence[float]] | None = None,
+                 candidates: Callable[[Any], Sequence[Hashable]] | None = None):
         if (rollout_plies is None) != (evaluate is None):
             raise ValueError("a rollout limit needs an evaluation of the state where it stops, and only then")
         if iterations < 1:
@@ -186,8 +186,8 @@ class MCTSAgent(Agent):
 
     def __init__(self, iterations: int, rollout: Agent | None = None,
                  exploration: float = DEFAULT_EXPLORATION, name: str = "mcts",
-                 rollout_plies: int | None = None, evaluate: Callable[[State], Sequence[float]] | None = None,
-                 candidates: Callable[[State], Sequence[Hashable]] | None = None):
+                 rollout_plies: int | None = None, evaluate: Callable[[Any], Sequence[float]] | None = None,
+                 candidates: Callable[[Any], Sequence[Hashable]] | None = None):
         self.search = MCTS(iterations, rollout, exploration, rollout_plies, evaluate, candidates)
         self.name = name
 

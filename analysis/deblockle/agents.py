@@ -32,9 +32,14 @@ from __future__ import annotations
 import functools
 import math
 import random
+from typing import TYPE_CHECKING, Callable, Hashable
 
 from boardlab.analysis.agents import Agent, AgentTable, OnePlyAgent, pick_best
 from boardlab.analysis.mcts import MCTSAgent
+
+if TYPE_CHECKING:
+    from boardlab.analysis.deblockle.board import Move
+    from boardlab.analysis.deblockle.engine import DeblockleGame, DeblockleState
 
 #: iterations per move of `mcts` (see README for its strength)
 DEFAULT_BUDGET = 100
@@ -52,17 +57,17 @@ MARGIN = 1
 RACE_SCALE = 1.0
 
 
-def block_turns(state, seat: int, cell: int, orientation: int) -> int:
+def block_turns(state: DeblockleState, seat: int, cell: int, orientation: int) -> int:
     return state.game.turns_to_score[seat].get((cell, orientation), NEVER)
 
 
-def total_turns(state, seat: int) -> int:
+def total_turns(state: DeblockleState, seat: int) -> int:
     """Sum of the table's turns-to-score over `seat`'s blocks on the board."""
     table = state.game.turns_to_score[seat]
     return sum(table.get(block, NEVER) for block in state.blocks(seat))
 
 
-def move_gain(state, seat: int, move) -> int:
+def move_gain(state: DeblockleState, seat: int, move: Move) -> int:
     """How much `move` lowers `seat`'s total turns-to-score (the moved block's change)."""
     before = block_turns(state, seat, move.frm, state.orientation[move.frm])
     if move.to < 0:  # scored (engine.SCORED; the engine imports this module, not the reverse)
@@ -71,7 +76,7 @@ def move_gain(state, seat: int, move) -> int:
     return before - after
 
 
-def race_estimate(state, scale: float = RACE_SCALE) -> tuple[float, float]:
+def race_estimate(state: DeblockleState, scale: float = RACE_SCALE) -> tuple[float, float]:
     """Each seat's chance to win guessed from the race of turns-to-score totals: the player to
     move is half a turn ahead; a lead of `scale` turns is worth odds of e to 1."""
     mover = state.current_player()
@@ -87,7 +92,7 @@ class GreedyAgent(OnePlyAgent):
     name = "greedy"
 
     @staticmethod
-    def value(after, seat: int) -> float:
+    def value(after: DeblockleState, seat: int) -> float:
         """Opponent's total after their best reply minus own total."""
         other = 1 - seat
         theirs = total_turns(after, other)
@@ -102,10 +107,10 @@ class RushAgent(Agent):
 
     name = "rush"
 
-    def __init__(self, noise: float = RUSH_NOISE):
+    def __init__(self, noise: float = RUSH_NOISE) -> None:
         self.noise = noise
 
-    def choose(self, state, rng: random.Random):
+    def choose(self, state: DeblockleState, rng: random.Random) -> Hashable:
         moves = state.legal_moves()
         if len(moves) == 1 or (self.noise and rng.random() < self.noise):
             return moves[rng.randrange(len(moves))]
@@ -113,7 +118,7 @@ class RushAgent(Agent):
         return pick_best(moves, lambda m: move_gain(state, seat, m), rng)
 
 
-def promising_moves(state, margin: int = MARGIN) -> list:
+def promising_moves(state: DeblockleState, margin: int = MARGIN) -> list:
     """The legal moves whose gain in turns-to-score is within `margin` of the best gain."""
     moves = state.legal_moves()
     if len(moves) <= 1:
@@ -128,7 +133,7 @@ class CompiledGreedyAgent(GreedyAgent):
     """`GreedyAgent` on the compiled path (`search.greedy_choice`): the same move and the same
     draws for every position and seed; the Python agent where the kernel cannot play the board."""
 
-    def choose(self, state, rng: random.Random):
+    def choose(self, state: DeblockleState, rng: random.Random) -> Hashable:
         from boardlab.analysis.deblockle.engine import DeblockleState
         from boardlab.analysis.deblockle.search import greedy_move, search_tables
 
@@ -149,13 +154,13 @@ class CompiledMCTSAgent(Agent):
     """`python_mcts(iterations)` on the compiled path (`search.mcts_choice`): the same move and the
     same draws for every position and seed; the Python search where the kernel cannot play the board."""
 
-    def __init__(self, iterations: int, name: str = "mcts"):
+    def __init__(self, iterations: int, name: str = "mcts") -> None:
         if iterations < 1:
             raise ValueError(f"an MCTS budget needs at least 1 iteration, got {iterations}")
         self.iterations = iterations
         self.name = name
 
-    def choose(self, state, rng: random.Random):
+    def choose(self, state: DeblockleState, rng: random.Random) -> Hashable:
         from boardlab.analysis.deblockle.engine import DeblockleState
         from boardlab.analysis.deblockle.search import mcts_move, search_tables
 
@@ -168,17 +173,17 @@ class CompiledMCTSAgent(Agent):
         return mcts_move(state, rng, tables, self.iterations, EXPLORATION, ROLLOUT_PLIES, MARGIN, RACE_SCALE)
 
 
-def mcts_agent(iterations: int):
+def mcts_agent(iterations: int) -> Callable[[DeblockleGame], CompiledMCTSAgent]:
     """A factory(game) of the (compiled) MCTS agent with this budget."""
     return functools.partial(_make_mcts, iterations)
 
 
-def _make_mcts(iterations: int, game) -> CompiledMCTSAgent:
+def _make_mcts(iterations: int, game: DeblockleGame) -> CompiledMCTSAgent:
     budget = "" if iterations == DEFAULT_BUDGET else f"-{iterations}"
     return CompiledMCTSAgent(iterations, name=f"mcts{budget}")
 
 
-def _greedy(game) -> CompiledGreedyAgent:
+def _greedy(game: DeblockleGame) -> CompiledGreedyAgent:
     return CompiledGreedyAgent()
 
 

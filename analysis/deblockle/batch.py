@@ -22,11 +22,18 @@ from __future__ import annotations
 import gc
 import random
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from boardlab.analysis.seeds import derive_seeds
 from boardlab.analysis.deblockle import kernel
-from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed
+from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, Match, derive_seed
+
+if TYPE_CHECKING:
+    from boardlab.analysis.deblockle.engine import DeblockleGame
 
 #: stream of the kernel's move choices (the runner uses 0 for setups and 1 for agents)
 BATCH_STREAM = 2
@@ -34,7 +41,7 @@ BATCH_STREAM = 2
 BATCH_BLOCK = 4096
 
 
-def unsupported(game, match) -> str | None:
+def unsupported(game: DeblockleGame, match: Match) -> str | None:
     """Why the kernel cannot play this match (None when it can)."""
     if game.board.cells > 62:
         return "boards of more than 62 squares"
@@ -44,11 +51,11 @@ def unsupported(game, match) -> str | None:
     return None
 
 
-def block_size(game, match) -> int | None:
+def block_size(game: DeblockleGame, match: Match) -> int | None:
     return BATCH_BLOCK if unsupported(game, match) is None else None
 
 
-def setups(game, seed: int, indices) -> np.ndarray:
+def setups(game: DeblockleGame, seed: int, indices: ArrayLike) -> np.ndarray:
     """The start orientation of every block of games `indices`, as `runner.play_one` sets them up."""
     rows = []
     for s in derive_seeds(seed, CHANCE_STREAM, indices).tolist():
@@ -56,7 +63,7 @@ def setups(game, seed: int, indices) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(len(rows), -1)
 
 
-def compiled_seats(game, match) -> list[tuple[int, int]] | None:
+def compiled_seats(game: DeblockleGame, match: Match) -> list[tuple[int, int]] | None:
     """(kind, budget) of `search.play_agent_games` for each of the match's agents, or None when
     one of them is not an agent the compiled games play (random, greedy, MCTS) or the kernel
     cannot play the board."""
@@ -80,7 +87,7 @@ def compiled_seats(game, match) -> list[tuple[int, int]] | None:
     return seats
 
 
-def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
+def play_block(game: DeblockleGame, match: Match, start: int, stop: int) -> list[GameRecord] | None:
     """Records of games start..stop-1 of `match`, or None when no compiled path plays its agents.
 
     Every seat random: the random self-play kernel (its own move stream, see the module
@@ -108,7 +115,8 @@ def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
     return _records(match, indices, seating, result)
 
 
-def _records(match, indices, seating, result) -> list[GameRecord]:
+def _records(match: Match, indices: np.ndarray, seating: Sequence[tuple[int, int, tuple[int, ...]]],
+             result: kernel.KernelResult) -> list[GameRecord]:
     paused = gc.isenabled()  # thousands of small acyclic records: the cyclic GC would walk them for nothing
     gc.disable()
     try:

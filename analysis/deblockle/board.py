@@ -39,7 +39,7 @@ class Move(NamedTuple):
                 "to": "scored" if self.to == SCORED else board.name(self.to)}
 
     @classmethod
-    def from_json(cls, data, board: "BoardGeometry") -> "Move":
+    def from_json(cls, data: object, board: "BoardGeometry") -> "Move":
         """Parse the JSON form.
 
         :raises ValueError: when the data is not a move on this board.
@@ -88,7 +88,7 @@ class BoardGeometry:
             cell = self.neighbour[cell][direction]
         return tuple(out)
 
-    def cell(self, name) -> int | None:
+    def cell(self, name: object) -> int | None:
         """The cell of an algebraic square name, or None when it is not one of the board."""
         return self._index.get(name) if isinstance(name, str) else None
 

@@ -23,6 +23,10 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardlab.layouts.deblockle import Definition
 
 #: the sides of a cube, in the order an orientation lists its faces
 SIDES = ("top", "north", "east", "south", "west", "bottom")
@@ -61,7 +65,7 @@ class Cube:
     star_up: int  # the orientation of the layout as the definition gives it
 
     @classmethod
-    def from_definition(cls, definition) -> "Cube":
+    def from_definition(cls, definition: Definition) -> "Cube":
         layout = definition.cube
         start = tuple(getattr(layout, side) for side in SIDES)
         seen = {start}

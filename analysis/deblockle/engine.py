@@ -56,15 +56,21 @@ Points the rules leave open, fixed here (each one a rule option or stated):
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from boardlab.analysis.deblockle.board import SCORED, BoardGeometry, Move  # noqa: F401 (Move, SCORED: engine API)
 from boardlab.analysis.deblockle.cube import Cube
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, TurnState
 from boardlab.layouts import deblockle as deblockle_schema
 
+if TYPE_CHECKING:
+    from boardlab.analysis.deblockle.summary import DeblockleTally
+    from boardlab.analysis.runner import GameRecord, Match
 
-def _square(board, name: str) -> int:
+
+def _square(board: BoardGeometry, name: str) -> int:
     """The cell of a square the definition names (its check has refused any not on the board)."""
     cell = board.cell(name)
     assert cell is not None, name
@@ -78,7 +84,7 @@ class DeblockleGame(Game[deblockle_schema.Definition]):
     reads_positions = True
     chance_listed = False  # the setup draws one of 24 orientations per block: sampled, never listed
 
-    def __init__(self, definition, players: int = 2):
+    def __init__(self, definition: deblockle_schema.Definition, players: int = 2) -> None:
         super().__init__(definition, players)
         self.rules = definition.rules
         self.board = board = BoardGeometry(definition.board.files, definition.board.ranks)
@@ -103,13 +109,13 @@ class DeblockleGame(Game[deblockle_schema.Definition]):
         """The chance node before the setup (the orientation of every block)."""
         return DeblockleState(self)
 
-    def play_block(self, match, start: int, stop: int):
+    def play_block(self, match: Match, start: int, stop: int) -> list[GameRecord] | None:
         """Games start..stop-1 of a match by the compiled random self-play path
         (`analysis/deblockle/batch.py`), or None when its agents are not all random."""
         from boardlab.analysis.deblockle.batch import play_block
         return play_block(self, match, start, stop)
 
-    def block_size(self, match) -> int | None:
+    def block_size(self, match: Match) -> int | None:
         """The runner's block size when the compiled path plays this match (None: the default)."""
         from boardlab.analysis.deblockle.batch import block_size
         return block_size(self, match)
@@ -125,7 +131,7 @@ class DeblockleGame(Game[deblockle_schema.Definition]):
         from boardlab.analysis.deblockle.summary import summarize
         return summarize(records, max(self.rules.counts))
 
-    def tally(self, match):
+    def tally(self, match: Match) -> DeblockleTally:
         """The figures of `summarize`, streamed (`summary.DeblockleTally`: counts, no records)."""
         from boardlab.analysis.deblockle.summary import DeblockleTally
         return DeblockleTally(max(self.rules.counts))
@@ -135,7 +141,7 @@ class DeblockleGame(Game[deblockle_schema.Definition]):
         from boardlab.analysis.deblockle.summary import describe
         return describe(figures)
 
-    def state_from_position(self, data) -> "DeblockleState":
+    def state_from_position(self, data: Any) -> "DeblockleState":
         """The state of a position in the JSON form of docs/positions/deblockle.md.
 
         :raises BoardlabError: when the position is malformed or impossible (one line saying what).
@@ -150,12 +156,12 @@ class DeblockleGame(Game[deblockle_schema.Definition]):
         return tuple(rng.randrange(count) for _ in range(sum(len(s) for s in self.starts)))
 
     @cached_property
-    def turns_to_score(self):
+    def turns_to_score(self) -> tuple[dict[tuple[int, int], int], ...]:
         """Per seat, the fewest turns from each (cell, orientation) to score alone on an empty board."""
         from boardlab.analysis.deblockle.reach import fewest_turns
         return tuple(fewest_turns(self, seat) for seat in range(2))
 
-    def placements(self, rolled) -> tuple[int, ...]:
+    def placements(self, rolled: Sequence[int]) -> tuple[int, ...]:
         """The orientation every block starts in, given the rolled orientations of a setup
         (`deal`'s order: player 1's start squares, then player 2's).
 
@@ -239,7 +245,7 @@ class DeblockleGame(Game[deblockle_schema.Definition]):
         return moves
 
 
-def _cells(mask: int):
+def _cells(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -292,7 +298,7 @@ class DeblockleState(TurnState):
         from boardlab.analysis.deblockle.position import position_of
         return position_of(self)
 
-    def apply(self, move) -> None:
+    def apply(self, move: Any) -> None:
         """Set up (at the chance node) or play `move` in place.
 
         :raises IllegalMoveError: when the move is not legal here.
@@ -355,7 +361,7 @@ class DeblockleState(TurnState):
         if move.to != SCORED:
             self.place(seat, move.to, self.game.cube.tips[orientation][move.tip])
 
-    def _setup(self, rolled) -> None:
+    def _setup(self, rolled: Sequence[int]) -> None:
         game = self.game
         blocks = sum(len(cells) for cells in game.starts)
         if len(rolled) != blocks or not all(isinstance(o, int) and 0 <= o < len(game.cube.orientations) for o in rolled):
@@ -403,6 +409,6 @@ class DeblockleState(TurnState):
 from boardlab.analysis.deblockle.agents import AGENTS  # noqa: E402,F401
 
 
-def make_game(definition, players: int = 2) -> DeblockleGame:
+def make_game(definition: deblockle_schema.Definition, players: int = 2) -> DeblockleGame:
     """The engine's entry point (the `engine` part of the game's registry entry)."""
     return DeblockleGame(definition, players)

@@ -18,7 +18,10 @@ engine.  Turn t of a game whose move key is k draws `splitmix64(k + (t + 1) * go
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 from boardlab.analysis.jit import njit
 
 from boardlab.analysis.splitmix import GOLDEN, splitmix
@@ -39,12 +42,18 @@ R_HOPS_STEPS, R_ENDS_TURN, R_NO_TOUCHING, R_MAX_TURNS, R_BLOCKS, R_FIRST, R_BLOC
 OPTION_ROOM = 64
 
 _ONE = np.int64(1)
+#: a compiled function's array argument, and its integer (a Python int, or numpy's inside the kernel)
+Arr = np.ndarray
+Int = int | np.integer
+
+if TYPE_CHECKING:
+    from boardlab.analysis.deblockle.engine import DeblockleGame
 
 
 class KernelTables:
     """The engine's fixed tables as arrays (built once per game object)."""
 
-    def __init__(self, game):
+    def __init__(self, game: DeblockleGame) -> None:
         board, cube, rules = game.board, game.cube, game.rules
         cells = board.cells
         if cells > 62:
@@ -65,7 +74,7 @@ class KernelTables:
         self.starts = start_array(game)
 
 
-def start_array(game) -> np.ndarray:
+def start_array(game: DeblockleGame) -> np.ndarray:
     """Each seat's start cells as a row, padded with -1 where a seat has fewer blocks (a handicap)."""
     starts = np.full((2, max(1, max(len(s) for s in game.starts))), -1, dtype=np.int64)
     for seat, cells in enumerate(game.starts):
@@ -74,7 +83,7 @@ def start_array(game) -> np.ndarray:
 
 
 @njit(cache=True)
-def set_up(st, masks, orient, setup, starts, rules):
+def set_up(st: Arr, masks: Arr, orient: Arr, setup: Arr, starts: Arr, rules: Arr) -> None:
     """Put every block on its start cell in the orientation of `setup` (seat 0's blocks in start
     order, then seat 1's), each seat with its own number of blocks."""
     i = 0
@@ -88,7 +97,7 @@ def set_up(st, masks, orient, setup, starts, rules):
         st[LEFT0 + seat] = count
 
 
-def tables_of(game) -> KernelTables:
+def tables_of(game: DeblockleGame) -> KernelTables:
     tables = game.__dict__.get("_kernel_tables")
     if tables is None:
         tables = game.__dict__["_kernel_tables"] = KernelTables(game)
@@ -96,7 +105,7 @@ def tables_of(game) -> KernelTables:
 
 
 @njit(cache=True)
-def bit_index(low):
+def bit_index(low: Int) -> Int:
     """The index of the single set bit of `low` (a popcount of the bits below it)."""
     x = np.uint64(low - 1)
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -106,7 +115,7 @@ def bit_index(low):
 
 
 @njit(cache=True)
-def draw_index(key, turn, n):
+def draw_index(key: np.uint64, turn: Int, n: Int) -> Int:
     """A uniform index in [0, n) from the draw of turn `turn` of the stream `key`."""
     z = splitmix(key + np.uint64(turn + 1) * GOLDEN)
     u = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
@@ -114,7 +123,7 @@ def draw_index(key, turn, n):
 
 
 @njit(cache=True)
-def popcount(x):
+def popcount(x: Int) -> Int:
     """Set bits of a non-negative int64."""
     x = np.uint64(x)
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -124,7 +133,8 @@ def popcount(x):
 
 
 @njit(cache=True)
-def hop_ends(kind, start, occupied, neighbour, diagonal, around, star_mask, hoops_steps, slide_stops):
+def hop_ends(kind: Int, start: Int, occupied: Int, neighbour: Arr, diagonal: Arr, around: Arr, star_mask: Int,
+             hoops_steps: Int, slide_stops: Int) -> Int:
     """Mask of the cells where a hop of `kind` from `start` may end (engine `hop_ends`;
     `slide_stops`: the cells where a slide may stop short whatever its direction)."""
     blocked = occupied | star_mask
@@ -163,8 +173,8 @@ def hop_ends(kind, start, occupied, neighbour, diagonal, around, star_mask, hoop
 
 
 @njit(cache=True)
-def generate(seat, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask, target,
-             rules, opt):
+def generate(seat: Int, masks: Arr, orient: Arr, tb_neighbour: Arr, tb_diagonal: Arr, tb_around: Arr, tb_tips: Arr,
+             tb_hop: Arr, star_mask: Arr, target: Arr, rules: Arr, opt: Arr) -> tuple[Int, Int]:
     """`seat`'s moves as option rows (from, tip, mask of destinations, scored) in `opt`, in the
     engine's order; returns (rows, moves).  A scored row has mask 1 and counts one move."""
     occupied = masks[0] | masks[1]
@@ -223,7 +233,7 @@ def generate(seat, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_tips,
 
 
 @njit(cache=True)
-def pick(opt, rows, k):
+def pick(opt: Arr, rows: Int, k: Int) -> tuple[Int, Int, Int]:
     """The k-th move (from, tip, to; to = -1: scored) of the option rows."""
     for r in range(rows):
         if opt[r, 3]:
@@ -242,8 +252,8 @@ def pick(opt, rows, k):
 
 
 @njit(cache=True)
-def advance(st, seat, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask, target,
-            rules, opt):
+def advance(st: Arr, seat: Int, masks: Arr, orient: Arr, tb_neighbour: Arr, tb_diagonal: Arr, tb_around: Arr,
+            tb_tips: Arr, tb_hop: Arr, star_mask: Arr, target: Arr, rules: Arr, opt: Arr) -> tuple[Int, Int]:
     """`seat` moves next if it can, else passes if the other can, else the game ends (engine `_advance`).
     Returns (option rows, moves) of the new mover (the rows in `opt`)."""
     rows, n = generate(seat, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask,
@@ -277,8 +287,9 @@ def advance(st, seat, masks, orient, tb_neighbour, tb_diagonal, tb_around, tb_ti
 
 
 @njit(cache=True)
-def play_move(st, masks, orient, frm, tip, to, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask,
-              target, rules, opt):
+def play_move(st: Arr, masks: Arr, orient: Arr, frm: Int, tip: Int, to: Int, tb_neighbour: Arr, tb_diagonal: Arr,
+              tb_around: Arr, tb_tips: Arr, tb_hop: Arr, star_mask: Arr, target: Arr, rules: Arr,
+              opt: Arr) -> tuple[Int, Int]:
     """The mover plays (from, tip, to) (to = -1: scores the block), then play advances (engine
     `apply`).  Returns (option rows, moves) of the next mover (the rows in `opt`); a game that
     ends leaves the mover -2."""
@@ -303,8 +314,9 @@ def play_move(st, masks, orient, frm, tip, to, tb_neighbour, tb_diagonal, tb_aro
 
 
 @njit(cache=True)
-def play_games(orientations, keys, tb_neighbour, tb_diagonal, tb_around, tb_tips, tb_hop, star_mask, target, rules,
-               starts, out, scored, histories):
+def play_games(orientations: Arr, keys: Arr, tb_neighbour: Arr, tb_diagonal: Arr, tb_around: Arr, tb_tips: Arr,
+               tb_hop: Arr, star_mask: Arr, target: Arr, rules: Arr, starts: Arr, out: Arr, scored: Arr,
+               histories: Arr) -> None:
     """Play one random game per row of `orientations` (the setup: orientation per block, seat 0's
     blocks in start order, then seat 1's).  `out[g]` gets the final game vector, `scored[g, s, k]`
     the turn of seat s's k-th scored block; game g's moves go to `histories[g]` (rows
@@ -340,7 +352,7 @@ def play_games(orientations, keys, tb_neighbour, tb_diagonal, tb_around, tb_tips
 class KernelResult:
     """Per game: the final game vectors `out`, the scoring turns and the recorded move histories."""
 
-    def __init__(self, out, scored, histories):
+    def __init__(self, out: Arr, scored: Arr, histories: Arr) -> None:
         self.out, self.scored, self.histories = out, scored, histories
 
     def record(self, g: int) -> tuple[tuple[int, ...], bool, int, dict]:
@@ -358,7 +370,7 @@ class KernelResult:
         return [tuple(row) for row in self.histories[g, :self.out[g, TURNS]].tolist()]
 
 
-def play_setups(game, orientations, move_keys, recorded: int = 0) -> KernelResult:
+def play_setups(game: DeblockleGame, orientations: ArrayLike, move_keys: Arr, recorded: int = 0) -> KernelResult:
     """Random self-play of one game per row of `orientations` (as `play_games` takes them),
     moves drawn from the stream of `move_keys[g]`; the histories of the first `recorded` games are kept."""
     t = tables_of(game)

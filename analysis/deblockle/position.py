@@ -17,14 +17,20 @@ moves, even when they have no move (then the list of moves is empty).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from boardlab.analysis.protocol import TERMINAL
 from boardlab.layouts.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.analysis.deblockle.engine import DeblockleGame, DeblockleState
+    from boardlab.layouts.deblockle import Definition
 
 KEYS = ("game", "blocks", "to_move")
 BLOCK_KEYS = ("owner", "at", "top", "north")
 
 
-def parse_position(game, data):
+def parse_position(game: DeblockleGame, data: Any) -> DeblockleState:
     """A `DeblockleState` (a snapshot with `to_move` to move) from a position's JSON data.
 
     :raises BoardlabError: when the position is malformed or impossible, naming what is wrong.
@@ -89,7 +95,7 @@ def parse_position(game, data):
     return state
 
 
-def position_of(state) -> dict:
+def position_of(state: DeblockleState) -> dict:
     """A state's position in the JSON form.
 
     :raises ValueError: at the chance node or a finished game (no one is to move).
@@ -103,7 +109,7 @@ def position_of(state) -> dict:
     return {"game": game.definition.game.id, "blocks": blocks, "to_move": state.mover + 1}
 
 
-def moves(definition, data) -> list[dict]:
+def moves(definition: Definition, data: Any) -> list[dict]:
     """The legal moves of a position in the JSON form of `boardlab moves` (the `moves` part of the registry entry).
 
     :raises BoardlabError: when the position is malformed or impossible.

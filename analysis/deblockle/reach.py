@@ -26,6 +26,7 @@ from collections import deque
 from fractions import Fraction
 from itertools import combinations_with_replacement, permutations
 from math import factorial
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from boardlab.analysis.deblockle.engine import SCORED as _SCORED_MOVE
@@ -33,11 +34,13 @@ from boardlab.analysis.deblockle.engine import SCORED as _SCORED_MOVE
 if TYPE_CHECKING:  # networkx is imported where the graph is built: a game played needs only `fewest_turns`
     import networkx as nx
 
+    from boardlab.analysis.deblockle.engine import DeblockleGame
+
 #: the sink of the graph: the block has been scored
 SCORED = "scored"
 
 
-def reachability_graph(game, seat: int) -> nx.DiGraph:
+def reachability_graph(game: DeblockleGame, seat: int) -> nx.DiGraph:
     """States (cell, orientation) of `seat`'s lone block and the turns between them.
 
     Every edge carries `moves`, the list of (tip direction, destination) giving it.
@@ -60,7 +63,7 @@ def reachability_graph(game, seat: int) -> nx.DiGraph:
     return graph
 
 
-def turns_to_score(game, seat: int, graph: nx.DiGraph | None = None) -> dict[tuple[int, int], int]:
+def turns_to_score(game: DeblockleGame, seat: int, graph: nx.DiGraph | None = None) -> dict[tuple[int, int], int]:
     """Fewest turns for `seat`'s lone block to score from each (cell, orientation) that can."""
     import networkx as nx
 
@@ -69,7 +72,7 @@ def turns_to_score(game, seat: int, graph: nx.DiGraph | None = None) -> dict[tup
     return {state: d for state, d in lengths.items() if state != SCORED}
 
 
-def fewest_turns(game, seat: int) -> dict[tuple[int, int], int]:
+def fewest_turns(game: DeblockleGame, seat: int) -> dict[tuple[int, int], int]:
     """`turns_to_score` without networkx: the same breadth-first search from the sink, over the
     turns kept as plain lists (what every game played needs, at a fraction of the start-up: the
     graph's import and build cost a Deblockle command a third of a second). The tests hold the
@@ -101,7 +104,7 @@ def fewest_turns(game, seat: int) -> dict[tuple[int, int], int]:
     return turns
 
 
-def start_figures(game, seat: int, cell: int, table: dict) -> dict:
+def start_figures(game: DeblockleGame, seat: int, cell: int, table: dict) -> dict:
     """Turns to score from one start square over the 24 orientations: min, exact mean, max,
     and the adversarial placement (per rolled top face, the rotation that costs most).
 
@@ -109,7 +112,7 @@ def start_figures(game, seat: int, cell: int, table: dict) -> dict:
     """
     cube = game.cube
     turns = [table.get((cell, o)) for o in range(len(cube.orientations))]
-    by_top = {}
+    by_top: dict[str, dict[str, int | None]] = {}
     for face in cube.faces:
         options = [table.get((cell, o)) for o in cube.with_top(face)]
         by_top[face] = {"best": _min(options), "worst": _max(options)}
@@ -118,19 +121,21 @@ def start_figures(game, seat: int, cell: int, table: dict) -> dict:
         return {"min": _min(turns), "mean": None, "max": None, "adversarial_mean": None,
                 "adversarial_cost": None, "never": len(turns) - len(known), "by_top": by_top}
     mean = Fraction(sum(known), len(known))
-    adversarial = Fraction(sum(v["worst"] for v in by_top.values()), len(by_top))
+    worst = [v["worst"] for v in by_top.values() if v["worst"] is not None]
+    assert len(worst) == len(by_top)  # every orientation scores here, so every face has a worst
+    adversarial = Fraction(sum(worst), len(by_top))
     return {"min": min(known), "mean": mean, "max": max(known), "adversarial_mean": adversarial,
             "adversarial_cost": adversarial - mean, "never": 0, "by_top": by_top}
 
 
-def worst_by_top(game, cell: int, table: dict) -> dict:
+def worst_by_top(game: DeblockleGame, cell: int, table: dict) -> dict:
     """Per face, the most turns to score from `cell` with that face up (the worst rotation), or
     None when some rotation with that face up can never score."""
     cube = game.cube
     return {face: _max([table.get((cell, o)) for o in cube.with_top(face)]) for face in cube.faces}
 
 
-def adversarial_placement(game, cells, tops, table) -> tuple[tuple[int, int], ...]:
+def adversarial_placement(game: DeblockleGame, cells: Sequence[int], tops: Sequence[str], table: dict) -> tuple[tuple[int, int], ...]:
     """Where and how a spiteful placer sets rolled blocks down: the rolled faces `tops` (one per
     block) go onto the start squares `cells`, each face up, the square and rotation of every block
     chosen so that the summed turns to score (each block alone on an empty board) is largest.
@@ -153,7 +158,7 @@ def adversarial_placement(game, cells, tops, table) -> tuple[tuple[int, int], ..
     return tuple((cell, worst[cell, tops[i]]) for cell, i in zip(cells, chosen))
 
 
-def adversarial_setup(game, cells, table) -> Fraction | None:
+def adversarial_setup(game: DeblockleGame, cells: Sequence[int], table: dict) -> Fraction | None:
     """The exact mean, over the rolls (every top face equally likely for every block), of the
     largest summed turns to score a spiteful placer can give by choosing square and rotation for
     every rolled block (`adversarial_placement`); None when some choice never scores."""
@@ -174,10 +179,10 @@ def adversarial_setup(game, cells, table) -> Fraction | None:
 _NEVER = 10 ** 9  # turns to score of a state that never scores: worse than any that does
 
 
-def _min(values):
+def _min(values: Iterable[int | None]) -> int | None:
     known = [v for v in values if v is not None]
     return min(known) if known else None
 
 
-def _max(values):
-    return None if any(v is None for v in values) else max(values)
+def _max(values: Sequence[int | None]) -> int | None:
+    return None if any(v is None for v in values) else max(v for v in values if v is not None)

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from boardlab.analysis.restricted import Restriction
 
 
-def tips_a_farther_block(state, move) -> bool:
+def tips_a_farther_block(state: Any, move: Any) -> bool:
     """The move tips a block that is not (one of) the mover's closest to its star: closeness is
     the table's fewest turns to score alone (`reach.turns_to_score`; `agents.NEVER` when never)."""
     from boardlab.analysis.deblockle.agents import block_turns

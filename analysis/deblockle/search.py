@@ -26,8 +26,12 @@ move for move, on positions and over whole games.
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 from boardlab.analysis.jit import njit
 
 from boardlab.analysis import uct
@@ -36,12 +40,19 @@ from boardlab.analysis.deblockle.kernel import LEFT0, MOVER, OPTION_ROOM, UNFINI
 from boardlab.analysis.mersenne import STATE_WORDS, randrange, seed_state
 
 _ONE = np.int64(1)
+#: a compiled function's array argument, and its integer (a Python int, or numpy's inside the kernel)
+Arr = np.ndarray
+Int = int | np.integer
+
+if TYPE_CHECKING:
+    from boardlab.analysis.deblockle.board import Move
+    from boardlab.analysis.deblockle.engine import DeblockleGame, DeblockleState
 
 
 class SearchTables:
     """The kernel's tables and the turns-to-score table as arrays (built once per game object)."""
 
-    def __init__(self, game, never: int):
+    def __init__(self, game: DeblockleGame, never: int) -> None:
         self.kernel = kernel.tables_of(game)
         cells, orientations = game.board.cells, len(game.cube.orientations)
         tts = np.full((2, cells, orientations), never, dtype=np.int64)
@@ -53,7 +64,7 @@ class SearchTables:
         self.room = max(game.rules.counts) * 4 * cells + 1
 
 
-def search_tables(game, never: int) -> SearchTables | None:
+def search_tables(game: DeblockleGame, never: int) -> SearchTables | None:
     """The game's `SearchTables`, or None when the kernel cannot play its board."""
     if game.board.cells > 62 or 4 * max(game.rules.counts) > OPTION_ROOM:
         return None
@@ -63,7 +74,7 @@ def search_tables(game, never: int) -> SearchTables | None:
     return tables
 
 
-def position_arrays(state) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def position_arrays(state: DeblockleState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(game vector, masks, orientations) of an engine state between turns, as the kernel keeps them."""
     st = np.zeros(kernel.FIELDS, dtype=np.int64)
     st[MOVER] = state.mover
@@ -76,12 +87,12 @@ def position_arrays(state) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return st, masks, orient
 
 
-def twister_of(rng) -> np.ndarray:
+def twister_of(rng: random.Random) -> np.ndarray:
     """The Mersenne Twister state of a `random.Random` (624 words and the index)."""
     return np.array(rng.getstate()[1], dtype=np.uint32)
 
 
-def give_back(rng, mt: np.ndarray) -> None:
+def give_back(rng: random.Random, mt: np.ndarray) -> None:
     """Set `rng` to the twister state `mt` (the draws the compiled agent made are then its own)."""
     version, _, gauss = rng.getstate()
     rng.setstate((version, tuple(mt.tolist()), gauss))
@@ -89,7 +100,7 @@ def give_back(rng, mt: np.ndarray) -> None:
 
 # -- the pieces both agents use ---------------------------------------------------------------
 @njit(cache=True)
-def list_moves(opt, rows, out):
+def list_moves(opt: np.ndarray, rows: Int, out: np.ndarray) -> Int:
     """The moves of the option rows into `out` (rows from, tip, to) in the engine's order; returns their number."""
     m = 0
     for r in range(rows):
@@ -107,7 +118,7 @@ def list_moves(opt, rows, out):
 
 
 @njit(cache=True)
-def total_turns(tts, seat, masks, orient):
+def total_turns(tts: np.ndarray, seat: Int, masks: np.ndarray, orient: np.ndarray) -> Int:
     """`agents.total_turns`: the table's turns summed over `seat`'s blocks."""
     total = 0
     rest = masks[seat]
@@ -120,7 +131,7 @@ def total_turns(tts, seat, masks, orient):
 
 
 @njit(cache=True)
-def move_gain(tts, tips, seat, orient, frm, tip, to):
+def move_gain(tts: np.ndarray, tips: np.ndarray, seat: Int, orient: np.ndarray, frm: Int, tip: Int, to: Int) -> Int:
     """`agents.move_gain`: how much the move lowers `seat`'s total."""
     before = tts[seat, frm, orient[frm]]
     if to < 0:
@@ -129,7 +140,7 @@ def move_gain(tts, tips, seat, orient, frm, tip, to):
 
 
 @njit(cache=True)
-def pick_best(scores, m, mt):
+def pick_best(scores: np.ndarray, m: Int, mt: np.ndarray) -> Int:
     """`agents.pick_best`: the index of a highest of `scores[:m]`, ties uniformly by `randrange`."""
     best = np.empty(m, dtype=np.int64)
     count = 0
@@ -146,7 +157,8 @@ def pick_best(scores, m, mt):
 
 
 @njit(cache=True)
-def rush_pick(tts, tips, seat, orient, moves, m, mt, scores):
+def rush_pick(tts: np.ndarray, tips: np.ndarray, seat: Int, orient: np.ndarray, moves: np.ndarray, m: Int, mt: np.ndarray,
+              scores: np.ndarray) -> Int:
     """`agents.RushAgent(noise=0)`: a move of largest gain, ties (and a lone move) by `randrange`."""
     if m == 1:
         return randrange(mt, 1)
@@ -157,8 +169,8 @@ def rush_pick(tts, tips, seat, orient, moves, m, mt, scores):
 
 # -- greedy -----------------------------------------------------------------------------------
 @njit(cache=True)
-def greedy_choice(st, masks, orient, neighbour, diagonal, around, tips, hop, star_mask, target, rules, tts, mt,
-                  room):
+def greedy_choice(st: Arr, masks: Arr, orient: Arr, neighbour: Arr, diagonal: Arr, around: Arr, tips: Arr, hop: Arr,
+                  star_mask: Arr, target: Arr, rules: Arr, tts: Arr, mt: Arr, room: Int) -> Int:
     """The index (in the engine's move order) of `agents.GreedyAgent`'s move in this position."""
     opt = np.zeros((OPTION_ROOM, 4), dtype=np.int64)
     seat = st[MOVER]
@@ -201,8 +213,9 @@ def greedy_choice(st, masks, orient, neighbour, diagonal, around, tips, hop, sta
 
 # -- MCTS -------------------------------------------------------------------------------------
 @njit(cache=True)
-def mcts_choice(st0, masks0, orient0, neighbour, diagonal, around, tips, hop, star_mask, target, rules, tts, mt,
-                room, iterations, exploration, plies, margin, scale):
+def mcts_choice(st0: Arr, masks0: Arr, orient0: Arr, neighbour: Arr, diagonal: Arr, around: Arr, tips: Arr, hop: Arr,
+                star_mask: Arr, target: Arr, rules: Arr, tts: Arr, mt: Arr, room: Int, iterations: Int,
+                exploration: float, plies: Int, margin: Int, scale: float) -> tuple[Int, Int, Int]:
     """(from, tip, to) of the move `agents.python_mcts` plays in this position (see the module
     docstring): the tree is `analysis/uct.py`'s, the positions, candidates and rollouts are Deblockle's."""
     opt = np.zeros((OPTION_ROOM, 4), dtype=np.int64)
@@ -275,7 +288,7 @@ def mcts_choice(st0, masks0, orient0, neighbour, diagonal, around, tips, hop, st
 
 
 # -- the calls from the agents ----------------------------------------------------------------
-def greedy_move(state, rng, tables: SearchTables):
+def greedy_move(state: DeblockleState, rng: random.Random, tables: SearchTables) -> Move:
     """`GreedyAgent().choose(state, rng)` on the compiled path (rng advanced the same)."""
     t = tables.kernel
     st, masks, orient = position_arrays(state)
@@ -286,8 +299,8 @@ def greedy_move(state, rng, tables: SearchTables):
     return state.legal_moves()[k]
 
 
-def mcts_move(state, rng, tables: SearchTables, iterations: int, exploration: float, plies: int, margin: int,
-              scale: float):
+def mcts_move(state: DeblockleState, rng: random.Random, tables: SearchTables, iterations: int, exploration: float,
+              plies: int, margin: int, scale: float) -> Move:
     """The compiled twin of the Python MCTS agent's `choose` (rng advanced the same)."""
     from boardlab.analysis.deblockle.board import Move
 
@@ -307,8 +320,9 @@ RANDOM, GREEDY, MCTS = range(3)
 
 
 @njit(cache=True)
-def play_agent_games(orientations, seeds, kinds, budgets, neighbour, diagonal, around, tips, hop, star_mask, target,
-                     rules, starts, tts, room, exploration, plies, margin, scale, out, scored):
+def play_agent_games(orientations: Arr, seeds: Arr, kinds: Arr, budgets: Arr, neighbour: Arr, diagonal: Arr, around: Arr,
+                     tips: Arr, hop: Arr, star_mask: Arr, target: Arr, rules: Arr, starts: Arr, tts: Arr, room: Int,
+                     exploration: float, plies: Int, margin: Int, scale: float, out: Arr, scored: Arr) -> None:
     """Games as `runner.play_one` plays them with these agents: row g of `orientations` is the
     setup (as `kernel.play_games` takes it), seat s of game g plays `kinds[g, s]` (RANDOM: the
     common random agent, `randrange` over the moves; GREEDY; MCTS with `budgets[g, s]`
@@ -352,8 +366,8 @@ def play_agent_games(orientations, seeds, kinds, budgets, neighbour, diagonal, a
                 scored[g, seat, st[kernel.SCORED0 + seat] - 1] = st[kernel.TURNS]
 
 
-def play_agents(game, orientations, seeds, kinds, budgets, tables: SearchTables, exploration: float, plies: int,
-                margin: int, scale: float) -> kernel.KernelResult:
+def play_agents(game: DeblockleGame, orientations: Sequence | Arr, seeds: ArrayLike, kinds: ArrayLike, budgets: ArrayLike,
+                tables: SearchTables, exploration: float, plies: int, margin: int, scale: float) -> kernel.KernelResult:
     """`play_agent_games` of one game per row of `orientations` (arrays as it takes them)."""
     t = tables.kernel
     count = len(orientations)

@@ -22,16 +22,19 @@ records, the obvious way; it is the twin the tally is tested against.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from boardlab.analysis.stats import wilson_interval
 from boardlab.analysis.tally import Tally
+
+if TYPE_CHECKING:
+    from boardlab.analysis.runner import GameRecord
 
 #: width of the turn bands of `scored.by_turn`
 BAND = 10
 
 
-def summarize(records, blocks: int) -> dict:
+def summarize(records: Sequence[GameRecord], blocks: int) -> dict:
     """Deblockle's own figures (the runner files them under "deblockle" in the summary)."""
     ends = {"scored": 0, "no_moves": 0, "cap": 0}
     blocked_games = 0

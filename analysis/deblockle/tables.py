@@ -25,21 +25,28 @@ JSON (`--format json`): ``{"by_player": {"1": {"colour", "scores_on", "start": {
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from boardlab.analysis.deblockle.engine import make_game
 from boardlab.analysis.deblockle.reach import adversarial_setup, reachability_graph, start_figures, turns_to_score
 from boardlab.analysis.tables import Table, TableOptions, TableSet, fraction_text  # noqa: F401 (TableOptions: the provider's signature)
 
+if TYPE_CHECKING:
+    import networkx as nx
 
-def _text(value) -> str:
+    from boardlab.analysis.deblockle.engine import DeblockleGame
+    from boardlab.layouts.deblockle import Definition
+
+
+def _text(value: Fraction | int | None) -> str:
     return "never" if value is None else fraction_text(value) if isinstance(value, Fraction) else str(value)
 
 
-def _decimal(value) -> str:
+def _decimal(value: Fraction | float | None) -> str:
     return "never" if value is None else f"{float(value):.3f}"
 
 
-def player_document(game, seat: int, graph) -> dict:
+def player_document(game: DeblockleGame, seat: int, graph: nx.DiGraph) -> dict:
     """The JSON document of one player's lone-block figures."""
     board, cube = game.board, game.cube
     table = turns_to_score(game, seat, graph)
@@ -74,7 +81,7 @@ def player_document(game, seat: int, graph) -> dict:
             "never": states - len(table)}
 
 
-def tables(definition, options: TableOptions) -> TableSet:
+def tables(definition: Definition, options: TableOptions) -> TableSet:
     """The Deblockle tables (the `tables` part of the registry entry); `options` has nothing to choose here."""
     game = make_game(definition)
     graphs = [reachability_graph(game, seat) for seat in range(2)]
@@ -121,7 +128,7 @@ def tables(definition, options: TableOptions) -> TableSet:
     return TableSet(f"{definition.game.name}: turns to score a block", result, data)
 
 
-def heat_map(game, doc) -> Table:
+def heat_map(game: DeblockleGame, doc: dict) -> Table:
     """Mean turns to score (over the 24 orientations) on every square, laid out as the board."""
     board = game.board
     files = [chr(ord("a") + x) for x in range(board.files)]
@@ -140,7 +147,7 @@ def heat_map(game, doc) -> Table:
                  ("rank",) + tuple(files), tuple(rows))
 
 
-def exact_tables(definition) -> TableSet:
+def exact_tables(definition: Definition) -> TableSet:
     """The rulebook's appendix: turns to score a lone block from each start square, and the setup totals.
 
     >>> from boardlab.layouts import load
