@@ -16,9 +16,9 @@ An agent name `BASE-without-ELEMENT` is BASE barred from the game's element ELEM
 by `agents.AgentTable`; the element is looked up on the game when the agent is made).
 
 The measure (`element_effect`): the full agent in one seat, the barred agent in the others
-(seats rotating, as in the skill trace), its share of the decided games with a Wilson 95%
-interval against the fair share 1 / players, and a two-sided binomial p-value.  A share at the
-fair one means the element does not matter to that agent (a rule that could go); a share far
+(seats rotating, as in the skill trace), its share of the decided games with a 95% interval
+whose unit is the rotation group (`skill.Pairing.add`) against the fair share 1 / players, and
+a two-sided binomial p-value.  A share at the fair one means the element does not matter to that agent (a rule that could go); a share far
 above it means using the element decides most games.
 
 A share at the fair one says nothing, though, when barring never changes what the agent plays:

@@ -8,8 +8,10 @@ rotating so that every deal is played with the tested level in every seat (`runn
 rotation).  Its fair share is 1 / players.
 
 What is counted (`Pairing`): a game is *decided* when it finished with one winner; the tested
-level's share is its wins over the decided games, with a Wilson 95% interval.  Games won
-jointly, drawn or stopped at the cap are counted beside and take no part in the share.
+level's share is its wins over the decided games, with a 95% interval that takes the rotation
+group (a deal, played with the tested level in every seat) as its unit: a Wilson interval at the
+effective number of decided games (`report.levels.clustered_share`).  Games won jointly, drawn or
+stopped at the cap are counted beside and take no part in the share.
 
 A step is sequential (`step_decision`): it plays `games` games, looks, and plays on to 2 and then
 4 times as many (`LOOKS`, the last the cap) until it is decided: *better* when a one-sided
@@ -55,6 +57,8 @@ PRIOR_WINS = 0.5
 LOOKS = (1, 2, 4)
 #: the decisions of a step (`step_decision`)
 BETTER, NO_GAIN, UNDECIDED = "better", "no gain", "undecided at the cap"
+#: the smallest gain that matters when a definition names none (layouts' `analysis.difference` default)
+DEFAULT_DIFFERENCE = 0.05
 
 
 @dataclass
@@ -74,6 +78,7 @@ class Pairing:
     significant: bool = False
     looks: int = 1  # looks of the sequential step (`step_decision`), 1 when it was not sequential
     decision: str = ""
+    grouped: dict | None = None  # the share with the rotation group as the unit (`add`)
 
     @property
     def decided(self) -> int:
@@ -84,7 +89,19 @@ class Pairing:
         return 1 / self.players
 
     def add(self, records) -> "Pairing":
-        """Count `records` (runner.GameRecord of this pairing) and test the gain."""
+        """Count `records` (runner.GameRecord of this pairing) and test the gain; the share's
+        interval takes the rotation group (a deal, played with the tested level in every seat) as
+        its unit (`levels.clustered_share`): the games of a deal share its luck."""
+        from boardlab.analysis.report.levels import clustered_share
+
+        records = list(records)
+        first = self.games == 0
+
+        def won(r):
+            if r.unfinished or len(r.winners) != 1:
+                return None
+            return 1.0 if r.agents[r.winners[0]] == self.agent else 0.0
+
         for r in records:
             self.games += 1
             if r.unfinished:
@@ -99,10 +116,11 @@ class Pairing:
                 self.losses += 1
         self.p_value = gain_p_value(self.wins, self.decided, self.fair)
         self.significant = self.p_value < ALPHA
+        self.grouped = clustered_share(records, won, lambda r: r.deal) if first and records else None
         return self
 
     def as_dict(self) -> dict:
-        lo, hi = wilson_interval(self.wins, self.decided)
+        lo, hi = wilson_interval(self.wins, self.decided) if self.grouped is None else self.grouped["ci95"]
         return {"agent": self.agent, "below": self.below, "games": self.games, "decided": self.decided,
                 "wins": self.wins, "share": round(self.wins / self.decided, 6) if self.decided else None,
                 "ci95": [round(lo, 6), round(hi, 6)], "fair_share": round(self.fair, 6),
@@ -110,6 +128,8 @@ class Pairing:
                 "drawn": self.drawn, "unfinished": self.unfinished,
                 # a level that won every decided game: the least its strength is above the level below
                 "elo_at_least": self.elo_at_least(),
+                **({"rotation_groups": self.grouped["groups"], "effective_decided": self.grouped["effective"]}
+                   if self.grouped is not None else {}),
                 # a sequential ladder step's looks and decision (`step_decision`)
                 **({"looks_played": self.looks, "decision": self.decision} if self.decision else {})}
 
@@ -130,6 +150,12 @@ def gain_p_value(wins: int, decided: int, fair: float, alternative: str = "great
         return 1.0
     from scipy.stats import binomtest
     return float(binomtest(wins, decided, fair, alternative=alternative).pvalue)
+
+
+def smallest_gain(definition) -> float:
+    """The gain in share a 'no gain' step rules out: the definition's `analysis.difference`, or
+    `DEFAULT_DIFFERENCE` for a definition without an analysis table (a toy game's)."""
+    return getattr(getattr(definition, "analysis", None), "difference", DEFAULT_DIFFERENCE)
 
 
 def step_decision(pairing: Pairing, look: int, difference: float) -> str | None:
@@ -359,7 +385,7 @@ def traces(definition, counts: list[int], games: int, max_budget: int, seed: int
     own = budget is None and cpu_minutes is not None  # the skill command's budget, said in its trace
     if own:
         budget = Budget(cpu_minutes)
-    difference = definition.analysis.difference
+    difference = smallest_gain(definition)
     while True:
         climbing = [n for n, c in climbs.items() if not c["done"] and c["next"] < len(c["ladder"])]
         if not climbing:
@@ -426,7 +452,7 @@ def _result(climb: dict, players: int, games: int, max_budget: int, seed: int) -
                            seconds=stored_seconds(climb["outcomes"]))
     result["perfect"] = perfect_distance(game, climb["perfect"], climb["pairings"], min(games, OPTIMAL_GAMES), seed)
     result["sequential"] = {"looks": [climb["games"] * k for k in LOOKS], "alpha_per_look": round(ALPHA / len(LOOKS), 6),
-                            "difference": game.definition.analysis.difference}
+                            "difference": smallest_gain(game.definition)}
     return result
 
 

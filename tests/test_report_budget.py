@@ -51,8 +51,9 @@ def test_a_blockd_variant_on_a_6x6_grid_is_sized_to_its_budget_and_says_so(tmp_p
     # alternatives: at most half the self-play games (24) each; 15 of 55 shares of 3.3 s = 0.9 s for
     # 7 x 24 x 0.05 = 8.4 s: 24 x 0.9 / 8.4 = 2.57, 2 games each
     assert [(p["wanted"], p["games"]) for p in phases["alternatives"]] == [(24, 2)] * 7
-    # the skill trace: half of 6 s (skill 20, restricted 10, levels 10 waiting); each step 8 games, 0.4 s
-    assert [p["games"] for p in phases["skill"]] == [8, 8]
+    # the skill trace: half of 6 s (skill 20, restricted 10, levels 10 waiting); each step 8 games, 0.4 s,
+    # and, undecided at 8 (a sequential step, `skill.step_decision`), 16 at its second look
+    assert [p["games"] for p in phases["skill"]] == [8, 16, 8, 16]
     assert report["data"]["by_players"]["2"]["seats"]["games"] == 48  # the report measured what was bought
     head = dict(report["head"])
     assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 48 games at 2 players (a share ")

@@ -56,6 +56,28 @@ def test_a_pairing_counts_decided_games_only():
     assert not pairing.significant
 
 
+def test_a_pairings_interval_takes_the_rotation_group_as_its_unit():
+    """100 decided games in 50 deals, each deal played with the tested level in both seats.  When
+    every deal splits (one win, one loss) the deals' shares agree and the interval is the games'
+    own Wilson interval; when each deal goes one way twice (25 deals won twice, 25 lost twice) a
+    deal is one piece of evidence, not two: the cluster variance of the deals' shares, 0.5 squared
+    over 49 per deal, makes 100 x 0.25 / 100 / (0.25 x 50 / (50 x 49)) = 49 effective games."""
+    from boardlab.analysis.stats import wilson_interval
+
+    def games(outcomes):
+        return [GameRecord(2 * deal + rotation, deal, rotation, ("x", "y") if rotation == 0 else ("y", "x"),
+                           ((0,) if rotation == 0 else (1,)) if won else ((1,) if rotation == 0 else (0,)), False, 10)
+                for deal, pair in enumerate(outcomes) for rotation, won in enumerate(pair)]
+
+    split = Pairing("x", "y", 2).add(games([(True, False)] * 50)).as_dict()
+    assert split["ci95"] == [round(x, 6) for x in wilson_interval(50, 100)]
+    assert (split["rotation_groups"], split["effective_decided"]) == (50, 100.0)
+    together = Pairing("x", "y", 2).add(games([(True, True)] * 25 + [(False, False)] * 25)).as_dict()
+    assert together["share"] == 0.5 and together["effective_decided"] == pytest.approx(49.0)
+    assert together["ci95"] == [round(x, 6) for x in wilson_interval(24.5, 49)]
+    assert together["ci95"][1] - together["ci95"][0] > split["ci95"][1] - split["ci95"][0]
+
+
 def test_every_games_default_ladder_starts_random_and_doubles_its_budgets():
     for game_id in game_ids("engine"):
         game = engines.make_game(load(game_id))
