@@ -232,7 +232,7 @@ def card_list(d: Definition) -> tuple[CardRow, ...]:
 
     >>> rows = card_list(__import__("boardlab.layouts", fromlist=["load"]).load("blockd"))
     >>> rows[0], rows[1], rows[-1]
-    (CardRow(kind='start', count=1, colour='red', value=0), CardRow(kind='number', count=1, colour='red', value=1), CardRow(kind='blind', count=1, colour='', value=0))
+    (CardRow(kind='start', count=1, colour='red', value=0, image=''), CardRow(kind='number', count=1, colour='red', value=1, image=''), CardRow(kind='blind', count=1, colour='', value=0, image=''))
     """
     cards = d.cards
     if cards.listed:

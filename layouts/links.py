@@ -300,7 +300,7 @@ def card_list(d: Definition) -> tuple[CardRow, ...]:
 
     >>> rows = card_list(__import__("boardlab.layouts", fromlist=["load"]).load("links"))
     >>> rows[0], rows[-1].kind, sum(r.count for r in rows)
-    (CardRow(kind='game', count=1, ends='red 1 / red 1', value=0, text=''), 'master', 46)
+    (CardRow(kind='game', count=1, ends='red 1 / red 1', value=0, text='', image=''), 'master', 46)
     """
     deck = d.deck
     if deck.listed:
