@@ -3,7 +3,9 @@ the same agent barred from that element (after Jaffe et al., 2012).
 
 A game declares its optional elements, the choices the rules offer a player, as data beside its
 engine (`protocol.Game.restrictions`): each a `Restriction` with a name, the element in words
-and `bars(state, move)`, true for a move that uses the element.  The barred agent
+and `bars(state, move)`, true for a move that uses the element.  A restriction may instead bar a
+way of playing that the rules leave open (`habit`: "tipping a block that is not the closest to
+its star"): a report shows those apart, as what the strong agent does, never as a finding.  The barred agent
 (`BarredAgent`) decides as the full agent does, but from a view of the state whose legal moves
 leave out the barred ones; when every legal move is barred it has no choice and plays as the
 full agent (a rule that forces the element is not a choice).  The view (`RestrictedView`) shows
@@ -67,6 +69,8 @@ class Restriction:
     name: str  # an id, in agent names (lower case, dashes)
     element: str  # what is barred, in words ("the restore bonus")
     bars: Callable[[object, Hashable], bool]
+    label: str = ""  # a short name in the rulebook's words, for a chart's axis ("restore bonus"); "" the element
+    habit: bool = False  # not a choice the rules give but a way of playing (a report's "what the strong agent does")
 
 
 class RestrictedView:
@@ -198,7 +202,9 @@ def effects_at(definition, counts: list[int], games: int, seed: int, store, back
         row["probe"] = probed
         if not probed["changed"]:
             row["unchanged"] = True  # not played: barring changed none of the probed moves
-        out[players]["elements"].append({"element": restriction.name, "description": restriction.element, **row})
+        out[players]["elements"].append({"element": restriction.name, "description": restriction.element,
+                                         "label": restriction.label or restriction.element,
+                                         "habit": restriction.habit, **row})
         out[players]["seconds"] += outcome.summary["seconds"]
     for players in counts:
         out[players]["seconds"] = round(out[players]["seconds"], 1)

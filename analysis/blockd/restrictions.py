@@ -17,6 +17,7 @@ def steps_onto_start(state, move) -> bool:
 
 
 RESTRICTIONS = (
-    Restriction("restore", "the restore bonus (turning a face-down card up before moving)", uses_restore),
-    Restriction("start-card", "stepping onto a start card", steps_onto_start),
+    Restriction("restore", "the restore bonus (turning a face-down card up before moving)", uses_restore,
+                "restore bonus"),
+    Restriction("start-card", "stepping onto a start card", steps_onto_start, "start card"),
 )

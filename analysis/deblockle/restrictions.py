@@ -1,5 +1,7 @@
 """Deblockle's optional elements, the choices its rules offer a player (restricted play,
-`analysis/restricted.py`): each a move filter the barred agent applies."""
+`analysis/restricted.py`): each a move filter the barred agent applies.  The rules let a player
+tip any of their blocks; tipping the one closest to its star is a way of playing (a habit), so a
+report shows it as what the strong agent does."""
 
 from __future__ import annotations
 
@@ -19,5 +21,6 @@ def tips_a_farther_block(state: Any, move: Any) -> bool:
 
 
 RESTRICTIONS = (
-    Restriction("farther-block", "tipping a block that is not the closest to its star", tips_a_farther_block),
+    Restriction("farther-block", "tipping a block that is not the closest to its star", tips_a_farther_block,
+                "block not the closest", habit=True),
 )

@@ -29,7 +29,8 @@ def opens_line_while_an_end_links(state, move) -> bool:
 
 
 RESTRICTIONS = (
-    Restriction("master", "playing a master card", plays_master),
-    Restriction("empty", "playing an empty card", plays_empty),
-    Restriction("new-line", "opening a new line while an end links", opens_line_while_an_end_links),
+    Restriction("master", "playing a master card", plays_master, "master card"),
+    Restriction("empty", "playing an empty card", plays_empty, "empty card"),
+    Restriction("new-line", "opening a new line while an end links", opens_line_while_an_end_links,
+                "new line"),
 )

@@ -23,6 +23,7 @@ from boardlab.analysis.report import sections, your_playtests
 from boardlab.analysis.report.document import preformatted, section, table, text
 from boardlab.analysis.report.findings import findings, select_findings
 from boardlab.analysis.report.glossary import glossary
+from boardlab.analysis.report.remedy import numeric_remedies
 from boardlab.analysis.report.verdict import verdict, verdict_blocks
 from boardlab.analysis.report.wording import games as count, measured_words, number, say, word
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
@@ -184,6 +185,8 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     data["playtests"] = your_playtests.playtests_data(
         definition, playtests, counts, unit, _level_records(agent, baselines, level_outcomes), agent, difference)
     data["tests"] = select_findings(data["by_players"])
+    numeric_remedies(definition, data["by_players"], store, agent, lambda n: alternative_games(n, options), options.seed,
+                     options.workers, options.progress, options.backend)
     body = []
     for n in counts:
         d = data["by_players"][str(n)]

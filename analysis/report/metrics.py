@@ -492,6 +492,11 @@ HEADLINE: tuple[Metric, ...] = (
            "the mean length times the definition's pace (seconds per turn or round), a game stopped at the cap "
            "counted at the cap (the Kaplan-Meier mean up to the cap): at least the true mean when games are "
            "stopped, so read it beside the capped share", _length, paired=False, per_minute=True),
+    Metric("median_minutes", ("median table minutes",), "minutes", ("f1", "sf1", "ci_f1"), "stated", "all games",
+           "the median length (Kaplan-Meier, a game stopped at the cap counted as lasting at least that long) "
+           "times the definition's pace, the statistic of the verdict's time line; its 95% interval from the "
+           "order statistics of the lengths (distribution-free, `median_interval`)", _length, paired=False,
+           per_minute=True),
     Metric("length", ("mean length",), "length", ("f1", "sf1", "ci_f1"), "stated", "all games",
            "the mean length in turns or rounds, a game stopped at the cap counted at the cap (the Kaplan-Meier "
            "mean up to the cap): at least the true mean when games are stopped, so read it beside the capped "
@@ -550,6 +555,48 @@ def mean_interval(values: Sequence[float]) -> dict:
     return {"value": round(mean, 6), "ci95": [round(mean - half, 6), round(mean + half, 6)], "n": n}
 
 
+def median_ranks(n: int) -> tuple[int, int]:
+    """The ranks (1-based, smallest first) of the order statistics that bound the median of `n`
+    values with at least 95% confidence, whatever their distribution: x_(j) and x_(n + 1 - j) for
+    the largest j with P(B < j) <= 2.5%, B binomial(n, 1/2) (the count of values below the true
+    median).  Fewer than 6 values have no such j: (1, n), which covers less than 95%.
+
+    >>> median_ranks(10), median_ranks(20), median_ranks(3)
+    ((2, 9), (6, 15), (1, 3))
+    """
+    from scipy.stats import binom
+
+    j = int(binom.ppf(ALPHA / 2, n, 0.5))  # the smallest k with P(B <= k) >= 2.5%
+    if binom.cdf(j, n, 0.5) <= ALPHA / 2:
+        j += 1
+    j = max(j, 1)
+    return j, n + 1 - j
+
+
+def median_interval(finished: Sequence[float], stopped: Sequence[float]) -> dict:
+    """The median length of games some of which were stopped at the cap (`stopped`, lasting at
+    least that long) with its distribution-free 95% interval (`median_ranks`): {"value", "ci95",
+    "n", "at_least", "capped"}.  The value is the Kaplan-Meier median (`describe_censored_lengths`);
+    the interval's ends are order statistics of every game's length, a stopped game sorted after
+    every finished one (its true length is at least the cap, no finished game is longer), so an
+    end that falls on a stopped game is the cap: a lower bound.
+
+    >>> median_interval([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [])["ci95"]
+    [2.0, 9.0]
+    >>> d = median_interval([1, 2, 3, 4, 5, 6, 7], [50, 50, 50])
+    >>> d["value"], d["ci95"], d["at_least"], d["capped"]
+    (5.5, [2.0, 50.0], False, 0.3)
+    """
+    n = len(finished) + len(stopped)
+    if not n:
+        return {**NOTHING, "at_least": False, "capped": 0.0}
+    described = describe_censored_lengths(finished, stopped)
+    ordered = sorted(float(x) for x in finished) + sorted(float(x) for x in stopped)
+    low, high = median_ranks(n)
+    return {"value": round(described["median"], 6), "ci95": [ordered[low - 1], ordered[high - 1]], "n": n,
+            "at_least": bool(described["at_least"]["median"]), "capped": round(len(stopped) / n, 6)}
+
+
 def balance_interval(wins: Sequence[float], decided: int) -> dict:
     """The seat balance of `wins` (per seat, of `decided` games) with a 95% interval.
 
@@ -595,6 +642,12 @@ def point_value(m: Metric, records, players: int, seconds: float | None = None) 
     if m.id == "balance":
         c = seat_counts(records, players)
         return balance_interval(c["credits"], c["decided"]) if c["decided"] else dict(NOTHING)
+    if m.id == "median_minutes":
+        out = median_interval([r.length for r in records if not r.unfinished], [r.length for r in records if r.unfinished])
+        if out["value"] is None:
+            return out
+        scale = (seconds or 0) / 60
+        return {**out, "value": round(out["value"] * scale, 6), "ci95": [round(x * scale, 6) for x in out["ci95"]]}
     assert m.series is not None
     numerators, denominators = m.series(records, players)
     counted = sum(denominators)

@@ -250,7 +250,9 @@ def restricted_data(effects: dict, difference: float) -> dict:
     """Restricted play at one player count (`restricted.effects`) for the report: without its
     compute time, each element with what its games could detect."""
     data = {k: v for k, v in effects.items() if k != "seconds"}
-    data["elements"] = [_with_power(e, difference) for e in effects["elements"]]
+    data["elements"] = [_with_power(e, difference) for e in effects["elements"] if not e.get("habit")]
+    # ways of playing the rules leave open: a table of their own, not tested among the findings
+    data["habits"] = [_with_power(e, difference) for e in effects["elements"] if e.get("habit")]
     return data
 
 
@@ -329,8 +331,11 @@ def stopped_words(stopped: str, levels: list | None = None) -> str:
 
 
 def restricted_blocks(data: dict, players: int) -> list:
+    """The table and chart of restricted play's elements (choices the rules give), then the table
+    of what the strong agent does (ways of playing the rules leave open, `Restriction.habit`)."""
+    habits = _habit_blocks(data, players)
     if not data["elements"]:
-        return [text(say("restricted.none"))]
+        return [text(say("restricted.none"))] + habits
     agent, fair = data["agent"], data["fair_share"]
     others = say("restricted.other") if players == 2 else say("restricted.others", n=players - 1)
     from boardlab.analysis.restricted import ALPHA_FIRST, changed_share
@@ -353,10 +358,30 @@ def restricted_blocks(data: dict, players: int) -> list:
                   say("restricted.note", agent=agent, others=others, games=amount(data['games_per_element']),
                       fair=pct(fair)) + " " + say("restricted.probe_note", agent=agent, games=_probe_games(data))),
             chart("whiskers", f"restricted-{players}", say("restricted.chart", agent=agent, players=players),
-                  categories=[word(e["element"]) for e in data["elements"]],
+                  categories=[word(e.get("label") or e["description"]) for e in data["elements"]],
                   values=[e["share"] if e["share"] is not None else fair for e in data["elements"]],
                   low=[e["ci95"][0] for e in data["elements"]], high=[e["ci95"][1] for e in data["elements"]],
-                  reference=round(fair, 6), x_axis=say("col.element"), axis=say("col.share_decided"))]
+                  reference=round(fair, 6), x_axis=say("col.element"), axis=say("col.share_decided"))] + habits
+
+
+def _habit_blocks(data: dict, players: int) -> list:
+    """What the strong agent does: the agent against itself barred from a way of playing (not a
+    rule), its share with the 95% interval and how often barring changed its move; no test of
+    the report's false-discovery control, no finding."""
+    from boardlab.analysis.restricted import changed_share
+
+    found = data.get("habits") or []
+    if not found:
+        return []
+    agent = data["agent"]
+    others = say("restricted.other") if players == 2 else say("restricted.others", n=players - 1)
+    rows = [[word(e["description"]), e["decided"], e["share"], e["ci95"], changed_share(e)] for e in found]
+    return [table(say("restricted.habits_title", agent=agent, players=players),
+                  [(say("col.habit"), "text"), (say("col.decided_games"), "int"),
+                   (say("col.agent_share", agent=agent), "pct"), (say("col.interval"), "ci_pct"),
+                   (say("col.moves_changed"), "pct")], rows,
+                  say("restricted.habits_note", agent=agent, others=others, games=amount(data["games_per_element"]),
+                      fair=pct(data["fair_share"])))]
 
 
 def _probe_games(data: dict) -> str:

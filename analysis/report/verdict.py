@@ -56,6 +56,7 @@ def verdict(by_players: dict, rule_name) -> dict:
                 remedy = say("verdict.remedy_none")
             else:  # no rule option was tried: nothing to say of them
                 remedy = ""
+            remedy = " ".join(x for x in (remedy, _numeric(d, problem, n)) if x)
             if d.get("agent") and d["agent"] != shown[-1][1]["agent"] and d.get("sensitivity", {}).get("alternatives"):
                 remedy += say("level.remedy_measured", agent=d["agent"])
             lines.append(for_level(say("verdict.problem", problem=problem["text"], remedy=remedy).rstrip(), judged_who))
@@ -76,6 +77,51 @@ def _remedy_part(r: dict, problem: dict, d: dict, rule_name) -> str:
     return say("verdict.remedy_part", rule=rule_name(r["option"], r["value"]), metric=label(problem["metric"]),
                base=_shown(problem["metric"], r["baseline"]), variant=_shown(problem["metric"], r["variant"]),
                unit=f" {word(d['length']['unit'])}" if problem["metric"] == "length" else "")
+
+
+def _numeric(d: dict, problem: dict, players: int) -> str:
+    """The sentence of the numbers in the rules searched for the problem (`remedy.numeric_remedies`):
+    each value whose confirmation met the target, in the problem's own statistic (the median
+    table time for a time too long), with what it makes worse; or the values tried when none
+    met it; "" when no number was searched."""
+    from boardlab.analysis.report.remedy import met_remedies, numeric_side_effects
+
+    numeric = d.get("numeric")
+    if not numeric or not numeric["keys"]:
+        return ""
+    met = met_remedies(d)
+    if not met:
+        return say("verdict.numeric_none", tried=listed(
+            say("verdict.numeric_tried", option=k["key"], values=listed([number(v, ",") for v in k["tried"]], "or"),
+                written=number(k["written"], ",")) for k in numeric["keys"]))
+    parts = []
+    for k in met:
+        rule = say("verdict.numeric_rule", option=k["key"], value=number(k["value"], ","), written=number(k["written"], ","))
+        m = k["metrics"]
+        if problem["kind"] == "length":
+            median = m["median_minutes"]
+            part = say("verdict.remedy_part_time", rule=rule,
+                       base=at_least(minutes(d["length"]["table_minutes"]["median"]), d["length"].get("at_least", {}).get("median")),
+                       variant=at_least(minutes(median["value"]), median.get("at_least")))
+        else:
+            metric = {"seats": "seat_1_share"}.get(problem["kind"], problem["kind"])
+            base = _baseline_value(metric, d)
+            value = m[{"seat_1_share": "first_player_advantage"}.get(metric, metric)]["value"]
+            variant = value + d["seats"]["fair_share"] if metric == "seat_1_share" else value
+            part = say("verdict.remedy_part", rule=rule, metric=label(metric), base=pct(base), variant=pct(variant), unit="")
+        worse = numeric_side_effects(k, d, players)
+        if worse:
+            part += say("verdict.remedy_but", effects=listed(
+                say("verdict.side_part", metric=label(e["metric"]), base=pct(e["baseline"]), variant=pct(e["variant"]),
+                    unit="") for e in worse))
+        parts.append(part + say("verdict.numeric_games", games=games(k["games"]), seed=k["seed"]))
+    return say_plural("verdict.numeric", len(parts), options="; ".join(parts))
+
+
+def _baseline_value(metric: str, d: dict) -> float:
+    s = d["seats"]
+    return {"seat_1_share": s["by_seat"][0]["share"], "draws": s["draw_share"]["share"],
+            "capped": s["unfinished_share"]["share"]}[metric]
 
 
 def verdict_blocks(data: dict) -> list:

@@ -4,7 +4,7 @@
 - ``bet-face``: which face of one's card the chip goes on.  Barred, the player always bets the
   lowest face (1 on the standard die): the refund comes as often, but is wasted more often on a
   round the player wins (`faces.face_values`).
-- ``marker``: which free number the marker goes on.  Barred, the player always takes the
+- ``marker`` (a habit, not a rule: the rules let a marker go on any free number): barred, the player always takes the
   commonest free sum (the most probable sum of the active players' dice that no marker holds;
   any of equal probability).  The greedy agent takes it anyway (`markers.GREEDY`), so barring it
   from the marker changes none of its moves: restricted play with greedy measures nothing there
@@ -38,6 +38,7 @@ def marks_another_sum(state, move) -> bool:
 
 
 RESTRICTIONS = (
-    Restriction("bet-face", "betting on a face other than the lowest (1)", bets_another_face),
-    Restriction("marker", "a marker off the commonest free sum (greedy never)", marks_another_sum),
+    Restriction("bet-face", "betting on a face other than the lowest (1)", bets_another_face, "bet above 1"),
+    Restriction("marker", "a marker off the commonest free sum", marks_another_sum, "marker off the likeliest sum",
+                habit=True),
 )
