@@ -19,7 +19,7 @@ from __future__ import annotations
 from boardlab.analysis.report.metrics import FDR, benjamini_hochberg, metric as headline_metric
 from boardlab.analysis.report.options import option_value_text
 from boardlab.analysis.report.wording import (at_least, cap_words, target_time, games as game_count, listed, minutes, number, p_words,
-                                              pace_words, pct, places_over, points, points_over, say, say_plural, unsigned_points, word)
+                                              pace_words, pct, places_over, points, points_over, say, say_plural, unsigned_points, word, would_tell)
 
 
 def report_tests(by_players: dict):
@@ -190,7 +190,7 @@ def _balanced(counts):
         out.append({"score": 6.0, "text": say("seats_too_few", where=_where(open_, counts),
                                               up_to=_points_span(reach, places),
                                               difference=points_over(min(reach), tests[0]["margin"])[1],
-                                              needed=game_count(max(t["games_needed"] or 0 for t in tests))),
+                                              tell=would_tell(max(t["games_needed"] or 0 for t in tests))),
                     "kind": "too few", "players": open_})
     return out
 
@@ -476,12 +476,13 @@ def _restricted(counts):
     for element, seen in inert:
         probed = [e["probe"] for _, e in seen]
         binding = sum(p["binding"] for p in probed)
+        fields = {"agent": agents[element], "element": word(seen[0][1]["description"]), "binding": game_count(binding),
+                  "decisions": game_count(sum(p["decisions"] for p in probed)),
+                  "probed": say_plural("probed_games", sum(p["games"] for p in probed))}
         out.append({"score": 1.6, "kind": "element unused", "players": [n for n, _ in seen], "element": element,
                     # never binding: "at all 0 decisions" would say nothing; say it never took a move away
-                    "text": say("element.unused" if binding else "element.never", agent=agents[element], element=word(seen[0][1]["description"]),
-                                binding=game_count(sum(p["binding"] for p in probed)),
-                                decisions=game_count(sum(p["decisions"] for p in probed)),
-                                games=game_count(sum(p["games"] for p in probed)))})
+                    "text": (say_plural("element.unused", binding, **fields) if binding else
+                             say("element.never", **fields))})
     if quiet:
         powers = [e["power"] for _, seen in quiet for _, e in seen]
         agent = listed(sorted({agents[element] for element, _ in quiet}))

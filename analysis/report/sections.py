@@ -13,7 +13,7 @@ from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_seri
                                               metric, paired_ratio_difference, power_statement, score_test,
                                               seat_credits, seat_statistics, share)
 from boardlab.analysis.report.options import option_value_text
-from boardlab.analysis.report.wording import (cap_words, games as amount, listed, measured_words, number, p_words, pct,
+from boardlab.analysis.report.wording import (cap_words, stated_words, games as amount, listed, measured_words, number, p_words, pct,
                                               say, unsigned_points, word)
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
@@ -171,7 +171,7 @@ def length_blocks(data: dict, players: int) -> list:
     one = word(unit.rstrip("s"))
     note = (say("length.note", finished=amount(data['finished_games']), games=amount(data['games']),
                 capped=amount(capped['count']), share=pct(capped['share']), cap=cap_words(unit), stated=stated,
-                target=say("target.note_stated" if data.get("minutes_source") else "target.note_goal", minutes=stated,
+                target=say("target.note_stated" if data.get("minutes_source") else "target.note_goal", time=stated_words(stated),
                            source=word(data.get("minutes_source", ""))))
             + (say("length.note_pace", seconds=number(seconds, "g"), unit=one)
                + (say("pace_measured_note", source=measured_words(data["pace_measured"])) + "."

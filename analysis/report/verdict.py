@@ -14,7 +14,7 @@ from __future__ import annotations
 from boardlab.analysis.report.findings import LENGTH_TOLERANCE, label, seat_imbalance, thresholds
 from boardlab.analysis.report import metrics as metric_table
 from boardlab.analysis.report.wording import (at_least, cap_words, target_time, games, listed, minutes, number, p_words, pace_words, pct,
-                                              points, points_over, say, say_plural, unsigned_points, word)
+                                              points, points_over, say, say_plural, unsigned_points, word, would_tell)
 
 #: at most this many rule options are named for a player count's worst problem
 REMEDIES = 2
@@ -155,7 +155,7 @@ def _seats(s: dict, unit: str) -> str:
         q = s["equivalence"]
         up_to, difference = points_over(q["up_to"] if q["up_to"] is not None else 1.0, q["margin"])
         line = say("verdict.seats_too_few", decided=games(s['decided']), fair=pct(s["fair_share"]),
-                   up_to=up_to, difference=difference, needed=games(q['games_needed'] or 0))
+                   up_to=up_to, difference=difference, tell=would_tell(q['games_needed']))
     beside = []
     if s["draw_share"]["share"] >= BESIDE:
         beside.append(say("verdict.draws", share=pct(s["draw_share"]["share"])))

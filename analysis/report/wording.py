@@ -144,7 +144,26 @@ def target_time(length: dict) -> str:
     ('the stated 15 minutes', 'the target time of 30 minutes')
     """
     key = "target.stated" if length.get("minutes_source") else "target.goal"
-    return say(key, minutes=number(length["stated_minutes"], ","))
+    return say(key, time=stated_words(length["stated_minutes"]))
+
+
+def stated_words(stated: float) -> str:
+    """A stated or target playing time in whole minutes, one minute in the singular.
+
+    >>> stated_words(30), stated_words(1), stated_words(120)
+    ('30 minutes', '1 minute', '120 minutes')
+    """
+    return say("minute_one") if stated == 1 else term("report.minutes", n=number(stated, ","))
+
+
+def would_tell(needed: int | None) -> str:
+    """"; about N games would tell" of a seats sentence, "" when no number of games is known (no
+    game was decided, `metrics.power_statement`'s None) or none is needed.
+
+    >>> would_tell(420), would_tell(None), would_tell(0)
+    ('; about 420 games would tell', '', '')
+    """
+    return say("would_tell", needed=games(needed)) if needed else ""
 
 
 def at_least(text: str, bound: bool | None) -> str:
