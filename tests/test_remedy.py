@@ -110,3 +110,21 @@ def test_the_verdict_states_the_number_in_median_minutes_with_its_side_effects()
             "partidas nuevas, semilla 2).")
     assert _numeric(numeric_data(False), problem, 4) == (
         "No number in the rules tried reaches the target: `chips` 5, 6, 7, 8, 9, 10 or 40 instead of 20.")
+
+
+def test_the_length_finding_states_options_and_numbers_in_median_minutes():
+    from boardlab.analysis.report.findings import _length
+
+    d = numeric_data(True)
+    d["length"].update({"unit": "rounds", "median": 288.0, "seconds_per_unit": 40, "games": 1800,
+                        "finished_games": 1798, "capped": {"share": 0.001}})
+    # the alternative's mean falls to 60 rounds (40 minutes) but its median to 42 rounds (28 minutes)
+    d["sensitivity"] = {"alternatives": [{"option": "unclaimed_bank", "value": "house",
+                                          "metrics": {"length": {"discovery": True, "difference": -300.0,
+                                                                 "variant": 60.0}},
+                                          "median_length": {"baseline": 288.0, "variant": 42.0,
+                                                            "baseline_at_least": False, "variant_at_least": False}}]}
+    text = _length("6x6", {4: d}, lambda option, value: f"`{option} = {value}`")[0]["text"]
+    assert "`unclaimed_bank = house`, to 28 minutes (median table time" in text
+    assert "The number in the rules that reaches the target: `chips = 8` instead of 20, to 23 minutes" in text
+    assert "40 minutes" not in text

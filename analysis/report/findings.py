@@ -254,15 +254,26 @@ def _length(name, counts, rule_name, remedies: bool = True):
         text += say("length.end")
     elif long:
         # the rule options whose (selected) effect shortens the game most, with the table time they give
+        # in the problem's statistic: the median table time of the alternative's games ("at least" where capped)
         shorter = []
         for alt in d.get("sensitivity", {}).get("alternatives", []):
-            m = alt.get("metrics", {}).get("length")
-            if m and m.get("discovery") and m["difference"] < 0:
-                shorter.append((m["variant"] * length["seconds_per_unit"] / 60, rule_name(alt["option"], alt["value"])))
+            m, median = alt.get("metrics", {}).get("length"), alt.get("median_length")
+            if m and m.get("discovery") and m["difference"] < 0 and median:
+                shorter.append((median["variant"] * length["seconds_per_unit"] / 60, median["variant_at_least"],
+                                rule_name(alt["option"], alt["value"])))
         shorter.sort()
         text += say("length.fits" if len(shorter) == 1 else "length.fits_many", options=listed(
-            (say("length.fit", rule=rule, minutes=minutes(at)) for at, rule in shorter[:2]), "or")) if shorter \
-            else say("length.no_fit")
+            (say("length.fit", rule=rule, minutes=at_least(minutes(at), bound)) for at, bound, rule in shorter[:2]),
+            "or")) if shorter else say("length.no_fit")
+        from boardlab.analysis.report.remedy import met_remedies
+
+        numbers = [k for k in met_remedies(d) if "median_minutes" in k["metrics"]]
+        if numbers:
+            text += " " + say_plural("length.numeric", len(numbers), options=listed(
+                say("length.numeric_part", option=k["key"], value=number(k["value"], ","),
+                    written=number(k["written"], ","), minutes=at_least(minutes(k["metrics"]["median_minutes"]["value"]),
+                                                                          k["metrics"]["median_minutes"].get("at_least")))
+                for k in numbers))
     else:
         text += say("length.end")
     if len(off) > 1:
