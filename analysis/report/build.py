@@ -96,6 +96,17 @@ def alternative_games(players: int, options: "ReportOptions") -> int:
     return max(1, games_for(players, options) // 2)
 
 
+def remedy_games(players: int, options: "ReportOptions") -> int:
+    """The most games a value of a number in the rules plays in the verdict's remedy search
+    (`remedy.numeric_remedies`), and the games of its confirmation: half a rule alternative's (a
+    quarter of the default's), so that the search of a few values stays within the report's time.
+
+    >>> remedy_games(4, ReportOptions()), remedy_games(2, ReportOptions(games=3))
+    (450, 1)
+    """
+    return max(1, alternative_games(players, options) // 2)
+
+
 def player_counts(definition, options: ReportOptions) -> list[int]:
     info = definition.game
     if options.players is not None:
@@ -185,7 +196,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     data["playtests"] = your_playtests.playtests_data(
         definition, playtests, counts, unit, _level_records(agent, baselines, level_outcomes), agent, difference)
     data["tests"] = select_findings(data["by_players"])
-    numeric_remedies(definition, data["by_players"], store, agent, lambda n: alternative_games(n, options), options.seed,
+    numeric_remedies(definition, data["by_players"], store, agent, lambda n: remedy_games(n, options), options.seed,
                      options.workers, options.progress, options.backend)
     body = []
     for n in counts:

@@ -10,7 +10,7 @@ fair, capped or drawn games at most their thresholds.
 
 The search is bounded: a few values a key (`first_values`: a quarter, a half and twice the
 written value within the schema's limits, or every value of a short range), raced on the
-report's seed from 200 games up to the games of a rule alternative; then, between the value
+report's seed from 200 games up to `build.remedy_games` (half a rule alternative's); then, between the value
 that met the goal and the written one, at most `REFINE` values more (the first values' games
 come back from the results store); the value nearest the written one that meets the goal is
 confirmed on fresh seeds (seed + 1), and the report states that confirmation's figures.  A key
