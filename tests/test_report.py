@@ -233,9 +233,12 @@ def test_findings_are_generated_from_the_numbers_and_ordered():
     from boardlab.analysis.report.findings import findings, select_findings
 
     def alt(option, value, base, variant, p):
+        # the medians 9/10 of the means: the finding speaks in the median, as the problem does
         return {"option": option, "value": value,
                 "metrics": {"length": {"baseline": base, "variant": variant, "difference": variant - base,
-                                            "ci95": [0, 0], "p_value": p}}}
+                                            "ci95": [0, 0], "p_value": p}},
+                "median_length": {"baseline": base * 0.9, "variant": variant * 0.9, "baseline_at_least": False,
+                                  "variant_at_least": False}}
 
     power = {"mdd": 0.02, "difference": 0.05, "enough": True, "games_needed": 800}
     seats = {"first_player_advantage": {"p_value": 0.5, "rate": 0.5, "fair_share": 0.5, "advantage": 0.0,
@@ -254,9 +257,9 @@ def test_findings_are_generated_from_the_numbers_and_ordered():
     found = findings("Game", data)
     assert found[0]["text"].startswith("As written, a 2-player game of Game lasts a median of 270 rounds, "
                                        "3.0 hours at a pace of 40 s a round, against the target time of 30 "
-                                       "minutes; the rule options that shorten it most: `bank = house`, to 27 "
-                                       "minutes or `cover = false`, to 2.8 hours (mean length, a game stopped at the "
-                                       "cap counted at the cap).")
+                                       "minutes; the rule options that shorten it most: `bank = house`, to 24 "
+                                       "minutes or `cover = false`, to 2.5 hours (median table time, a game stopped "
+                                       "at the cap counted as lasting at least that long).")
     # ordered as the glossary promises: problems, rule effects, ..., what was not found; by size within each
     from boardlab.analysis.report.findings import TIERS
     order = [(TIERS.get(f["kind"], 9), -f["score"]) for f in found]

@@ -10,11 +10,12 @@ fair, capped or drawn games at most their thresholds.
 
 The search is bounded: a few values a key (`first_values`: a quarter, a half and twice the
 written value within the schema's limits, or every value of a short range), raced on the
-report's seed from 200 games up to `build.remedy_games` (half a rule alternative's); then, between the value
-that met the goal and the written one, at most `REFINE` values more (the first values' games
-come back from the results store); the value nearest the written one that meets the goal is
-confirmed on fresh seeds (seed + 1), and the report states that confirmation's figures.  A key
-whose values meet no goal is named with the one that came closest.
+report's seed from 100 games (`FIRST_GAMES`) up to `build.remedy_games` (half a rule
+alternative's); then, between the value that met the goal and the written one, at most `REFINE`
+values more (the first values' games come back from the results store); the value nearest the
+written one that meets the goal is confirmed on fresh seeds (seed + 1), and the report states
+that confirmation's figures.  A key whose values meet no goal is named with the one that came
+closest.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from boardlab.analysis.sweep import Axis, Point
 
 #: the most values between the first race's best and the written value raced again
 REFINE = 4
+#: the first batch of the race (tune's own starts at 200): a value far off the target is dropped
+#: after these, so the values on the wrong side (twice the chips of a game too long) cost little
+FIRST_GAMES = 100
 #: a range of at most this many values is searched whole
 WHOLE_RANGE = 8
 #: the metrics kept of a confirmed value (its figures the verdict states)
@@ -133,7 +137,7 @@ def search_key(definition, key: str, current: int, lo: int, hi: int, goal, playe
     def race(values, finalists: int) -> dict:
         axis = Axis(("rules", key), tuple(values))
         points = [_point(definition, key, v, players) for v in values]
-        opts = TuneOptions(players=players, agent=agent, first_games=min(200, games), games=games,
+        opts = TuneOptions(players=players, agent=agent, first_games=min(FIRST_GAMES, games), games=games,
                            finalists=finalists, max_capped=limits["max_capped"], difference=limits["difference"],
                            seed=seed, workers=workers, progress=progress, backend=backend)
         return tune("", definition, [axis], [goal], store, opts, points=points)
