@@ -50,4 +50,5 @@ def test_elo_odds_stay_odds_in_spanish():
     for key in ("report.skill.note", "report.glossary.rating_elo.text"):
         english, spanish = table("en")[key], table("es")[key]
         assert "odds of 10 to 1" in english
-        assert "10 victorias por cada derrota" in spanish and "probabilidad" not in spanish
+        odds = spanish[spanish.index("400 puntos"):].split(")")[0].split(".")[0]  # the clause of the 400 points
+        assert odds == "400 puntos de ventaja son 10 victorias por cada derrota", odds
