@@ -137,10 +137,8 @@ def read_icon_files(data: dict, origins: dict, display: Callable[[Path], str]) -
 
     :raises DefinitionError: one problem, at the line naming the icon.
     """
-    from xml.etree import ElementTree
-
     from boardlab.layouts.errors import DefinitionError, Problem
-    from boardlab.layouts.limits import MAX_FILE_BYTES
+    from boardlab.layouts.images import ImageProblem, read_picture
 
     table = data.get("icons")
     if not isinstance(table, dict):
@@ -160,16 +158,12 @@ def read_icon_files(data: dict, origins: dict, display: Callable[[Path], str]) -
         if not path.is_relative_to(folder):
             raise DefinitionError([Problem(named_in, line, key, f'"{value}" leaves the folder of {display(Path(named_in))}',
                                            "an SVG file in that folder or below it")])
-        if not path.is_file():
-            raise DefinitionError([Problem(named_in, line, key, f"no such file {display(path)}", "an SVG file")])
         try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                raise ValueError("too large")
-            root = ElementTree.fromstring(path.read_bytes())
-        except (OSError, ValueError, ElementTree.ParseError):
-            root = None
-        if root is None or root.tag.rsplit("}", 1)[-1] != "svg":
-            raise DefinitionError([Problem(named_in, line, key, f"{display(path)} is not an SVG image",
-                                           "an SVG file (<svg ...>)")])
+            picture = read_picture(path, display(path))
+        except ImageProblem as problem:
+            raise DefinitionError([Problem(named_in, line, key, str(problem), "an SVG file")]) from None
+        if picture.kind != "svg":
+            raise DefinitionError([Problem(named_in, line, key, f"{display(path)} is a {picture.kind.upper()} image, "
+                                           "not an SVG", "an SVG file (<svg ...>)")])
         resolved[name] = str(path)
     return {**data, "icons": resolved}

@@ -103,8 +103,16 @@ def draw_icon(canvas: Canvas, icon: Icon, cx: float, cy: float, side: float, fil
 
 
 def draw_svg_icon(canvas: Canvas, path: str, cx: float, cy: float, side: float) -> None:
-    """A designer's SVG icon fitted in the square: drawn by the images' reader and canvas (issue 36 item 1)."""
-    raise NotImplementedError("designer icons are drawn once the SVG images land")
+    """A designer's SVG icon (checked by the loader) fitted in the `side` square centred on (cx, cy),
+    in its own colours: its shapes drawn as paths (`Canvas.image`)."""
+    from pathlib import Path
+
+    from boardlab.layouts.images import read_picture
+
+    picture = read_picture(Path(path))
+    scale = side / max(picture.width, picture.height)
+    width, height = picture.width * scale, picture.height * scale
+    canvas.image(cx - width / 2, cy - height / 2, width, height, picture)
 
 
 def draw_line(canvas: Canvas, x: float, baseline: float, content: str, size: float, fill: str, *, anchor: str = "start",
@@ -192,21 +200,3 @@ def at_both_ends(canvas: Canvas, region: Region, width: float, height: float, dr
     for turned in (False, True) if region.both_ends else (False,):
         with canvas.transform(width, height, rotate=180) if turned else nullcontext():
             draw()
-
-
-def reaching_bleed(region: Region, width: float, height: float, bleed: float) -> tuple[float, float, float, float]:
-    """The region's box grown out to the bleed edge on every side where it touches the cut line of
-    the `width` x `height` face (art touching the cut line runs out to the bleed edge).
-
-    >>> reaching_bleed(Region("band", 0, 0, 63.5, 17.78), 63.5, 88.9, 3)
-    (-3, -3, 69.5, 20.78)
-    """
-    x, y, w, h = region.box
-    eps = 1e-6
-    left = x <= eps
-    top = y <= eps
-    right = x + w >= width - eps
-    bottom = y + h >= height - eps
-    x0, y0 = (-bleed if left else x), (-bleed if top else y)
-    x1, y1 = (width + bleed if right else x + w), (height + bleed if bottom else y + h)
-    return x0, y0, x1 - x0, y1 - y0

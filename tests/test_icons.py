@@ -182,3 +182,52 @@ def test_an_unknown_icon_in_a_rulebook_text_is_a_problem_at_its_line():
                  "x.md", "en")
     [problem] = icon_problems(text.blocks, load("blockd"), "x.md")
     assert (problem.file, problem.line, problem.message) == ("x.md", 5, 'unknown icon ":moon:"')
+
+
+SQUARE_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+              '<rect x="0" y="0" width="10" height="10" fill="#00ff00"/></svg>')
+
+
+def test_a_designers_svg_icon_is_drawn_in_the_line(tmp_path):
+    """`[icons] box = "box.svg"` (a green square filling its view box): `:box:` in text draws it,
+    its own colour, the icon's whole side high, centred on the capitals and between the words."""
+    from boardlab.layouts import load
+    from boardlab.layouts.icons import icons_of
+    from boardlab.printkit.faces import ICON_EM, draw_line
+    from boardlab.printkit.units import MM_PER_POINT
+
+    (tmp_path / "box.svg").write_text(SQUARE_SVG)
+    variant = tmp_path / "boxed.toml"
+    variant.write_text('extends = "blockd"\n\n[icons]\nbox = "box.svg"\n')
+    icons = icons_of(load(variant))
+    assert icons["box"].path == str((tmp_path / "box.svg").resolve())
+    size = 24.0
+    image = _render(lambda canvas: draw_line(canvas, 5, 14, "AB :box: HE", size, "#000000", icons=icons))
+    (lx0, ly0, lx1, ly1), (rx0, _, _, _), (gx0, gy0, gx1, gy1) = _boxes(image)
+    px = DPI / 25.4
+    assert abs((gy0 + gy1) / 2 - (ly0 + ly1) / 2) <= 1.5
+    assert gy1 - gy0 + 1 == pytest.approx(size * MM_PER_POINT * ICON_EM * px, abs=2)
+    assert gx1 - gx0 == pytest.approx(gy1 - gy0, abs=1)
+    assert (gx0 - lx1) == pytest.approx(rx0 - gx1, abs=3)
+
+
+@pytest.mark.parametrize("what, path, words", [
+    ("missing", "nowhere.svg", "no such file"),
+    ("outside the folder", "../box.svg", "leaves the folder"),
+    ("not an image", "notes.svg", "not"),
+    ("a PNG", "box.png", "not an SVG"),
+])
+def test_a_bad_designer_icon_is_one_line_at_check(tmp_path, capsys, what, path, words):
+    from PIL import Image
+
+    from command_line import one_line_failure, run
+
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (tmp_path / "box.svg").write_text(SQUARE_SVG)
+    (folder / "notes.svg").write_text("a shopping list, not a picture\n")
+    Image.new("RGB", (8, 8), (0, 255, 0)).save(folder / "box.png")
+    variant = folder / "mine.toml"
+    variant.write_text(f'extends = "blockd"\n\n[icons]\nbox = "{path}"\n')
+    code, out, err = run(capsys, "check", str(variant))
+    one_line_failure(code, out, err, "mine.toml:4: icons.box:", words)

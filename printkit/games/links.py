@@ -21,14 +21,13 @@ from boardlab.layouts import print_conventions
 from boardlab.layouts.terms import plural, term, word
 from boardlab.printkit.cardart import half_turned, paint_bleed
 from boardlab.printkit.draw import Canvas
-from boardlab.printkit.faces import (at_both_ends, card_regions, draw_region_symbol, draw_text, reaching_bleed,
-                                     region_colour)
+from boardlab.printkit.faces import at_both_ends, card_regions, draw_region_symbol, draw_text, region_colour
 from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import Card, deck_files, file_suffix
 from boardlab.printkit.imposition import CardGeometry, card_geometry
 from boardlab.printkit.pages import PrintFile, PrintOptions
 from boardlab.printkit.palette import contrast_ink, ink_and_paper
-from boardlab.printkit.pictures import dress_cards, row_images
+from boardlab.printkit.pictures import dress_cards, row_images, to_bleed
 from boardlab.printkit.symbols import draw_symbol
 
 
@@ -160,7 +159,7 @@ def _master_drawer(d, geometry: CardGeometry, master):
             for end, flip in ((master.ends[0], False), (master.ends[1], True)):
                 colour = d.colours[end.colour]
                 with half_turned(canvas, geometry) if flip else nullcontext():
-                    canvas.rect(*reaching_bleed(band, geometry.width, geometry.height, geometry.bleed), fill=colour.hex)
+                    canvas.rect(*to_bleed(band.box, geometry.width, geometry.height, geometry.bleed), fill=colour.hex)
                     draw_text(canvas, value, str(end.points), region_colour(d, value, colour.hex, colour.hex), d)
                     bx, by = badge.centre
                     canvas.circle(bx, by, badge.side / 2, fill=region_colour(d, badge, colour.hex, colour.hex),
