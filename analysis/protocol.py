@@ -377,6 +377,12 @@ class Game(ABC, Generic[D]):
         `seed` for anything dealt.  None by default."""
         return [], {}
 
+    def summary_charts(self, figures: dict[str, Any]) -> tuple[list, dict[str, Any]]:
+        """Charts (blocks of `report.document`) of the figures `summarize` returned that read
+        better drawn than listed, in the language being written, and the figures left for
+        `describe_summary`'s text in the report (those drawn left out).  None by default."""
+        return [], figures
+
     def describe_summary(self, figures: dict[str, Any]) -> str:
         """Plain-text lines for `figures` (what `summarize` returned), for `boardlab simulate` and
         the "own figures" of a balance report, in the language being written (a report in Spanish

@@ -6,7 +6,8 @@
 - whiskers: per category, the value as a dot and its 95% interval as a whisker, with the
   reference (a fair share) as a dashed line - a reportlab LinePlot, one series per whisker;
   shares from 0 (the default), or with `scale: "rating"` plain numbers over their own range;
-- histogram: counts per bin (a VerticalBarChart), with the stated length as a marked line;
+- histogram: counts per bin, drawn from edge to edge with the edges on the axis, and the stated
+  or target length as a marked line;
 - bars: one value per category (a VerticalBarChart);
 - grid: a heat map of values on a board (rectangles shaded by value, labels in the cells);
 - lines: a metric against the values of a varied key, one line per series with its 95% band
@@ -15,7 +16,7 @@
 Every chart but the grid labels both axes, each at its own: under the plot the block's `x_axis`
 (what the categories or x values are: seat, dice sum, MCTS budget), up the plot's left side its
 `axis` (what the values are, with their unit: share of decided games, probability, rating (Elo));
-a histogram's are its `axis` (bin starts) and games.  The key to the marks (dashed line,
+a histogram's are its `axis` (the bins' edges on it) and games.  The key to the marks (dashed line,
 whiskers, red line, shaded band) stands in small type under the title.
 
 >>> block = {"chart": "bars", "title": "t", "categories": ["a", "b"], "values": [0.2, 0.8], "axis": "p"}
@@ -174,24 +175,47 @@ def _bars(block: dict) -> Drawing:
 
 
 def _histogram(block: dict) -> Drawing:
+    """Counts per bin drawn edge to edge, the bin edges labelled on the axis (round numbers: the
+    report bins lengths by 1, 2 or 5 times a power of ten) and the marker a dashed red line."""
     drawing = _frame(block["title"])
     edges, counts = block["edges"], block["counts"]
-    names = [f"{edges[i]:.0f}" for i in range(len(counts))]
-    chart = _bar_chart(drawing, names, counts, label_every=max(1, len(counts) // 10))
+    x0, y0, width, height = 50.0, 35.0, WIDTH - 80, HEIGHT - 70
+    ticks = nice_ticks(0, max(counts, default=0) or 1)
+    top = ticks[-1]
+    low, high = (edges[0], edges[-1]) if len(edges) > 1 else (0.0, 1.0)
+    span = (high - low) or 1
+
+    def px(value: float) -> float:
+        return x0 + width * (value - low) / span
+
+    for t in ticks:
+        y = y0 + height * t / top
+        drawing.add(Line(x0, y, x0 + width, y, strokeColor=colors.HexColor("#e0e0e0"), strokeWidth=0.5))
+        drawing.add(String(x0 - 4, y - 2.5, respell(f"{t:g}"), fontName=FONT, fontSize=7, fillColor=INK,
+                           textAnchor="end"))
+    for left, right, count in zip(edges, edges[1:], counts):
+        if count:
+            drawing.add(Rect(px(left), y0, px(right) - px(left), height * count / top, fillColor=ACCENT,
+                             strokeColor=colors.white, strokeWidth=0.5))
+    every = max(1, -(-(len(edges) - 1) // 12))
+    for i, edge in enumerate(edges):
+        drawing.add(Line(px(edge), y0, px(edge), y0 - 3, strokeColor=INK, strokeWidth=0.5))
+        if i % every == 0:
+            drawing.add(String(px(edge), y0 - 11, respell(f"{edge:,.10g}"), fontName=FONT, fontSize=7, fillColor=INK,
+                               textAnchor="middle"))
+    drawing.add(Line(x0, y0, x0 + width, y0, strokeColor=INK, strokeWidth=0.6))
+    drawing.add(Line(x0, y0, x0, y0 + height, strokeColor=INK, strokeWidth=0.6))
     marker = block.get("marker")
     key = []
-    if marker is not None and edges:
-        width = (edges[-1] - edges[0]) or 1
-        if edges[0] <= marker <= edges[-1]:
-            x = chart.x + chart.width * (marker - edges[0]) / width
-            drawing.add(Line(x, chart.y, x, chart.y + chart.height, strokeColor=colors.HexColor("#b3261e"),
+    if marker is not None and len(edges) > 1:
+        if low <= marker <= high:
+            drawing.add(Line(px(marker), y0, px(marker), y0 + height, strokeColor=colors.HexColor("#b3261e"),
                              strokeWidth=1.2, strokeDashArray=[3, 2]))
             key.append(term("report.chart.marker", label=block.get('marker_label', '')))
         else:
             key.append(term("report.chart.marker_off", label=block.get('marker_label', ''), value=f"{marker:.0f}",
                             axis=block.get('axis', '')))
-    _axes(drawing, term("report.chart.bins", axis=block.get('axis', '')), term("report.chart.games"),
-          (chart.x, chart.y, chart.width, chart.height), key)
+    _axes(drawing, block.get("axis", ""), term("report.chart.games"), (x0, y0, width, height), key)
     return drawing
 
 
@@ -321,7 +345,8 @@ def _lines(block: dict) -> Drawing:
             lx, ly = x0 + column * width / 3, HEIGHT + 12 * legend_rows - 28 - 12 * row
             drawing.add(Line(lx, ly + 3, lx + 14, ly + 3, strokeColor=colour, strokeWidth=1.4, strokeDashArray=dash))
             drawing.add(String(lx + 18, ly, s["label"], fontName=FONT, fontSize=7, fillColor=INK))
-    key = [term("report.chart.band")]
+    banded = any(lo != hi for s in series for lo, hi in zip(s["low"], s["high"]))
+    key = [term("report.chart.band")] if banded else []  # means alone (a game's own figures) have no band
     if block.get("reference") is not None:
         key.append(term("report.chart.reference", label=block.get('reference_label', 'reference')))
     _axes(drawing, block.get("x_axis", ""), block.get("axis", ""), (x0, y0, width, height), key)

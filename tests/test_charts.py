@@ -9,13 +9,15 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from reportlab.lib import colors
 
 from boardlab.analysis import engines
 from boardlab.analysis.report.build import translated
 from boardlab.layouts.loader import load
 from boardlab.layouts.terms import speaking
-from boardlab.printkit.charts import chart_drawing, svg_text
+from boardlab.printkit.charts import ACCENT, chart_drawing, svg_text
 
+RED = colors.HexColor("#b3261e")  # the histogram's marker
 SVG = "{http://www.w3.org/2000/svg}"
 Matrix = tuple[float, float, float, float, float, float]
 
@@ -114,9 +116,30 @@ def test_the_histogram_labels_the_length_below_and_the_games_at_the_left():
     block = {"chart": "histogram", "title": "t", "edges": [10.0, 20.0, 30.0, 40.0], "counts": [5, 9, 2],
              "axis": "turns", "marker": 25.0, "marker_label": "15 min stated"}
     with speaking("en"):
-        check_axes(block, "turns (bin starts)", "games", ["10", "20"], ["0", "5"])
+        check_axes(block, "turns", "games", ["10", "20", "30", "40"], ["0", "5"])
     with speaking("es"):
-        check_axes({**block, "axis": "turnos"}, "turnos (inicio de cada intervalo)", "partidas", ["10"], ["0", "5"])
+        check_axes({**block, "axis": "turnos"}, "turnos", "partidas", ["10"], ["0", "5"])
+
+
+def test_the_histogram_draws_each_bin_from_edge_to_edge_and_the_marker_at_its_value():
+    """Read from the drawing's shapes: each bar's left and right sides stand at its edges' labels,
+    its height is its count on the value axis, the empty bin draws nothing, and the red line
+    stands where the marker's value is, between the labels of 20 and 40."""
+    from reportlab.graphics.shapes import Line, Rect, String
+
+    block = {"chart": "histogram", "title": "t", "edges": [0.0, 20.0, 40.0, 60.0], "counts": [4, 10, 0],
+             "axis": "table minutes", "marker": 30.0, "marker_label": "target 30 min"}
+    with speaking("en"):
+        drawing = chart_drawing(block)
+    shapes = drawing.contents
+    bars = [(r.x, r.width, r.height) for r in shapes if isinstance(r, Rect) and r.fillColor == ACCENT]
+    labels = {t.text: t.x for t in shapes if isinstance(t, String)}
+    assert len(bars) == 2
+    assert [b[0] for b in bars] == pytest.approx([labels["0"], labels["20"]])
+    assert [b[0] + b[1] for b in bars] == pytest.approx([labels["20"], labels["40"]])
+    assert bars[1][2] / bars[0][2] == pytest.approx(10 / 4)
+    reds = [line for line in shapes if isinstance(line, Line) and line.strokeColor == RED]
+    assert len(reds) == 1 and reds[0].x1 == pytest.approx((labels["20"] + labels["40"]) / 2)
 
 
 def test_lines_label_the_varied_key_below_and_the_metric_at_the_left():

@@ -100,6 +100,33 @@ def test_report_writes_every_form_and_markdown_figures_equal_the_json(tmp_path):
     assert named["seats-2"] == ("seat", "share of decided games")
     assert named["sixbysix-sums-2"] == ("dice sum", "probability")
     assert named["skill-2-players"] == ("level", "rating (Elo)")  # 6x6 climbs no MCTS budget
+    # 6x6's chips over the game: a line chart of the summary's means (a line a seat, one for the
+    # bank, rounds on a log scale), no longer a table in the fixed-width text
+    over_time = document["data"]["by_players"]["2"]["game"]["summary"]["chips_over_time"]
+    chips = next(c for c in charts if c["id"] == "sixbysix-chips-2")
+    assert chips["chart"] == "lines" and named["sixbysix-chips-2"] == ("after round (log scale)",
+                                                                     "mean chips (a player out holds 0)")
+    assert chips["x_labels"] == list(over_time) and chips["x_values"] == [
+        pytest.approx(math.log10(int(r))) for r in over_time]
+    assert [s["label"] for s in chips["series"]] == ["seat 1", "seat 2", "bank"]
+    for seat in range(2):
+        assert chips["series"][seat]["values"] == [c["mean_chips_by_seat"][seat] for c in over_time.values()]
+    assert chips["series"][2]["values"] == [c["mean_bank"] for c in over_time.values()]
+    texts = [b["text"] for s in document["sections"] for b in s["blocks"] if b["kind"] == "pre"]
+    assert texts and not any("after round" in t for t in texts)
+    # the lengths in table minutes at the game's pace, in round bins (1, 2 or 5 times a power of
+    # ten, starting at a multiple of the width), at most 20, with the 30-minute target on the axis
+    length = document["data"]["by_players"]["2"]["length"]
+    histogram = next(c for c in charts if c["id"] == "length-2")
+    edges, counts = histogram["edges"], histogram["counts"]
+    widths = {round(b - a, 9) for a, b in zip(edges, edges[1:])}
+    assert len(widths) == 1 and len(counts) <= 20 and sum(counts) == length["finished_games"]
+    width = widths.pop()
+    exponent = math.floor(math.log10(width))
+    assert round(width / 10 ** exponent, 9) in (1, 2, 5) and width >= length["seconds_per_unit"] / 60 - 1e-9
+    assert all(abs(e / width - round(e / width)) < 1e-6 for e in edges)
+    assert histogram["marker"] == 30 and edges[0] <= 30 <= edges[-1]
+    assert histogram["axis"] == "table minutes, at 40 s a round"
     # the seat figures are the Wilson intervals of the credits over the decided games
     seats = document["data"]["by_players"]["2"]["seats"]
     assert seats["decided"] + seats["no_winner"] + seats["unfinished"] == seats["games"] == 48

@@ -395,8 +395,11 @@ def _own_figures(definition, baseline, players: int, seed: int, store: ResultSto
     game_id = definition.game.id
     summary = baseline.summary
     own = summary.get(game_id, {})  # the game's own figures, filed under its id by the runner
-    lines = engines.make_game(definition, players).describe_summary(own) if own else ""
+    game = engines.make_game(definition, players)
+    charts, told = game.summary_charts(own) if own else ([], own)
+    lines = game.describe_summary(told) if own else ""
     blocks = [text(say("own.intro", games=count(summary['games']))), preformatted(lines)] if lines else []
+    blocks += charts
     more_blocks, more = _extras(definition, players, seed, store)
     return blocks + more_blocks, {"summary": own, **more}
 

@@ -24,22 +24,28 @@ if TYPE_CHECKING:  # numpy is imported where it computes: `report --help` and `c
 LENGTH_BINS = 20
 
 
-def length_edges(lengths) -> np.ndarray:
-    """Bin edges for a histogram of whole-number lengths: bins of a whole width, starting at the
-    shortest, at most `LENGTH_BINS` of them, so that no bin is empty only because it holds no
-    whole number (as equal-width bins of a fractional width would be).
+def length_edges(lengths, least: float = 1.0, include: tuple[float, ...] = ()) -> np.ndarray:
+    """Bin edges for a histogram of lengths: bins of a round width (1, 2 or 5 times a power of
+    ten, and at least `least`: a whole unit, so that no bin is empty only because it holds no
+    whole number), starting at a multiple of the width, at most `LENGTH_BINS` of them, over the
+    lengths and the values in `include` (the target time, so that its line is on the chart).
 
-    >>> length_edges([34, 41, 52]).tolist()  # 19 values: one bin each
-    [34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53]
-    >>> length_edges([10, 300]).tolist()[:3], len(length_edges([10, 300])) - 1
-    ([10, 25, 40], 20)
+    >>> length_edges([34, 41, 52]).tolist()
+    [34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0]
+    >>> length_edges([61, 1200]).tolist()[:4], len(length_edges([61, 1200])) - 1
+    ([0.0, 100.0, 200.0, 300.0], 13)
+    >>> length_edges([40.7, 106.0], least=2 / 3, include=(30,)).tolist()[:3]
+    [30.0, 35.0, 40.0]
     """
+    import math
+
     import numpy as np
 
-    lo, hi = int(min(lengths)), int(max(lengths))
-    width = -(-(hi - lo + 1) // LENGTH_BINS)  # ceiling division
-    bins = -(-(hi - lo + 1) // width)
-    return lo + width * np.arange(bins + 1)
+    lo, hi = min([*lengths, *include]), max([*lengths, *include])
+    width = next(w for w in (m * 10.0 ** k for k in range(-2, 9) for m in (1, 2, 5))
+                 if w >= least - 1e-12 and math.floor(hi / w) - math.floor(lo / w) + 1 <= LENGTH_BINS)
+    first, last = math.floor(lo / width), math.floor(hi / width)
+    return width * np.arange(first, last + 2, dtype=float)
 
 
 def pace(definition, unit: str, players: int | None = None) -> float | None:
@@ -153,9 +159,15 @@ def length_data(outcome, definition, unit: str, players: int | None = None) -> d
     data["minutes_source"] = getattr(definition.game, "minutes_source", "")  # empty: a target, no source
     import numpy as np
 
+    # in table minutes where a pace is known (the target time a line on them), else in the unit
     finished = [r.length for r in outcome.records if not r.unfinished]
-    counts, edges = np.histogram(finished, bins=length_edges(finished)) if finished else (np.zeros(0), np.zeros(1))
-    data["histogram"] = {"edges": [round(float(e), 3) for e in edges], "counts": [int(c) for c in counts]}
+    scale = seconds / 60 if seconds else 1.0
+    values = [length * scale for length in finished]
+    target = (float(definition.game.minutes),) if seconds else ()
+    counts, edges = (np.histogram(values, bins=length_edges(values, least=scale, include=target)) if finished
+                     else (np.zeros(0), np.zeros(1)))
+    data["histogram"] = {"edges": [round(float(e), 3) for e in edges], "counts": [int(c) for c in counts],
+                         "in": "minutes" if seconds else unit}
     return data
 
 
@@ -182,12 +194,16 @@ def length_blocks(data: dict, players: int) -> list:
                                                             (say("col.median"), "text"), (say("col.p90"), "text"),
                                                             (say("col.longest"), "text")], rows, note)]
     if data["finished_games"]:
-        stated_units = stated * 60 / seconds if seconds else None
-        blocks.append(chart("histogram", f"length-{players}", say("length.chart", unit=word(unit), players=players),
-                            edges=data["histogram"]["edges"], counts=data["histogram"]["counts"], axis=word(unit),
-                            marker=round(stated_units, 3) if stated_units else None,
+        histogram = data["histogram"]
+        minutes = histogram.get("in") == "minutes" and seconds is not None
+        axis = say("length.minutes_axis", seconds=number(seconds, "g"), unit=one) if minutes and seconds else word(unit)
+        blocks.append(chart("histogram", f"length-{players}",
+                            say("length.chart", unit=say("length.table_minutes") if minutes else word(unit),
+                                players=players),
+                            edges=histogram["edges"], counts=histogram["counts"], axis=axis,
+                            marker=float(stated) if minutes else None,
                             marker_label=say("length.stated" if data.get("minutes_source") else "length.target",
-                                             stated=stated) if stated_units else ""))
+                                             stated=stated) if minutes else ""))
     return blocks
 
 

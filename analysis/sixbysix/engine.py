@@ -207,6 +207,13 @@ class SixBySixGame(Game[sixbysix_schema.Definition]):
         from boardlab.analysis.sixbysix.extras import report_extras
         return report_extras(self.definition, self.players, seed)
 
+    def summary_charts(self, figures: dict) -> tuple[list, dict]:
+        """The chips held over the game as a line chart (`summary.chips_chart`); the text keeps the rest."""
+        from boardlab.analysis.sixbysix.summary import chips_chart
+        if not figures.get("chips_over_time"):
+            return [], figures
+        return [chips_chart(figures["chips_over_time"], self.players)], {**figures, "chips_over_time": {}}
+
     def describe_summary(self, figures: dict) -> str:
         """The game-specific part of the summary as text (printed by `boardlab simulate`)."""
         from boardlab.analysis.sixbysix.summary import describe

@@ -229,6 +229,39 @@ class SixBySixTally(Tally):
         return out
 
 
+def chips_chart(over_time: dict, players: int) -> dict:
+    """The mean chips of each seat and of the bank after each checkpoint round, as a lines chart
+    block (rounds on a log scale: the checkpoints run 10, 25, 50, ... 1000), in the language
+    being written.  A game already over keeps its last holdings, so the lines level off.
+
+    >>> from boardlab.layouts.terms import speaking
+    >>> block = chips_chart({"10": {"mean_chips_by_seat": [18.1, 18.3], "mean_bank": 3.6, "mean_players_left": 2.0},
+    ...                      "100": {"mean_chips_by_seat": [17.2, 17.1], "mean_bank": 5.7, "mean_players_left": 1.27}}, 2)
+    >>> [s["label"] for s in block["series"]], block["series"][2]["values"], block["x_values"]
+    (['seat 1', 'seat 2', 'bank'], [3.6, 5.7], [1.0, 2.0])
+    >>> with speaking("es"):
+    ...     block = chips_chart({"10": {"mean_chips_by_seat": [1.0], "mean_bank": 2.0, "mean_players_left": 1.0}}, 1)
+    >>> block["series"][-1]["label"], block["x_axis"]
+    ('banca', 'tras la ronda (escala logarítmica)')
+    """
+    import math
+
+    from boardlab.analysis.report.document import chart
+    from boardlab.layouts.terms import term
+
+    rounds = list(over_time)
+    seats = len(next(iter(over_time.values()))["mean_chips_by_seat"]) if over_time else 0
+    lines = [[over_time[r]["mean_chips_by_seat"][seat] for r in rounds] for seat in range(seats)]
+    lines.append([over_time[r]["mean_bank"] for r in rounds])
+    labels = [term("summary.sixbysix.chips.seat", seat=seat + 1) for seat in range(seats)]
+    labels.append(term("summary.sixbysix.chips.bank_line"))
+    return chart("lines", f"sixbysix-chips-{players}", term("summary.sixbysix.chips.chart", players=players),
+                 x_labels=[str(r) for r in rounds], x_values=[round(math.log10(int(r)), 6) for r in rounds],
+                 series=[{"label": label, "values": values, "low": values, "high": values}
+                         for label, values in zip(labels, lines)],
+                 x_axis=term("summary.sixbysix.chips.x_axis"), axis=term("summary.sixbysix.chips.axis"))
+
+
 def describe(summary: dict) -> str:
     """Plain-text lines for the 6x6 part of a summary: every number with its label and unit, in the
     language being written (`layouts.terms.speaking`; the `summary.sixbysix.*` terms)."""
