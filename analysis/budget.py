@@ -91,7 +91,7 @@ class Budget:
     """CPU minutes for one command's phases (see the module docstring)."""
 
     def __init__(self, minutes: float | None, shares: Mapping[str, float] | None = None, quick: bool = False,
-                 clock: Callable[[], float] | None = None):
+                 clock: Callable[[], float] | None = None, replay: Sequence[Mapping] = ()):
         if minutes is not None and not (minutes > 0 and math.isfinite(minutes)):
             raise ValueError(f"a budget is a positive number of CPU minutes, not {minutes}")
         self.minutes, self.quick = minutes, quick
@@ -102,6 +102,10 @@ class Budget:
         self.left_out: list[dict] = []
         self._allowance: dict[str, float] = {}  # CPU seconds each kind may still take
         self._reserved = 0.0  # estimates granted and not yet played
+        #: the phases of an earlier run of the same command ({"phase", "detail", "wanted", "games"}, as
+        #: `bought()` lists them): asked again in the same order, each gets the games it got then (a
+        #: report's second language is the first one's games, read from the store, not a new sizing)
+        self._replay = [(r["phase"], r["detail"], r["wanted"], r["games"]) for r in replay]
 
     @property
     def limited(self) -> bool:
@@ -152,6 +156,8 @@ class Budget:
             games = a.wanted if games >= a.wanted else games // a.step * a.step
             if games < min(a.least, a.wanted):
                 games = min(a.least, a.wanted) if a.required else 0
+            if self._replay and self._replay[0][:3] == (phase, a.detail, a.wanted):
+                games = self._replay.pop(0)[3]
             granted.append(games)
             self.phases.append(Phase(phase, a.detail, a.wanted, games, a.cost_per_game, a.cost(games), dict(a.facts)))
             if games < a.wanted:

@@ -106,3 +106,30 @@ def test_a_ladder_the_budget_ended_is_said_in_each_language_without_a_clock():
         said = stopped_words("the CPU budget: mcts-64")
     assert said.startswith("La escalera se detuvo donde acabó el presupuesto de CPU del informe: su nivel siguiente, "
                            "mcts-64, no cabía")
+
+
+def test_every_language_of_one_run_is_the_games_the_first_one_bought(tmp_path, monkeypatch, capsys):
+    """--lang all: the second language's probes read other costs (here: half, as a machine's speed
+    varies), yet it plays the games the first one bought (its sizes replayed), not a new sizing."""
+    from boardlab.analysis import budget
+    from boardlab.analysis.report import build, jobs
+
+    cost = [COST]
+    monkeypatch.setattr(jobs, "estimated_seconds",
+                        lambda js, store: (cost[0] * sum(j.games for j in js), sum(j.games for j in js)))
+    monkeypatch.setattr(budget, "cpu_seconds", lambda: 0.0)
+    first = build.build_report
+
+    def then_cheaper(*args, **kwargs):
+        document = first(*args, **kwargs)
+        cost[0] = COST / 2
+        return document
+
+    monkeypatch.setattr(build, "build_report", then_cheaper)
+    assert main(["report", "blockd", "--players", "2", "--budget", "0.1", "--skill-games", "8", "--skill-budget", "16",
+                 "--decision-games", "40", "--workers", "1", "--lang", "all", "--json",
+                 "--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path)]) == 0
+    spanish, english = (printed["report"]["data"] for printed in json.loads(capsys.readouterr().out))
+    assert spanish["budget"] == english["budget"]
+    assert [p["games"] for p in spanish["budget"]["phases"] if p["phase"] == "self-play"] == [48]
+    assert spanish["by_players"]["2"]["seats"] == english["by_players"]["2"]["seats"]

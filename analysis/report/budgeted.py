@@ -27,8 +27,9 @@ SHARES = {"self-play": 40, "decisions": 5, "alternatives": 15, "skill": 20, "res
 TESTED = ("self-play", "restricted", "levels")
 
 
-def report_budget(minutes: float | None, quick: bool = False) -> Budget:
-    return Budget(minutes, SHARES, quick)
+def report_budget(minutes: float | None, quick: bool = False, replay=()) -> Budget:
+    """The report's budget; `replay`: an earlier report's `data.budget` phases (its other language)."""
+    return Budget(minutes, SHARES, quick, replay=replay)
 
 
 def sized(budget: Budget, phase: str, jobs: Sequence, store, details: Sequence[str] | None = None,

@@ -51,6 +51,7 @@ class ReportOptions:
     backend: Any = None  # a runner.Backend (e.g. a Dask cluster); None: `workers` local processes  # the agent in every seat; None: the definition's `analysis.agent`, else random
     cpu_minutes: float | None = None  # the report's CPU budget (`budgeted`); None: no limit
     quick: bool = False  # a quick run for iterating (said in the head)
+    replay: tuple = ()  # the phases another language's report of this run was sized to (`budgeted`)
 
 
 def check_agent(game_id: str, name: str) -> str:
@@ -128,7 +129,7 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
     definition = with_measured_pace(definition, store)  # table minutes at the pace playtests measured, if any
     agent = check_agent(game_id, options.agent or model_agent(definition))
     alternatives, skipped = rule_alternatives(definition)
-    budget = report_budget(options.cpu_minutes, options.quick)
+    budget = report_budget(options.cpu_minutes, options.quick, options.replay)
     # every phase's games sized from a probe to fit the budget (`budgeted`): self-play first
     base_jobs = sized(budget, "self-play", [Job(definition, n, (agent,) * n, games_for(n, options), options.seed)
                                             for n in counts], store, required=True)

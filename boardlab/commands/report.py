@@ -79,6 +79,8 @@ def run(args) -> int:
         with speaking(language, definition):
             with store_and_backend(args) as (store, backend):
                 document = build_report(definition, store, dataclasses.replace(options, backend=backend))
+            # the next language is the same run: the games this one's budget bought, from the store
+            options = dataclasses.replace(options, replay=tuple(document["data"].get("budget", {}).get("phases", ())))
             out = report_folder(base, language)
             written = write_report(document, name, out)
         note(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
