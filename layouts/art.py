@@ -6,7 +6,8 @@
     [art.cards.master]             # every card of a kind (the kinds are the game's: `check` lists them)
     image = "art/crown.svg"        # PNG, JPEG or SVG, relative to this file
     fit = "fit"                    # fit: the whole image in the region; cover: fills it, cropped; stretch
-    region = "art"                 # the card's region it goes in: art, full (to the bleed edge) or safe
+    region = "art"                 # the face's region it goes in: art (its layout's), full (to the bleed edge),
+                                   # safe, or another region of the face's layout (layouts/faces.py)
 
     [art.back]                     # every card back
     image = "art/logo.svg"
@@ -116,6 +117,9 @@ def place_images(definition: Any, locate: Callable[[tuple], tuple[str, int]],
     problems: list[Problem] = []
     art = getattr(definition, "art", None)
     names = _art_names(definition)
+    from boardlab.layouts.faces import game_faces
+
+    layout_regions = game_faces(definition.game.id)[0]
     for path, ref, kind in image_keys(definition):
         key = _dotted(path)
         file, line = locate(path)
@@ -131,10 +135,13 @@ def place_images(definition: Any, locate: Callable[[tuple], tuple[str, int]],
         else:  # a card row: its kind's fit and region
             kind_ref = art.cards.get(kind) if art is not None and kind else None
             fit, region = (kind_ref.fit, kind_ref.region) if kind_ref else ("cover", "art")
-        if region not in REGIONS:
+        # a card's or a back's region may also be one of its face's layout (layouts/faces.py)
+        face = "back" if path[:2] == ("art", "back") else path[2] if path[:2] == ("art", "cards") else kind
+        known = tuple(dict.fromkeys(REGIONS + layout_regions.get(face or "", ())))
+        if region not in known:
             where = locate(path[:-1] + ("region",)) if isinstance(ref, ImageRef) else (file, line)
             problems.append(Problem(where[0], where[1], _dotted(path[:-1] + ("region",)), f'no region called "{region}"',
-                                    ", ".join(REGIONS)))
+                                    ", ".join(known)))
             continue
         named_in = Path(file)
         root = named_in.parent

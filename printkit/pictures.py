@@ -31,11 +31,10 @@ TOUCH = 1e-6
 
 def region_box(target: str, region: str, width: float, height: float, safe: float) -> Box:
     """The box (x, y, width, height) mm of a component's region: `full` the whole component (to
-    the cut line), `safe` inside the safe margin, `art` the component's art area - on a card the
-    band from 15% to 52% of its height inside the safe margin (under the corner index, above the
-    card's name or value), on a standee the figure above its label, on a back, a board or a token
-    the whole face.  (The default per kind of
-    component, for as long as faces have no layout of regions.)
+    the cut line), `safe` inside the safe margin, `art` the component's art area where its face has
+    no layout of regions (`face_region` gives the layout's where it has one): on a card the band
+    from 15% to 52% of its height inside the safe margin, on a standee the figure above its label,
+    on a back, a board or a token the whole face.
 
     >>> region_box("card", "art", 63.5, 88.9, 3.0)
     (3.0, 13.335, 57.5, 32.893)
@@ -91,24 +90,46 @@ def to_bleed(box: Box, width: float, height: float, bleed: float) -> Box:
 
 
 def draw_placed(canvas: Canvas, placement: Placement, target: str, width: float, height: float, safe: float,
-                bleed: float = 0.0, radius: float = 0.0) -> None:
+                bleed: float = 0.0, radius: float = 0.0, region: Box | None = None) -> None:
     """The placement's image in its region of a `width` x `height` component (its own
-    coordinates), run out by `bleed` past each side on the cut line, clipped to the region
-    (corners rounded by `radius`, for a disc)."""
+    coordinates; `region` the region's box when the face's layout gives it, else `region_box`'s),
+    run out by `bleed` past each side on the cut line, clipped to the region (corners rounded by
+    `radius`, for a disc)."""
     picture = picture_of(placement)
-    box = to_bleed(region_box(target, placement.region, width, height, safe), width, height, bleed)
+    found = region if region is not None else region_box(target, placement.region, width, height, safe)
+    box = to_bleed(found, width, height, bleed)
     with canvas.clip(*box, radius=radius):
         canvas.image(*image_box(picture, box, placement.fit), picture)
 
 
-def over(face: Callable[[Canvas], None], placement: Placement | None, target: str, geometry) -> Callable[[Canvas], None]:
-    """A card face with the placement's image drawn over it (the face unchanged without one)."""
+def face_region(definition, kind: str, region: str, width: float, height: float) -> Box | None:
+    """The box of `region` in the layout of face `kind` (layouts/faces.py) when the game lays that
+    face out as data at this size; None otherwise ("full" and "safe" are never a layout's)."""
+    from boardlab.layouts.faces import face_regions, game_faces
+
+    kinds, frame = game_faces(definition.game.id)
+    if region in ("full", "safe") or kind not in kinds or frame is None:
+        return None
+    size = frame(definition, kind)
+    if size is None or abs(size[0] - width) > TOUCH or abs(size[1] - height) > TOUCH:
+        return None  # the layout is of another shape (6x6's regions are one box of its player card)
+    regions = face_regions(definition, kind, (width, height))
+    return regions[region].box if region in regions else None
+
+
+def over(face: Callable[[Canvas], None], placement: Placement | None, target: str, geometry, definition=None,
+         kind: str = "") -> Callable[[Canvas], None]:
+    """A card face with the placement's image drawn over it (the face unchanged without one), in
+    its region of the face's layout (`definition`'s face `kind`) or else `region_box`'s."""
     if placement is None:
         return face
+    region = (face_region(definition, kind, placement.region, geometry.width, geometry.height)
+              if definition is not None else None)
 
     def draw(canvas: Canvas) -> None:
         face(canvas)
-        draw_placed(canvas, placement, target, geometry.width, geometry.height, geometry.safe, geometry.bleed)
+        draw_placed(canvas, placement, target, geometry.width, geometry.height, geometry.safe, geometry.bleed,
+                    region=region)
     return draw
 
 
@@ -125,8 +146,9 @@ def dress_cards(definition, cards: Sequence, geometry, own: Mapping[str, Placeme
     for card in cards:
         front = own.get(card.name) or images.get(("art", "cards", card.kind, "image"))
         if id(card.back) not in backs:
-            backs[id(card.back)] = over(card.back, back, "back", geometry)
-        out.append(replace(card, front=over(card.front, front, "card", geometry), back=backs[id(card.back)]))
+            backs[id(card.back)] = over(card.back, back, "back", geometry, definition, "back")
+        out.append(replace(card, front=over(card.front, front, "card", geometry, definition, card.kind),
+                           back=backs[id(card.back)]))
     return out
 
 

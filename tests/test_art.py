@@ -4,7 +4,7 @@ A test variant of Links names a PNG of its own for each master card in its card 
 column, stretched over the card's art region, and one for every back over the whole card.  Each
 image is four flat quadrants of colours no other image uses, so a rendered page's pixel at the
 middle of a quadrant, computed here from the spec's numbers (poker card 63.5 x 88.9 mm, 3 mm
-bleed and safe margin, the art region from 15% to 52% of the height), says whose image is there.
+bleed and safe margin, a master's art region as its face's layout writes it), says whose image is there.
 """
 
 from __future__ import annotations
@@ -22,8 +22,11 @@ Image = pytest.importorskip("PIL.Image")
 pypdfium2 = pytest.importorskip("pypdfium2")
 
 W, H, BLEED, SAFE = 63.5, 88.9, 3.0, 3.0
-#: the art region of a card (cut-box coordinates, mm): inside the safe margin, 15% to 52% of the height
-REGION = (SAFE, 0.15 * H, W - 2 * SAFE, 0.37 * H)
+#: a master card's art region (cut-box coordinates, mm), as layouts/faces/links.toml writes it (where the
+#: star is): x 33% of the width, y 38% of the height less 10.795 mm, 34% wide, 21.59 mm high
+REGION = (0.33 * W, 0.38 * H - 10.795, 0.34 * W, 21.59)
+#: the safe box (the region "safe")
+SAFE_BOX = (SAFE, SAFE, W - 2 * SAFE, H - 2 * SAFE)
 MASTERS = ("ONE", "TWO", "THREE", "FOUR")
 PIXELS = (800, 460)  # 353 dpi over the 57.5 mm wide region: sharp, no warning
 
@@ -167,8 +170,8 @@ def test_an_svg_image_is_drawn_as_vector_art_where_it_belongs(tmp_path, capsys):
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50">'
         '<rect width="50" height="50" fill="#ff0000"/>'
         '<path d="M50 0 H75 A25 25 0 0 1 75 50 H50 Z" style="fill:#0000ff"/></svg>', encoding="utf-8")
-    (tmp_path / "v.toml").write_text('extends = "links"\n[art.cards.central]\nimage = "half.svg"\nfit = "stretch"\n',
-                                     encoding="utf-8")
+    (tmp_path / "v.toml").write_text('extends = "links"\n[art.cards.central]\nimage = "half.svg"\nfit = "stretch"\n'
+                                     'region = "safe"\n', encoding="utf-8")
     code, _, err = run(capsys, "print", "links", "--variant", str(tmp_path / "v.toml"), "--out", str(tmp_path / "o"))
     assert code == 0, err
     from boardlab.layouts import load
@@ -177,7 +180,7 @@ def test_an_svg_image_is_drawn_as_vector_art_where_it_belongs(tmp_path, capsys):
     names = [card.name for card in links_cards(load(tmp_path / "v.toml"))]
     dpi = 150
     page = render(tmp_path / "o" / "links-cards-single.pdf", 2 * names.index("central"), dpi)
-    x, y, w, h = REGION[0] + BLEED, REGION[1] + BLEED, REGION[2], REGION[3]
+    x, y, w, h = SAFE_BOX[0] + BLEED, SAFE_BOX[1] + BLEED, SAFE_BOX[2], SAFE_BOX[3]
 
     def svg_point(u, v):  # viewBox units to page mm
         return x + u / 100 * w, y + v / 50 * h
@@ -216,11 +219,11 @@ def test_an_arc_becomes_curves_on_the_ellipse():
 
 
 def low_variant(folder: Path, allow: bool) -> Path:
-    write_png(folder / "art" / "low.png", 2, size=(163, 93))  # 72 dpi over the 57.5 x 32.9 mm region
+    write_png(folder / "art" / "low.png", 2, size=(163, 235))  # 72 dpi over the 57.5 x 82.9 mm safe box
     text = 'extends = "links"\n'
     if allow:
         text += "[art]\nallow_low_resolution = true\n"
-    text += '[art.cards.central]\nimage = "art/low.png"\nfit = "stretch"\n'
+    text += '[art.cards.central]\nimage = "art/low.png"\nfit = "stretch"\nregion = "safe"\n'
     (folder / "low.toml").write_text(text, encoding="utf-8")
     return folder / "low.toml"
 
@@ -230,8 +233,8 @@ def test_a_72_dpi_image_warns_with_the_card_and_its_dpi(tmp_path, capsys):
     code, _, err = run(capsys, "check", str(path))
     assert code == 0, err
     [warning] = [line for line in err.splitlines() if "warning" in line]
-    # 163 pixels over 57.5 mm: 72.0 dpi; 93 over 32.893 mm: 71.8 dpi; the lower, rounded
-    assert f"{min(163 / (57.5 / 25.4), 93 / (0.37 * H / 25.4)):.0f} dpi" == "72 dpi"
+    # 163 pixels over 57.5 mm: 72.0 dpi; 235 over 82.9 mm: 72.0 dpi; the lower, rounded
+    assert f"{min(163 / (57.5 / 25.4), 235 / ((H - 2 * SAFE) / 25.4)):.0f} dpi" == "72 dpi"
     assert "72 dpi on central" in warning and warning.startswith(f"{path}:5: art.cards.central.image")
 
 
@@ -241,7 +244,7 @@ def test_under_150_dpi_is_an_error_unless_allowed_and_nothing_is_printed(tmp_pat
     code, out, err = run(capsys, "check", str(path))
     assert code == 2 and "72 dpi on central" in err and "allow_low_resolution" in err
     code, out, err = run(capsys, "print", "links", "--variant", str(path), "--out", str(tmp_path / "out"))
-    one_line_failure(code, out, err, "low.toml:3: art.cards.central.image: 72 dpi on central: art/low.png has 163 x 93")
+    one_line_failure(code, out, err, "low.toml:3: art.cards.central.image: 72 dpi on central: art/low.png has 163 x 235")
     assert not (tmp_path / "out").exists()
 
 
@@ -265,7 +268,7 @@ def test_a_bad_image_is_one_file_line_and_nothing_written(tmp_path, capsys, case
 
 
 def test_a_cmyk_image_is_converted_with_a_warning(tmp_path, capsys):
-    Image.new("CMYK", (900, 520), (0, 255, 255, 0)).save(tmp_path / "red.jpg", format="JPEG")
+    Image.new("CMYK", (1000, 1400), (0, 255, 255, 0)).save(tmp_path / "red.jpg", format="JPEG")
     (tmp_path / "c.toml").write_text('extends = "links"\n[art.cards.central]\nimage = "red.jpg"\n', encoding="utf-8")
     code, _, err = run(capsys, "check", str(tmp_path / "c.toml"))
     assert code == 0 and "converted (CMYK to RGB)" in err
@@ -433,8 +436,8 @@ def test_a_fifo_is_refused_without_being_opened(tmp_path, capsys):
 def test_a_16_bit_image_is_converted_to_8_bits_with_a_warning(tmp_path, capsys):
     import numpy
 
-    levels = numpy.zeros((520, 900), dtype=numpy.uint16)
-    levels[:, :450] = 40000  # the left half at 40000 / 65535 of white
+    levels = numpy.zeros((1400, 1000), dtype=numpy.uint16)
+    levels[:, :500] = 40000  # the left half at 40000 / 65535 of white
     Image.fromarray(levels).save(tmp_path / "deep.png", format="PNG")
     assert Image.open(tmp_path / "deep.png").getpixel((100, 100)) == 40000
     assert (tmp_path / "deep.png").read_bytes()[24] == 16  # the PNG header says 16 bits
@@ -446,3 +449,22 @@ def test_a_16_bit_image_is_converted_to_8_bits_with_a_warning(tmp_path, capsys):
     converted = Image.open(io.BytesIO(read_picture(tmp_path / "deep.png").data))
     assert converted.mode == "L"
     assert abs(converted.getpixel((100, 100)) - round(40000 / 257)) <= 1 and converted.getpixel((800, 100)) == 0
+
+
+def test_an_image_follows_its_region_when_a_variant_moves_it_in_the_layout(variant, tmp_path, capsys):
+    """[layout.master.art] moved to the card's lower left: master ONE's image is drawn there."""
+    folder, _ = variant
+    moved = (6.0, 60.0, 30.0, 20.0)  # x, y, width, height in mm
+    (folder / "moved.toml").write_text(
+        'extends = "art.toml"\n\n[layout.master.art]\n'
+        f'x = {moved[0]}\ny = {moved[1]}\nwidth = {moved[2]}\nheight = {moved[3]}\n', encoding="utf-8")
+    code, _, err = run(capsys, "print", "links", "--variant", str(folder / "moved.toml"), "--out", str(tmp_path))
+    assert code == 0, err
+    from boardlab.layouts import load
+    from boardlab.printkit.games.links import links_cards
+
+    names = [card.name for card in links_cards(load(folder / "moved.toml"))]
+    page = render(tmp_path / "links-cards-single.pdf", 2 * names.index("master-one"), 150)
+    box = (moved[0] + BLEED, moved[1] + BLEED, moved[2], moved[3])
+    seen = [at(page, x, y, 150) for x, y in quadrant_points(box)]
+    assert all(close(s, e) for s, e in zip(seen, quadrants(0))), seen
