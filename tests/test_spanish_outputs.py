@@ -141,3 +141,18 @@ def test_spanish_reports_hold_no_english_word(path: Path) -> None:
     # (`boardlab playtests add`): identifiers, as printed
     text = pdf_text(pdf)
     assert sorted(words(text) & english_only() - rule_keys() - typed_commands(text)) == []
+
+
+#: calques a Spanish reader stumbles on (issue 37): chart words and turns of phrase copied from
+#: English ("fair share", "whiskers", "MCTS budget", "1.5 times more", "odds of 10 to 1", "suit")
+CALQUES = ("parte justa", "bigotes", "presupuesto de mcts", "veces más", "contra 1", "por palo")
+
+
+def test_the_spanish_words_hold_none_of_the_calques() -> None:
+    """Every Spanish text boardlab prints comes from layouts/terms/es.toml or a Spanish rulebook:
+    none of them holds a calque (each was in the table before this test)."""
+    with open(ROOT / "layouts" / "terms" / "es.toml", "rb") as f:
+        texts = strings(tomllib.load(f))
+    texts += [path.read_text(encoding="utf-8") for path in (ROOT / "layouts" / "rulebooks").glob("*.es.md")]
+    found = sorted({calque for text in texts for calque in CALQUES if calque in text.lower()})
+    assert found == []
