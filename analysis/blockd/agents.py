@@ -29,10 +29,13 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from boardlab.analysis.agents import Agent, AgentTable, OnePlyAgent, RandomAgent
 from boardlab.analysis.mcts import MCTSAgent
+
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.engine import BlockdGame, BlockdState, Move
 
 #: iterations per move of `mcts` (chosen so that it beats random and greedy clearly; see README)
 DEFAULT_BUDGET = 200
@@ -55,7 +58,7 @@ class DestinationRandomAgent(Agent):
     name = "random"
     random_policy = "destination"
 
-    def choose(self, state, rng: random.Random):
+    def choose(self, state: BlockdState, rng: random.Random) -> Move:
         moves = state.legal_moves()
         targets = sorted({move.to for move in moves})
         to = targets[rng.randrange(len(targets))]
@@ -72,7 +75,7 @@ class GreedyAgent(OnePlyAgent):
     name = "greedy"
 
     @staticmethod
-    def value(after, seat: int) -> float:
+    def value(after: BlockdState, seat: int) -> float:
         mobility = [after.mobility(s) for s in range(after.players)]
         return mobility[seat] - (sum(mobility) - mobility[seat])
 
@@ -82,14 +85,14 @@ def mcts_agent(iterations: int, rollout: str = "random") -> Callable:
     return functools.partial(_make_mcts, iterations, rollout)
 
 
-def _make_mcts(iterations: int, rollout: str, game) -> MCTSAgent:
+def _make_mcts(iterations: int, rollout: str, game: BlockdGame) -> MCTSAgent:
     policy = GreedyAgent() if rollout == "greedy" else RandomAgent()
     suffix = "" if rollout == "random" else f"-{rollout}"
     budget = "" if iterations == DEFAULT_BUDGET else f"-{iterations}"
     return MCTSAgent(iterations, policy, EXPLORATION, name=f"mcts{suffix}{budget}")
 
 
-def _greedy(game) -> GreedyAgent:
+def _greedy(game: BlockdGame) -> GreedyAgent:
     return GreedyAgent()
 
 

@@ -33,7 +33,7 @@ Randomness, and what matches the reference path:
 from __future__ import annotations
 
 import gc
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -43,6 +43,10 @@ from boardlab.analysis.runner import CHANCE_STREAM, GameRecord, derive_seed  # n
 from boardlab.analysis.seeds import derive_seeds
 from boardlab.analysis.blockd.tally import BlockdTally
 from boardlab.analysis.tally import SummaryTally
+
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.engine import BlockdGame
+    from boardlab.analysis.runner import Match
 
 #: stream of the batch path's move choices (the runner uses 0 for deals and 1 for agents)
 BATCH_STREAM = 2
@@ -68,7 +72,7 @@ def uniforms(keys: np.ndarray, turns: np.ndarray) -> np.ndarray:
 
 
 # -- the games --------------------------------------------------------------------------------
-def deal_cards(game, deal_seeds: Sequence[int] | np.ndarray) -> np.ndarray:
+def deal_cards(game: BlockdGame, deal_seeds: Sequence[int] | np.ndarray) -> np.ndarray:
     """The card id on every cell for each deal: `engine.deal` with `Random(seed)`, vectorised.
 
     Each deal's key is the first 64-bit draw of `random.Random(seed)`, as in `engine.deal`
@@ -86,7 +90,7 @@ def deal_cards(game, deal_seeds: Sequence[int] | np.ndarray) -> np.ndarray:
 
 
 # -- the runner's hook ------------------------------------------------------------------------
-def weighting_of(game, match) -> int | None:
+def weighting_of(game: BlockdGame, match: Match) -> int | None:
     """The kernel weighting when every seat of `match` plays the same random policy, else None."""
     policies = {factory(game).random_policy for factory in match.agents}
     if len(policies) != 1:
@@ -94,7 +98,7 @@ def weighting_of(game, match) -> int | None:
     return kernel.WEIGHTINGS.get(policies.pop())
 
 
-def unsupported(game, match=None) -> str | None:
+def unsupported(game: BlockdGame, match: Match | None = None) -> str | None:
     """Why the batch path cannot play this match (None when it can)."""
     why = kernel.unsupported(game)
     if why is None and match is not None and weighting_of(game, match) is None:
@@ -102,12 +106,12 @@ def unsupported(game, match=None) -> str | None:
     return why
 
 
-def block_size(game, match) -> int | None:
+def block_size(game: BlockdGame, match: Match) -> int | None:
     """The runner's block size for this match: `BATCH_BLOCK` when the batch path plays it."""
     return BATCH_BLOCK if unsupported(game, match) is None else None
 
 
-def block_deals(game, match, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def block_deals(game: BlockdGame, match: Match, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(deal, rotation, card id per cell) of games `indices`: the deals `runner.play_one` makes.
 
     Deal d is the reference path's `engine.deal` from `derive_seed(seed, CHANCE_STREAM, d)`;
@@ -127,7 +131,7 @@ def block_deals(game, match, indices: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return deal_of, rotation_of, card_ids
 
 
-def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
+def play_block(game: BlockdGame, match: Match, start: int, stop: int) -> list[GameRecord] | None:
     """Records of games start..stop-1 of `match`, or None when the batch path does not apply."""
     if unsupported(game, match) is not None:
         return None
@@ -142,7 +146,8 @@ def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
             gc.enable()
 
 
-def _played(game, match, start: int, stop: int):
+def _played(game: BlockdGame, match: Match, start: int, stop: int
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, kernel.KernelResult]:
     """(indices, deal per game, rotation per game, `kernel.KernelResult`) of games start..stop-1."""
     indices = np.arange(start, stop)
     deal_of, rotation_of, card_ids = block_deals(game, match, indices)
@@ -152,7 +157,7 @@ def _played(game, match, start: int, stop: int):
     return indices, deal_of, rotation_of, kernel.play_deals(game, card_ids, keys, weighting)
 
 
-def _play_block(game, match, start: int, stop: int) -> list[GameRecord]:
+def _play_block(game: BlockdGame, match: Match, start: int, stop: int) -> list[GameRecord]:
     indices, deal_of, rotation_of, result = _played(game, match, start, stop)
     names: dict[int, tuple[str, ...]] = {}
     for index, rotation in zip(indices.tolist(), rotation_of.tolist()):
@@ -165,7 +170,7 @@ def _play_block(game, match, start: int, stop: int) -> list[GameRecord]:
             in zip(indices.tolist(), deal_of.tolist(), rotation_of.tolist(), out, elim)]
 
 
-def tally_block(game, match, start: int, stop: int) -> SummaryTally | None:
+def tally_block(game: BlockdGame, match: Match, start: int, stop: int) -> SummaryTally | None:
     """The summary tally of games start..stop-1 of `match` from the kernel's arrays (no record
     built), or None when the batch path does not apply.
 

@@ -45,7 +45,7 @@ Points the spec leaves open, fixed here:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from boardlab.analysis.blockd.walks import Grid, walk_table
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, TurnState
@@ -53,7 +53,11 @@ from boardlab.layouts import blockd as blockd_schema
 from boardlab.layouts.errors import BoardlabError
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from boardlab.analysis.blockd.tally import BlockdTally
+    from boardlab.analysis.runner import GameRecord, Match
+    from boardlab.analysis.tally import SummaryTally
 
 #: agent name -> factory(game); filled by the agents module of the search work (part B)
 from boardlab.analysis.blockd.agents import AGENTS  # noqa: E402,F401  (the agents module fills it)
@@ -84,7 +88,7 @@ def nth_cell(mask: int, n: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def destinations(walks, blocked: int, others: int, pawns: str) -> int:
+def destinations(walks: Sequence[tuple[int, int]], blocked: int, others: int, pawns: str) -> int:
     """Mask of the destinations of a walk table, given blocked cards, other pawns and the pawns rule.
 
     `pawns` is the definition's `rules.pawns`: "pass" (paths cross pawns, never end on one),
@@ -103,7 +107,7 @@ def destinations(walks, blocked: int, others: int, pawns: str) -> int:
     return reach & ~others if pawns == "pass" else reach
 
 
-def has_destination(walks, blocked: int, others: int, pawns: str) -> bool:
+def has_destination(walks: Sequence[tuple[int, int]], blocked: int, others: int, pawns: str) -> bool:
     """Whether `destinations(...)` is not empty (stops at the first open walk)."""
     if pawns == "block":
         blocked |= others
@@ -176,7 +180,7 @@ def _parse_cell(word: str, columns: int) -> int:
     return row * columns + column
 
 
-def _cell_from_pair(pair, columns: int) -> int:
+def _cell_from_pair(pair: Any, columns: int) -> int:
     if (not isinstance(pair, list) or len(pair) != 2 or not all(type(v) is int for v in pair)
             or not 0 <= pair[1] < columns or pair[0] < 0):
         raise ValueError(f"not a cell: {pair!r}")
@@ -210,7 +214,7 @@ class Deal:
         self.suit_cells = tuple(sum(1 << cell for cell, s in enumerate(self.suit) if s == suit)
                                 for suit in range(len(game.suits)))
         self.start = tuple(self.card_ids.index(game.start_card(suit)) for suit in range(len(game.suits)))
-        self.compiled = None  # the compiled kernel's arrays of this deal, made when first needed
+        self.compiled: tuple[np.ndarray, np.ndarray] | None = None  # the compiled kernel's arrays of this deal, made when first needed
 
 
 _MASK64 = (1 << 64) - 1
@@ -254,7 +258,7 @@ class BlockdGame(Game[blockd_schema.Definition]):
     reads_positions = True
     chance_listed = False  # a deal is one of 24! arrangements: sampled, never listed
 
-    def __init__(self, definition, players: int):
+    def __init__(self, definition: blockd_schema.Definition, players: int) -> None:
         super().__init__(definition, players)
         cards, rules = definition.cards, definition.rules
         self.grid = Grid.from_definition(definition)
@@ -327,7 +331,7 @@ class BlockdGame(Game[blockd_schema.Definition]):
         """The chance node before the deal."""
         return BlockdState(self)
 
-    def state_from_position(self, data) -> "BlockdState":
+    def state_from_position(self, data: Any) -> "BlockdState":
         """The state of a position in the JSON form of docs/positions/blockd.md.
 
         The state is a snapshot: its mover is `to_move`, even when that player has no move.
@@ -337,13 +341,13 @@ class BlockdGame(Game[blockd_schema.Definition]):
         from boardlab.analysis.blockd.position import parse_position
         return parse_position(self, data)
 
-    def play_block(self, match, start: int, stop: int):
+    def play_block(self, match: Match, start: int, stop: int) -> list[GameRecord] | None:
         """Games start..stop-1 of a match by the batched random self-play path
         (`boardlab.analysis.blockd.batch`), or None when its agents are not all random."""
         from boardlab.analysis.blockd.batch import play_block
         return play_block(self, match, start, stop)
 
-    def block_size(self, match) -> int | None:
+    def block_size(self, match: Match) -> int | None:
         """The runner's block size when the batched path plays this match (None: the default)."""
         from boardlab.analysis.blockd.batch import block_size
         return block_size(self, match)
@@ -360,12 +364,12 @@ class BlockdGame(Game[blockd_schema.Definition]):
         tally.add(records)
         return tally.result()
 
-    def tally(self, match) -> "BlockdTally":
+    def tally(self, match: Match | None) -> "BlockdTally":
         """The counts of `summarize`, streamed (`blockd.tally.BlockdTally`)."""
         from boardlab.analysis.blockd.tally import BlockdTally
         return BlockdTally()
 
-    def tally_block(self, match, start: int, stop: int):
+    def tally_block(self, match: Match, start: int, stop: int) -> SummaryTally | None:
         """The summary tally of games start..stop-1 straight from the compiled games' arrays
         (`batch.tally_block`, no record built), or None when the batched path does not play them."""
         from boardlab.analysis.blockd.batch import tally_block
@@ -438,7 +442,7 @@ class BlockdState(TurnState):
     def sample_chance(self, rng: random.Random) -> tuple[int, ...]:
         return random_deal(self.game, rng)
 
-    def apply(self, move) -> None:
+    def apply(self, move: Any) -> None:
         """Deal (at the chance node) or play `move` in place.
 
         :raises IllegalMoveError: when the move is not legal here.
@@ -629,7 +633,7 @@ class BlockdState(TurnState):
         return position_of(self)
 
     # -- turn order -----------------------------------------------------------------------
-    def _deal(self, card_ids) -> None:
+    def _deal(self, card_ids: Sequence[int]) -> None:
         game = self.game
         self.deal = game.deal_of(card_ids)
         self.pawns = [self.deal.start[seat] for seat in range(game.players)]
@@ -697,12 +701,12 @@ class BlockdState(TurnState):
             self._finish(())
 
 
-def make_game(definition, players: int) -> BlockdGame:
+def make_game(definition: blockd_schema.Definition, players: int) -> BlockdGame:
     """The engine's entry point (see analysis/engines.py)."""
     return BlockdGame(definition, players)
 
 
-def _definition():
+def _definition() -> blockd_schema.Definition:
     from boardlab.layouts import load
     return load("blockd")
 

@@ -4,26 +4,33 @@ grid and the mean start mobility of a pawn by card, drawn from the engine's own 
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from boardlab.analysis.report.document import chart, table
 from boardlab.analysis.runner import CHANCE_STREAM, derive_seed
+
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.engine import BlockdState
+    from boardlab.layouts.blockd import Definition
 
 #: deals over which Blockd's start mobility is averaged per card
 BLOCKD_DEALS = 200
 
 
-def report_extras(definition, players: int, seed: int) -> tuple[list, dict]:
+def report_extras(definition: Definition, players: int, seed: int) -> tuple[list, dict]:
     """Mobility on the grid of one deal, and the mean start mobility of a pawn by card."""
     from boardlab.analysis.blockd.engine import make_game, random_deal
 
     game = make_game(definition, players)
 
-    def dealt(d: int):
+    def dealt(d: int) -> BlockdState:
         state = game.new_initial_state()
         state.apply(random_deal(game, random.Random(derive_seed(seed, CHANCE_STREAM, d))))
         return state
 
     state = dealt(0)
+    deal = state.deal
+    assert deal is not None  # dealt above
     grid = game.grid
     values: list[list[int | None]] = []
     labels: list[list[str]] = []
@@ -32,7 +39,7 @@ def report_extras(definition, players: int, seed: int) -> tuple[list, dict]:
         labels.append([])
         for column in range(grid.columns):
             cell = grid.cell(row, column)
-            card_id = state.deal.card_ids[cell]
+            card_id = deal.card_ids[cell]
             blind = game.cards[card_id].is_blind
             values[-1].append(None if blind else state.destinations_from(cell, 0).bit_count())
             pawn = state.pawns.index(cell) + 1 if cell in state.pawns else None
@@ -40,8 +47,10 @@ def report_extras(definition, players: int, seed: int) -> tuple[list, dict]:
     by_kind: dict[str, list[int]] = {}
     for d in range(BLOCKD_DEALS):
         s = dealt(d)
+        s_deal = s.deal
+        assert s_deal is not None  # dealt above
         for cell in range(grid.cells):
-            card = game.cards[s.deal.card_ids[cell]]
+            card = game.cards[s_deal.card_ids[cell]]
             if card.is_blind:
                 continue
             kind = "start card" if card.value == definition.cards.start_value else f"value {card.value}"

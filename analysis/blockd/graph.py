@@ -18,17 +18,22 @@ move turns a card face down; `trap_distance` does not.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import networkx as nx
 
 from boardlab.analysis.blockd.engine import destinations, has_destination, cells_of
 
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.engine import BlockdState
 
-def _others(state, cell: int) -> int:
+
+def _others(state: BlockdState, cell: int) -> int:
     """Pawns other than the ones standing on `cell` (one of which would be the mover)."""
     return state.pawn_mask() & ~(1 << cell)
 
 
-def move_graph(state) -> nx.DiGraph:
+def move_graph(state: BlockdState) -> nx.DiGraph:
     """The move graph of a dealt position (see the module docstring).
 
     Node attributes: `row`, `column`, `open` (face up) and `pawn` (seat standing there or -1).
@@ -41,10 +46,12 @@ def move_graph(state) -> nx.DiGraph:
         seat = state.pawns.index(cell) if cell in state.pawns else -1
         graph.add_node(cell, row=row, column=column, open=not blocked >> cell & 1, pawn=seat)
     rule = state.game.rules.pawns
+    deal = state.deal
+    assert deal is not None  # a dealt position
     for cell in range(grid.cells):
         if blocked >> cell & 1:
             continue
-        reach = destinations(state.deal.walks[cell], blocked, _others(state, cell), rule)
+        reach = destinations(deal.walks[cell], blocked, _others(state, cell), rule)
         graph.add_edges_from((cell, to) for to in cells_of(reach))
     return graph
 
@@ -77,7 +84,7 @@ def reachable_within(graph: nx.DiGraph, cell: int, turns: int) -> dict[int, int]
     return dict(sorted(nx.single_source_shortest_path_length(graph, cell, cutoff=turns).items()))
 
 
-def trap_distance(state, seat: int, horizon: int = 3) -> int | None:
+def trap_distance(state: BlockdState, seat: int, horizon: int = 3) -> int | None:
     """The fewest moves after which `seat`'s pawn could stand without a move, if it moved alone.
 
     Precisely: the opponents' pawns stand still and nothing else changes, except that every
@@ -95,7 +102,9 @@ def trap_distance(state, seat: int, horizon: int = 3) -> int | None:
     cell = state.pawns[seat]
     if cell < 0:
         return None
-    walks, blind, rule = state.deal.walks, state.deal.blind, state.game.rules.pawns
+    deal = state.deal
+    assert deal is not None  # a dealt position
+    walks, blind, rule = deal.walks, deal.blind, state.game.rules.pawns
     others = state.pawn_mask(seat)
     if not has_destination(walks[cell], state.down | blind, others, rule):
         return 0

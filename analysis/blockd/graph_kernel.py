@@ -24,15 +24,20 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from boardlab.analysis.jit import njit
 
 from boardlab.analysis.blockd import kernel
-from boardlab.analysis.blockd.kernel import BLOCK, STACK, low_index
+from boardlab.analysis.blockd.kernel import BLOCK, STACK, Arr, Int, low_index
+
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.engine import BlockdState
 
 
 @njit(cache=True, inline="always")
-def _reach(masks, dests, skips, spans, c, cell, wall, landing):
+def _reach(masks: Arr, dests: Arr, skips: Arr, spans: Arr, c: Int, cell: Int, wall: Int, landing: Int) -> Int:
     """Mask of the destinations of a pawn on `cell` (class c), given the walls and the landing mask."""
     out = np.int64(0)
     j = spans[c, cell, 0]
@@ -50,7 +55,7 @@ def _reach(masks, dests, skips, spans, c, cell, wall, landing):
 
 
 @njit(cache=True, inline="always")
-def _has_reach(masks, dests, skips, spans, c, cell, wall, landing):
+def _has_reach(masks: Arr, dests: Arr, skips: Arr, spans: Arr, c: Int, cell: Int, wall: Int, landing: Int) -> bool:
     """Whether `_reach(...)` is not empty (stops at the first destination)."""
     j = spans[c, cell, 0]
     end = spans[c, cell, 1]
@@ -65,7 +70,8 @@ def _has_reach(masks, dests, skips, spans, c, cell, wall, landing):
 
 
 @njit(cache=True)
-def _dead_end_within(cls, masks, dests, skips, spans, start, down, blind, others, rule, keep_stacked, moves):
+def _dead_end_within(cls: Arr, masks: Arr, dests: Arr, skips: Arr, spans: Arr, start: Int, down: Int, blind: Int,
+                     others: Int, rule: Int, keep_stacked: bool, moves: Int) -> bool:
     """Whether some sequence of 1..`moves` moves from `start` ends on a cell without a move."""
     landing = ~others if rule != STACK else np.int64(-1)
     extra = others if rule == BLOCK else np.int64(0)
@@ -97,7 +103,8 @@ def _dead_end_within(cls, masks, dests, skips, spans, start, down, blind, others
 
 
 @njit(cache=True)
-def _figures(cls, masks, dests, skips, spans, blocked, pawn_mask, rule, reach):
+def _figures(cls: Arr, masks: Arr, dests: Arr, skips: Arr, spans: Arr, blocked: Int, pawn_mask: Int, rule: Int,
+             reach: Arr) -> tuple[Int, Int, Int]:
     """Fill `reach[cell]` (the move graph) and return (dead cells, components, largest component)."""
     cells = reach.shape[0]
     for cell in range(cells):
@@ -148,7 +155,7 @@ def _figures(cls, masks, dests, skips, spans, blocked, pawn_mask, rule, reach):
     return dead, parts, largest
 
 
-def graph_figures(state) -> tuple[int, int, int, list[int]] | None:
+def graph_figures(state: BlockdState) -> tuple[int, int, int, list[int]] | None:
     """(dead cells, components, largest component size, reach mask per cell) of a dealt
     position's move graph, or None when the kernel does not play its rules."""
     game = state.game
@@ -175,7 +182,7 @@ def reachable_count(reach: list[int], cell: int, turns: int) -> int:
     return seen.bit_count() - 1
 
 
-def trap_distance(state, seat: int, horizon: int = 3) -> int | None:
+def trap_distance(state: BlockdState, seat: int, horizon: int = 3) -> int | None:
     """`graph.trap_distance`, compiled (it falls back to it for rules the kernel does not play).
 
     :raises ValueError: when `horizon` is negative.
@@ -189,6 +196,7 @@ def trap_distance(state, seat: int, horizon: int = 3) -> int | None:
         return graph.trap_distance(state, seat, horizon)
     t = kernel.tables_of(game)
     deal = state.deal
+    assert deal is not None  # a dealt position
     cls = kernel.deal_arrays_of(state)[0]
     others = state.pawn_mask(seat)
     rule = kernel.PAWNS[game.rules.pawns]

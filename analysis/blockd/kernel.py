@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
 from boardlab.analysis.jit import njit
@@ -65,6 +66,15 @@ except ImportError:  # pragma: no cover
 
 from boardlab.analysis.blockd import walks_kernel
 from boardlab.analysis.blockd.walks import walk_rows
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from boardlab.analysis.blockd.engine import BlockdGame, BlockdState
+
+#: a compiled function's array argument, and its integer (a Python int, or numpy's inside the kernel)
+Arr = np.ndarray
+Int = int | np.integer
 
 #: the largest board whose cells fit an int64 mask
 MAX_CELLS = 62
@@ -107,7 +117,7 @@ R_PLAYERS, R_PAWNS, R_FLIP, R_IMMEDIATE, R_RESTORE, R_MAX_TURNS, R_AT_ONCE = ran
 
 
 
-def unsupported(game) -> str | None:
+def unsupported(game: BlockdGame) -> str | None:
     """Why the kernel cannot play this game's rules (None when it can); found once per game.
 
     >>> from boardlab.layouts import load
@@ -120,7 +130,7 @@ def unsupported(game) -> str | None:
     return game.__dict__["_kernel_unsupported"]
 
 
-def _unsupported(game) -> str | None:
+def _unsupported(game: BlockdGame) -> str | None:
     if game.grid.cells > MAX_CELLS:
         return f"{game.grid.cells} cells (the compiled path handles at most {MAX_CELLS})"
     for f in dataclasses.fields(game.rules):
@@ -135,7 +145,7 @@ def _unsupported(game) -> str | None:
 class KernelTables:
     """The game's walk tables stacked per step-count class, per-card lookups and the rule vector."""
 
-    def __init__(self, game):
+    def __init__(self, game: BlockdGame) -> None:
         cells = game.grid.cells
         classes: list[tuple[int, ...]] = []
         card_class, card_suit = [], []
@@ -185,7 +195,7 @@ class KernelTables:
                                game.flip_at_once], dtype=np.int64)
 
     @functools.cached_property
-    def _graph_arrays(self):
+    def _graph_arrays(self) -> tuple[Arr, Arr, Arr, Arr]:
         """`masks`, `dests`, `skips` (the index of the first walk of the next destination) laid flat,
         every class's rows one after the other, and `spans[c, cell]` = (first, end) of a row: made
         when first asked for (`graph_kernel` reads them; the games read `walk_masks`)."""
@@ -215,7 +225,7 @@ class KernelTables:
     def spans(self) -> np.ndarray:
         return self._graph_arrays[3]
 
-    def deal_arrays(self, card_ids: np.ndarray):
+    def deal_arrays(self, card_ids: ArrayLike) -> tuple[Arr, Arr, Arr, Arr]:
         """(class per cell, suit per cell, blind mask, start cell per seat) of deals (rows of card ids)."""
         card_ids = np.asarray(card_ids, dtype=np.int64)
         cls = self.card_class[card_ids]
@@ -229,7 +239,7 @@ class KernelTables:
 _TABLES: dict[tuple, KernelTables] = {}
 
 
-def tables_of(game) -> KernelTables:
+def tables_of(game: BlockdGame) -> KernelTables:
     """The game's `KernelTables`, built once per game object and shared by equal games
     (`boardlab tables` makes a game object per block of deals)."""
     tables = game.__dict__.get("_kernel_tables")
@@ -245,7 +255,7 @@ def tables_of(game) -> KernelTables:
 
 # -- bits and random numbers ----------------------------------------------------------------
 @njit(cache=True)
-def popcount(x):
+def popcount(x: Int) -> Int:
     """Set bits of a non-negative int64 (the classic SWAR sum)."""
     v = np.uint64(x)
     v = v - ((v >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -256,12 +266,12 @@ def popcount(x):
 
 if trailing_zeros is not None:
     @njit(cache=True)
-    def low_index(x):
+    def low_index(x: Int) -> Int:
         """The index of the lowest set bit of a non-zero int64 (one machine instruction)."""
         return np.int64(trailing_zeros(x))
 else:  # pragma: no cover - numba without the intrinsic
     @njit(cache=True)
-    def low_index(x):
+    def low_index(x: Int) -> Int:
         """The index of the lowest set bit of a non-zero int64."""
         i = 0
         while not (x >> i) & 1:
@@ -270,7 +280,7 @@ else:  # pragma: no cover - numba without the intrinsic
 
 
 @njit(cache=True)
-def nth_bit(x, n):
+def nth_bit(x: Int, n: Int) -> Int:
     """The index of the n-th (0-based) set bit of x."""
     for _ in range(n):
         x &= x - 1
@@ -278,14 +288,14 @@ def nth_bit(x, n):
 
 
 @njit(cache=True)
-def draw(key, turn):
+def draw(key: np.uint64, turn: Int) -> np.uint64:
     """The uint64 draw of turn `turn` of the stream `key` (`batch.uniforms` before scaling)."""
     return splitmix(key + np.uint64(turn + 1) * GOLDEN)
 
 
 # -- moves ----------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _context(st, pawns, bonus, rules, seat):
+def _context(st: Arr, pawns: Arr, bonus: Arr, rules: Arr, seat: Int) -> tuple[Int, Int, Int, Int]:
     """(wall, others, restorable, landing) of `seat`'s move."""
     others = np.int64(0)
     for s in range(rules[R_PLAYERS]):
@@ -300,7 +310,7 @@ def _context(st, pawns, bonus, rules, seat):
 
 
 @njit(cache=True)
-def reach(masks, bits, first, stop, wall):
+def reach(masks: Arr, bits: Arr, first: Int, stop: Int, wall: Int) -> Int:
     """The destinations of walks first .. stop - 1 (unsigned) that enter no cell of `wall`.
 
     Branch-free over the walks, so that the compiler tests many walks per vector instruction
@@ -317,7 +327,7 @@ def reach(masks, bits, first, stop, wall):
 
 
 @njit(cache=True, inline="always")
-def moves(st, pawns, bonus, cls, rules, masks, bits, lo, hi, seat, via):
+def moves(st: Arr, pawns: Arr, bonus: Arr, cls: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, seat: Int, via: Arr) -> tuple[Int, Int]:
     """The moves of `seat` as masks: returns `plain` (destinations without a restore) and
     fills `via[r]`, for every restorable card r, with the destinations after restoring r
     (`plain` included), both after the landing rule.
@@ -341,7 +351,7 @@ def moves(st, pawns, bonus, cls, rules, masks, bits, lo, hi, seat, via):
 
 
 @njit(cache=True, inline="always")
-def any_move(plain, restorable, via):
+def any_move(plain: Int, restorable: Int, via: Arr) -> bool:
     """Whether the masks of `moves` hold a move."""
     if plain:
         return True
@@ -353,7 +363,7 @@ def any_move(plain, restorable, via):
 
 
 @njit(cache=True, inline="always")
-def pick(plain, restorable, via, u1, u2, weighting):
+def pick(plain: Int, restorable: Int, via: Arr, u1: float, u2: float, weighting: Int) -> tuple[Int, Int]:
     """The chosen move (restored card or -1, destination) for the uniform numbers u1, u2."""
     if weighting == MOVES:
         total = popcount(plain)
@@ -405,7 +415,7 @@ def pick(plain, restorable, via, u1, u2, weighting):
 
 # -- turn order -----------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _leave(st, pawns, marked, bonus, rules, leaving, elim):
+def _leave(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, rules: Arr, leaving: Int, elim: Arr) -> None:
     """The pawns of the seats in the mask `leaving` (bit s: seat s) leave the board (engine `_leave`)."""
     n = rules[R_PLAYERS]
     gone = np.int64(0)
@@ -428,7 +438,7 @@ def _leave(st, pawns, marked, bonus, rules, leaving, elim):
 
 
 @njit(cache=True, inline="always")
-def _next_seat(pawns, marked, n, after):
+def _next_seat(pawns: Arr, marked: Arr, n: Int, after: Int) -> Int:
     for s in range(after + 1, n):
         if pawns[s] >= 0 and not marked[s]:
             return s
@@ -436,7 +446,7 @@ def _next_seat(pawns, marked, n, after):
 
 
 @njit(cache=True, inline="always")
-def _left(pawns, n):
+def _left(pawns: Arr, n: Int) -> tuple[Int, Int]:
     count, last = 0, -1
     for s in range(n):
         if pawns[s] >= 0:
@@ -446,7 +456,7 @@ def _left(pawns, n):
 
 
 @njit(cache=True, inline="always")
-def advance(st, pawns, marked, bonus, cls, rules, masks, bits, lo, hi, elim, after, via):
+def advance(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, elim: Arr, after: Int, via: Arr) -> None:
     """Find the next player who can move, resolving eliminations and the end (engine `_advance`);
     the mover's moves are left in `st[PLAIN]`, `st[RESTORABLE]` and `via`."""
     n = rules[R_PLAYERS]
@@ -494,7 +504,7 @@ def advance(st, pawns, marked, bonus, cls, rules, masks, bits, lo, hi, elim, aft
 
 
 @njit(cache=True, inline="always")
-def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, elim, restore, to, via):
+def apply_move(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, suit: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, elim: Arr, restore: Int, to: Int, via: Arr) -> None:
     """The mover plays (restore, to) and play passes on (engine `apply`); the move must be legal."""
     seat = st[MOVER]
     left = pawns[seat]
@@ -518,7 +528,7 @@ def apply_move(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, 
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, elim, key, weighting, history, via):
+def play_on(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, suit: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, elim: Arr, key: np.uint64, weighting: Int, history: Arr, via: Arr) -> None:
     """Random moves from a position with a mover until the game ends; `history[t]` gets
     (seat, restore, to) of turn t when `history` has rows; `via` is scratch of 64 int64."""
     if st[DONE]:
@@ -540,7 +550,7 @@ def play_on(st, pawns, marked, bonus, cls, suit, rules, masks, bits, lo, hi, eli
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def play_games(cls, suit, blind, starts, keys, rules, masks, bits, lo, hi, weighting, out, elim, histories, scratch):
+def play_games(cls: Arr, suit: Arr, blind: Arr, starts: Arr, keys: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, weighting: Int, out: Arr, elim: Arr, histories: Arr, scratch: Arr) -> None:
     """Play one random game per row of `cls`/`suit`/`blind`/`starts` from its deal.
 
     `out[g]` receives the final position vector, `elim[g, k]` the k-th elimination (round,
@@ -612,7 +622,7 @@ def record_fields(st: list[int], gone: list[list[int]]) -> tuple[tuple[int, ...]
     return (winner,) if winner >= 0 else (), bool(st[UNFINISHED]), st[TURNS], stats
 
 
-def play_deals(game, card_ids, move_keys, weighting: int = MOVES, recorded: int = 0) -> KernelResult:
+def play_deals(game: BlockdGame, card_ids: ArrayLike, move_keys: Arr, weighting: int = MOVES, recorded: int = 0) -> KernelResult:
     """Random self-play of one game per row of `card_ids` (card id per cell), moves drawn
     from the stream of `move_keys[g]`; the histories of the first `recorded` games are kept.
 
@@ -635,7 +645,7 @@ def play_deals(game, card_ids, move_keys, weighting: int = MOVES, recorded: int 
 
 
 @njit(cache=True)
-def playout(packed, cls, suit, rules, masks, bits, lo, hi, key, weighting):
+def playout(packed: Arr, cls: Arr, suit: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, key: np.uint64, weighting: Int) -> Int:
     """The winner (-1: none, or unfinished) of random play from a packed position:
     the `FIELDS` position fields, then pawns, marked and bonus per seat."""
     n = rules[R_PLAYERS]
@@ -649,9 +659,10 @@ def playout(packed, cls, suit, rules, masks, bits, lo, hi, key, weighting):
     return st[WINNER] if not st[UNFINISHED] else -1
 
 
-def deal_arrays_of(state) -> tuple[np.ndarray, np.ndarray]:
+def deal_arrays_of(state: BlockdState) -> tuple[np.ndarray, np.ndarray]:
     """(step-count class, suit) of the card on every cell of a state's deal, kept on its shared `Deal`."""
     deal = state.deal
+    assert deal is not None  # a dealt position
     if deal.compiled is None:
         t = tables_of(state.game)
         card_ids = np.array(deal.card_ids, dtype=np.int64)
@@ -659,12 +670,13 @@ def deal_arrays_of(state) -> tuple[np.ndarray, np.ndarray]:
     return deal.compiled
 
 
-def playout_winner(state, key: int, weighting: int) -> int:
+def playout_winner(state: BlockdState, key: int, weighting: int) -> int:
     """The winner of random play to the end from an engine state (-1: none); the state is unchanged.
 
     The deal's per-cell arrays are made once per deal (kept on the shared `Deal`).
     """
     deal = state.deal
+    assert deal is not None  # a dealt position
     arrays = deal_arrays_of(state)
     t = tables_of(state.game)
     packed = np.array([state.down, deal.blind, state.mover, state.turns, state.round, state.last_mover, -1, 0,
@@ -678,10 +690,11 @@ class Position:
 
     __slots__ = ("st", "pawns", "marked", "bonus", "cls", "suit", "elim", "tables")
 
-    def __init__(self, state):
+    def __init__(self, state: BlockdState) -> None:
         game = state.game
         t = self.tables = tables_of(game)
         deal = state.deal
+        assert deal is not None  # a dealt position
         card_ids = np.array(deal.card_ids, dtype=np.int64)
         self.cls = t.card_class[card_ids]
         self.suit = t.card_suit[card_ids]
@@ -706,7 +719,7 @@ class Position:
     def has_move(self, seat: int) -> bool:
         return bool(any_move(*self.moves(seat)))
 
-    def play_on(self, key: int, weighting: int = MOVES, record: bool = False):
+    def play_on(self, key: int, weighting: int = MOVES, record: bool = False) -> list[tuple[int, ...]]:
         """Random moves to the end of the game (in place); the moves played when `record`."""
         t = self.tables
         history = np.zeros((t.rules[R_MAX_TURNS] if record else 0, 3), dtype=np.int64)
@@ -716,7 +729,7 @@ class Position:
         return [tuple(row) for row in history[start:self.st[TURNS]].tolist()]
 
 
-def listed_moves(plain: int, restorable: int, via) -> list[tuple[int, int]]:
+def listed_moves(plain: int, restorable: int, via: Arr) -> list[tuple[int, int]]:
     """The moves of `Position.moves` as (restore, to) pairs in the kernel's numbering."""
     out = [(-1, to) for to in range(64) if plain >> to & 1]
     for r in range(64):

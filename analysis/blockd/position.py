@@ -16,13 +16,19 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from boardlab.analysis.protocol import TERMINAL
 from boardlab.layouts.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.engine import BlockdGame, BlockdState
+    from boardlab.layouts.blockd import Definition
 
 KEYS = ("game", "grid", "down", "pawns", "to_move", "restore")
 
 
-def _cell(game, pair, what: str) -> int:
+def _cell(game: BlockdGame, pair: Any, what: str) -> int:
     grid = game.grid
     if (not isinstance(pair, list) or len(pair) != 2 or not all(type(v) is int for v in pair)):
         raise BoardlabError(f"{what}: {pair!r} is not a cell (write [row, column])")
@@ -32,7 +38,7 @@ def _cell(game, pair, what: str) -> int:
     return grid.cell(row, column)
 
 
-def parse_position(game, data):
+def parse_position(game: BlockdGame, data: Any) -> BlockdState:
     """A `BlockdState` (a snapshot with `to_move` to move) from a position's JSON data.
 
     :raises BoardlabError: when the position is malformed, naming what is wrong.
@@ -98,7 +104,7 @@ def parse_position(game, data):
     return state
 
 
-def check_reachable(game, state) -> None:
+def check_reachable(game: BlockdGame, state: BlockdState) -> None:
     """Refuse a position that no game can reach (each reason in one line); `boardlab moves` asks.
 
     `parse_position` takes any well-formed snapshot (tests and analyses build positions freely);
@@ -116,6 +122,7 @@ def check_reachable(game, state) -> None:
       still on its start card too, and each earlier seat turned at most one card face down.
     """
     grid, deal = game.grid, state.deal
+    assert deal is not None  # parse_position deals
     mover = state.mover
 
     def where(cell: int) -> str:
@@ -151,7 +158,7 @@ def check_reachable(game, state) -> None:
                             f"(each turns at most one card face down)")
 
 
-def _parse_grid(game, rows) -> list[int]:
+def _parse_grid(game: BlockdGame, rows: Any) -> list[int]:
     grid = game.grid
     if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
         raise BoardlabError(f"grid: must be a list of {grid.rows} strings of {grid.columns} tokens")
@@ -178,7 +185,7 @@ def _parse_grid(game, rows) -> list[int]:
     return card_ids
 
 
-def position_of(state) -> dict:
+def position_of(state: BlockdState) -> dict:
     """A state's position in the JSON form (the mover's colour as `to_move`).
 
     :raises ValueError: at the chance node or a finished game (no one is to move).
@@ -200,7 +207,7 @@ def position_of(state) -> dict:
     }
 
 
-def moves(definition, data) -> list[dict]:
+def moves(definition: Definition, data: Any) -> list[dict]:
     """The legal moves of a position in the JSON form of `boardlab moves` (the `moves` part of the registry entry).
 
     :raises BoardlabError: when the position is malformed or no game can reach it.

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
@@ -36,6 +36,11 @@ from boardlab.analysis.pool import local_pool
 from boardlab.analysis.runner import CHANCE_STREAM, Progress, default_workers, derive_seed
 from boardlab.analysis.tables import Table, TableSet
 
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.engine import BlockdGame, BlockdState
+    from boardlab.analysis.tables import TableOptions
+    from boardlab.layouts.blockd import Definition
+
 TABLE_PLAY_STREAM = 2  # the random moves of the table games (simulate uses streams 0 and 1)
 REACH_TURNS = 2
 TRAP_HORIZON = 3
@@ -44,7 +49,7 @@ PER_PAWN = ("mobility", "reach", "trap")
 PER_POSITION = ("dead_cells", "components", "largest_component")
 
 
-def measure(state) -> dict[str, list]:
+def measure(state: BlockdState) -> dict[str, list]:
     """The quantities of one position: per pawn on the board, and per position.
 
     >>> from boardlab.analysis.blockd.engine import _dealt_state
@@ -74,7 +79,7 @@ def measure(state) -> dict[str, list]:
     return out
 
 
-def play_deal(game, seed: int, deal_index: int) -> list[tuple[str, dict]]:
+def play_deal(game: BlockdGame, seed: int, deal_index: int) -> list[tuple[str, dict]]:
     """(checkpoint, measures) at the start and after each complete round of one random game."""
     state = game.new_initial_state()
     state.apply(state.sample_chance(random.Random(derive_seed(seed, CHANCE_STREAM, deal_index))))
@@ -90,7 +95,7 @@ def play_deal(game, seed: int, deal_index: int) -> list[tuple[str, dict]]:
     return out
 
 
-def _play_block(job) -> list:
+def _play_block(job: tuple[Definition, int, int, int, int]) -> list:
     definition, players, seed, start, stop = job
     game = make_game(definition, players)
     return [play_deal(game, seed, d) for d in range(start, stop)]
@@ -116,7 +121,7 @@ def describe(values: list) -> dict:
             "p90": round(float(np.percentile(arr, 90)), 3) if enough else None, "max": int(arr.max())}
 
 
-def _or_dash(value):
+def _or_dash(value: Any) -> Any:
     return "-" if value is None else value
 
 
@@ -130,7 +135,7 @@ def trap_shares(values: list) -> dict:
     return {k: round(counts[k] / total, 4) if total else 0.0 for k in keys}
 
 
-def sample(definition, players: int, deals: int, seed: int, workers: int | None = None,
+def sample(definition: Definition, players: int, deals: int, seed: int, workers: int | None = None,
            progress: bool = False) -> dict:
     """Per checkpoint, the distributions of the quantities over `deals` random games.
 
@@ -171,11 +176,11 @@ def sample(definition, players: int, deals: int, seed: int, workers: int | None 
     return out
 
 
-def tables(definition, options) -> "TableSet":
+def tables(definition: Definition, options: TableOptions) -> "TableSet":
     """The move-graph tables of Blockd over `options.deals` random deals (see the module docstring)."""
     info = definition.game
     counts = [options.players] if options.players else list(range(info.min_players, info.max_players + 1))
-    data = {"deals": options.deals, "seed": options.seed, "reach_turns": REACH_TURNS,
+    data: dict[str, Any] = {"deals": options.deals, "seed": options.seed, "reach_turns": REACH_TURNS,
             "trap_horizon": TRAP_HORIZON, "by_players": {}}
     out = []
     summary_columns = ("after", "positions", "pawns", "mean", "p10", "median", "p90", "max")
@@ -215,7 +220,7 @@ def tables(definition, options) -> "TableSet":
     return TableSet(title, tuple(out), data)
 
 
-def exact_tables(definition) -> TableSet:
+def exact_tables(definition: Definition) -> TableSet:
     """Exact walk counts of Blockd's grid (the rulebook's appendix): for every step count a card
     can ask for, the self-avoiding step sequences from one card of an empty grid and the cards
     they can end on; on a flat grid, from a middle card (edge cards have fewer).

@@ -29,7 +29,7 @@ from boardlab.analysis.tally import Tally
 class BlockdTally(Tally):
     """Counts of Blockd's own figures over the games added so far."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.games = 0
         self.by_round: Counter = Counter()  # eliminations by round number
         self.earned = 0

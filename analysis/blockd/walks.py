@@ -18,7 +18,12 @@ when the smaller one is open too, so dropping it changes no answer).
 from __future__ import annotations
 
 import functools
-from typing import Iterator, NamedTuple
+from typing import TYPE_CHECKING, Iterator, NamedTuple
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from boardlab.layouts.blockd import Definition
 
 
 class Grid(NamedTuple):
@@ -49,7 +54,7 @@ class Grid(NamedTuple):
         return divmod(cell, self.columns)
 
     @classmethod
-    def from_definition(cls, definition) -> "Grid":
+    def from_definition(cls, definition: Definition) -> "Grid":
         """The grid of a Blockd definition (`board.rows`, `board.columns`, `rules.torus`)."""
         return cls(definition.board.rows, definition.board.columns, definition.rules.torus)
 
@@ -133,7 +138,7 @@ def walk_table(grid: Grid, start: int, step_counts: tuple[int, ...]) -> tuple[tu
     return tuple(zip(masks.tolist(), dests.tolist()))
 
 
-def walk_rows(grid: Grid, step_counts: tuple[int, ...]):
+def walk_rows(grid: Grid, step_counts: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per cell, `walk_table` as two int64 numpy arrays (masks entered, destinations).
 
     :raises ValueError: for a grid of more cells than an int64 mask holds.
@@ -142,7 +147,7 @@ def walk_rows(grid: Grid, step_counts: tuple[int, ...]):
 
 
 @functools.lru_cache(maxsize=64)
-def _all_cells(grid: Grid, step_counts: tuple[int, ...]):
+def _all_cells(grid: Grid, step_counts: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray]]:
     from boardlab.analysis.blockd import walks_kernel
 
     return walks_kernel.walk_arrays(grid, step_counts)

@@ -30,10 +30,18 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 from boardlab.analysis.jit import njit
 from boardlab.common.notes import quiet
+
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.walks import Grid
+
+#: a compiled function's array argument, and its integer (a Python int, or numpy's inside the kernel)
+Arr = np.ndarray
+Int = int | np.integer
 
 #: cells a bitmask of int64 holds (bit 63 is the sign): larger grids use the Python twin
 MAX_CELLS = 63
@@ -43,7 +51,7 @@ FORMAT = 1
 CACHE_FROM = 20_000
 
 
-def neighbour_array(grid) -> np.ndarray:
+def neighbour_array(grid: Grid) -> np.ndarray:
     """`walks.neighbours(grid)` as a (cells, 4) int64 array, -1 where a cell has fewer neighbours."""
     from boardlab.analysis.blockd.walks import neighbours
 
@@ -54,7 +62,7 @@ def neighbour_array(grid) -> np.ndarray:
 
 
 @njit(cache=True)
-def _enumerate(neighbours, start, wanted, longest, masks, dests, fill):
+def _enumerate(neighbours: Arr, start: Int, wanted: Arr, longest: Int, masks: Arr, dests: Arr, fill: bool) -> Int:
     """Count (fill False) or write (fill True) every self-avoiding walk from `start` whose length
     is wanted (`wanted[k]` true for k steps), as (cells entered, destination); returns the count."""
     path = np.zeros(longest + 1, dtype=np.int64)
@@ -92,7 +100,7 @@ def _enumerate(neighbours, start, wanted, longest, masks, dests, fill):
 
 
 @njit(cache=True)
-def _popcounts(masks):
+def _popcounts(masks: Arr) -> Arr:
     """The number of cells in each mask."""
     out = np.zeros(masks.shape[0], dtype=np.int64)
     for i in range(masks.shape[0]):
@@ -104,7 +112,7 @@ def _popcounts(masks):
 
 
 @njit(cache=True)
-def _minimal(masks, dests):
+def _minimal(masks: Arr, dests: Arr) -> Arr:
     """Of (mask, destination) pairs sorted by destination then (cell count, mask), the minimal
     masks of each destination: a mask holding a kept mask of the same destination is dropped,
     and so is a repeat. Returns a boolean keep-array."""
@@ -127,7 +135,7 @@ def _minimal(masks, dests):
     return keep
 
 
-def _one_cell(neighbours, start: int, steps: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+def _one_cell(neighbours: Arr, start: int, steps: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """(masks, destinations) of one start cell, sorted by destination then mask (the twin's order)."""
     longest = max(steps)
     wanted = np.zeros(longest + 1, dtype=np.bool_)
@@ -154,7 +162,7 @@ def _one_cell(neighbours, start: int, steps: tuple[int, ...]) -> tuple[np.ndarra
     return masks[order], dests[order]
 
 
-def _translated(grid, masks: np.ndarray, dests: np.ndarray, cell: int) -> tuple[np.ndarray, np.ndarray]:
+def _translated(grid: Grid, masks: np.ndarray, dests: np.ndarray, cell: int) -> tuple[np.ndarray, np.ndarray]:
     """Cell 0's walks on a torus moved so that they start on `cell`, in the twin's order."""
     dr, dc = divmod(cell, grid.columns)
     moved = np.zeros_like(masks)
@@ -176,7 +184,7 @@ def cache_folder() -> Path:
     return Path(base) / "boardlab"
 
 
-def cache_key(grid, steps: tuple[int, ...]) -> str:
+def cache_key(grid: Grid, steps: tuple[int, ...]) -> str:
     """The hash of everything a walk table depends on.
 
     >>> from boardlab.analysis.blockd.walks import Grid
@@ -187,7 +195,7 @@ def cache_key(grid, steps: tuple[int, ...]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def _read(path: Path, cells: int):
+def _read(path: Path, cells: int) -> list[tuple[np.ndarray, np.ndarray]] | None:
     try:
         with np.load(path) as stored:
             masks, dests, offsets = stored["masks"], stored["dests"], stored["offsets"]
@@ -198,7 +206,7 @@ def _read(path: Path, cells: int):
     return [(masks[offsets[i]:offsets[i + 1]], dests[offsets[i]:offsets[i + 1]]) for i in range(cells)]
 
 
-def _write(path: Path, tables) -> None:
+def _write(path: Path, tables: list[tuple[np.ndarray, np.ndarray]]) -> None:
     """Store the tables (atomically: a reader sees the old file or the whole new one); a cache that
     cannot be written is no error, only slower next time."""
     offsets = np.zeros(len(tables) + 1, dtype=np.int64)
@@ -221,7 +229,7 @@ class Progress:
     """One line on standard error for a set-up that has taken more than a second, then its
     progress (rewritten in place on a terminal) and how long it took."""
 
-    def __init__(self, what: str, total: int, stream=None, after: float = 1.0):
+    def __init__(self, what: str, total: int, stream: TextIO | None = None, after: float = 1.0) -> None:
         self.what, self.total, self.stream, self.after = what, total, stream or sys.stderr, after
         self.started = time.monotonic()
         self.shown = False
@@ -243,7 +251,7 @@ class Progress:
                   flush=True)
 
 
-def walk_arrays(grid, steps: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray]]:
+def walk_arrays(grid: Grid, steps: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per cell, (masks, destinations) of `walks.walk_table(grid, cell, steps)`, as int64 arrays.
 
     :raises ValueError: for a grid of more cells than an int64 mask holds (`MAX_CELLS`).
