@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any, Callable, Hashable, Sequence
 
 from boardlab.analysis.agents import Agent, RandomAgent
@@ -89,15 +90,19 @@ class MCTS:
         self.evaluate = evaluate
         self.candidates = candidates
 
-    def search(self, state: State, rng: random.Random) -> Node:
-        """Run the budget from `state` (left unchanged) and return the root of the tree.
+    def search(self, state: State, rng: random.Random, deadline: float | None = None) -> Node:
+        """Run the budget from `state` (left unchanged) and return the root of the tree; with a
+        `deadline` (a `time.monotonic()` value), stop early when it has passed (at least one
+        iteration runs; `root.visits` counts those that did).
 
         :raises ValueError: when `state` is terminal.
         """
         if state.is_terminal():
             raise ValueError("cannot search from a terminal state")
         root = Node(None, -1)
-        for _ in range(self.iterations):
+        for done in range(self.iterations):
+            if deadline is not None and done and time.monotonic() > deadline:
+                break
             self._iterate(root, state.clone(), rng)
         return root
 
@@ -196,6 +201,15 @@ class MCTSAgent(Agent):
         if len(moves) == 1:  # nothing to think about
             return moves[0]
         return state.move_of_code(self.search.best_move(self.search.search(state, rng)))
+
+    def ratings(self, state: State, rng: random.Random, deadline: float | None = None) -> list[tuple]:
+        """(move, visits, summed result of the seat to move) for every legal move of `state`, from
+        one search of this agent's budget (`deadline` as in `MCTS.search`); a move the search
+        never tried has 0 visits.  The visits add up to the iterations run (`state`'s seat moves
+        at the root, so every iteration goes through one of its moves)."""
+        root = self.search.search(state, rng, deadline)
+        found = {state.move_of_code(code): (child.visits, child.value) for code, child in root.children.items()}
+        return [(move, *found.get(move, (0, 0.0))) for move in state.legal_moves()]
 
 
 class _Pile(State):

@@ -15,6 +15,10 @@ POST /api/games/ID/move         a person's move: {"ply": P, "index": I}
 POST /api/games/ID/step         the agent to move plays: {"ply": P}
 POST /api/games/ID/undo         take back the last person's move (and what followed): the host
 GET  /api/games/ID/record       the record file (boardlab.playtest): the host, a seat at the end
+GET  /api/games/ID/hint         the AI's view of the position (`Hints`): each legal move's win
+                                chance and visit share, for the page whose seat is to move
+GET  /api/games/ID/review       a finished game: the moves played by hand that lost most win
+                                chance against the AI's choice (`Hints.review`)
 ==============================  ===========================================================
 
 Every request about a game carries a token (header X-Boardlab-Token, or ?token= for a link)
@@ -49,6 +53,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Sequence
 
+from boardlab.analysis.hint import HINT_SECONDS, REVIEW_SECONDS
 from boardlab.layouts.errors import BoardlabError, one_line
 from boardlab.layouts.registry import game_part
 from boardlab.playtest import PERSON, PlayError, Session
@@ -434,8 +439,8 @@ def state_json(game_id: str, session: Session, seating: Seating | None = None, r
                      for i, m in enumerate(session.legal_moves())]
         names = table.seat_names()
         history = []
-        for entry, seconds in zip(session.texts, session.thinking):
-            item = {"text": entry["text"]}
+        for k, (entry, seconds) in enumerate(zip(session.texts, session.thinking)):
+            item = {"text": entry["text"], "entry": k}
             if "seat" in entry:
                 item["seat"] = entry["seat"]
             if seconds is not None:
@@ -463,6 +468,135 @@ def state_json(game_id: str, session: Session, seating: Seating | None = None, r
             if role < 0:
                 out["token"] = seating.host
         return out
+
+
+#: the texts of the hint on the page (layouts/terms/LANG.toml), sent with /api/setup
+HINT_TERMS = ("play.hint.toggle", "play.hint.hide", "play.hint.title", "play.hint.agent", "play.hint.source.skilled",
+              "play.hint.source.budget", "play.hint.source.uct", "play.hint.margin", "play.hint.visits",
+              "play.hint.cut", "play.hint.move", "play.hint.win", "play.hint.share", "play.hint.choice",
+              "play.hint.untried", "play.hint.thinking", "play.hint.none", "play.hint.busy", "play.hint.review",
+              "play.hint.reviewing", "play.hint.reviewed", "play.hint.loss", "play.hint.no_loss",
+              "play.hint.untried_move")
+#: positions and reviews whose hint is kept
+HINTS_KEPT = 256
+
+
+def page_terms(language: str | None) -> tuple[str, dict[str, str]]:
+    """The page's language (`language` when layouts/terms has it, else English) and its hint texts.
+
+    >>> page_terms("es")[1]["play.hint.move"], page_terms("xx")[0]
+    ('Jugada', 'en')
+    """
+    from boardlab.layouts.terms import SOURCE_LANGUAGE, TERMS, table
+
+    known = sorted(p.stem for p in TERMS.glob("*.toml"))
+    lang = language if language in known else SOURCE_LANGUAGE
+    words = table(lang)
+    return lang, {key: words[key] for key in HINT_TERMS}
+
+
+class Hints:
+    """The AI's view for the pages (`analysis.hint`): the rating of a position by the hint's agent
+    (one search at a time, bounded by `hint.HINT_SECONDS`, off the event loop), and the review of
+    a finished game (one at a time, bounded by `hint.REVIEW_SECONDS`).  Both are kept per game
+    and position (the entries so far: an undo and another move is another position)."""
+
+    def __init__(self, definition):
+        self.definition = definition
+        self._agents: dict[int, Any] = {}
+        self.searching = threading.Lock()  # the CPU is shared: one search at a time
+        self.reviewing = threading.Lock()
+        self.lock = threading.Lock()
+        self.kept: OrderedDict[tuple, dict] = OrderedDict()
+
+    def agent(self, game):
+        from boardlab.analysis.hint import hint_agent
+
+        with self.lock:
+            if game.players not in self._agents:
+                self._agents[game.players] = hint_agent(self.definition, game)
+            return self._agents[game.players]
+
+    def _kept(self, key: tuple) -> dict | None:
+        with self.lock:
+            found = self.kept.get(key)
+            if found is not None:
+                self.kept.move_to_end(key)
+            return found
+
+    def _keep(self, key: tuple, value: dict) -> dict:
+        with self.lock:
+            self.kept[key] = value
+            while len(self.kept) > HINTS_KEPT:
+                self.kept.popitem(last=False)
+        return value
+
+    def about(self, hint) -> dict:
+        from boardlab.analysis.hint import budget_of
+
+        return {"agent": hint.name, "source": hint.source, "budget": budget_of(hint.agent), "margin": hint.margin}
+
+    def position(self, game_id: str, session: Session) -> dict:
+        """The rating of the position `session` stands at (a seat to move).
+
+        :raises RequestError: 503 when another search holds the CPU past the time of one hint.
+        """
+        from boardlab.analysis import hint
+
+        with session.lock:
+            key = ("position", game_id, tuple(session.entries))
+            state = session.state.clone()
+            ply = session.ply()
+            seed = session.seed
+        kept = self._kept(key)
+        if kept is not None:
+            return kept
+        agent = self.agent(session.game)
+        if not self.searching.acquire(timeout=hint.HINT_SECONDS + 1):
+            raise RequestError(503, "the AI is rating another position: try again in a moment")
+        try:
+            rating = hint.rate(agent, state, hint.hint_seed(seed, ply), time.monotonic() + hint.HINT_SECONDS)
+        finally:
+            self.searching.release()
+        out = {**rating.to_json(), **self.about(agent), "ply": ply}
+        for move in out["moves"]:
+            move["text"] = session.table.move_text(state, state.legal_moves()[move["index"]])
+        return self._keep(key, out)
+
+    def review(self, game_id: str, session: Session) -> dict:
+        """The review of a finished game: its moves played by hand rated in order (`hint.review`).
+
+        :raises RequestError: 503 while another game is being reviewed.
+        """
+        from boardlab.analysis import hint
+        from boardlab.playtest import chance_outcome
+
+        with session.lock:
+            key = ("review", game_id, tuple(session.entries))
+            entries = list(session.entries)
+            people = {s for s, agent in enumerate(session.agents) if agent is None}
+            seed, game = session.seed, session.game
+        kept = self._kept(key)
+        if kept is not None:
+            return kept
+        positions = []
+        state = game.new_initial_state()
+        for ply, entry in enumerate(entries):
+            if entry[0] == "chance":
+                state.apply(chance_outcome(state, seed, entry[1]))
+                continue
+            if entry[1] in people:
+                positions.append((ply, state.clone(), entry[2]))
+            state.apply(state.legal_moves()[entry[2]])
+        agent = self.agent(game)
+        if not self.reviewing.acquire(blocking=False):
+            raise RequestError(503, "the AI is going over another game: try again in a moment")
+        try:
+            found = hint.review(agent, positions, seed, hint.REVIEW_SECONDS,
+                                lambda at, index: session.table.move_text(at, at.legal_moves()[index]))
+        finally:
+            self.reviewing.release()
+        return self._keep(key, {**found.to_json(), **self.about(agent)})
 
 
 async def read_json(request, keys: dict[str, type | tuple], limit: int = MAX_BODY) -> dict:
@@ -500,8 +634,9 @@ class Warmup:
     own when the server starts, so that numba compiles their fast paths (once after an install,
     up to a minute) before a person waits for their first move; `state()` is what the page shows."""
 
-    def __init__(self, definition, players: int, agents: Sequence[str]):
+    def __init__(self, definition, players: int, agents: Sequence[str], hints: Hints | None = None):
         self.definition, self.players = definition, players
+        self.hints = hints  # its agent rates a first position too (Links' search is compiled code)
         self.agents = [name for name in dict.fromkeys(agents) if name != PERSON]
         self.started: float | None = None
         self.finished: float | None = None
@@ -518,6 +653,11 @@ class Warmup:
             for name in self.agents:
                 session = Session(self.definition, self.players, (name,), 0)
                 session.step()
+            if self.hints is not None:
+                from boardlab.analysis.hint import rate
+
+                session = Session(self.definition, self.players, (PERSON,), 0)
+                rate(self.hints.agent(session.game), session.state, 0, time.monotonic() + 60)
         except Exception as err:  # a warm-up that fails leaves the real game to say why
             self.failed = one_line(str(err)) or type(err).__name__
         self.finished = time.monotonic()
@@ -556,7 +696,8 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
     game = engines.make_game(definition, players)
     seats = seat_names(game.id, game.players, seats)
     games = Games(definition, game.players, seats, limit, store)
-    warmup = Warmup(definition, game.players, seats)
+    hints = Hints(definition)
+    warmup = Warmup(definition, game.players, seats, hints)
     if warm:
         threading.Thread(target=games.tables.render_all, args=(game,), name="boardlab-play-art", daemon=True).start()
         warmup.start()
@@ -595,11 +736,14 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
     async def setup(request: Request):
         known = engines.agent_factories(game.id)
         info = definition.game
+        lang, words = page_terms(request.query_params.get("lang"))
         return JSONResponse({"game": game.id, "name": info.name, "variant": game.variant,
                              "players": game.players, "min_players": info.min_players,
                              "max_players": info.max_players, "seats": list(seats), "seed": seed,
                              "agents": [PERSON, *known], "agent_families": [f"{b}-N" for b in known.families],
-                             "limit": limit, "warm": warmup.state()})
+                             "limit": limit, "warm": warmup.state(), "lang": lang, "terms": words,
+                             "hint": {**hints.about(hints.agent(game)), "seconds": HINT_SECONDS,
+                                      "review_seconds": REVIEW_SECONDS}})
 
     async def warm_state(request: Request):
         return JSONResponse(warmup.state())
@@ -692,6 +836,22 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         name = f"{session.game.id}-seed{session.seed}-{game_id}.json"
         return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def hint(request: Request):
+        game_id, session, seating, role = entered(request)
+        with session.lock:
+            mover = session.mover()
+            over = session.state.is_terminal()
+            may = session.person_to_move() and (mover == role if role >= 0 else mover in seating.local())
+        if over or not may:
+            raise RequestError(409, "the AI rates the moves of the seat this page plays, when it is to move")
+        return JSONResponse(await run_in_threadpool(hints.position, game_id, session))
+
+    async def review(request: Request):
+        game_id, session, seating, role = entered(request)
+        if not session.state.is_terminal():
+            raise RequestError(409, "the review of the moves comes when the game is over")
+        return JSONResponse(await run_in_threadpool(hints.review, game_id, session))
 
     # -- playtests: a finished game filed in the store, stored and saved records played back ------
     replays: OrderedDict[str, dict] = OrderedDict()
@@ -790,6 +950,8 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
               Route("/api/games/{game}/step", handled(step), methods=["POST"]),
               Route("/api/games/{game}/undo", handled(undo), methods=["POST"]),
               Route("/api/games/{game}/record", handled(record)),
+              Route("/api/games/{game}/hint", handled(hint)),
+              Route("/api/games/{game}/review", handled(review)),
               Route("/api/games/{game}/file", handled(file_playtest), methods=["POST"]),
               Route("/api/playtests", handled(playtest_list)),
               Route("/api/replays", handled(new_replay), methods=["POST"]),
@@ -798,4 +960,5 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         Middleware(Guard, served=served, names=frozenset(host_name(n) for n in allow_hosts))])
     app.state.games = games
     app.state.warmup = warmup
+    app.state.hints = hints
     return app

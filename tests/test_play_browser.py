@@ -603,3 +603,56 @@ def test_a_whole_game_with_the_keyboard_alone(browser, servers):
         assert turns > 3 and "Game over" in page.inner_text("#status")
     finally:
         page.close()
+
+
+def test_the_ais_view_toggled_with_the_keyboard_and_read_in_spanish(browser, servers):
+    """The hint's toggle (a button with aria-pressed, reached and pressed with the keyboard) shows,
+    for the position on the board, each legal move's win chance and visits: the table's visits add
+    up to the agent's iterations and match the server's rating, the agent's choice first; after the
+    game the review lists the moves that lost most.  The page asked for Spanish (?lang=es)."""
+    server = servers("blockd")
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    try:
+        page.goto(server.url + "?lang=es")
+        page.wait_for_selector("#board")
+        page.fill("#delay", "0")
+        page.wait_for_function("document.body.dataset.waiting === 'person'", timeout=60_000)
+        toggle = "#hint-toggle"
+        assert page.inner_text(toggle) == "Ver la opinión de la IA" and page.get_attribute(toggle, "aria-pressed") == "false"
+        assert page.is_hidden("#hint")
+        page.focus(toggle)
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.body.dataset.hint === 'shown'", timeout=60_000)
+        assert page.get_attribute(toggle, "aria-pressed") == "true" and page.inner_text(toggle) == "Ocultar la opinión de la IA"
+        assert page.get_attribute("#hintbox", "lang") == "es"
+        rows = page.evaluate("""() => [...document.querySelectorAll('#hint-table tbody tr')].map((r) => ({
+            index: Number(r.dataset.index), visits: Number(r.dataset.visits), best: r.classList.contains('best'),
+            cells: [...r.cells].map((c) => c.textContent.replace(/\\s/g, ' '))}))""")
+        game_id, token = page.evaluate("location.hash.slice(1)").split(":")
+        rating = server.get(f"/api/games/{game_id}/hint", token)
+        assert sum(r["visits"] for r in rows) == rating["visits"] == sum(m["visits"] for m in rating["moves"])
+        assert sorted(r["index"] for r in rows) == list(range(len(rating["moves"])))
+        assert [r["visits"] for r in rows] == sorted((r["visits"] for r in rows), reverse=True)
+        assert rows[0]["best"] and rows[0]["index"] == rating["best"]
+        for row in rows:
+            move = rating["moves"][row["index"]]
+            assert row["visits"] == move["visits"] and row["cells"][0].startswith(move["text"])
+            if move["win"] is not None:
+                assert row["cells"][1] == f"{round(move['win'] * 100)} %"
+        assert page.inner_text("#hint-win") == "Probabilidad de ganar"
+        assert f"{rating['visits']} de {rating['budget']} iteraciones" in page.inner_text("#hint-status")
+        assert rating["agent"] in page.inner_text("#hint-agent")
+        while page.evaluate("document.body.dataset.over") != "1":  # play on, the hint on: the first listed move
+            before = ply(page)
+            page.evaluate("document.querySelector('#legal button').click()")
+            wait_for_turn(page, before)
+        page.wait_for_function("document.body.dataset.hint === 'shown'", timeout=120_000)
+        review = server.get(f"/api/games/{game_id}/review", token)
+        assert page.inner_text("#hint-title") == "Dónde tus jugadas perdieron más frente a la IA"
+        assert f"{review['rated']} de {review['total']} jugadas a mano valoradas por {review['agent']}" in page.inner_text("#hint-status")
+        listed = page.evaluate("[...document.querySelectorAll('#review li')].map((li) => li.textContent)")
+        assert len(listed) == len(review["moves"]) + len(review["untried"])
+        for line, move in zip(listed, review["moves"]):
+            assert move["played_text"] in line and move["best_text"] in line and line.startswith("Jugada ")
+    finally:
+        page.close()

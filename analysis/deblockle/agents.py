@@ -172,6 +172,11 @@ class CompiledMCTSAgent(Agent):
             return python_mcts(self.iterations, self.name).choose(state, rng)
         return mcts_move(state, rng, tables, self.iterations, EXPLORATION, ROLLOUT_PLIES, MARGIN, RACE_SCALE)
 
+    def ratings(self, state: DeblockleState, rng: random.Random, deadline: float | None = None) -> list[tuple]:
+        """Every legal move's (move, visits, summed result) from the Python twin's search of this
+        budget (the compiled search gives only its move; `MCTSAgent.ratings`)."""
+        return python_mcts(self.iterations, self.name).ratings(state, rng, deadline)
+
 
 def mcts_agent(iterations: int) -> Callable[[DeblockleGame], CompiledMCTSAgent]:
     """A factory(game) of the (compiled) MCTS agent with this budget."""

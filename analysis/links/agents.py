@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Hashable
+from typing import Any, Hashable
 
 import numpy as np
 
@@ -125,6 +125,14 @@ class DeterminisedMCTS(ObservingAgent):
             return moves[0]
         visits, _ = self.search(observation, rng)
         return moves[int(np.argmax(visits))]  # ties: the first in move order
+
+    def ratings(self, state: Any, rng: random.Random, deadline: float | None = None) -> list[tuple]:
+        """(move, visits, summed reward) for every legal move, searched from the observation of
+        the seat to move (never from the other hands); compiled and quick, so `deadline` is not
+        needed.  The visits add up to the budget."""
+        observation = state.observation()
+        visits, values = self.search(observation, rng)
+        return [(move, int(v), float(w)) for move, v, w in zip(observation.legal_moves(), visits, values)]
 
     def search(self, observation, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
         """(visits, summed rewards) of the observation's moves, in move order."""

@@ -241,6 +241,124 @@ function render() {
   drawPanel();
   drawLobby();
   drawHandOver();
+  drawHint();
+}
+
+// -- the AI's view (play_server.py Hints): each legal move's win chance and visits, after a game the
+// moves that lost most against the AI's choice; its texts come in the page's language (setup.terms)
+let hintOn = false, hintFor = null;
+function say(key, fields = {}) {
+  return setup.terms[key].replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? fields[name] : whole));
+}
+function percent(x) {
+  return new Intl.NumberFormat(setup.lang, {style: "percent", maximumFractionDigits: 0}).format(x);
+}
+function count(n) { return new Intl.NumberFormat(setup.lang).format(n); }
+function decimal(x) { return new Intl.NumberFormat(setup.lang, {maximumFractionDigits: 1}).format(x); }
+
+function hintAgentLine(data) {
+  const source = say(`play.hint.source.${data.source}`, {budget: count(data.budget)});
+  return say("play.hint.agent", {agent: data.agent, source}) + (data.margin ? " " + say("play.hint.margin") : "");
+}
+
+function drawHint() {
+  const box = $("hint"), toggle = $("hint-toggle");
+  toggle.textContent = say(hintOn ? "play.hint.hide" : "play.hint.toggle");
+  toggle.setAttribute("aria-pressed", hintOn ? "true" : "false");
+  toggle.hidden = replay !== null;
+  // hot seat with hidden hands: the moves of the hand are not shown while the screen is handed over
+  box.hidden = !hintOn || replay !== null || document.body.dataset.handover === "1";
+  if (box.hidden) return;
+  $("hint-title").textContent = game.over ? say("play.hint.review") : say("play.hint.title");
+  if (!game.over && !game.moves.length) {
+    hintFor = null;
+    $("hint-agent").textContent = hintAgentLine(setup.hint);
+    $("hint-status").textContent = say("play.hint.none");
+    $("hint-table").hidden = true;
+    $("review").hidden = true;
+    return;
+  }
+  loadHint();
+}
+
+async function loadHint() {
+  const key = `${game.id}:${game.ply}:${game.over}`;
+  if (hintFor === key) return;  // shown, or on its way
+  hintFor = key;
+  $("hint-table").hidden = true;
+  $("review").hidden = true;
+  $("hint-agent").textContent = hintAgentLine(setup.hint);
+  $("hint-status").textContent = game.over ? say("play.hint.reviewing", {seconds: count(setup.hint.review_seconds)})
+    : say("play.hint.thinking", {seconds: count(setup.hint.seconds)});
+  document.body.dataset.hint = "thinking";
+  let data;
+  try { data = await api("GET", `/api/games/${game.id}/${game.over ? "review" : "hint"}`); }
+  catch (err) {
+    if (hintFor !== key) return;
+    hintFor = null;  // asked again at the next drawing
+    document.body.dataset.hint = "failed";
+    $("hint-status").textContent = err.status === 503 ? say("play.hint.busy") : err.message;
+    return;
+  }
+  if (hintFor !== key || !hintOn) return;
+  if (game.over) showReview(data); else showRating(data);
+  document.body.dataset.hint = "shown";
+}
+
+function showRating(data) {
+  $("hint-agent").textContent = hintAgentLine(data);
+  const visits = {visits: count(data.visits), budget: count(data.budget), seconds: decimal(data.seconds)};
+  $("hint-status").textContent = say(data.complete ? "play.hint.visits" : "play.hint.cut", visits);
+  $("hint-caption").textContent = say("play.hint.title") + ": " + say(data.complete ? "play.hint.visits" : "play.hint.cut", visits);
+  $("hint-move").textContent = say("play.hint.move");
+  $("hint-win").textContent = say("play.hint.win");
+  $("hint-share").textContent = say("play.hint.share");
+  $("hint-win").className = "num";
+  $("hint-share").className = "num";
+  const body = $("hint-table").querySelector("tbody");
+  body.replaceChildren();
+  const rows = [...data.moves].sort((a, b) => b.visits - a.visits || (b.win ?? -1) - (a.win ?? -1) || a.index - b.index);
+  for (const m of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.index = m.index;
+    tr.dataset.visits = m.visits;
+    if (m.index === data.best) tr.className = "best";
+    const name = document.createElement("td");
+    name.textContent = m.text + (m.index === data.best ? ` (${say("play.hint.choice")})` : "");
+    const win = document.createElement("td");
+    win.className = "num";
+    win.textContent = m.win === null ? say("play.hint.untried") : percent(m.win);
+    const share = document.createElement("td");
+    share.className = "num";
+    share.textContent = `${count(m.visits)} (${percent(m.share)})`;
+    tr.append(name, win, share);
+    body.appendChild(tr);
+  }
+  $("hint-table").hidden = false;
+}
+
+function showReview(data) {
+  $("hint-agent").textContent = hintAgentLine(data);
+  $("hint-status").textContent = say("play.hint.reviewed", {rated: count(data.rated), total: count(data.total), agent: data.agent})
+    + (data.moves.length || data.untried.length ? "" : " " + say("play.hint.no_loss"));
+  const list = $("review");
+  list.replaceChildren();
+  const seat = (s) => game.seats[s].name;
+  const number = (ply) => game.history.findIndex((h) => h.entry === ply) + 1;  // its place in the move list
+  for (const m of data.moves) {
+    const li = document.createElement("li");
+    li.dataset.ply = m.ply;
+    li.textContent = say("play.hint.loss", {ply: count(number(m.ply)), seat: seat(m.seat), played: m.played_text,
+      played_win: percent(m.played_win), best: m.best_text, best_win: percent(m.best_win), loss: count(Math.round(m.loss * 100))});
+    list.appendChild(li);
+  }
+  for (const m of data.untried) {
+    const li = document.createElement("li");
+    li.dataset.ply = m.ply;
+    li.textContent = say("play.hint.untried_move", {ply: count(number(m.ply)), seat: seat(m.seat), played: m.played_text, best: m.best_text});
+    list.appendChild(li);
+  }
+  list.hidden = !list.children.length;
 }
 
 function localSeats() {
@@ -441,7 +559,11 @@ async function newGame() {
 }
 
 async function start() {
-  setup = await api("GET", "/api/setup");
+  // the page's language: ?lang=es in its address, else the browser's (the server falls back to English)
+  const asked = new URLSearchParams(location.search).get("lang") || (navigator.language || "en").slice(0, 2);
+  setup = await api("GET", `/api/setup?lang=${encodeURIComponent(asked)}`);
+  $("hintbox").lang = setup.lang;  // the hint speaks the page's language (the rest of the page is English)
+  $("hint-toggle").addEventListener("click", () => { hintOn = !hintOn; hintFor = null; if (game) drawHint(); });
   $("title").textContent = `${setup.name} (${setup.variant})`;
   document.title = `boardlab play: ${setup.name}`;
   const list = document.createElement("datalist");
