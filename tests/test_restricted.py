@@ -124,18 +124,23 @@ class _Taker(OnePlyAgent):
         return 0.0
 
 
-def _pile(tmp_path):
+@pytest.fixture
+def pile_game():
+    """Pile (tests/toygame) registered for the test only: a game left registered would show in
+    every later test that lists the games (test_docs' definition keys)."""
+    from boardlab.layouts import registry
     from toygame.registration import GAME
 
     register_game(GAME)
-    return engines.make_game(load("toygame"), 2)
+    yield engines.make_game(load("toygame"), 2)
+    registry.unregister_game(GAME.id)
 
 
-def test_barring_the_only_winning_move_loses(tmp_path):
+def test_barring_the_only_winning_move_loses(pile_game):
     """Pile with 3 counters and at most 3 taken: taking all 3 is the only win; barred from it, the
     mover leaves 1 or 2 and the one-ply opponent takes them: it loses every game, the full agent
     wins every game."""
-    game = _pile(tmp_path)
+    game = pile_game
     take_all = Restriction("take-all", "taking the whole pile", lambda state, move: move == state.pile)
     for seed in range(20):
         for barred, winner in ((True, 1), (False, 0)):
