@@ -352,6 +352,7 @@ def ladder_words(trace: dict) -> dict:
             "high": number(top['ci95'][1], ".0f"), "share": odds / (odds + n - 1),
             "flat": [p for p in pairings[last + 1:] if longer(p)], "fair": trace["fair_share"],
             "games": _span(sorted({p["games"] for p in pairings} or {trace["games_per_level"]}), ","),
+            "games_played": sorted({p["games"] for p in pairings} or {trace["games_per_level"]}),
             "last": levels[-1]["agent"]}
 
 
@@ -381,7 +382,7 @@ def _skill(counts):
                                     difference=unsigned_points(first["difference"]))})
     if not matters:
         return out
-    games = listed(sorted({w["games"] for _, w, _ in matters}))
+    games = _span(sorted({g for _, w, _ in matters for g in w["games_played"]}), ",")  # a step's games: one span
     tops = listed(sorted({w["top"] for _, w, _ in matters}))
     if len(matters) == 1:
         players, w, _ = matters[0]
