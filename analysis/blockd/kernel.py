@@ -327,7 +327,8 @@ def reach(masks: Arr, bits: Arr, first: Int, stop: Int, wall: Int) -> Int:
 
 
 @njit(cache=True, inline="always")
-def moves(st: Arr, pawns: Arr, bonus: Arr, cls: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, seat: Int, via: Arr) -> tuple[Int, Int]:
+def moves(st: Arr, pawns: Arr, bonus: Arr, cls: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, seat: Int,
+          via: Arr) -> tuple[Int, Int]:
     """The moves of `seat` as masks: returns `plain` (destinations without a restore) and
     fills `via[r]`, for every restorable card r, with the destinations after restoring r
     (`plain` included), both after the landing rule.
@@ -456,7 +457,8 @@ def _left(pawns: Arr, n: Int) -> tuple[Int, Int]:
 
 
 @njit(cache=True, inline="always")
-def advance(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, elim: Arr, after: Int, via: Arr) -> None:
+def advance(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr,
+            hi: Arr, elim: Arr, after: Int, via: Arr) -> None:
     """Find the next player who can move, resolving eliminations and the end (engine `_advance`);
     the mover's moves are left in `st[PLAIN]`, `st[RESTORABLE]` and `via`."""
     n = rules[R_PLAYERS]
@@ -504,7 +506,8 @@ def advance(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, rules: Arr, 
 
 
 @njit(cache=True, inline="always")
-def apply_move(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, suit: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, elim: Arr, restore: Int, to: Int, via: Arr) -> None:
+def apply_move(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, suit: Arr, rules: Arr, masks: Arr, bits: Arr,
+               lo: Arr, hi: Arr, elim: Arr, restore: Int, to: Int, via: Arr) -> None:
     """The mover plays (restore, to) and play passes on (engine `apply`); the move must be legal."""
     seat = st[MOVER]
     left = pawns[seat]
@@ -528,7 +531,8 @@ def apply_move(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, suit: Arr
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def play_on(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, suit: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, elim: Arr, key: np.uint64, weighting: Int, history: Arr, via: Arr) -> None:
+def play_on(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, suit: Arr, rules: Arr, masks: Arr, bits: Arr,
+            lo: Arr, hi: Arr, elim: Arr, key: np.uint64, weighting: Int, history: Arr, via: Arr) -> None:
     """Random moves from a position with a mover until the game ends; `history[t]` gets
     (seat, restore, to) of turn t when `history` has rows; `via` is scratch of 64 int64."""
     if st[DONE]:
@@ -550,7 +554,8 @@ def play_on(st: Arr, pawns: Arr, marked: Arr, bonus: Arr, cls: Arr, suit: Arr, r
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def play_games(cls: Arr, suit: Arr, blind: Arr, starts: Arr, keys: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, weighting: Int, out: Arr, elim: Arr, histories: Arr, scratch: Arr) -> None:
+def play_games(cls: Arr, suit: Arr, blind: Arr, starts: Arr, keys: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr,
+               hi: Arr, weighting: Int, out: Arr, elim: Arr, histories: Arr, scratch: Arr) -> None:
     """Play one random game per row of `cls`/`suit`/`blind`/`starts` from its deal.
 
     `out[g]` receives the final position vector, `elim[g, k]` the k-th elimination (round,
@@ -622,7 +627,8 @@ def record_fields(st: list[int], gone: list[list[int]]) -> tuple[tuple[int, ...]
     return (winner,) if winner >= 0 else (), bool(st[UNFINISHED]), st[TURNS], stats
 
 
-def play_deals(game: BlockdGame, card_ids: ArrayLike, move_keys: Arr, weighting: int = MOVES, recorded: int = 0) -> KernelResult:
+def play_deals(game: BlockdGame, card_ids: ArrayLike, move_keys: Arr, weighting: int = MOVES,
+               recorded: int = 0) -> KernelResult:
     """Random self-play of one game per row of `card_ids` (card id per cell), moves drawn
     from the stream of `move_keys[g]`; the histories of the first `recorded` games are kept.
 
@@ -645,7 +651,8 @@ def play_deals(game: BlockdGame, card_ids: ArrayLike, move_keys: Arr, weighting:
 
 
 @njit(cache=True)
-def playout(packed: Arr, cls: Arr, suit: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, key: np.uint64, weighting: Int) -> Int:
+def playout(packed: Arr, cls: Arr, suit: Arr, rules: Arr, masks: Arr, bits: Arr, lo: Arr, hi: Arr, key: np.uint64,
+            weighting: Int) -> Int:
     """The winner (-1: none, or unfinished) of random play from a packed position:
     the `FIELDS` position fields, then pawns, marked and bonus per seat."""
     n = rules[R_PLAYERS]

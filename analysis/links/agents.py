@@ -43,12 +43,15 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any, Hashable
+from typing import TYPE_CHECKING, Any, Callable, Hashable
 
 import numpy as np
 
 from boardlab.analysis.agents import Agent, AgentTable, pick_best
-from boardlab.analysis.links.table import capture_size
+from boardlab.analysis.links.table import Move, capture_size
+
+if TYPE_CHECKING:
+    from boardlab.analysis.links.engine import LinksGame, LinksState, Observation
 
 #: iterations per move of `mcts` (see the README for the strength it reaches)
 DEFAULT_BUDGET = 1000
@@ -69,10 +72,10 @@ TRIES = 200
 class ObservingAgent(Agent):
     """An agent that sees the game only through the observation of the seat to move."""
 
-    def choose(self, state, rng: random.Random) -> Hashable:
+    def choose(self, state: LinksState, rng: random.Random) -> Hashable:
         return self.decide(state.observation(), rng)
 
-    def decide(self, observation, rng: random.Random) -> Hashable:
+    def decide(self, observation: Observation, rng: random.Random) -> Hashable:
         raise NotImplementedError
 
 
@@ -81,7 +84,7 @@ class RandomLinksAgent(ObservingAgent):
 
     name = "random"
 
-    def decide(self, observation, rng: random.Random) -> Hashable:
+    def decide(self, observation: Observation, rng: random.Random) -> Hashable:
         moves = observation.legal_moves()
         return moves[rng.randrange(len(moves))]
 
@@ -91,14 +94,14 @@ class GreedyAgent(ObservingAgent):
 
     name = "greedy"
 
-    def decide(self, observation, rng: random.Random) -> Hashable:
+    def decide(self, observation: Observation, rng: random.Random) -> Hashable:
         moves = observation.legal_moves()
         if len(moves) == 1:
             return moves[0]
         deck, rules = observation.game.deck, observation.game.rules
         lines = observation.table_lines()
 
-        def key(move):
+        def key(move: Move) -> tuple[int, int, int]:
             if move.is_pass:
                 return (0, 0, 0)
             return (capture_size(deck, rules, lines[move.line], move.kind), not deck.kinds[move.kind].is_wild, 1)
@@ -110,7 +113,7 @@ class DeterminisedMCTS(ObservingAgent):
     """Determinised flat UCT on the compiled kernel (see the module docstring)."""
 
     def __init__(self, iterations: int, exploration: float = EXPLORATION, rollout: str = ROLLOUT,
-                 margin: float = MARGIN, name: str = "mcts"):
+                 margin: float = MARGIN, name: str = "mcts") -> None:
         if iterations < 1:
             raise ValueError(f"an MCTS budget needs at least 1 iteration, got {iterations}")
         self.iterations = iterations
@@ -119,7 +122,7 @@ class DeterminisedMCTS(ObservingAgent):
         self.margin = margin
         self.name = name
 
-    def decide(self, observation, rng: random.Random) -> Hashable:
+    def decide(self, observation: Observation, rng: random.Random) -> Hashable:
         moves = observation.legal_moves()
         if len(moves) == 1:
             return moves[0]
@@ -134,7 +137,7 @@ class DeterminisedMCTS(ObservingAgent):
         visits, values = self.search(observation, rng)
         return [(move, int(v), float(w)) for move, v, w in zip(observation.legal_moves(), visits, values)]
 
-    def search(self, observation, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+    def search(self, observation: Observation, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
         """(visits, summed rewards) of the observation's moves, in move order."""
         from boardlab.analysis.links import kernel
         from boardlab.analysis.links.batch import pack
@@ -144,7 +147,7 @@ class DeterminisedMCTS(ObservingAgent):
         return self._search(game, root, observation.unseen(), len(observation.legal_moves()), rng,
                             kernel.HIDDEN_ALL)
 
-    def _search(self, game, root: np.ndarray, pool: list[int], m: int, rng: random.Random,
+    def _search(self, game: LinksGame, root: np.ndarray, pool: list[int], m: int, rng: random.Random,
                 hidden: int, iterations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         from boardlab.analysis.links import kernel
         from boardlab.analysis.links.batch import tables_of
@@ -167,11 +170,11 @@ class SeeingMCTS(DeterminisedMCTS):
     """
 
     def __init__(self, iterations: int, sees: str, rollout: str = ROLLOUT, margin: float = MARGIN,
-                 exploration: float = EXPLORATION):
+                 exploration: float = EXPLORATION) -> None:
         super().__init__(iterations, exploration, rollout, margin, name=f"sees-{sees}-{iterations}")
         self.sees = sees
 
-    def choose(self, state, rng: random.Random) -> Hashable:
+    def choose(self, state: LinksState, rng: random.Random) -> Hashable:
         from boardlab.analysis.links import kernel
         from boardlab.analysis.links.batch import pack
 
@@ -190,14 +193,14 @@ class HistoryMCTS(DeterminisedMCTS):
     order): each deal's own UCB1 share of a small budget spreads visits almost evenly, so
     summed visits would say little."""
 
-    def decide(self, observation, rng: random.Random) -> Hashable:
+    def decide(self, observation: Observation, rng: random.Random) -> Hashable:
         moves = observation.legal_moves()
         if len(moves) == 1:
             return moves[0]
         visits, values = self.search(observation, rng)
         return moves[int(np.argmax(values / np.maximum(visits, 1)))]
 
-    def search(self, observation, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+    def search(self, observation: Observation, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
         from boardlab.analysis.links import kernel
         from boardlab.analysis.links.batch import pack
 
@@ -214,29 +217,29 @@ class HistoryMCTS(DeterminisedMCTS):
         return visits, values
 
 
-def ismcts_agent(iterations: int):
+def ismcts_agent(iterations: int) -> Callable:
     """A factory(game) of the history-consistent search with this budget."""
     return functools.partial(_make_ismcts, iterations)
 
 
-def _make_ismcts(iterations: int, game) -> HistoryMCTS:
+def _make_ismcts(iterations: int, game: LinksGame) -> HistoryMCTS:
     return HistoryMCTS(iterations, name="ismcts" if iterations == DEFAULT_BUDGET else f"ismcts-{iterations}")
 
 
-def mcts_agent(iterations: int):
+def mcts_agent(iterations: int) -> Callable:
     """A factory(game) of the determinised MCTS agent with this budget."""
     return functools.partial(_make_mcts, iterations)
 
 
-def _make_mcts(iterations: int, game) -> DeterminisedMCTS:
+def _make_mcts(iterations: int, game: LinksGame) -> DeterminisedMCTS:
     return DeterminisedMCTS(iterations, name="mcts" if iterations == DEFAULT_BUDGET else f"mcts-{iterations}")
 
 
-def _random(game) -> RandomLinksAgent:
+def _random(game: LinksGame) -> RandomLinksAgent:
     return RandomLinksAgent()
 
 
-def _greedy(game) -> GreedyAgent:
+def _greedy(game: LinksGame) -> GreedyAgent:
     return GreedyAgent()
 
 

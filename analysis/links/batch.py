@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import gc
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +24,10 @@ from boardlab.analysis.links import kernel as K
 from boardlab.analysis.links.cards import EMPTY, GAME
 from boardlab.analysis.links.engine import FIFTH, shuffled
 from boardlab.analysis.runner import CHANCE_STREAM, GameRecord
+
+if TYPE_CHECKING:
+    from boardlab.analysis.links.engine import LinksGame, LinksState
+    from boardlab.analysis.runner import Match
 
 #: the kernel's stream of random moves (the reference path uses CHANCE_STREAM 0 and AGENT_STREAM 1)
 BATCH_STREAM = 2
@@ -34,7 +40,7 @@ _CATEGORIES = {GAME: K.GAME_CARD, EMPTY: K.EMPTY_CARD}
 class Tables:
     """The integer tables of a game for the kernel: kinds, rules and the position layout."""
 
-    def __init__(self, game):
+    def __init__(self, game: LinksGame) -> None:
         deck, rules = game.deck, game.rules
         self.game = game
         self.kinds = np.array([[_CATEGORIES.get(k.category, K.MASTER_CARD),
@@ -53,7 +59,7 @@ class Tables:
         return np.empty((int(o[K.O_CARDS] * o[K.O_LINES] * 2 + 2), 3), dtype=np.int64)
 
 
-def tables_of(game) -> Tables:
+def tables_of(game: LinksGame) -> Tables:
     """The game's kernel tables, built once per game object."""
     cached = getattr(game, "_kernel_tables", None)
     if cached is None:
@@ -61,7 +67,7 @@ def tables_of(game) -> Tables:
     return cached
 
 
-def pack(state) -> np.ndarray:
+def pack(state: LinksState) -> np.ndarray:
     """A reference `LinksState` (between turns) as a kernel position vector."""
     t = tables_of(state.game)
     o = t.offsets
@@ -92,7 +98,8 @@ def pack(state) -> np.ndarray:
     return s
 
 
-def records_of(game, positions: np.ndarray, indices, deals, rotations, agents) -> list[GameRecord]:
+def records_of(game: LinksGame, positions: np.ndarray, indices: Sequence[int], deals: Sequence[int],
+               rotations: Sequence[int], agents: Sequence[tuple[str, ...]]) -> list[GameRecord]:
     """The `GameRecord`s of finished kernel games (rows of `positions`), in the reference
     engine's form (`LinksState.stats`); `agents[i]` names the agents by seat of game i."""
     o = tables_of(game).offsets
@@ -118,12 +125,13 @@ def records_of(game, positions: np.ndarray, indices, deals, rotations, agents) -
     return out
 
 
-def record_of(game, s: np.ndarray, index: int, deal: int, rotation: int, agents) -> GameRecord:
+def record_of(game: LinksGame, s: np.ndarray, index: int, deal: int, rotation: int, agents: tuple[str,
+              ...]) -> GameRecord:
     """The `GameRecord` of one finished kernel game."""
     return records_of(game, s[None, :], [index], [deal], [rotation], [agents])[0]
 
 
-def block_deals(game, match, indices) -> tuple[list[int], list[int], np.ndarray]:
+def block_deals(game: LinksGame, match: Match, indices: Sequence[int]) -> tuple[list[int], list[int], np.ndarray]:
     """(deal, rotation, shuffle) of games `indices`, as `runner.play_one` deals them."""
     layouts = [match.seating(i) for i in indices]
     deals = sorted({d for d, _, _ in layouts})
@@ -136,17 +144,17 @@ def block_deals(game, match, indices) -> tuple[list[int], list[int], np.ndarray]
     return [d for d, _, _ in layouts], [r for _, r, _ in layouts], np.array(rows, dtype=np.int64)
 
 
-def plays_it(game, match) -> bool:
+def plays_it(game: LinksGame, match: Match) -> bool:
     """Whether this path plays the match: every agent is Links' random agent."""
     from boardlab.analysis.links.agents import RandomLinksAgent
     return all(type(factory(game)) is RandomLinksAgent for factory in match.agents)
 
 
-def block_size(game, match) -> int | None:
+def block_size(game: LinksGame, match: Match) -> int | None:
     return BATCH_BLOCK if plays_it(game, match) else None
 
 
-def play_block(game, match, start: int, stop: int) -> list[GameRecord] | None:
+def play_block(game: LinksGame, match: Match, start: int, stop: int) -> list[GameRecord] | None:
     """Records of games start..stop-1 of `match`, or None when this path does not play it."""
     if not plays_it(game, match):
         return None

@@ -21,9 +21,14 @@ Text forms (used by positions and moves):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from boardlab.layouts.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.layouts.links import Definition
 
 #: the exposed end of a line that anything links to (the central card, an empty card, a wild master)
 WILD = -1
@@ -32,7 +37,7 @@ GAME, EMPTY, MASTER = "game", "empty", "master"
 EMPTY_TEXT = "empty"
 
 
-def _pair(ends) -> tuple[int, int]:
+def _pair(ends: Iterable[int]) -> tuple[int, int]:
     """Two face indices as a pair."""
     first, second = ends
     return first, second
@@ -60,7 +65,7 @@ class Kind:
 class LinksDeck:
     """The kinds of a Links deck and how many of each a game with n players shuffles."""
 
-    def __init__(self, definition):
+    def __init__(self, definition: Definition) -> None:
         deck = definition.deck
         self.definition = definition
         self.hand_size = deck.hand_size
@@ -176,7 +181,7 @@ class LinksDeck:
             raise BoardlabError(f"'{text}' is not an end of this deck (ends: {', '.join(self.face_texts)})")
         return self._face_by_text[text]
 
-    def kind_of(self, text) -> int:
+    def kind_of(self, text: Any) -> int:
         """The kind of a card text (a game card's faces in either order).
 
         :raises BoardlabError: for an unknown card.
@@ -186,6 +191,6 @@ class LinksDeck:
                                 f"'{self._texts[0]}', '{EMPTY_TEXT}' or a master's name)")
         return self._by_text[text]
 
-    def kinds_text(self, kinds) -> list[str]:
+    def kinds_text(self, kinds: Iterable[int]) -> list[str]:
         return [self._texts[k] for k in kinds]
 

@@ -56,12 +56,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.analysis.links.cards import LinksDeck
 from boardlab.analysis.links.table import PASS, Line, Move, can_play, lay, legal_plays
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, TurnState
 from boardlab.layouts import links as links_schema
+
+if TYPE_CHECKING:
+    from boardlab.analysis.links.batch import Tables
+    from boardlab.analysis.links.summary import LinksTally
+    from boardlab.analysis.runner import GameRecord, Match
 
 FIFTH = "fifth"
 
@@ -131,7 +136,7 @@ class Observation:
         return out
 
 
-def consistent(conditions, hands) -> int:
+def consistent(conditions: Sequence[tuple[int, int, Any]], hands: Sequence[Sequence[int]]) -> int:
     """How many of `conditions` (`Observation.conditions`) the hands (kinds per seat) break: 0
     for a deal consistent with the public history."""
     return sum(1 for seat, least, kinds in conditions if sum(1 for k in hands[seat] if k in kinds) < least)
@@ -144,8 +149,9 @@ class LinksGame(Game[links_schema.Definition]):
     rotates_deal = True
     reads_positions = True  # a position is what the player to move sees (docs/positions/links.md)
     chance_listed = False  # the deal is a shuffle of the whole deck: sampled, never listed
+    _kernel_tables: Tables  # the compiled path's tables, made when first needed (`batch.tables_of`)
 
-    def __init__(self, definition, players: int):
+    def __init__(self, definition: links_schema.Definition, players: int) -> None:
         super().__init__(definition, players)
         self.deck = LinksDeck(definition)
         self.rules = definition.rules
@@ -248,7 +254,7 @@ class LinksGame(Game[links_schema.Definition]):
         from boardlab.analysis.links.restrictions import RESTRICTIONS
         return RESTRICTIONS
 
-    def is_pass(self, move) -> bool:
+    def is_pass(self, move: Move) -> bool:
         """A pass is a move of its own (`Move.is_pass`): reports count the turns whose only move it is."""
         return move.is_pass
 
@@ -257,7 +263,7 @@ class LinksGame(Game[links_schema.Definition]):
         from boardlab.analysis.links.summary import summarize
         return summarize(self, records)
 
-    def tally(self, match):
+    def tally(self, match: Match) -> LinksTally:
         """The figures of `summarize`, streamed (`summary.LinksTally`)."""
         from boardlab.analysis.links.summary import LinksTally
         return LinksTally(self)
@@ -266,12 +272,12 @@ class LinksGame(Game[links_schema.Definition]):
         from boardlab.analysis.links.summary import describe
         return describe(figures)
 
-    def play_block(self, match, start: int, stop: int):
+    def play_block(self, match: Match, start: int, stop: int) -> list[GameRecord] | None:
         """Games start..stop-1 by the compiled random self-play path, or None for other agents."""
         from boardlab.analysis.links.batch import play_block
         return play_block(self, match, start, stop)
 
-    def block_size(self, match) -> int | None:
+    def block_size(self, match: Match) -> int | None:
         """The runner's block size when the compiled path plays this match (None: the default)."""
         from boardlab.analysis.links.batch import block_size
         return block_size(self, match)
@@ -320,7 +326,7 @@ class LinksState(TurnState):
         """A shuffle of the deck: hands seat by seat, then the draw pile in drawing order."""
         return shuffled(self.game, rng)
 
-    def apply(self, move) -> None:
+    def apply(self, move: Any) -> None:
         """Deal (at the chance node) or play `move` and draw, in place.
 
         :raises IllegalMoveError: when the move is not legal here.
@@ -449,7 +455,7 @@ def shuffled(game: LinksGame, rng: random.Random) -> tuple[int, ...]:
     return tuple(cards)
 
 
-def make_game(definition, players: int) -> LinksGame:
+def make_game(definition: links_schema.Definition, players: int) -> LinksGame:
     """The engine's entry point (see analysis/engines.py)."""
     return LinksGame(definition, players)
 

@@ -27,10 +27,16 @@ is defined and documented in one place, beside the only code that depends on it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from boardlab.analysis.jit import njit
 
 from boardlab.analysis.splitmix import GOLDEN, splitmix
+
+#: a compiled function's array argument, and its integer (a Python int, or numpy's inside the kernel)
+Arr = np.ndarray
+Int = int | np.integer
 
 WILD = -1
 GAME_CARD, EMPTY_CARD, MASTER_CARD = 0, 1, 2
@@ -60,7 +66,7 @@ def layout(players: int, cards: int, lines: int, masters: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def uniform_below(s, o, key, n):
+def uniform_below(s: Arr, o: Arr, key: np.uint64, n: Int) -> Int:
     """The game's next random number in [0, n) (advances the draw counter)."""
     t = np.uint64(s[DRAWS] + 1)
     s[DRAWS] += 1
@@ -68,7 +74,7 @@ def uniform_below(s, o, key, n):
 
 
 @njit(cache=True)
-def line_end(s, o, slot):
+def line_end(s: Arr, o: Arr, slot: Int) -> Int:
     length = s[o[O_LINE_LEN] + slot]
     if length == 0:
         return WILD
@@ -76,7 +82,7 @@ def line_end(s, o, slot):
 
 
 @njit(cache=True)
-def add_exposures(kinds, kind, end, slot, moves, m):
+def add_exposures(kinds: Arr, kind: Int, end: Int, slot: Int, moves: Arr, m: Int) -> Int:
     a = kinds[kind, K_A]
     b = kinds[kind, K_B]
     if a < 0:
@@ -98,17 +104,18 @@ def add_exposures(kinds, kind, end, slot, moves, m):
 
 
 @njit(cache=True)
-def allowed(s, o, kinds, rules, kind, slot):
+def allowed(s: Arr, o: Arr, kinds: Arr, rules: Arr, kind: Int, slot: Int) -> bool:
     """`table.allowed`: under idle_master = "barred", master N not on a count below N - 1."""
     return not (rules[R_IDLE_BARRED] != 0 and kinds[kind, K_CAT] == MASTER_CARD
                 and s[o[O_COUNT] + slot] < kinds[kind, K_VALUE] - 1)
 
 
 @njit(cache=True)
-def add_line_plays(s, o, kinds, rules, hand, size, slot, end, moves, m):
+def add_line_plays(s: Arr, o: Arr, kinds: Arr, rules: Arr, hand: Int, size: Int, slot: Int, end: Int, moves: Arr,
+                   m: Int) -> Int:
     """Add from row m the plays of each kind of the hand (sorted, so alike cards are next to each
     other) on line `slot` whose open end is `end`; return the new m."""
-    previous = -2
+    previous: Any = -2  # the last kind seen, an element of s
     for i in range(size):
         kind = s[hand + i]
         if kind != previous:
@@ -119,7 +126,7 @@ def add_line_plays(s, o, kinds, rules, hand, size, slot, end, moves, m):
 
 
 @njit(cache=True)
-def legal_moves(s, o, kinds, rules, seat, moves):
+def legal_moves(s: Arr, o: Arr, kinds: Arr, rules: Arr, seat: Int, moves: Arr) -> Int:
     """Fill `moves` with the legal moves of `seat` (rows 0..m-1) and return m."""
     hand = o[O_HANDS] + seat * o[O_CARDS]
     size = s[o[O_HAND_LEN] + seat]
@@ -144,7 +151,7 @@ def legal_moves(s, o, kinds, rules, seat, moves):
 
 
 @njit(cache=True)
-def can_play(s, o, kinds, rules, seat):
+def can_play(s: Arr, o: Arr, kinds: Arr, rules: Arr, seat: Int) -> bool:
     size = s[o[O_HAND_LEN] + seat]
     if size == 0:
         return False
@@ -164,7 +171,7 @@ def can_play(s, o, kinds, rules, seat):
 
 
 @njit(cache=True)
-def draw(s, o, seat):
+def draw(s: Arr, o: Arr, seat: Int) -> None:
     """The seat draws the next card, if any, into its sorted hand."""
     if s[DECK_POS] >= s[DECK_LEN]:
         return
@@ -173,7 +180,7 @@ def draw(s, o, seat):
 
 
 @njit(cache=True)
-def take(s, o, seat, card):
+def take(s: Arr, o: Arr, seat: Int, card: Int) -> None:
     """Put a card into the seat's hand, keeping it in ascending order."""
     hand = o[O_HANDS] + seat * o[O_CARDS]
     i = s[o[O_HAND_LEN] + seat]
@@ -185,7 +192,7 @@ def take(s, o, seat, card):
 
 
 @njit(cache=True)
-def track_lead(s, o):
+def track_lead(s: Arr, o: Arr) -> None:
     best, leader, ties = 0, -1, 0
     for seat in range(o[O_PLAYERS]):
         c = s[o[O_CAPTURED] + seat]
@@ -200,7 +207,7 @@ def track_lead(s, o):
 
 
 @njit(cache=True)
-def next_player(s, o, kinds, rules, seat):
+def next_player(s: Arr, o: Arr, kinds: Arr, rules: Arr, seat: Int) -> None:
     """Hand the turn to the next seat that can play; seats without a play only draw."""
     n = o[O_PLAYERS]
     while True:
@@ -228,7 +235,7 @@ def next_player(s, o, kinds, rules, seat):
 
 
 @njit(cache=True)
-def deal(s, o, kinds, rules, cards, hand_size):
+def deal(s: Arr, o: Arr, kinds: Arr, rules: Arr, cards: Arr, hand_size: Int) -> None:
     """Start a game from a shuffle (hands seat by seat, then the draw pile)."""
     s[:] = 0
     s[LEADER] = -1
@@ -245,7 +252,7 @@ def deal(s, o, kinds, rules, cards, hand_size):
 
 
 @njit(cache=True)
-def capture_size(s, o, kinds, rules, kind, slot):
+def capture_size(s: Arr, o: Arr, kinds: Arr, rules: Arr, kind: Int, slot: Int) -> Int:
     """Cards laying `kind` on `slot` captures, or -1 when it does not capture."""
     cat = kinds[kind, K_CAT]
     count = s[o[O_COUNT] + slot]
@@ -261,7 +268,7 @@ def capture_size(s, o, kinds, rules, kind, slot):
 
 
 @njit(cache=True)
-def apply(s, o, kinds, rules, kind, slot, exposed):
+def apply(s: Arr, o: Arr, kinds: Arr, rules: Arr, kind: Int, slot: Int, exposed: Int) -> None:
     """Play a move of the player to move (a pass when kind < 0), draw, and pass the turn on."""
     seat = s[MOVER]
     if kind < 0:
@@ -311,7 +318,7 @@ def apply(s, o, kinds, rules, kind, slot, exposed):
 
 
 @njit(cache=True)
-def greedy_choice(s, o, kinds, rules, moves, m, key):
+def greedy_choice(s: Arr, o: Arr, kinds: Arr, rules: Arr, moves: Arr, m: Int, key: np.uint64) -> Int:
     """The greedy agent's move: most cards captured, then a non-wild card, then a play over a
     pass; ties uniformly at random (one random number per candidate tie)."""
     best, best_score, ties = 0, -1, 0
@@ -337,7 +344,8 @@ RANDOM_ROLLOUT, GREEDY_ROLLOUT, SELF_GREEDY_ROLLOUT, MIXED_ROLLOUT = range(4)
 
 
 @njit(cache=True)
-def play_out(s, o, kinds, rules, moves, key, policy, seat, log):
+def play_out(s: Arr, o: Arr, kinds: Arr, rules: Arr, moves: Arr, key: np.uint64, policy: Int, seat: Int,
+             log: Arr) -> Int:
     """Play to the end with the rollout `policy` (`seat`: the searching seat); record
     (kind, line, exposed, moves) in `log` when it has rows.  Returns the number of moves played."""
     played = 0
@@ -357,13 +365,13 @@ def play_out(s, o, kinds, rules, moves, key, policy, seat, log):
 
 
 @njit(cache=True)
-def scores(s, o, out):
+def scores(s: Arr, o: Arr, out: Arr) -> None:
     for seat in range(o[O_PLAYERS]):
         out[seat] = s[o[O_CAPTURED] + seat] - s[o[O_HAND_LEN] + seat]
 
 
 @njit(cache=True)
-def play_games(deals, keys, o, kinds, rules, hand_size, positions):
+def play_games(deals: Arr, keys: Arr, o: Arr, kinds: Arr, rules: Arr, hand_size: Int, positions: Arr) -> None:
     """Random games from the shuffles `deals[g]` with move keys `keys[g]`: every final position
     into `positions[g]`."""
     moves = np.empty((o[O_CARDS] * o[O_LINES] * 2 + 2, 3), dtype=np.int64)
@@ -375,7 +383,7 @@ def play_games(deals, keys, o, kinds, rules, hand_size, positions):
 
 
 @njit(cache=True)
-def determinise(s, o, seat, pool, key):
+def determinise(s: Arr, o: Arr, seat: Int, pool: Arr, key: np.uint64) -> None:
     """Deal the unseen cards `pool` at random to the other hands (keeping their sizes) and to the
     deck (Fisher-Yates with the position's random stream)."""
     cards = pool.copy()
@@ -398,7 +406,7 @@ def determinise(s, o, seat, pool, key):
 
 
 @njit(cache=True)
-def shuffle_deck(s, o, key):
+def shuffle_deck(s: Arr, o: Arr, key: np.uint64) -> None:
     """Shuffle the cards still in the draw pile (Fisher-Yates with the position's random
     stream); the hands stay as they are."""
     low = o[O_DECK] + s[DECK_POS]
@@ -414,7 +422,7 @@ HIDDEN_ALL, HIDDEN_DECK, HIDDEN_NONE = range(3)
 
 
 @njit(cache=True)
-def result(s, o, seat, margin):
+def result(s: Arr, o: Arr, seat: Int, margin: float) -> float:
     """The searching seat's reward of a finished game in [0, 1]: its share of the win, blended
     (weight `margin`) with a logistic of its score minus the best other score."""
     n = o[O_PLAYERS]
@@ -437,8 +445,8 @@ def result(s, o, seat, margin):
 
 
 @njit(cache=True)
-def search(root, o, kinds, rules, pool, iterations, key, exploration, policy, margin, visits, values,
-           hidden=HIDDEN_ALL):
+def search(root: Arr, o: Arr, kinds: Arr, rules: Arr, pool: Arr, iterations: Int, key: np.uint64, exploration: float,
+           policy: Int, margin: float, visits: Arr, values: Arr, hidden: Int = HIDDEN_ALL) -> Int:
     """Determinised flat UCT from `root` for its player to move: every iteration deals the
     unseen cards `pool` afresh (`determinise`; with `hidden` = HIDDEN_DECK only the draw pile is
     shuffled, with HIDDEN_NONE nothing is), picks a root move by UCB1 (untried moves first,

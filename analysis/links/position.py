@@ -14,24 +14,31 @@ legal moves in JSON form.
 
 from __future__ import annotations
 
-from boardlab.analysis.links.cards import EMPTY, GAME, MASTER, WILD
-from boardlab.analysis.links.engine import Observation, make_game
-from boardlab.analysis.links.table import Line, capture_size, legal_plays
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from boardlab.analysis.links.cards import EMPTY, GAME, MASTER, WILD, LinksDeck
+from boardlab.analysis.links.engine import LinksGame, LinksState, Observation, make_game
+from boardlab.analysis.links.table import Line, Move, capture_size, legal_plays
 from boardlab.layouts.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.layouts.links import Definition, Rules
 
 KEYS = ("game", "players", "to_move", "hand", "lines", "captured", "hand_sizes", "deck")
 #: marks a capturing card that stayed on the table (written before the card: "*B1-Y1")
 STAYED = "*"
 
 
-def _card(deck, text, where: str) -> int:
+def _card(deck: LinksDeck, text: Any, where: str) -> int:
     try:
         return deck.kind_of(text)
     except BoardlabError as err:
         raise BoardlabError(f"{where}: {err}") from None
 
 
-def _int(data, key: str, low: int, high: int | None = None) -> int:
+def _int(data: dict, key: str, low: int, high: int | None = None) -> int:
     value = data[key]
     if type(value) is not int or value < low or (high is not None and value > high):
         allowed = f"{low}..{high}" if high is not None else f"{low} or more"
@@ -39,7 +46,7 @@ def _int(data, key: str, low: int, high: int | None = None) -> int:
     return value
 
 
-def _table_card(deck, rules, text, end: int, where: str) -> tuple[int, int]:
+def _table_card(deck: LinksDeck, rules: Rules, text: Any, end: int, where: str) -> tuple[int, int]:
     """(kind, exposed end) of a card written on the table, checked against the end it touches.
 
     A game card (and a master under `master_links = "match"`) is written touching end first:
@@ -73,7 +80,7 @@ def _table_card(deck, rules, text, end: int, where: str) -> tuple[int, int]:
     return kind, exposed
 
 
-def _line(game, data, slot: int) -> Line:
+def _line(game: LinksGame, data: Any, slot: int) -> Line:
     deck, rules = game.deck, game.rules
     where = f"lines[{slot}]"
     if not isinstance(data, dict) or set(data) - {"cards", "counted"} or "cards" not in data:
@@ -122,7 +129,7 @@ def _line(game, data, slot: int) -> Line:
     return line
 
 
-def parse_position(definition, data) -> Observation:
+def parse_position(definition: Definition, data: Any) -> Observation:
     """The observation of the player to move, from a position's JSON data.
 
     :raises BoardlabError: when the position is malformed or impossible, naming what is wrong.
@@ -181,7 +188,8 @@ def parse_position(definition, data) -> Observation:
                        tuple(tuple(p) for p in captured), tuple(hand_sizes), deck_size, 0, plays, tuple(moves))
 
 
-def _check_hand_sizes(game, lines, captured, deck_size: int, hand_sizes, held: int, to_move: int) -> None:
+def _check_hand_sizes(game: LinksGame, lines: Sequence[Line], captured: Sequence[Sequence[int]], deck_size: int,
+                      hand_sizes: Sequence[int], held: int, to_move: int) -> None:
     """Hands no game makes them, and a mover the turns so far do not give.
 
     Hands larger than any game makes them: while no player can have passed, every hand holds
@@ -215,7 +223,7 @@ def _turns_of(seat: int, turns: int, players: int) -> int:
     return max(0, (turns - seat + players - 1) // players)
 
 
-def first_play_is_certain(game) -> bool:
+def first_play_is_certain(game: LinksGame) -> bool:
     """Whether seat 0 lays a card at the game's first turn whatever it was dealt: any card starts
     a line there, except a master other than value 1 under `idle_master = "barred"`."""
     deal = game.deck.hand_size
@@ -225,7 +233,8 @@ def first_play_is_certain(game) -> bool:
     return deal > barred
 
 
-def _check_turns(game, lines, captured, deck_size: int, sizes, to_move: int) -> None:
+def _check_turns(game: LinksGame, lines: Sequence[Line], captured: Sequence[Sequence[int]], deck_size: int,
+                 sizes: list[tuple[int, int]], to_move: int) -> None:
     """The turns a position implies, against its mover and its hands.
 
     Every turn, with or without a play, draws one card while the deck lasts, and turns go round
@@ -270,7 +279,7 @@ def _check_turns(game, lines, captured, deck_size: int, sizes, to_move: int) -> 
                                 f"{most} at most")
 
 
-def _check_captured(game, lines, captured) -> None:
+def _check_captured(game: LinksGame, lines: Sequence[Line], captured: Sequence[Sequence[int]]) -> None:
     """Captured piles no capture makes.  An empty card restarts the count, so no capture reaches
     one.  Under `capturing_card = "stays"` every capture leaves its capturing card on the table for
     good (a starred card) and takes the game cards counted before it, at most `capture_count` - 1;
@@ -296,7 +305,7 @@ def _check_captured(game, lines, captured) -> None:
                             f"game cards at most (capturing_card = \"stays\")")
 
 
-def _check_counts(game, hand, lines, captured) -> None:
+def _check_counts(game: LinksGame, hand: list[int], lines: Sequence[Line], captured: Sequence[Sequence[int]]) -> None:
     """No kind appears more often than the deck holds it (a card in two places, a card too many)."""
     deck = game.deck
     places: dict[int, list[str]] = {}
@@ -315,7 +324,7 @@ def _check_counts(game, hand, lines, captured) -> None:
                                 f"holds {holds} with {game.players} players")
 
 
-def move_json(observation: Observation, move) -> dict:
+def move_json(observation: Observation, move: Move) -> dict:
     """One move in the JSON form of `boardlab moves links`."""
     if move.is_pass:
         return {"pass": True}
@@ -327,7 +336,7 @@ def move_json(observation: Observation, move) -> dict:
             "captures": capture_size(deck, rules, line, move.kind)}
 
 
-def moves(definition, data) -> list[dict]:
+def moves(definition: Definition, data: Any) -> list[dict]:
     """The legal moves of a position, sorted: a pass first, then by line, card, exposed end.
 
     :raises BoardlabError: when the position is malformed or impossible.
@@ -343,7 +352,7 @@ def moves(definition, data) -> list[dict]:
                                          m.get("exposes") or ""))
 
 
-def line_json(deck, line: Line) -> dict:
+def line_json(deck: LinksDeck, line: Line) -> dict:
     """A line in the JSON form of positions: cards touching end first, and the counted run.
 
     >>> from boardlab.layouts import load
@@ -368,7 +377,7 @@ def line_json(deck, line: Line) -> dict:
     return {"cards": cards, "counted": len(line.cards) - line.run_start}
 
 
-def state_from_position(definition, data, rng):
+def state_from_position(definition: Definition, data: Any, rng: random.Random) -> LinksState:
     """A full `LinksState` for a position: the unseen cards dealt at random (`rng`) to the other
     hands and the deck, consistently with it.
 
@@ -378,7 +387,7 @@ def state_from_position(definition, data, rng):
     return observation.game.determinise(observation, rng)
 
 
-def position_of(state, seat: int | None = None) -> dict:
+def position_of(state: LinksState, seat: int | None = None) -> dict:
     """The position `seat` (default: the player to move) sees, in the JSON form of positions.
 
     >>> import random

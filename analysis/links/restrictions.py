@@ -3,25 +3,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from boardlab.analysis.links.cards import EMPTY, MASTER
 from boardlab.analysis.restricted import Restriction
 
 
-def _category(state, move) -> str | None:
+# state: a LinksState, move: a table.Move (a Restriction takes any game's state)
+def _category(state: Any, move: Any) -> str | None:
     return None if move.is_pass else state.game.deck.kinds[move.kind].category
 
 
-def plays_master(state, move) -> bool:
+def plays_master(state: Any, move: Any) -> bool:
     """The move lays a master card."""
     return _category(state, move) == MASTER
 
 
-def plays_empty(state, move) -> bool:
+def plays_empty(state: Any, move: Any) -> bool:
     """The move lays an empty card."""
     return _category(state, move) == EMPTY
 
 
-def opens_line_while_an_end_links(state, move) -> bool:
+def opens_line_while_an_end_links(state: Any, move: Any) -> bool:
     """The move starts a new line on the central card while a card of the hand links to an open end."""
     if move.is_pass or not state.lines[move.line].is_free:
         return False

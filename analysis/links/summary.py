@@ -13,14 +13,17 @@ records, the obvious way; it is the twin the tally is tested against.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from boardlab.analysis.links.engine import FIFTH
 from boardlab.analysis.stats import describe_lengths
 from boardlab.analysis.tally import Histogram, Tally
 
+if TYPE_CHECKING:
+    from boardlab.analysis.links.engine import LinksGame
 
-def summarize(game, records: list) -> dict:
+
+def summarize(game: LinksGame, records: list) -> dict:
     """Links' own figures (the runner files them under "links" in the summary)."""
     finished = [r for r in records if not r.unfinished]
     n = game.players
@@ -41,7 +44,7 @@ def summarize(game, records: list) -> dict:
     blocked = sum(r.stats["blocked_turns"] for r in finished)
     histogram = Counter(scores)
 
-    def mean(values) -> float:
+    def mean(values: list) -> float:
         return round(sum(values) / len(values), 6) if values else 0.0
 
     return {
@@ -64,7 +67,7 @@ class LinksTally(Tally):
     the scores (every seat's, and the winning one) and of the per-game counts, and integer sums
     by seat and by what captured."""
 
-    def __init__(self, game):
+    def __init__(self, game: LinksGame) -> None:
         self.players = game.players
         self.kinds = (FIFTH, *game.deck.master_names)
         self.games = 0  # finished games only

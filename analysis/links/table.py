@@ -14,9 +14,13 @@ the cards (only with `rules.must_play = false`).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from boardlab.analysis.links.cards import EMPTY, GAME, MASTER, WILD, LinksDeck
+
+if TYPE_CHECKING:
+    from boardlab.layouts.links import Rules
 
 
 class Move(NamedTuple):
@@ -47,7 +51,8 @@ class Line:
 
     __slots__ = ("cards", "run_start", "count", "stayed")
 
-    def __init__(self, cards=None, run_start: int = 0, count: int = 0, stayed=()):
+    def __init__(self, cards: Iterable[tuple[int, int]] | None = None, run_start: int = 0, count: int = 0,
+                 stayed: Iterable[int] = ()) -> None:
         self.cards: list[tuple[int, int]] = list(cards or [])
         self.run_start = run_start
         self.count = count
@@ -69,7 +74,7 @@ class Line:
         return tuple(self.cards), self.run_start, self.count, tuple(self.stayed)
 
 
-def capture_size(deck: LinksDeck, rules, line: Line, kind: int) -> int:
+def capture_size(deck: LinksDeck, rules: Rules, line: Line, kind: int) -> int:
     """Cards a card of `kind` laid on `line` would capture (0: no capture).
 
     With `capturing_card = "taken"` the capturing card itself counts too.  Master ONE
@@ -80,7 +85,7 @@ def capture_size(deck: LinksDeck, rules, line: Line, kind: int) -> int:
     return len(line.cards) - line.run_start + (rules.capturing_card == "taken")
 
 
-def captures(deck: LinksDeck, rules, line: Line, kind: int) -> bool:
+def captures(deck: LinksDeck, rules: Rules, line: Line, kind: int) -> bool:
     """Whether laying a card of `kind` on `line` captures (possibly nothing, for master ONE)."""
     k = deck.kinds[kind]
     if k.category == GAME:
@@ -88,7 +93,7 @@ def captures(deck: LinksDeck, rules, line: Line, kind: int) -> bool:
     return k.category == MASTER and line.count >= k.value - 1
 
 
-def allowed(deck: LinksDeck, rules, line: Line, kind: int) -> bool:
+def allowed(deck: LinksDeck, rules: Rules, line: Line, kind: int) -> bool:
     """Whether a card of `kind` may go on `line` at all (linking aside): under
     `idle_master = "barred"` master N may not be laid on a count below N - 1.
 
@@ -102,7 +107,7 @@ def allowed(deck: LinksDeck, rules, line: Line, kind: int) -> bool:
     return not (k.category == MASTER and rules.idle_master == "barred" and line.count < k.value - 1)
 
 
-def legal_plays(deck: LinksDeck, rules, lines: list[Line], hand, first_play: bool) -> list[Move]:
+def legal_plays(deck: LinksDeck, rules: Rules, lines: list[Line], hand: Sequence[int], first_play: bool) -> list[Move]:
     """Every move of a player holding `hand` (kinds), in a fixed order.
 
     Plays on existing lines in slot order, then a new line on the lowest free slot; kinds in
@@ -133,7 +138,7 @@ def legal_plays(deck: LinksDeck, rules, lines: list[Line], hand, first_play: boo
     return moves
 
 
-def can_play(deck: LinksDeck, rules, lines: list[Line], hand) -> bool:
+def can_play(deck: LinksDeck, rules: Rules, lines: list[Line], hand: Sequence[int]) -> bool:
     """Whether a hand has any play (without listing the plays, except when masters may be barred)."""
     if not hand:
         return False
@@ -149,7 +154,7 @@ def can_play(deck: LinksDeck, rules, lines: list[Line], hand) -> bool:
     return any(deck.links_to(kind, end) for kind in set(hand) for end in ends)
 
 
-def lay(deck: LinksDeck, rules, line: Line, kind: int, exposes: int) -> tuple[list[int], str | None]:
+def lay(deck: LinksDeck, rules: Rules, line: Line, kind: int, exposes: int) -> tuple[list[int], str | None]:
     """Lay a card on `line` in place; return (kinds captured, what captured: "fifth", a master name or None)."""
     k = deck.kinds[kind]
     capturing = captures(deck, rules, line, kind)

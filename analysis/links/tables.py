@@ -24,10 +24,15 @@ with fractions as reduced "p/q" strings (only N when `--players N` is given).
 from __future__ import annotations
 
 from fractions import Fraction
+from collections.abc import Sequence
 from math import comb
+from typing import TYPE_CHECKING, Any
 
 from boardlab.analysis.links.cards import EMPTY, GAME, LinksDeck
 from boardlab.analysis.tables import Table, TableOptions, TableSet, decimal_text, fraction_text
+
+if TYPE_CHECKING:
+    from boardlab.layouts.links import Definition
 
 
 def p_none(deck_size: int, marked: int, drawn: int) -> Fraction:
@@ -49,7 +54,7 @@ def p_exactly(deck_size: int, marked: int, drawn: int, k: int) -> Fraction:
     return Fraction(comb(marked, k) * comb(deck_size - marked, drawn - k), comb(deck_size, drawn))
 
 
-def linking_cards(deck: LinksDeck, copies, face: int) -> int:
+def linking_cards(deck: LinksDeck, copies: Sequence[int], face: int) -> int:
     """Cards that may be laid against an exposed end showing `face` (wild cards included)."""
     return sum(c for kind, c in enumerate(copies) if deck.links_to(kind, face))
 
@@ -92,7 +97,7 @@ def player_document(deck: LinksDeck, players: int) -> dict:
     }
 
 
-def _json(value):
+def _json(value: Any) -> Any:
     if isinstance(value, Fraction):
         return fraction_text(value)
     if isinstance(value, dict):
@@ -106,7 +111,7 @@ def _both(p: Fraction) -> str:
     return f"{fraction_text(p)} ({decimal_text(p)})"
 
 
-def tables(definition, options: TableOptions) -> TableSet:
+def tables(definition: Definition, options: TableOptions) -> TableSet:
     """Every Links deck-count table for the requested player count (or every allowed count)."""
     deck = LinksDeck(definition)
     info = definition.game
@@ -155,7 +160,7 @@ def tables(definition, options: TableOptions) -> TableSet:
     return TableSet(f"{info.name}: deck-count statistics", tuple(out), data)
 
 
-def exact_tables(definition) -> TableSet:
+def exact_tables(definition: Definition) -> TableSet:
     """The rulebook's appendix: the deck by player count and the exact chances of one opening hand.
 
     >>> from boardlab.layouts import load
