@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from boardlab.layouts import (BoardlabError, DefinitionError, game_entry, game_ids, game_part, is_conventions_file,
                               load, load_conventions, locate, resolve)
@@ -11,11 +13,14 @@ from boardlab.commands.list import player_range
 from boardlab.layouts import print_conventions as conventions_of
 from boardlab.common.notes import note
 
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+
 #: the command's line in `boardlab --help`
 HELP = "validate definitions and variants"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "check", help=HELP,
         description="Validate game definitions and variant files, including that their components "
@@ -34,7 +39,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     results = [check_target(target) for target in args.targets or game_ids()]
     if args.json:
         print(json.dumps(results, indent=2))
@@ -106,7 +111,7 @@ def check_target(target: str) -> dict:
     return result
 
 
-def agent_problem(d, key: str = "agent") -> str | None:
+def agent_problem(d: GameDefinition, key: str = "agent") -> str | None:
     """Why the definition's `analysis.agent` (or another agent key of `analysis`, such as
     `skilled_agent`) is not an agent of its engine, or None.
 

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from boardlab.arguments import (add_agent_argument, add_game_arguments, add_seed_argument, add_store_arguments, at_most,
                                 game_definition, number_between, store_and_backend)
 from boardlab.layouts import BoardlabError
 from boardlab.layouts.limits import MAX_GAMES
 
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+
 #: the command's line in `boardlab --help`
 HELP = "variants against the baseline: every headline metric with a verdict"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     from boardlab.analysis.report.compare import CompareOptions  # the defaults the help states
 
     p = subparsers.add_parser(
@@ -43,7 +49,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def common_players(baseline, variants, players: int | None) -> int:
+def common_players(baseline: GameDefinition, variants: Sequence[GameDefinition], players: int | None) -> int:
     """The player count of a comparison: `players` when every compared definition allows it, else
     the most players every one of them allows.
 
@@ -66,7 +72,7 @@ def common_players(baseline, variants, players: int | None) -> int:
     return high
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.analysis.report.build import check_agent
     from boardlab.analysis.report.compare import CompareOptions, compare, compare_markdown
     from boardlab.analysis.report.options import model_agent

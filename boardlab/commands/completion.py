@@ -15,7 +15,7 @@ HELP = "print a shell completion script (bash, zsh or fish)"
 SHELLS = ("bash", "zsh", "fish")
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "completion", help=HELP,
         description="Print a script that completes boardlab's commands, options, option values and game and "
@@ -26,7 +26,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     print(script(args.shell), end="")
     return 0
 

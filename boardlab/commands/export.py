@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from boardlab.arguments import game_definition
@@ -23,7 +24,7 @@ def games_with_card_lists() -> list[str]:
     return [g for g in game_ids() if hasattr(game_part(g, "definition"), "card_list")]
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("export", help=HELP,
                               description="Write a game's components for a virtual tabletop.")
     formats = p.add_subparsers(dest="format", metavar="FORMAT", parser_class=type(p))
@@ -59,7 +60,7 @@ def _no_format() -> int:
     raise BoardlabError("give a format: tts or cards (see boardlab export --help)")
 
 
-def run_cards(args) -> int:
+def run_cards(args: argparse.Namespace) -> int:
     from boardlab.layouts.loader import card_list_csv
 
     definition = game_definition(args.game, args.variant)
@@ -70,7 +71,7 @@ def run_cards(args) -> int:
     return 0
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.commands.print import default_out
     from boardlab.printkit.output import write_rendered
     from boardlab.printkit.tts import DPI, file_urls, render

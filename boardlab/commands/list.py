@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -13,7 +14,7 @@ from boardlab.layouts.loader import VARIANTS
 HELP = "the games and their variants"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("list", help=HELP,
                               description="List every game boardlab knows, its player counts, its playing time "
                                           "and its variants, each with what it changes.")
@@ -49,7 +50,7 @@ def variant_summary(name: str, game_name: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     failed = False
     games = []
     for game_id in game_ids():

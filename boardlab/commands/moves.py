@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from boardlab.arguments import add_game_arguments, game_definition
 from boardlab.layouts import BoardlabError, game_part
@@ -13,7 +15,7 @@ from boardlab.layouts.limits import MAX_FILE_BYTES, MAX_INTEGER_DIGITS
 HELP = "legal moves of a position given as JSON"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "moves", help=HELP,
         description='Print the legal moves of a position file as JSON: {"moves": [...]}, sorted, '
@@ -70,7 +72,7 @@ def whole_number(text: str) -> int:
     return int(text)
 
 
-def position_of_record(data):
+def position_of_record(data: Any) -> Any:
     """The position of a `boardlab play` record (where its last move was played); other data unchanged.
 
     :raises BoardlabError: for a record without a position (no move was played).
@@ -84,7 +86,7 @@ def position_of_record(data):
     return data["position"]
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     definition = game_definition(args.game, args.variant)
     lister = game_part(args.game, "moves")
     data = position_of_record(read_position(args.position))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from boardlab.layouts.errors import BoardlabError
@@ -11,7 +12,7 @@ from boardlab.common.notes import note
 HELP = "write the skeleton of a new game: one folder"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "new-game", help=HELP,
         description="Write a new game that works as written: its definition (NAME.toml) and schema, a rules "
@@ -27,7 +28,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab import newgame
 
     if args.into is not None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import ipaddress
 import logging
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from types import FrameType
 
 from boardlab.common import stopping
 from boardlab.arguments import add_game_arguments, add_seed_argument, add_store_arguments, at_most, game_definition
@@ -20,7 +23,7 @@ MAX_LIMIT = 1000
 HELP = "play a game in the browser against the agents"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "play", help=HELP,
         description="Start a local web server and print its address: a page that draws the table from the print "
@@ -54,7 +57,7 @@ def _needs(module: str) -> None:
         raise BoardlabError(f"needs the '{module}' package: pip install 'boardlab[play]' (make does)") from None
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     definition = game_definition(args.game, args.variant)
     for module in ("starlette", "uvicorn"):
         _needs(module)
@@ -135,7 +138,7 @@ def _reachable(host: str) -> str:
         probe.close()
 
 
-def _server_class():
+def _server_class() -> type:
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -145,7 +148,7 @@ def _server_class():
         stopped_by: int | None = None
 
         @contextlib.contextmanager
-        def capture_signals(self):
+        def capture_signals(self) -> Iterator[None]:
             if threading.current_thread() is not threading.main_thread():
                 yield
                 return
@@ -159,7 +162,7 @@ def _server_class():
                 for number, handler in previous.items():
                     signal.signal(number, handler)
 
-        def stop(self, signum, frame) -> None:
+        def stop(self, signum: int, frame: FrameType | None) -> None:
             if self.stopped_by is None:
                 self.stopped_by = signum
                 # the requests cut short (an agent thinking) are not news either: one line, then out

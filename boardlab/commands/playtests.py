@@ -12,11 +12,14 @@ store on this machine.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import datetime
 import io
 import sys
 from pathlib import Path
+from typing import Callable
+from typing import TYPE_CHECKING
 
 from boardlab.arguments import (add_backend_arguments, add_game_arguments, add_seed_argument, add_store_arguments,
                                 at_most, backend_of, game_definition, positive)
@@ -25,13 +28,17 @@ from boardlab.layouts.limits import MAX_GAMES
 from boardlab.common.notes import note
 from boardlab.layouts.errors import one_line
 
+if TYPE_CHECKING:
+    from boardlab.analysis.playtests import TableGame
+    from boardlab.analysis.store import ResultStore
+
 #: the command's line in `boardlab --help`
 HELP = "log games played at a table (add, import a CSV), list, export and compare them with the model"
 #: self-play games per level and player count of `playtests report`
 REPORT_GAMES = 600
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "playtests", help=HELP,
         description="Keep the games you play at a table in the results store, apart from the simulated ones and "
@@ -40,7 +47,8 @@ def register(subparsers) -> None:
                     "list them, export them as CSV. Names and notes stay on this machine.")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    def action(name: str, help: str, run, variant: bool = False):
+    def action(name: str, help: str, run: Callable[[argparse.Namespace], int], variant: bool = False
+               ) -> argparse.ArgumentParser:
         a = actions.add_parser(name, help=help, description=help[:1].upper() + help[1:] + ".")
         add_game_arguments(a, variant=variant)
         add_store_arguments(a, backend=False)
@@ -82,7 +90,7 @@ def register(subparsers) -> None:
     a.add_argument("id", metavar="ID", help="the id of the game (its first characters are enough)")
 
 
-def _store(args):
+def _store(args: argparse.Namespace) -> ResultStore:
     from boardlab.analysis.store import ResultStore
     from boardlab.layouts import game_entry
 
@@ -90,7 +98,7 @@ def _store(args):
     return ResultStore(args.store)
 
 
-def run_add(args) -> int:
+def run_add(args: argparse.Namespace) -> int:
     from boardlab.analysis.playtests import LogContext, check_row
     from boardlab.analysis.store import definition_hash
 
@@ -120,7 +128,7 @@ def run_add(args) -> int:
     return 0
 
 
-def run_import(args) -> int:
+def run_import(args: argparse.Namespace) -> int:
     from boardlab.analysis.playtests import read_log
 
     path = Path(args.file)
@@ -139,7 +147,7 @@ def run_import(args) -> int:
     return 0
 
 
-def _record_game(path: Path, text: str, game_id: str):
+def _record_game(path: Path, text: str, game_id: str) -> TableGame:
     """The playtest of a record file saved by `boardlab play` (checked move by move in the engine)."""
     import json
 
@@ -159,7 +167,7 @@ def _record_game(path: Path, text: str, game_id: str):
         raise BoardlabError(f"{path}: {err}") from None
 
 
-def describe(game) -> str:
+def describe(game: TableGame) -> str:
     """One game in a few words: "2026-11-28, 3 players (Ann, Bo, Cy), Bo won, 14 rounds, 12 min"."""
     won = ("nobody won" if not game.winners else
            f"{' and '.join(game.seats[s] for s in game.winners)} {'won' if len(game.winners) == 1 else 'shared the win'}")
@@ -173,7 +181,7 @@ def describe(game) -> str:
     return ", ".join(parts)
 
 
-def run_list(args) -> int:
+def run_list(args: argparse.Namespace) -> int:
     from boardlab.analysis.playtests import LogContext
 
     context = LogContext.of(args.game)
@@ -201,7 +209,7 @@ def run_list(args) -> int:
     return 0
 
 
-def run_export(args) -> int:
+def run_export(args: argparse.Namespace) -> int:
     from boardlab.analysis.playtests import write_log
 
     with _store(args) as store:
@@ -219,7 +227,7 @@ def run_export(args) -> int:
     return 0
 
 
-def run_remove(args) -> int:
+def run_remove(args: argparse.Namespace) -> int:
     if len(args.id) < 4:
         raise BoardlabError(f"give at least 4 characters of the id, not '{args.id}' (boardlab playtests list shows them)")
     with _store(args) as store:
@@ -233,7 +241,7 @@ def run_remove(args) -> int:
     return 0
 
 
-def run_report(args) -> int:
+def run_report(args: argparse.Namespace) -> int:
     from boardlab.analysis import engines
     from boardlab.analysis.playtests import with_measured_pace
     from boardlab.analysis.report.jobs import Job, play_jobs

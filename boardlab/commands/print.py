@@ -8,11 +8,16 @@ folder as it was.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from boardlab.arguments import add_game_arguments, game_definition, offset_mm
 from boardlab.layouts import BoardlabError, game_part, print_conventions
 from boardlab.common.notes import note
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
 
 #: where files go without --out; GAME is appended
 DEFAULT_OUT = Path("build") / "print"
@@ -21,7 +26,7 @@ DEFAULT_OUT = Path("build") / "print"
 HELP = "print-and-play files (PDF and SVG)"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     conventions = print_conventions()
     p = subparsers.add_parser("print", help=HELP,
                               description="Write a game's print-and-play files: one PDF per file "
@@ -49,7 +54,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def default_out(definition, base: Path = DEFAULT_OUT) -> Path:
+def default_out(definition: GameDefinition, base: Path = DEFAULT_OUT) -> Path:
     """build/print/GAME for the game's own definition; for a variant build/print/VARIANT, with the
     game id in front when the variant's name does not start with it (the baseline files stay);
     `base` instead of build/print for other outputs.
@@ -64,7 +69,7 @@ def default_out(definition, base: Path = DEFAULT_OUT) -> Path:
     return base / (variant if variant.startswith(f"{game}-") else f"{game}-{variant}")
 
 
-def languages_of(definition, asked: str | None) -> list[str]:
+def languages_of(definition: GameDefinition, asked: str | None) -> list[str]:
     """The languages a print run writes: the definition's first, one it lists, or all of them.
 
     :raises BoardlabError: for a language the definition does not list.
@@ -79,7 +84,7 @@ def languages_of(definition, asked: str | None) -> list[str]:
     return [asked]
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.layouts.terms import speaking
 
     definition = game_definition(args.game, args.variant)
@@ -94,7 +99,8 @@ def run(args) -> int:
     return 0
 
 
-def run_language(args, definition, out_dir: Path) -> int:
+def run_language(args: argparse.Namespace, definition: Any, out_dir: Path) -> int:
+    # `definition`: a game's own Definition (each game's has its `print` settings)
     from boardlab.layouts.terms import language, plural, term
     from boardlab.printkit.marks import footer_date
     from boardlab.printkit.rulebook import player_aid_name, render_player_aid

@@ -6,6 +6,7 @@ folder; `--out` elsewhere), written whole or not at all.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from boardlab.arguments import add_game_arguments, game_definition
@@ -16,7 +17,7 @@ from boardlab.common.notes import note
 HELP = "a proof sheet of every face and back (PDF)"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     conventions = print_conventions()
     p = subparsers.add_parser("proof", help=HELP,
                               description="Write one contact sheet PDF of every distinct card face, back, board "
@@ -34,7 +35,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.commands.print import default_out, languages_of
     from boardlab.layouts.terms import speaking, term
     from boardlab.printkit.marks import footer_date

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import sys
@@ -17,7 +18,7 @@ from boardlab.layouts.limits import MAX_AGENT_NUMBER, MAX_DEALS, MAX_GAMES
 HELP = "the balance report of a game: Markdown, PDF, JSON and SVG charts"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     from boardlab.analysis.report.build import ReportOptions  # the defaults the help states
 
     p = subparsers.add_parser(
@@ -57,7 +58,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.analysis.report.build import ReportOptions, build_report
     from boardlab.commands.print import languages_of
     from boardlab.layouts.terms import speaking

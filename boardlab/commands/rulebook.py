@@ -9,6 +9,7 @@ any is written, so a mistake leaves the folder as it was.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from boardlab.arguments import add_game_arguments, game_definition
@@ -21,7 +22,7 @@ LANGUAGES = ("es", "en")
 HELP = "the rulebook PDF (Spanish and English)"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     papers = tuple(print_conventions().papers)
     p = subparsers.add_parser("rulebook", help=HELP,
                               description="Write a game's rulebook: its text in layouts/rulebooks/GAME.LANG.md "
@@ -37,7 +38,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.commands.print import default_out
     from boardlab.printkit.marks import footer_date
     from boardlab.printkit.output import write_rendered

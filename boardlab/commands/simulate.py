@@ -5,22 +5,27 @@ from __future__ import annotations
 import argparse
 import json
 import textwrap
+from typing import Any, Callable
+from typing import TYPE_CHECKING
 
 from boardlab.arguments import add_backend_arguments, add_game_arguments, add_seed_argument, at_most, backend_of, game_definition
 from boardlab.layouts import BoardlabError, game_ids
 from boardlab.layouts.limits import MAX_GAMES
 
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+
 #: the command's line in `boardlab --help`
 HELP = "self-play many games and summarise win rates and length"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "simulate", help=HELP,
         description=textwrap.fill("Play many games between agents and print per-seat win rates with 95% "
                                   "confidence intervals (Wilson), draws, unfinished games and game length. "
                                   "Same seed, same numbers, whatever the number of workers.", 79),
-        epilog=agents_by_game,  # a function: the engines are loaded only when --help is asked for
+        epilog=agents_by_game,  # type: ignore[arg-type]  # a function: the engines are loaded only when --help is asked for
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_match_arguments(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -42,7 +47,7 @@ def agents_by_game() -> str:
                       subsequent_indent="      ", break_on_hyphens=False) for game in game_ids("engine"))
 
 
-def add_match_arguments(p, games: int = 1000) -> None:
+def add_match_arguments(p: argparse.ArgumentParser, games: int = 1000) -> None:
     add_game_arguments(p, players="the game's maximum")
     p.add_argument("--agents", metavar="A,B,...",
                    help="agent per seat, or one name for every seat (default: the definition's analysis.agent, "
@@ -56,7 +61,8 @@ def add_match_arguments(p, games: int = 1000) -> None:
     add_backend_arguments(p)
 
 
-def load_match(args):
+def load_match(args: argparse.Namespace
+               ) -> tuple[GameDefinition, Any, list[Callable], list[str]]:
     """(definition, game, agent factories, agent names) from the common arguments.
 
     :raises BoardlabError: on an unknown game, a variant of another game, or an unknown agent.
@@ -82,7 +88,7 @@ def load_match(args):
     return definition, game, [known[n] for n in names], names
 
 
-def run_command(args) -> int:
+def run_command(args: argparse.Namespace) -> int:
     from boardlab.analysis.runner import run
 
     definition, game, factories, names = load_match(args)

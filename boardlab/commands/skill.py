@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import textwrap
@@ -22,7 +23,7 @@ CPU_MINUTES = 10.0
 HELP = "the skill trace: agents of growing strength, each against the one below, rated"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "skill", help=HELP,
         description=textwrap.fill(
@@ -58,7 +59,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.analysis import restricted, skill
     from boardlab.printkit.charts import chart_drawing, svg_text
     from boardlab.printkit.output import write_rendered

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from boardlab.common.notes import note
 from boardlab.arguments import (add_agent_argument, add_budget_arguments, add_game_arguments, add_seed_argument,
                                 add_store_arguments, at_most, budget_minutes, game_definition, store_and_backend)
 from boardlab.layouts import BoardlabError
 from boardlab.layouts.limits import MAX_GAMES
+
+if TYPE_CHECKING:
+    from boardlab.analysis.sweep import Axis
+    from boardlab.layouts.common import GameDefinition, GameInfo
 
 #: games per point unless --games says otherwise
 DEFAULT_GAMES = 1000
@@ -23,13 +29,13 @@ DEFAULT_OUT = Path("build") / "sweeps"
 HELP = "every headline metric against the values of one or more rule keys (charts, tables)"
 
 
-def add_players_argument(p, allow_all: bool) -> None:
+def add_players_argument(p: argparse.ArgumentParser, allow_all: bool) -> None:
     p.add_argument("--players", metavar="N|all" if allow_all else "N",
                    help="number of players" + (", or 'all' for every allowed count" if allow_all else "")
                         + " (default: the game's maximum)")
 
 
-def player_counts(text: str | None, info, allow_all: bool = True) -> tuple[int, ...]:
+def player_counts(text: str | None, info: GameInfo, allow_all: bool = True) -> tuple[int, ...]:
     """The player counts of --players: one count, or every allowed one for 'all'.
 
     :raises BoardlabError: for a count the game does not allow or a word that is not a count.
@@ -45,7 +51,7 @@ def player_counts(text: str | None, info, allow_all: bool = True) -> tuple[int, 
     return (info.check_players(n),)
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "sweep", help=HELP,
         description="Play the definition at every value of the varied keys (several --vary make a grid), every "
@@ -68,7 +74,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def prepare(args, flag: str, texts: list[str]):
+def prepare(args: argparse.Namespace, flag: str, texts: list[str]) -> tuple[str, GameDefinition, list[Axis], str]:
     """(base name, definition, axes, agent) of a sweep or tune; every check before anything is played.
 
     :raises BoardlabError: for bad input (one line).
@@ -89,7 +95,7 @@ def prepare(args, flag: str, texts: list[str]):
     return base, definition, axes, agent
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.analysis.report.document import slug
     from boardlab.analysis.report.sweep_report import sweep_document
     from boardlab.analysis.sweep import SweepOptions, grid, sweep

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 
@@ -13,7 +14,7 @@ from boardlab.layouts.limits import MAX_DEALS
 HELP = "exact probability and structure tables"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("tables", help=HELP,
                               description="Print a game's exact tables (or tables estimated over "
                                           "seeded random deals) as Markdown, JSON or CSV.")
@@ -26,7 +27,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.analysis.tables import TableOptions, to_csv, to_markdown
 
     definition = game_definition(args.game, args.variant)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
+from pathlib import Path
 
 from boardlab.arguments import (add_agent_argument, add_budget_arguments, add_game_arguments, add_seed_argument,
                                 add_store_arguments, at_most, budget_minutes, store_and_backend)
@@ -15,7 +17,7 @@ from boardlab.layouts.limits import MAX_GAMES
 HELP = "search rule values for those that meet every goal (a race on common seeds, then a confirmation)"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     from boardlab.analysis.report.metrics import HEADLINE
     from boardlab.analysis.tune import TuneOptions
 
@@ -50,7 +52,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.analysis.sweep import known_metrics, playable_grid, value_text
     from boardlab.analysis.tune import TuneOptions, check_goals, parse_goal, tune, tune_text
 
@@ -78,7 +80,7 @@ def run(args) -> int:
     return 0
 
 
-def _variant_target(text: str):
+def _variant_target(text: str) -> Path:
     """The --write-variant path, checked before anything is played.
 
     :raises BoardlabError: when the file exists already or its folder does not.
@@ -93,7 +95,7 @@ def _variant_target(text: str):
     return path
 
 
-def _write_variant(path, result: dict, base: str) -> str:
+def _write_variant(path: Path, result: dict, base: str) -> str:
     """Write the first meeting values over `base` as a new variant file (whole or not at all);
     its `extends` names the game or variant, or the base file's path relative to the new file."""
     import os

@@ -15,6 +15,7 @@ the last good files stay.  Ctrl-C stops the watch (exit status 130).
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import time
@@ -26,7 +27,7 @@ from boardlab.arguments import add_game_arguments, number_between, positive
 HELP = "rebuild check, print and rulebook on every save of the definition, rulebook, card list or image"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("watch", help=HELP,
                               description="Build the game's print files and rulebooks, then watch its definition "
                                           "(and the files it extends), card lists, rulebook texts and images, and build "
@@ -95,7 +96,7 @@ def build(game: str, variant: str | None) -> str:
     return f"check ok; {'; '.join(steps)} ({time.monotonic() - started:.1f} s)"
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from boardlab.arguments import game_definition
 
     game_definition(args.game, args.variant)  # an unknown game or a variant of another game: one line, exit 2
