@@ -505,11 +505,12 @@ def ladder_result(first: str, pairings: list[Pairing], players: int, games_per_l
 def rating_chart(result: dict) -> dict:
     """The report chart block of rating against budget (levels in ladder order)."""
     from boardlab.analysis.report.document import chart
+    from boardlab.layouts.terms import agent_label
 
     levels = result["levels"]
     return chart("whiskers", f"skill-{result['players']}-players",
                  f"Rating against budget, {result['players']} players (Elo, random = 0)",
-                 categories=[str(v["budget"]) if v["agent"] == f"mcts-{v['budget']}" else v["agent"] for v in levels],
+                 categories=[str(v["budget"]) if v["agent"] == f"mcts-{v['budget']}" else agent_label(v["agent"]) for v in levels],
                  values=[v["rating"] for v in levels], low=[v["ci95"][0] for v in levels],
                  high=[v["ci95"][1] for v in levels], reference=None, scale="rating",
                  x_axis="MCTS budget (iterations per move)", axis="rating (Elo)")

@@ -127,6 +127,31 @@ def word(text: str) -> str:
     return translate(text, _terms(lang), respell)
 
 
+_AGENT = re.compile(r"(random|greedy|favourite|perfect|mcts|ismcts|search)(?:-(\d+))?")
+
+
+def agent_label(name: str) -> str:
+    """An agent's name as a reader sees it in the language being written (`agent.KIND` of the
+    terms, `agent.KIND_n` with a number): the name typed on the command line (`--agent greedy`)
+    is an identifier, not a word.  `BASE-without-ELEMENT` reads `agent.without`; a name of no
+    known kind is shown as it is.
+
+    >>> with speaking("es"):
+    ...     agent_label("greedy"), agent_label("mcts-16"), agent_label("favourite-9"), agent_label("random-without-chips")
+    ('voraz', 'MCTS-16', 'favorito-9', 'azar sin chips')
+    >>> agent_label("greedy"), agent_label("mcts-16")
+    ('greedy', 'mcts-16')
+    """
+    base, without, element = name.partition("-without-")
+    if without:
+        return term("agent.without", agent=agent_label(base), element=word(element))
+    m = _AGENT.fullmatch(name)
+    if m is None:
+        return name
+    kind, n = m.groups()
+    return term(f"agent.{kind}_n", n=n) if n is not None else term(f"agent.{kind}")
+
+
 def number(value: float, digits: int | None = None) -> str:
     """A number as the language writes it: `2.5` or `2,5` (`digits` fixed decimals, else `:g`)."""
     text = f"{value:.{digits}f}" if digits is not None else f"{value:g}"

@@ -25,7 +25,7 @@ from boardlab.analysis.report.findings import findings, select_findings
 from boardlab.analysis.report.glossary import glossary
 from boardlab.analysis.report.remedy import numeric_remedies
 from boardlab.analysis.report.verdict import verdict, verdict_blocks
-from boardlab.analysis.report.wording import games as count, measured_words, number, say, word
+from boardlab.analysis.report.wording import agent_label, games as count, measured_words, number, say, word
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
 from boardlab.analysis.report.budgeted import bought_data, bought_words, report_budget, sized
 from boardlab.analysis.report.options import (model_agent, option_value_text, rule_alternatives, rule_namer, rule_problem,
@@ -278,7 +278,7 @@ def _level_words(by_players: dict, options: ReportOptions) -> str:
         if not agents:
             return ""
         parts.append(say(f"head.level_{level}", agents=", ".join(
-            a if len(agents) == 1 else say("head.level_with", agent=a, players=", ".join(ns)) for a, ns in agents.items())))
+            agent_label(a) if len(agents) == 1 else say("head.level_with", agent=a, players=", ".join(ns)) for a, ns in agents.items())))
     games = sorted({x["games"] for d in by_players.values() for x in d.get("levels", []) if not x["model"]})
     return say("head.levels", levels="; ".join(parts),
                games=say("head.level_games", games=", ".join(count(g) for g in games), skill=count(options.skill_games))
@@ -494,13 +494,13 @@ def _ladder_words(traces: dict, effects: dict) -> str:
     """The head's words for the skill trace's levels and restricted play's agent."""
     ladders: dict[str, list[str]] = {}
     for n, t in traces.items():
-        ladders.setdefault(", ".join(level["agent"] for level in t["levels"]), []).append(str(n))
+        ladders.setdefault(", ".join(agent_label(level["agent"]) for level in t["levels"]), []).append(str(n))
     words = "".join(say("head.trace", ladder=ladder) if len(ladders) == 1 else
                     say("head.trace_with", players=", ".join(ns), ladder=ladder)
                     for ladder, ns in ladders.items() if ladder)
     agents = sorted({e["agent"] for e in effects.values() if e["elements"]})
     if agents:
-        words += say("head.restricted", agents=", ".join(agents))
+        words += say("head.restricted", agents=", ".join(agent_label(a) for a in agents))
     return words
 
 

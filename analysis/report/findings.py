@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from boardlab.analysis.report.metrics import FDR, benjamini_hochberg, metric as headline_metric
 from boardlab.analysis.report.options import option_value_text
-from boardlab.analysis.report.wording import (at_least, cap_words, target_time, games as game_count, listed, minutes, number, p_words,
+from boardlab.analysis.report.wording import (agent_label, at_least, cap_words, target_time, games as game_count, listed, minutes, number, p_words,
                                               pace_words, pct, places_over, points, points_over, say, say_plural, unsigned_points, word, would_tell)
 
 
@@ -335,9 +335,9 @@ def ladder_words(trace: dict) -> dict:
     from boardlab.analysis.skill import budget_of
 
     levels, pairings = trace["levels"], trace["pairings"]
-    chain = levels[0]["agent"]
+    chain = agent_label(levels[0]["agent"])
     for level, p in zip(levels[1:], pairings):
-        chain += (" < " if p["distinguished"] else " ~ ") + level["agent"]
+        chain += (" < " if p["distinguished"] else " ~ ") + agent_label(level["agent"])
     top = max(reversed(levels), key=lambda level: level["rating"])
     odds = 10 ** (top["rating"] / 400)
     n = trace["players"]
@@ -383,7 +383,7 @@ def _skill(counts):
     if not matters:
         return out
     games = _span(sorted({g for _, w, _ in matters for g in w["games_played"]}), ",")  # a step's games: one span
-    tops = listed(sorted({w["top"] for _, w, _ in matters}))
+    tops = listed(sorted({agent_label(w["top"]) for _, w, _ in matters}))
     if len(matters) == 1:
         players, w, _ = matters[0]
         text = say("skill.matters", parts=say("skill.matters_part", players=players, **{k: w[k] for k in LADDER_FIELDS}),

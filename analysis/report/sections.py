@@ -13,7 +13,7 @@ from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_seri
                                               metric, paired_ratio_difference, power_statement, score_test,
                                               seat_credits, seat_statistics, share)
 from boardlab.analysis.report.options import option_value_text
-from boardlab.analysis.report.wording import (cap_words, stated_words, games as amount, listed, measured_words, number, p_words, pct,
+from boardlab.analysis.report.wording import (agent_label, cap_words, stated_words, games as amount, listed, measured_words, number, p_words, pct,
                                               say, unsigned_points, word)
 from boardlab.analysis.stats import describe_lengths, wilson_interval
 
@@ -297,8 +297,8 @@ def skill_blocks(data: dict, players: int) -> list:
     rows = []
     for level in data["levels"]:
         p = pairs.get(level["agent"])
-        rows.append([level["agent"], level["rating"], level["ci95"]]
-                    + ([p["below"], p["decided"], p["share"], p["ci95"], p["p_value"], p["distinguished"],
+        rows.append([agent_label(level["agent"]), level["rating"], level["ci95"]]
+                    + ([agent_label(p["below"]), p["decided"], p["share"], p["ci95"], p["p_value"], p["distinguished"],
                         say(f"skill.decision.{DECISIONS[p.get('decision') or 'better']}")] if p else
                        ["-", None, None, None, None, None, "-"]))
     others = say("skill.other_seat") if players == 2 else say("skill.other_seats", n=players - 1)

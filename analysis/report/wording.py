@@ -18,7 +18,10 @@ is a terms table and nothing else.
 from __future__ import annotations
 
 from boardlab.analysis.stats import format_p
-from boardlab.layouts.terms import plural, respell, speaking, term, word  # noqa: F401 (speaking: the doctest)
+from boardlab.layouts.terms import agent_label, plural, respell, speaking, term, word  # noqa: F401 (speaking: the doctest)
+
+#: the template fields that hold one agent's name (`mcts-16`), shown by `agent_label`
+AGENT_FIELDS = frozenset({"agent", "bot", "top", "below", "next", "level", "beginner", "skilled"})
 
 
 
@@ -27,12 +30,13 @@ def say(key: str, **fields) -> str:
 
     :raises BoardlabError: for a template the language's table lacks; KeyError for a missing field.
     """
-    return term(f"report.{key}", **fields)
+    return term(f"report.{key}", **{k: agent_label(v) if k in AGENT_FIELDS and isinstance(v, str) else v
+                                    for k, v in fields.items()})
 
 
 def say_plural(key: str, n: int, **fields) -> str:
     """`report.KEY.one` or `report.KEY.many` by the count `n`."""
-    return plural(f"report.{key}", n, **fields)
+    return say(f"{key}.{'one' if n == 1 else 'many'}", n=n, **fields)
 
 
 def number(value: float, spec: str = "") -> str:
