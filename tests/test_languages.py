@@ -54,7 +54,7 @@ def english_words() -> set[str]:
         english |= {w for _, text in definition_words(load(game)) for w in tokens(text)}
     spanish = set()
     for value in spanish_table.values():
-        spanish |= tokens(re.sub(r"\{[a-z_]+\}", " ", value))
+        spanish |= tokens(CODE_SPAN.sub(" ", re.sub(r"\{[a-z_]+\}", " ", value)))  # `--agent greedy` is code
     names = {w for game in GAMES for w in tokens(f"{load(game).game.name} {game}")}
     return english - spanish - names - SPANISH_TOO
 
@@ -177,14 +177,11 @@ CODE_SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 
 def report_words(folder, game) -> tuple[set[str], set[str]]:
     """(words, names) of a report in `folder`: the words of its Markdown, every chart and its PDF;
-    the names are what a report writes as the user types it - `code` (rule keys, commands) and
-    the engine's agents (random, greedy, mcts-16, search-16) - which no language translates."""
-    from boardlab.analysis.engines import agent_factories
-
+    the names are what a report writes as the user types it, in `code` (rule keys, commands, the
+    glossary's `--agent greedy`), which no language translates; the agents' names a reader sees
+    are words (azar, voraz in Spanish)."""
     markdown = (folder / f"{game}.md").read_text(encoding="utf-8")
-    code = " ".join(CODE_SPAN.findall(markdown))
-    known = agent_factories(game)  # the fixed names and the bases of numbered ones (mcts-N, search-N)
-    names = tokens(code) | {w for agent in [*known, *getattr(known, "families", {})] for w in tokens(agent)}
+    names = tokens(" ".join(CODE_SPAN.findall(markdown)))
     pdf = pdf_text((folder / f"{game}.pdf").read_bytes()).splitlines()
     text = CODE_SPAN.sub(" ", markdown) + " ".join(
         " ".join(re.findall(r">([^<]+)<", svg.read_text(encoding="utf-8"))) for svg in (folder / game).glob("*.svg"))

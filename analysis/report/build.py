@@ -453,10 +453,13 @@ def translated(block: dict) -> dict:
 
 def _cell_words(value):
     """A text cell of a game's table in the report's language: a decimal number ("3.417") as the
-    language writes it, other words by the terms table."""
+    language writes it, an agent's name (a 6x6 chooser) by `agent_label`, other words by the terms table."""
     if not isinstance(value, str):
         return value
-    return respell(value) if re.fullmatch(r"[-+]?[\d,]*\d(\.\d+)?%?", value) else word(value)
+    if re.fullmatch(r"[-+]?[\d,]*\d(\.\d+)?%?", value):
+        return respell(value)
+    shown = agent_label(value)
+    return shown if shown != value else word(value)
 
 
 def _title(definition) -> str:
