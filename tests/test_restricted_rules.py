@@ -62,7 +62,7 @@ def test_a_habit_is_shown_apart_and_is_neither_tested_nor_a_finding():
     assert len(found) == 1 and "betting on a face" in found[0]["text"].lower()
     assert not any("marker" in f["text"] for f in found)
     for lang, title, habit in (("en", "What the strong agent does (greedy), 2 players", "a marker off the commonest free sum"),
-                               ("es", "Lo que hace el agente fuerte (greedy), 2 jugadores",
+                               ("es", "Lo que hace el agente fuerte (voraz), 2 jugadores",
                                 "un señalador fuera de la suma libre más frecuente")):
         with speaking(lang):
             blocks = restricted_blocks(data, 2)
