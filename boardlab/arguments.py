@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any, Callable
 
 
 def whole_number(text: str, least: int) -> int:
@@ -22,7 +23,7 @@ def whole_number(text: str, least: int) -> int:
     return value
 
 
-def at_most(limit: int, least: int = 1):
+def at_most(limit: int, least: int = 1) -> Callable[[str], int]:
     """An argument type: a whole number from `least` to `limit` (a larger one is refused, not tried).
 
     >>> at_most(10)("3")
@@ -36,7 +37,7 @@ def at_most(limit: int, least: int = 1):
     return check
 
 
-def number_between(low: float, high: float, inclusive: bool = True):
+def number_between(low: float, high: float, inclusive: bool = True) -> Callable[[str], float]:
     """An argument type: a number from `low` to `high` (the ends themselves only when `inclusive`).
 
     >>> number_between(0, 1, inclusive=False)("0.25"), number_between(0.05, 60)("60")
@@ -54,12 +55,12 @@ def number_between(low: float, high: float, inclusive: bool = True):
     return check
 
 
-def add_seed_argument(p) -> None:
+def add_seed_argument(p: argparse.ArgumentParser) -> None:
     """`--seed S`: the one seed every random choice of the command flows from (default 1)."""
     p.add_argument("--seed", type=non_negative, default=1, metavar="S", help="random seed (default: 1)")
 
 
-def add_budget_arguments(p, command: str) -> None:
+def add_budget_arguments(p: argparse.ArgumentParser, command: str) -> None:
     """`--budget MIN` and `--quick`: the CPU minutes `command` may take (default: the definition's
     `analysis.COMMAND_cpu_minutes`; 0: no limit), each phase sized from a probe to fit; `--quick`
     for iterating (at most a minute)."""
@@ -74,7 +75,7 @@ def add_budget_arguments(p, command: str) -> None:
                    help=f"a quick run for iterating on a rule: a budget of at most {QUICK_MINUTES:g} CPU minute")
 
 
-def budget_minutes(args, definition, command: str) -> float | None:
+def budget_minutes(args: argparse.Namespace, definition: object, command: str) -> float | None:
     """The CPU minutes of `--budget` and `--quick` for `command` on `definition` (None: no limit)."""
     from boardlab.analysis.budget import minutes_of
 
@@ -82,7 +83,7 @@ def budget_minutes(args, definition, command: str) -> float | None:
     return minutes_of(args.budget, args.quick, default)
 
 
-def add_agent_argument(p) -> None:
+def add_agent_argument(p: argparse.ArgumentParser) -> None:
     """`--agent A`: one agent for every seat, else the definition's `analysis.agent`, else random."""
     p.add_argument("--agent", metavar="A", help="the agent in every seat (default: the definition's analysis.agent, "
                                                 "else random)")
@@ -92,7 +93,7 @@ def add_agent_argument(p) -> None:
 VARIANT_HELP = "a variant file, or the name of one in layouts/variants/"
 
 
-def add_game_arguments(p, capability: str | None = "engine", players: str | None = None, variant: bool = True) -> None:
+def add_game_arguments(p: argparse.ArgumentParser, capability: str | None = "engine", players: str | None = None, variant: bool = True) -> None:
     """`GAME` (one of the games with `capability`, any game when None), `--variant V` (unless `variant` is false) and,
     when `players` names the default, `--players N`.
 
@@ -111,7 +112,7 @@ def add_game_arguments(p, capability: str | None = "engine", players: str | None
         p.add_argument("--players", type=positive, metavar="N", help=f"number of players (default: {players})")
 
 
-def add_backend_arguments(p) -> None:
+def add_backend_arguments(p: argparse.ArgumentParser) -> None:
     """`--workers W` and the cluster arguments: where the games are played."""
     from boardlab.layouts.limits import default_workers
 
@@ -120,7 +121,7 @@ def add_backend_arguments(p) -> None:
     add_cluster_arguments(p)
 
 
-def add_store_arguments(p, backend: bool = True) -> None:
+def add_store_arguments(p: argparse.ArgumentParser, backend: bool = True) -> None:
     """`--store PATH` (the results store) and, when `backend`, the backend arguments (`--workers`, `--cluster`)."""
     from boardlab.analysis.store import DEFAULT_STORE
 
@@ -131,7 +132,7 @@ def add_store_arguments(p, backend: bool = True) -> None:
 
 
 @contextmanager
-def backend_of(args) -> Iterator:
+def backend_of(args: argparse.Namespace) -> Iterator:
     """The backend `args` name (`--workers`, `--cluster`, `--cluster-timeout`), closed at the end
     (workers gone) whatever happens inside.
 
@@ -147,7 +148,7 @@ def backend_of(args) -> Iterator:
 
 
 @contextmanager
-def store_and_backend(args) -> Iterator[tuple]:
+def store_and_backend(args: argparse.Namespace) -> Iterator[tuple]:
     """(results store, backend) of a command that plays games: the store `--store` names (opened
     first, so a store that cannot be opened starts no worker) and `backend_of(args)`; both closed at the end.
 
@@ -159,7 +160,7 @@ def store_and_backend(args) -> Iterator[tuple]:
         yield store, backend
 
 
-def add_cluster_arguments(p) -> None:
+def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
     """`--cluster ADDRESS|local` (default: $BOARDLAB_CLUSTER, else local processes) and `--cluster-timeout`."""
     import os
 
@@ -211,7 +212,7 @@ def offset_mm(text: str) -> tuple[float, float]:
     return x, y
 
 
-def game_definition(game: str, variant: str | None):
+def game_definition(game: str, variant: str | None) -> Any:  # the game's own Definition class
     """The definition a command works on: the game's own, or a variant of it.
 
     :raises BoardlabError: for an unknown game or a variant of another game.

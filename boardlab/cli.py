@@ -10,11 +10,16 @@ import argparse
 import importlib
 import os
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import boardlab
 from boardlab.common import notes, stopping
 from boardlab.layouts.errors import BoardlabError, DefinitionError, one_line
 from boardlab.layouts.registry import game_ids
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 #: sub-commands, each a module in boardlab/commands/ (a dash in the name is an underscore there)
 COMMANDS = (
@@ -43,10 +48,10 @@ COMMANDS = (
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line and exit status 2."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
 
-    def _print_message(self, message, file=None):
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message:  # argparse's own drops a failed write: a full disk must be said, not ignored
             (file or sys.stderr).write(message)
 
@@ -59,10 +64,11 @@ class Parser(argparse.ArgumentParser):
 class Version(argparse.Action):
     """`--version`: the installed version, read only when asked for."""
 
-    def __init__(self, option_strings, dest, **kwargs):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
         print(f"boardlab {boardlab.__version__}")  # on standard output, as argparse's own version action
         parser.exit()
 

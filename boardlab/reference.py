@@ -354,7 +354,7 @@ def definition_page(game_id: str) -> str:
     ])
 
 
-def _shipped_value(definition, path: str) -> str | None:
+def _shipped_value(definition: object, path: str) -> str | None:
     """The value the shipped definition gives a key, as TOML writes it (None for a key under a
     name or a list of tables, or a long value).
 
