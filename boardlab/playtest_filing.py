@@ -20,15 +20,19 @@ again up to any move, for the page to step through it.
 from __future__ import annotations
 
 import datetime
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from boardlab.analysis.playtests import BROWSER, TableGame
 from boardlab.layouts.errors import BoardlabError
 from boardlab.playtest import PERSON, Session, replay
 
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.printkit.table import TableArt
 
-def table_game_from_record(definition, record: dict, names: Sequence[str] | None = None, date: str | None = None,
-                           notes: str = "") -> TableGame:
+
+def table_game_from_record(definition: GameDefinition, record: dict, names: Sequence[str] | None = None,
+                           date: str | None = None, notes: str = "") -> TableGame:
     """The playtest a finished browser game's record makes (see the module docstring).
 
     :raises BoardlabError: for a record of another game, a move the engine refuses, a game not
@@ -63,7 +67,7 @@ def move_count(record: dict) -> int:
     return sum(1 for entry in record.get("moves", []) if "chance" not in entry)
 
 
-def replay_session(definition, record: dict, moves: int, table=None) -> Session:
+def replay_session(definition: GameDefinition, record: dict, moves: int, table: TableArt | None = None) -> Session:
     """A `Session` of the record's game after its first `moves` moves (chance drawn from its seed as
     it was), every seat an agent that never moves by itself, so that the page shows every hand.
 
