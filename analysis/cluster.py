@@ -137,7 +137,10 @@ class DaskBackend(Backend):
         """Stop at once, on a signal: kill the local cluster's worker processes (what they were playing
         is thrown away anyway) instead of the orderly close, which waits for the blocks in flight (a
         second or more).  The processes Dask starts also end by themselves when this one exits (their
-        pipe to it closes).  A remote scheduler is told to drop this client's work, as in `close`."""
+        pipe to it closes).  A remote scheduler is told to drop this client's work, as in `close`.
+        Once is enough: a second call (the command's way out after `play`'s) does nothing."""
+        if self.abandoned:
+            return
         self.abandoned = True
         if self.address != "local":
             self.close()
@@ -278,7 +281,8 @@ class DaskBackend(Backend):
                     if future.status == "error":
                         raise future.exception()
                     records, seconds = future.result()
-                    yield BlockResult(i, start, stop, records, seconds)
+                    with signals.outside():  # the consumer's work: a stop is answered at once there
+                        yield BlockResult(i, start, stop, records, seconds)
         except (FuturesCancelledError, CommClosedError, asyncio.CancelledError):
             raise self._lost() from None
         finally:

@@ -203,6 +203,12 @@ class Backend:
     def close(self) -> None:
         """Let go of what the backend holds (workers, connections)."""
 
+    def abandon(self) -> None:
+        """Let go at once, on a signal (Ctrl-C): what is in flight is thrown away, so nothing is
+        waited for; `close` afterwards does nothing more.  By default, `close` (local workers end
+        at once: the pool is terminated)."""
+        self.close()
+
 
 class LocalBackend(Backend):
     """Processes of this machine: `workers` of them (1: in this process)."""

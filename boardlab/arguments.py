@@ -134,17 +134,26 @@ def add_store_arguments(p: argparse.ArgumentParser, backend: bool = True) -> Non
 @contextmanager
 def backend_of(args: argparse.Namespace) -> Iterator:
     """The backend `args` name (`--workers`, `--cluster`, `--cluster-timeout`), closed at the end
-    (workers gone) whatever happens inside.
+    (workers gone) whatever happens inside.  A stop (Ctrl-C, SIGTERM) landing anywhere inside, not
+    only while blocks are in flight, abandons it (`Backend.abandon`: a local Dask cluster's
+    workers killed) instead of the orderly close, which would wait a second or more for the
+    cluster's graceful shutdown.
 
     :raises BoardlabError: when the cluster cannot be used.
     """
     from boardlab.analysis.runner import backend_for
 
     backend = backend_for(args.cluster, args.workers, args.cluster_timeout)
+    stopped = False
     try:
         yield backend
+    except KeyboardInterrupt:
+        stopped = True
+        backend.abandon()
+        raise
     finally:
-        backend.close()
+        if not stopped:
+            backend.close()
 
 
 @contextmanager

@@ -251,6 +251,8 @@ class Deferred:
 
     def __init__(self) -> None:
         self.caught: list[int] = []
+        #: the handlers outside the deferred block (empty outside the main thread: nothing deferred)
+        self.previous: dict[signal.Signals, Callable[[int, FrameType | None], object] | int | None] = {}
 
     def note(self, signum: int, frame: FrameType | None) -> None:
         self.caught.append(signum)
@@ -259,6 +261,21 @@ class Deferred:
         """Raise `Stopped` if a stopping signal arrived."""
         if self.caught:
             raise Stopped(self.caught[0])
+
+    @contextlib.contextmanager
+    def outside(self) -> Iterator[None]:
+        """Inside this block a signal acts at once, as outside the deferred block: for the code
+        between the library's calls that is not the library's (a generator's `yield`: its consumer
+        saving a block, a report's next phase, may run for seconds while the generator waits, and
+        a Ctrl-C then was answered only when the generator was next resumed).  A signal noted
+        before is answered on entry; the deferring is back on a normal exit."""
+        self.check()
+        for number, handler in self.previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        yield  # a stop raised inside leaves the handlers as the stop set them (later signals only noted)
+        for number, handler in self.previous.items():
+            if handler is not signal.SIG_IGN:
+                signal.signal(number, self.note)
 
 
 @contextlib.contextmanager
@@ -273,6 +290,7 @@ def deferred() -> Iterator[Deferred]:
         yield state
         return
     previous = {number: signal.getsignal(number) for number in SIGNALS}
+    state.previous = previous
     for number, handler in previous.items():
         if handler is not signal.SIG_IGN:
             signal.signal(number, state.note)
@@ -280,7 +298,7 @@ def deferred() -> Iterator[Deferred]:
         yield state
     finally:
         for number, handler in previous.items():
-            if handler is _stop and state.caught:
+            if handler is _stop and (state.caught or _raised):
                 handler = _note  # stopping: the clean-up on the way out is not cut short
             signal.signal(number, handler if handler is not None else signal.SIG_DFL)
     state.check()

@@ -121,3 +121,66 @@ def test_a_local_cluster_leaves_no_garbage_collection_hook_in_this_process():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-800:]
     assert "GCDiagnosis" not in done.stdout and done.stdout.strip() == "[]", done.stdout
+
+
+def test_a_stop_anywhere_in_a_command_abandons_a_local_cluster_without_its_graceful_shutdown():
+    """Ctrl-C ends every command within a second, `--cluster local` included.  A stop that lands
+    while blocks are in flight is answered in `DaskBackend.play`; one that lands anywhere else in
+    the command (a report between two phases, writing its files) reaches `backend_of`, whose
+    orderly close (client, then cluster) waited a second or more for the cluster's graceful
+    shutdown (1.16 s measured).  The command abandons it instead: the worker processes killed,
+    neither close called.  (In a process of its own: the abandon's exit watchdog ends it.)"""
+    script = """
+import multiprocessing, os, types
+from boardlab import arguments
+from boardlab.analysis import runner
+from boardlab.analysis.cluster import DaskBackend
+backend = DaskBackend('local', workers=1)
+workers = multiprocessing.active_children()
+graceful = []
+backend.client.close = lambda *a, **k: graceful.append('client')
+backend.cluster.close = lambda *a, **k: graceful.append('cluster')
+runner.backend_for = lambda *a, **k: backend
+try:
+    with arguments.backend_of(types.SimpleNamespace(cluster='local', workers=1, cluster_timeout=None)):
+        raise KeyboardInterrupt  # the stop, outside DaskBackend.play
+except KeyboardInterrupt:
+    pass
+print(graceful, len(workers), [w.is_alive() for w in workers], flush=True)
+os._exit(0)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.strip() == "[] 1 [False]", done.stdout
+
+
+class Recording:
+    """A backend that only notes what is asked of it."""
+
+    def __init__(self):
+        self.calls: list[str] = []
+
+    def close(self):
+        self.calls.append("close")
+
+    def abandon(self):
+        self.calls.append("abandon")
+
+
+@pytest.mark.parametrize("raised,calls", [(None, ["close"]), (BoardlabError("bad"), ["close"]),
+                                          (KeyboardInterrupt(), ["abandon"])])
+def test_the_backend_is_closed_at_the_end_and_abandoned_on_a_stop(monkeypatch, raised, calls):
+    import types
+
+    from boardlab import arguments
+    from boardlab.analysis import runner
+
+    backend = Recording()
+    monkeypatch.setattr(runner, "backend_for", lambda *a, **k: backend)
+    try:
+        with arguments.backend_of(types.SimpleNamespace(cluster=None, workers=1, cluster_timeout=None)):
+            if raised is not None:
+                raise raised
+    except (KeyboardInterrupt, BoardlabError):
+        pass
+    assert backend.calls == calls
