@@ -481,7 +481,8 @@ def _code_fingerprint() -> str:
 
 
 def git_commit() -> str:
-    """The checkout's commit (short), with "+changes" when tracked files outside reports/ differ; or "unknown"."""
+    """The checkout's commit (short), with "+changes" ("+cambios") when tracked files outside reports/
+    differ; or "unknown"."""
     root = Path(__file__).resolve().parents[2]
     try:
         commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"], capture_output=True,
@@ -490,7 +491,9 @@ def git_commit() -> str:
                                 ".", ":(exclude)reports"], capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-    return commit + ("+changes" if dirty else "")
+    from boardlab.layouts.terms import term
+
+    return commit + (term("report.commit_changed") if dirty else "")
 
 
 def _ladder_words(traces: dict, effects: dict) -> str:

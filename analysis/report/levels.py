@@ -286,7 +286,7 @@ def skill_share_findings(counts: dict) -> list[dict]:
     """One finding of the skill share over the player counts whose interval excludes 0 (skill
     decides some games: the skilled level against random play); none where every interval holds 0
     (a game of luck gives no skill finding)."""
-    from boardlab.analysis.report.wording import listed, pct, say
+    from boardlab.analysis.report.wording import agent_label, listed, pct, say
 
     seen = [(n, d["skill_share"]) for n, d in counts.items()
             if d.get("skill_share") and d["skill_share"]["against_random"]["share"] is not None
@@ -296,7 +296,7 @@ def skill_share_findings(counts: dict) -> list[dict]:
     parts = listed(say("level.share_part", decides=pct(s["against_random"]["skill_share"], 0),
                        low=pct(s["against_random"]["skill_ci95"][0], 0), high=pct(s["against_random"]["skill_ci95"][1], 0),
                        players=n) for n, s in seen)
-    skilled = listed(sorted({s["skilled"] for _, s in seen}))
+    skilled = listed([agent_label(name) for name in sorted({s["skilled"] for _, s in seen})])
     score = max(10 * s["against_random"]["skill_share"] for _, s in seen)
     return [{"score": max(score, 1.0), "kind": "skill share", "players": [n for n, _ in seen],
              "text": say("level.share_finding", skilled=skilled, parts=parts)}]
