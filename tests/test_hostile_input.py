@@ -118,7 +118,7 @@ def test_blockd_agent_messages(capsys, agents, words, absent):
 
 def test_sixbysix_unknown_agent_lists_the_names_briefly(capsys):
     code, out, err = run(capsys, "simulate", "sixbysix", "--agents", "clever", "--games", "2")
-    one_line_failure(code, out, err, "unknown agent 'clever'", "greedy", "favourite-N (N a number on the board)")
+    one_line_failure(code, out, err, "unknown agent 'clever'", "greedy", "favourite-N, search-N (N a number on the board (favourite-N), a whole number of samples (search-N))")
     assert "favourite-2," not in err
     one_line_failure(*run(capsys, "simulate", "sixbysix", "--agents", "favourite-99", "--games", "2"),
                      "99 is not a board number")
@@ -558,7 +558,7 @@ def test_simulate_help_names_engines_and_agents(capsys):
     out = capsys.readouterr().out
     assert "%%" not in out and "95% confidence" in out
     assert "agents (--agents), by game:" in out
-    assert "sixbysix: random, perfect, greedy, favourite, favourite-N (N a number on the board)" in " ".join(out.split())
+    assert "sixbysix: random, perfect, greedy, favourite, favourite-N, search-N (N a number on the board (favourite-N), a whole number of samples (search-N))" in " ".join(out.split())
     assert "mcts-N" in out
 
 
@@ -763,7 +763,7 @@ def test_a_full_disk_under_the_store_is_one_line(tmp_path, capsys, filled_store,
     real_open = store_module.ResultStore._open
     monkeypatch.setattr(store_module.ResultStore, "_open", lambda self: Full(real_open(self)))
     argv = store_argv("skill", tmp_path, store)
-    argv[argv.index("--games") + 1] = "16"
+    argv[argv.index("--games") + 1] = "200"  # more than the filled store holds at any look (8, 16, 32): new games must be written
     one_line_failure(*run(capsys, *argv), "database or disk is full")
 
 
