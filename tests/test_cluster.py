@@ -146,6 +146,8 @@ try:
         raise KeyboardInterrupt  # the stop, outside DaskBackend.play
 except KeyboardInterrupt:
     pass
+for w in workers:
+    w.join(30)  # a killed process is reaped when the machine gets to it (a busy machine: not at once)
 print(graceful, len(workers), [w.is_alive() for w in workers], flush=True)
 os._exit(0)
 """

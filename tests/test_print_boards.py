@@ -176,7 +176,8 @@ def test_sixbysix_pieces_show_the_seat_symbols(monkeypatch):
 
     def record(canvas, name, cx, cy, size, fill, stroke=None):
         drawn_symbols[name] += 1
-    for module in ("boardlab.printkit.games.sixbysix", "boardlab.printkit.tokens", "boardlab.printkit.standees"):
+    # the faces draw their symbols through printkit.symbols (imported where drawn); tokens and standees by name
+    for module in ("boardlab.printkit.symbols", "boardlab.printkit.tokens", "boardlab.printkit.standees"):
         monkeypatch.setattr(f"{module}.draw_symbol", record)
     d = load("sixbysix")
     for f in sixbysix_print.print_files(d, options()):
