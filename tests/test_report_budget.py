@@ -105,7 +105,7 @@ def test_a_ladder_the_budget_ended_is_said_in_each_language_without_a_clock():
     with speaking("es", load("blockd")):
         said = stopped_words("the CPU budget: mcts-64")
     assert said.startswith("La escalera se detuvo donde acabó el presupuesto de CPU del informe: su nivel siguiente, "
-                           "mcts-64, no cabía")
+                           "MCTS-64, no cabía")
 
 
 def test_every_language_of_one_run_is_the_games_the_first_one_bought(tmp_path, monkeypatch, capsys):

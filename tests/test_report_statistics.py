@@ -27,6 +27,7 @@ class Record:
     unfinished: bool
     length: int
     agents: tuple = ()
+    deal: int = 0  # the rotation group (the deal its seats rotate over): the ladder's unit
 
 
 def games(wins_by_seat, no_winner=0, shared=(), unfinished=0, length=20):
@@ -217,7 +218,7 @@ def ladder(players, *steps):
             agents = (agent,) + (below,) * (players - 1) if i % 2 == 0 else (below,) * (players - 1) + (agent,)
             mine = agents.index(agent)
             seat = mine if i < won else (mine + 1) % players
-            records.append(Record((seat,), False, 20, agents))
+            records.append(Record((seat,), False, 20, agents, deal=i // 2))
         pairings.append(Pairing(agent, below, players).add(records))
         below = agent
     return sections.skill_data(ladder_result("random", pairings, players, steps[0][2]), 0.05)
@@ -273,7 +274,7 @@ def test_restricted_play_findings_say_what_an_element_decides_or_that_too_few_ga
         for i in range(played):
             agents = ("g", "g-without") if i % 2 == 0 else ("g-without", "g")
             mine = agents.index("g")
-            records.append(Record((mine if i < won else 1 - mine,), False, 20, agents))
+            records.append(Record((mine if i < won else 1 - mine,), False, 20, agents, deal=i // 2))
         row = Pairing("g", "g-without", 2).add(records).as_dict()
         row["p_value"] = gain_p_value(row["wins"], row["decided"], 0.5, "two-sided")
         return {"element": name, "description": f"using {name}", **row}
