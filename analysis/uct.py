@@ -83,8 +83,16 @@ def expand(ints: np.ndarray, pool: np.ndarray, kids: np.ndarray, node: int, chil
            mt: np.ndarray) -> int:
     """Expansion (`MCTS._iterate`): one untried move of `node`, drawn by `randrange`, becomes node
     `child` (the next free row), moved into by `player`; returns `child` (its move: `ints[child, MOVE:]`)."""
+    return expand_at(ints, pool, kids, node, child, player, randrange(mt, ints[node, UNTRIED]))
+
+
+@njit(cache=True)
+def expand_at(ints: np.ndarray, pool: np.ndarray, kids: np.ndarray, node: int, child: int, player: int,
+              j: int) -> int:
+    """Expansion of untried move `j` of `node` (0: the first left, in the order the moves were
+    listed), chosen by the search, not drawn: `expand` draws it; a flat search that tries the
+    root's moves in order (Links' `kernel.search`) takes 0 every time."""
     at, left = ints[node, AT], ints[node, UNTRIED]
-    j = randrange(mt, left)
     ints[child, MOVE:] = pool[at + j]
     for i in range(at + j, at + left - 1):  # list.pop(j)
         pool[i] = pool[i + 1]

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from boardlab.analysis.jit import njit
 
+from boardlab.analysis import uct
 from boardlab.analysis.splitmix import GOLDEN, splitmix
 
 #: a compiled function's array argument, and its integer (a Python int, or numpy's inside the kernel)
@@ -451,15 +452,21 @@ def search(root: Arr, o: Arr, kinds: Arr, rules: Arr, pool: Arr, iterations: Int
     unseen cards `pool` afresh (`determinise`; with `hidden` = HIDDEN_DECK only the draw pile is
     shuffled, with HIDDEN_NONE nothing is), picks a root move by UCB1 (untried moves first,
     in move order), plays to the end (rollout `policy`) and adds the reward (`result`).
-    `visits[i]`, `values[i]` are filled for the root's moves i in move order."""
+    `visits[i]`, `values[i]` are filled for the root's moves i in move order.
+
+    The root and its children are a tree of the shared compiled UCT (`analysis/uct.py`, the
+    tree of every compiled search): `uct.expand_at` opens the first untried move, `uct.select`
+    picks by UCB1 (ties to the first, so to the first in move order), `uct.back_up` counts the
+    reward; only the rollouts below the root are Links' own."""
     s = np.empty_like(root)
     moves = np.empty((o[O_CARDS] * o[O_LINES] * 2 + 2, 3), dtype=np.int64)
     seat = root[MOVER]
     m = legal_moves(root, o, kinds, rules, seat, moves)
-    first = moves[:m].copy()
+    ints, value, tried, kids = uct.new_tree(m, 3, m)  # the root and one child per move: UCB1 at the root only
+    tried, kids, _ = uct.open_node(ints, tried, kids, 0, 0, moves, m)
+    path = np.zeros(2, dtype=np.int64)
+    returns = np.zeros(o[O_PLAYERS], dtype=np.float64)
     log = np.empty((0, 4), dtype=np.int64)
-    visits[:m] = 0
-    values[:m] = 0.0
     for it in range(iterations):
         s[:] = root
         s[DRAWS] = 0
@@ -468,17 +475,16 @@ def search(root: Arr, o: Arr, kinds: Arr, rules: Arr, pool: Arr, iterations: Int
             determinise(s, o, seat, pool, stream)
         elif hidden == HIDDEN_DECK:
             shuffle_deck(s, o, stream)
-        if it < m:
-            pick = it
+        if uct.untried(ints, 0):
+            child = uct.expand_at(ints, tried, kids, 0, 1 + it, seat, 0)
         else:
-            pick, best = 0, -1.0
-            log_total = np.log(it)
-            for i in range(m):
-                score = values[i] / visits[i] + exploration * np.sqrt(log_total / visits[i])
-                if score > best:
-                    pick, best = i, score
-        apply(s, o, kinds, rules, first[pick, 0], first[pick, 1], first[pick, 2])
+            child = uct.select(ints, value, kids, 0, exploration)
+        apply(s, o, kinds, rules, ints[child, uct.MOVE], ints[child, uct.MOVE + 1], ints[child, uct.MOVE + 2])
         play_out(s, o, kinds, rules, moves, stream, policy, seat, log)
-        visits[pick] += 1
-        values[pick] += result(s, o, seat, margin)
+        returns[seat] = result(s, o, seat, margin)
+        path[0], path[1] = 0, child
+        uct.back_up(ints, value, path, 2, returns)
+    for i in range(m):  # children 1..m are the moves in order (each expanded in turn)
+        visits[i] = ints[1 + i, uct.VISITS]
+        values[i] = value[1 + i]
     return m
