@@ -31,6 +31,11 @@ deck order still hidden; `SeeingMCTS`, `bench_links.py --ceiling`) the same sear
   consistent with every condition), the N iterations shared among them with only the draw
   pile shuffled afresh; it plays the move of the best mean reward over all the deals.
 
+These agents are the readable definitions.  The runner plays games among them (random, greedy,
+mcts-N, ismcts-N, any mix) compiled end to end (`games.py`, through `batch.play_block`), the
+same games move for move (`tests/test_links_games.py`); a single decision (`boardlab play`'s
+hints, a report's probes) runs the Python agent here, whose searches are `kernel.search`.
+
 `SeeingMCTS` is not an agent of the game: it reads the state, for the benchmark's upper bounds.
 
 >>> sorted(AGENTS)

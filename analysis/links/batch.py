@@ -1,6 +1,9 @@
-"""Links random self-play on the compiled path (`kernel`), and positions in the kernel's form.
+"""Links games on the compiled path (`kernel`, `games`), and positions in the kernel's form.
 
-`play_block` plays a runner block when every agent is `random`: the deals are the reference
+`play_block` plays a runner block when every agent is one the compiled games play (random,
+greedy, mcts-N, ismcts-N, any mix; `games.play_agent_games`): those are the reference path's
+games themselves, record for record (the same deals, the same draws of every seat's
+generator).  When every agent is `random` it plays them by the random self-play kernel instead: the deals are the reference
 path's (`engine.shuffled` from `derive_seed(seed, CHANCE_STREAM, deal)`, turned by
 `rotate_deal` as `runner.play_one` turns them), so game i is dealt as the reference engine
 would deal it; the moves come from the kernel's own stream (key of game i:
@@ -23,7 +26,7 @@ from boardlab.analysis.seeds import derive_seeds
 from boardlab.analysis.links import kernel as K
 from boardlab.analysis.links.cards import EMPTY, GAME
 from boardlab.analysis.links.engine import FIFTH, shuffled
-from boardlab.analysis.runner import CHANCE_STREAM, GameRecord
+from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed
 
 if TYPE_CHECKING:
     from boardlab.analysis.links.engine import LinksGame, LinksState
@@ -154,10 +157,69 @@ def block_size(game: LinksGame, match: Match) -> int | None:
     return BATCH_BLOCK if plays_it(game, match) else None
 
 
+def agent_table(game: LinksGame, match: Match) -> list[tuple[int, int, float, int, float]] | None:
+    """(kind, budget, exploration, rollout policy, margin) of each of the match's agents for
+    `games.play_agent_games`, or None when one of them is not an agent it plays (random,
+    greedy, mcts-N, ismcts-N: the classes themselves, not a subclass or a barred agent)."""
+    from boardlab.analysis.links import games
+    from boardlab.analysis.links.agents import DeterminisedMCTS, GreedyAgent, HistoryMCTS, RandomLinksAgent
+
+    table = []
+    for factory in match.agents:
+        agent = factory(game)
+        kind = type(agent)
+        if kind is RandomLinksAgent:
+            table.append((games.RANDOM, 0, 0.0, 0, 0.0))
+        elif kind is GreedyAgent:
+            table.append((games.GREEDY, 0, 0.0, 0, 0.0))
+        elif kind is DeterminisedMCTS or kind is HistoryMCTS:
+            assert isinstance(agent, DeterminisedMCTS)
+            table.append((games.MCTS if kind is DeterminisedMCTS else games.ISMCTS, agent.iterations,
+                          agent.exploration, agent.policy, agent.margin))
+        else:
+            return None
+    return table
+
+
+def twisters(game: LinksGame, match: Match, indices: Sequence[int]) -> np.ndarray:
+    """The Mersenne Twister state of every seat's `random.Random` in games `indices`, as
+    `runner.play_one` seeds them (`derive_seed(seed, AGENT_STREAM, game, seat)`)."""
+    from boardlab.analysis.mersenne import STATE_WORDS
+
+    out = np.empty((len(indices), game.players, STATE_WORDS), dtype=np.uint32)
+    for g, index in enumerate(indices):
+        for seat in range(game.players):
+            out[g, seat] = random.Random(derive_seed(match.seed, AGENT_STREAM, index, seat)).getstate()[1]
+    return out
+
+
+def play_agent_block(game: LinksGame, match: Match, start: int, stop: int,
+                     table: list[tuple[int, int, float, int, float]]) -> list[GameRecord]:
+    """Records of games start..stop-1 played by `games.play_agent_games`: the records
+    `runner.play_one` gives (the same deals, the same agents' draws, the same moves)."""
+    from boardlab.analysis.links import agents, games
+
+    t = tables_of(game)
+    indices = list(range(start, stop))
+    deals, rotations, rows = block_deals(game, match, indices)
+    orders = [match.seating(index)[2] for index in indices]
+    kind, budget, exploration, policy, margin = (np.array(column) for column in zip(*table))
+    positions = t.empty_positions(len(indices))
+    games.play_agent_games(rows, twisters(game, match, indices), np.array(orders, dtype=np.int64),
+                           kind.astype(np.int64), budget.astype(np.int64), exploration.astype(np.float64),
+                           policy.astype(np.int64), margin.astype(np.float64), t.offsets, t.kinds, t.rules,
+                           t.hand_size, agents.SAMPLES, agents.TRIES, positions)
+    names = [tuple(match.agent_names[a] for a in order) for order in orders]
+    return records_of(game, positions, indices, deals, rotations, names)
+
+
 def play_block(game: LinksGame, match: Match, start: int, stop: int) -> list[GameRecord] | None:
-    """Records of games start..stop-1 of `match`, or None when this path does not play it."""
+    """Records of games start..stop-1 of `match`, or None when no compiled path plays it: every
+    agent random, the random self-play kernel (its own move stream); every agent random,
+    greedy, mcts-N or ismcts-N, the compiled agent games (`games.py`: the reference path's games)."""
     if not plays_it(game, match):
-        return None
+        table = agent_table(game, match)
+        return None if table is None else play_agent_block(game, match, start, stop, table)
     paused = gc.isenabled()  # thousands of small acyclic records: the cyclic GC would only slow them
     gc.disable()
     try:
