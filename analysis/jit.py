@@ -27,7 +27,15 @@ from numba import njit
 from numba.core import event
 from boardlab.common.notes import quiet
 
-__all__ = ["MESSAGE", "njit"]
+__all__ = ["MESSAGE", "NO_REFCOUNT", "njit"]
+
+try:  # `_nrt` is a private option of numba's CPU target: without it the loops count references again
+    from numba.core.cpu import CPUTargetOptions
+    #: options of a compiled function that allocates nothing and keeps no array: compiled without
+    #: numba's reference counting (its atomic increments and decrements at every array passed)
+    NO_REFCOUNT = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+except ImportError:  # pragma: no cover - a numba whose internals moved
+    NO_REFCOUNT = {}
 
 DELAY = 1.0
 MESSAGE = "boardlab: compiling the fast paths (once after install)..."

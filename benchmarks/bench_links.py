@@ -13,7 +13,11 @@
    agent in each seat.  Printed: games it won alone (with the Wilson 95% interval), wins shared
    in a tie, and the share of (game, opponent) pairs in which it scored more than that
    opponent; then the same for the greedy agent against random players;
-4. with --ceiling: upper bounds for a search of this kind.  The same flat search
+4. the skill trace's costliest step, ismcts-64 against mcts-64 (2 players, seats alternating;
+   4 players, ismcts-64 against three mcts-64): CPU seconds of the same games played by the
+   reference path (`runner.play_one`, the Python agents: the twin) and by the runner (the
+   compiled agent games, `games.py`), and whether their records are equal;
+5. with --ceiling: upper bounds for a search of this kind.  The same flat search
    (`agents.SeeingMCTS`, not an agent of the game: it reads the state) shown the other hands
    (the draw pile's order still dealt afresh every iteration), and shown every hand and the draw
    pile's order (budget `SEEING_BUDGET`, win share only); its rollouts play the opponents as
@@ -134,6 +138,25 @@ def twin_rates(game, positions: int, iterations: int) -> tuple[float, float]:
     return positions * iterations / seconds[0], positions * iterations / seconds[1]
 
 
+def series_cpu(players: int, games: int) -> tuple[float, float, bool]:
+    """CPU seconds of ismcts-64 against mcts-64 (one ismcts seat) by the reference path and by
+    the runner's compiled agent games (both warmed on two games first), and whether the records
+    are equal."""
+    game = engines.make_game(load("links"), players)
+    names = ["ismcts-64"] + ["mcts-64"] * (players - 1)
+    match = make_match(game, [AGENTS[n] for n in names], 1, agent_names=names)
+    for index in range(2):
+        play_one(match, index)
+    run_records(game, [AGENTS[n] for n in names], 2, seed=1, workers=1, agent_names=names, progress=False)
+    cpu = time.process_time()
+    slow = [play_one(match, index) for index in range(games)]
+    reference = time.process_time() - cpu
+    cpu = time.process_time()
+    fast, _ = run_records(game, [AGENTS[n] for n in names], games, seed=1, workers=1, agent_names=names,
+                          progress=False)
+    return reference, time.process_time() - cpu, fast == slow
+
+
 def seeing(sees: str, opponent: str, game) -> SeeingMCTS:
     """The upper-bound search (see the module docstring) against three `opponent`s."""
     if sees == "all":
@@ -198,6 +221,13 @@ def main() -> None:
 
     fast, slow = twin_rates(four, 2 if quick else 5, 200)
     print(f"  the compiled search {fast:,.0f} iterations/s, its Python twin {slow:,.0f}: {fast / slow:,.0f}x faster")
+
+    series = 8 if quick else 120
+    print(f"ismcts-64 against mcts-64, {series} games, 1 process (CPU seconds; the skill trace's costliest step):")
+    for players in (2, 4):
+        slow_cpu, fast_cpu, same = series_cpu(players, series)
+        print(f"  {players} players: reference path (Python agents) {slow_cpu:6.1f} s, compiled agent games "
+              f"{fast_cpu:6.1f} s: {slow_cpu / fast_cpu:4.1f}x; records {'equal' if same else 'DIFFERENT'}")
 
     n = 16 if quick else args.games
     print(f"agent strength, 4 players, {n} games per line (each deal once with the agent in every seat):")

@@ -49,13 +49,8 @@ import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
-from boardlab.analysis.jit import njit
+from boardlab.analysis.jit import NO_REFCOUNT, njit
 
-try:  # `_nrt` is a private option of numba's CPU target: without it the loops count references again
-    from numba.core.cpu import CPUTargetOptions
-    NO_REFCOUNT = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
-except ImportError:  # pragma: no cover - a numba whose internals moved
-    NO_REFCOUNT = {}
 
 from boardlab.analysis.splitmix import GOLDEN, splitmix, to_unit
 
