@@ -205,10 +205,12 @@ def play_agent_block(game: LinksGame, match: Match, start: int, stop: int,
     orders = [match.seating(index)[2] for index in indices]
     kind, budget, exploration, policy, margin = (np.array(column) for column in zip(*table))
     positions = t.empty_positions(len(indices))
-    games.play_agent_games(rows, twisters(game, match, indices), np.array(orders, dtype=np.int64),
-                           kind.astype(np.int64), budget.astype(np.int64), exploration.astype(np.float64),
-                           policy.astype(np.int64), margin.astype(np.float64), t.offsets, t.kinds, t.rules,
-                           t.hand_size, agents.SAMPLES, agents.TRIES, positions)
+    states, seats = twisters(game, match, indices), np.array(orders, dtype=np.int64)
+    arrays = (kind.astype(np.int64), budget.astype(np.int64), exploration.astype(np.float64),
+              policy.astype(np.int64), margin.astype(np.float64), t.offsets, t.kinds, t.rules)
+    for g in range(len(indices)):  # a game per call: a stop (Ctrl-C) waits for one game, not a block
+        games.play_agent_games(rows[g:g + 1], states[g:g + 1], seats[g:g + 1], *arrays, t.hand_size,
+                               agents.SAMPLES, agents.TRIES, positions[g:g + 1])
     names = [tuple(match.agent_names[a] for a in order) for order in orders]
     return records_of(game, positions, indices, deals, rotations, names)
 
