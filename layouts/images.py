@@ -29,11 +29,12 @@ from __future__ import annotations
 import functools
 import io
 import math
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from boardlab.common.files import UnreadableFile, read_bounded
 
 #: the largest image file read (a card's art at 600 dpi is a few MB)
 MAX_IMAGE_BYTES = 50_000_000
@@ -89,37 +90,24 @@ def read_picture(path: Path, shown: str | None = None) -> Picture:
 
     :raises ImageProblem: when it is missing, unreadable, not a PNG, JPEG or SVG, or too large.
     """
+    import stat
+
     shown = shown or str(path)
     try:
         status = path.stat()
-    except FileNotFoundError:
-        raise ImageProblem(f"no such file {shown}") from None
-    except OSError as err:
-        raise ImageProblem(f"cannot read {shown}: {err.strerror or err}") from None
-    import stat
-
-    if stat.S_ISDIR(status.st_mode):
-        raise ImageProblem(f"{shown} is a folder, not an image")
-    if not stat.S_ISREG(status.st_mode):  # a FIFO or a device is never opened: reading it could block or never end
-        raise ImageProblem(f"{shown} is not a regular file")
+    except OSError:  # missing or unreadable: read_bounded says which
+        status = None
+    if status is None or not stat.S_ISREG(status.st_mode):  # refused by read_bounded, saying why; nothing cached
+        return _read.__wrapped__(str(path), shown, 0, 0)
     return _read(str(path), shown, status.st_size, status.st_mtime_ns)
 
 
 @functools.lru_cache(maxsize=256)
 def _read(path: str, shown: str, size: int, mtime: int) -> Picture:
-    import stat
-
     try:
-        with open(path, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise ImageProblem(f"{shown} is not a regular file")
-            data = handle.read(MAX_IMAGE_BYTES + 1)
-    except IsADirectoryError:
-        raise ImageProblem(f"{shown} is a folder, not an image") from None
-    except OSError as err:
-        raise ImageProblem(f"cannot read {shown}: {err.strerror or err}") from None
-    if len(data) > MAX_IMAGE_BYTES:
-        raise ImageProblem(f"{shown} is larger than {MAX_IMAGE_BYTES:,} bytes")
+        data = read_bounded(path, MAX_IMAGE_BYTES, shown=shown, encoding=None)
+    except UnreadableFile as err:
+        raise ImageProblem(str(err)) from None
     if data.startswith(b"\x89PNG\r\n\x1a\n") or data.startswith(b"\xff\xd8\xff"):
         return read_raster(data, shown)
     head = data[:1024].lstrip().lower()

@@ -15,13 +15,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
-import os
 import re
-import stat
 import tomllib
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from boardlab.common.files import UnreadableFile, read_bounded
 from boardlab.layouts.common import PrintConventions, check_colour_palette, check_print
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem
 from boardlab.layouts.faces import check_layout, read_layout_file
@@ -56,10 +55,10 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-#: documents parsed in this process, by (shown name, the file's bytes): `boardlab list` reads each
+#: documents parsed in this process, by (shown name, the file's text): `boardlab list` reads each
 #: game definition once per variant that extends it, and the parse (tomllib and the key lines) is
-#: most of its time.  Keyed by the bytes themselves, so a file rewritten is parsed again.
-_PARSED: dict[tuple[str, bytes], Document] = {}
+#: most of its time.  Keyed by the text itself, so a file rewritten is parsed again.
+_PARSED: dict[tuple[str, str], Document] = {}
 _PARSED_MOST = 256
 
 
@@ -70,29 +69,19 @@ def read_document(path: Path) -> Document:
     """
     name = display_path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:  # refused before it is read: parsing 100 MB of TOML takes minutes
-            raise DefinitionError([Problem(name, 0, "file", f"{size:,} bytes", f"at most {MAX_FILE_BYTES:,} bytes "
-                                           "(a definition is a few kB)")])
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise DefinitionError([Problem(name, 0, "file", "no such file")]) from None
-    except IsADirectoryError:
-        raise DefinitionError([Problem(name, 0, "file", "is a folder", "a .toml file")]) from None
-    except OSError as err:
-        raise DefinitionError([Problem(name, 0, "file", f"cannot be read: {err.strerror}")]) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[:err.start].count(b"\n") + 1
-        raise DefinitionError([Problem(name, line, "encoding", "not UTF-8 text", "save the file as UTF-8")]) from None
+        text = read_bounded(path, MAX_FILE_BYTES, shown=name)
+    except UnreadableFile as err:
+        if err.line is not None:
+            raise DefinitionError([Problem(name, err.line, "encoding", "not UTF-8 text", "save the file as UTF-8")]) from None
+        raise DefinitionError([Problem(name, 0, "file", err.reason, "a .toml file of at most "
+                                       f"{MAX_FILE_BYTES:,} bytes (a definition is a few kB)")]) from None
     text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors save UTF-8
-    parsed = _PARSED.get((name, raw))
+    parsed = _PARSED.get((name, text))
     if parsed is None:
         parsed = _parse(name, text)
         if len(_PARSED) >= _PARSED_MOST:
             _PARSED.clear()
-        _PARSED[name, raw] = parsed
+        _PARSED[name, text] = parsed
     return Document(parsed.file, copy.deepcopy(parsed.data), dict(parsed.lines))
 
 
@@ -400,23 +389,13 @@ def _card_list_text(path: Path, name: str, named_in: str, line: int, key: str) -
     :raises DefinitionError: one problem, at the line naming the file or at the file's own line.
     """
     try:
-        with open(path, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):  # /dev/zero, a FIFO, a folder: never read
-                raise DefinitionError([Problem(named_in, line, key, f"{name} is not a regular file", "a CSV file")])
-            raw = file.read(MAX_CARD_LIST_BYTES + 1)
-    except FileNotFoundError:
-        raise DefinitionError([Problem(named_in, line, key, f"no such file {name}", "a CSV file beside the definition")]) from None
-    except OSError as err:
-        raise DefinitionError([Problem(named_in, line, key, f"cannot read {name}: {err.strerror or err}",
-                                       "a UTF-8 CSV file")]) from None
-    if len(raw) > MAX_CARD_LIST_BYTES:
-        raise DefinitionError([Problem(named_in, line, key, f"{name} is larger than {MAX_CARD_LIST_BYTES:,} bytes",
-                                       "a card list of a few kB")])
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        at = raw.count(b"\n", 0, err.start) + 1
-        raise DefinitionError([Problem(name, at, key, "not UTF-8 text", "a UTF-8 CSV file")]) from None
+        text = read_bounded(path, MAX_CARD_LIST_BYTES, shown=name, encoding="utf-8-sig")
+    except UnreadableFile as err:
+        if err.line is not None:  # not text: at the file's own line
+            raise DefinitionError([Problem(name, err.line, key, "not UTF-8 text", "a UTF-8 CSV file")]) from None
+        raise DefinitionError([Problem(named_in, line, key, str(err),
+                                       f"a UTF-8 CSV file beside the definition, at most {MAX_CARD_LIST_BYTES:,} "
+                                       "bytes")]) from None
     for number, row in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
         bad = control_character(row, allow_newlines=True)
         if bad:

@@ -53,6 +53,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
 
+from boardlab.common.files import UnreadableFile, read_bounded
 from boardlab.layouts.errors import BoardlabError
 
 #: the entry-point group through which other packages add games
@@ -163,13 +164,11 @@ def registration(path: Path, package: str) -> GameEntry:
     name = path.parent.name
     if not GAME_ID.fullmatch(name):
         raise BoardlabError(f"the folder name {name!r} is not a game id")
-    with open(path, "rb") as file:
-        data = file.read(MAX_REGISTRATION_BYTES + 1)
-    if len(data) > MAX_REGISTRATION_BYTES:
-        raise BoardlabError(f"larger than {MAX_REGISTRATION_BYTES:,} bytes")
     try:
-        fields = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        fields = tomllib.loads(read_bounded(path, MAX_REGISTRATION_BYTES))
+    except UnreadableFile as err:
+        raise BoardlabError(err.reason) from None
+    except tomllib.TOMLDecodeError as err:
         raise BoardlabError(f"not a TOML file ({err})") from None
     known = {field.name for field in dataclasses.fields(GameEntry)}
     unknown = sorted(set(fields) - known)

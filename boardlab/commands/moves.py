@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from boardlab.arguments import add_game_arguments, game_definition
+from boardlab.common.files import UnreadableFile, read_bounded
 from boardlab.layouts import BoardlabError, game_part
 from boardlab.layouts.limits import MAX_FILE_BYTES, MAX_INTEGER_DIGITS
 
@@ -33,26 +33,23 @@ def read_position(name: str) -> dict:
     """
     import sys
 
-    try:
-        if name == "-":
-            # started with standard input closed (`boardlab.entry.ClosedInput` stands in for it)
-            if sys.stdin is None or getattr(sys.stdin, "started_closed", False):
-                raise BoardlabError("-: standard input is closed (give a position file, or pipe one in)")
+    if name == "-":
+        # started with standard input closed (`boardlab.entry.ClosedInput` stands in for it)
+        if sys.stdin is None or getattr(sys.stdin, "started_closed", False):
+            raise BoardlabError("-: standard input is closed (give a position file, or pipe one in)")
+        try:
             text = sys.stdin.read(MAX_FILE_BYTES + 1)
-        else:
-            if Path(name).is_file() and Path(name).stat().st_size > MAX_FILE_BYTES:
-                raise BoardlabError(f"{name}: larger than {MAX_FILE_BYTES:,} bytes (a position is a few kB)")
-            text = Path(name).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BoardlabError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise BoardlabError(f"{name}: is a folder, not a position file") from None
-    except UnicodeDecodeError:
-        raise BoardlabError(f"{name}: not UTF-8 text") from None
-    except OSError as err:
-        raise BoardlabError(f"{name}: cannot be read: {err.strerror}") from None
-    if len(text) > MAX_FILE_BYTES:
-        raise BoardlabError(f"{name}: larger than {MAX_FILE_BYTES:,} bytes (a position is a few kB)")
+        except UnicodeDecodeError:
+            raise BoardlabError(f"{name}: not UTF-8 text") from None
+        except OSError as err:
+            raise BoardlabError(f"{name}: cannot be read: {err.strerror}") from None
+        if len(text) > MAX_FILE_BYTES:
+            raise BoardlabError(f"{name}: larger than {MAX_FILE_BYTES:,} bytes (a position is a few kB)")
+    else:
+        try:
+            text = read_bounded(name, MAX_FILE_BYTES)
+        except UnreadableFile as err:
+            raise BoardlabError(f"{name}: {err.reason}") from None
     try:
         return json.loads(text, parse_int=whole_number)
     except json.JSONDecodeError as err:
