@@ -112,6 +112,26 @@ def add_game_arguments(p: argparse.ArgumentParser, capability: str | None = "eng
         p.add_argument("--players", type=positive, metavar="N", help=f"number of players (default: {players})")
 
 
+def add_print_arguments(p: argparse.ArgumentParser, what: str) -> None:
+    """`--paper PAPER`, `--lang LANG` and `--out DIR` of the commands that write print files (`what`
+    they write, for the help of --lang): the folder and subfolders `print` writes into
+    (`boardlab.commands.print.language_outputs`)."""
+    from pathlib import Path
+
+    from boardlab.layouts import print_conventions
+
+    papers = tuple(print_conventions().papers)
+    p.add_argument("--paper", choices=papers, metavar="PAPER",
+                   help=f"paper size: {', '.join(papers)} (default: the game's [print] paper)")
+    p.add_argument("--lang", metavar="LANG",
+                   help=f"the language of {what}: one of the definition's [rulebook] languages, or 'all' for "
+                        "each of them (default: the first)")
+    p.add_argument("--out", metavar="DIR", type=Path,
+                   help="output folder (default: build/print/GAME; with --variant build/print/VARIANT, the variant's "
+                        "file name with the game id in front if it lacks it; another language than the first "
+                        "goes to its subfolder LANG)")
+
+
 def add_backend_arguments(p: argparse.ArgumentParser) -> None:
     """`--workers W` and the cluster arguments: where the games are played."""
     from boardlab.layouts.limits import default_workers

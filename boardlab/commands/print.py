@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boardlab.arguments import add_game_arguments, game_definition, offset_mm
+from boardlab.arguments import add_game_arguments, add_print_arguments, game_definition, offset_mm
 from boardlab.layouts import BoardlabError, game_part, print_conventions
 from boardlab.common.notes import note
 
@@ -32,8 +32,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description="Write a game's print-and-play files: one PDF per file "
                                           "and one SVG per component.")
     add_game_arguments(p, "print")
-    p.add_argument("--paper", choices=tuple(conventions.papers), metavar="PAPER",
-                   help=f"paper size: {', '.join(conventions.papers)} (default: the game's [print] paper)")
     p.add_argument("--duplex", choices=("long", "short"), default=conventions.duplex,
                    help=f"how back pages are flipped (default: {conventions.duplex})")
     p.add_argument("--layout", choices=("duplex", "gutterfold"), default=conventions.layout,
@@ -44,13 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--pod", metavar="PRESET", choices=tuple(conventions.pod_bleeds),
                    help="also write one PNG per card face at 300 dpi into pod-PRESET/, with the bleed of a "
                         f"print-on-demand shop: {', '.join(conventions.pod_bleeds)}")
-    p.add_argument("--lang", metavar="LANG",
-                   help="the language of every printed text (card faces, covers, footers): one of the definition's "
-                        "[rulebook] languages, or 'all' for each of them (default: the first)")
-    p.add_argument("--out", metavar="DIR", type=Path,
-                   help="output folder (default: build/print/GAME; with --variant build/print/VARIANT, the variant's "
-                        "file name with the game id in front if it lacks it; another language than the first "
-                        "goes to its subfolder LANG)")
+    add_print_arguments(p, "every printed text (card faces, covers, footers)")
     p.set_defaults(run=run)
 
 
@@ -84,16 +76,31 @@ def languages_of(definition: GameDefinition, asked: str | None) -> list[str]:
     return [asked]
 
 
+def language_outputs(args: argparse.Namespace, definition: GameDefinition) -> list[tuple[str, Path]]:
+    """(language, output folder) for each language a command with `add_print_arguments` writes: the
+    definition's first, the one --lang names or each of them ('all'); into --out, else `default_out`;
+    a language other than the first into its subfolder LANG.
+
+    >>> from boardlab.layouts import load
+    >>> args = argparse.Namespace(lang="all", out=None)
+    >>> [(language, str(out)) for language, out in language_outputs(args, load("blockd"))]
+    [('es', 'build/print/blockd'), ('en', 'build/print/blockd/en')]
+
+    :raises BoardlabError: for a language the definition does not list.
+    """
+    languages = languages_of(definition, getattr(args, "lang", None))
+    first = list(getattr(getattr(definition, "rulebook", None), "languages", ()) or ("en",))[0]
+    out = args.out if args.out is not None else default_out(definition)
+    return [(language, out if language == first else out / language) for language in languages]
+
+
 def run(args: argparse.Namespace) -> int:
     from boardlab.layouts.terms import speaking
 
     definition = game_definition(args.game, args.variant)
-    languages = languages_of(definition, getattr(args, "lang", None))
-    first = list(getattr(getattr(definition, "rulebook", None), "languages", ()) or ("en",))[0]
-    for language in languages:
+    for language, out in language_outputs(args, definition):
         with speaking(language, definition):
-            out = args.out if args.out is not None else default_out(definition)
-            code = run_language(args, definition, out if language == first else out / language)
+            code = run_language(args, definition, out)
         if code:
             return code
     return 0
