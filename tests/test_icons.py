@@ -27,18 +27,32 @@ def _render(draw, width=80.0, height=20.0):
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def _boxes(image):
-    """(bounding boxes of the dark pixels left of the green ones, right of them, and of the green ones), px."""
+def _green(r: int, g: int, b: int) -> bool:
+    return g > 200 and r < 80 and b < 80
+
+
+def _red(r: int, g: int, b: int) -> bool:
+    return r > 150 and g < 90 and b < 90
+
+
+def _pixels(image, is_icon, dark_below):
+    """(pixels the icon's colour test takes, the other pixels darker than `dark_below` in each channel), as (x, y)."""
     width, height = image.size
     data = image.tobytes()
-    green, dark = [], []
+    icon, dark = [], []
     for y in range(height):
         for x in range(width):
             r, g, b = data[3 * (y * width + x):3 * (y * width + x) + 3]
-            if g > 200 and r < 80 and b < 80:
-                green.append((x, y))
-            elif r < 100 and g < 100 and b < 100:
+            if is_icon(r, g, b):
+                icon.append((x, y))
+            elif r < dark_below and g < dark_below and b < dark_below:
                 dark.append((x, y))
+    return icon, dark
+
+
+def _boxes(image):
+    """(bounding boxes of the dark pixels left of the green ones, right of them, and of the green ones), px."""
+    green, dark = _pixels(image, _green, 100)
     gx0, gx1 = min(x for x, _ in green), max(x for x, _ in green)
     left = [(x, y) for x, y in dark if x < gx0]
     right = [(x, y) for x, y in dark if x > gx1]
@@ -48,20 +62,45 @@ def _boxes(image):
     return box(left), box(right), box(green)
 
 
-def test_an_icon_sits_on_the_capitals_middle_sized_to_the_line():
+SQUARE_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+              '<rect x="0" y="0" width="10" height="10" fill="#00ff00"/></svg>')
+
+
+def _symbol_box(tmp_path):
+    """The square symbol in green: 0.84 of its box."""
+    return {"box": Icon("box", symbol="square", colour="#00ff00")}, 0.84
+
+
+def _designers_box(tmp_path):
+    """`[icons] box = "box.svg"` (a green square filling its view box): its own colour, the whole box."""
+    from boardlab.layouts import load
+    from boardlab.layouts.icons import icons_of
+
+    (tmp_path / "box.svg").write_text(SQUARE_SVG)
+    variant = tmp_path / "boxed.toml"
+    variant.write_text('extends = "blockd"\n\n[icons]\nbox = "box.svg"\n')
+    icons = icons_of(load(variant))
+    assert icons["box"].path == str((tmp_path / "box.svg").resolve())
+    return icons, 1.0
+
+
+@pytest.mark.parametrize("make_icons", [_symbol_box, _designers_box], ids=["symbol", "designers-svg"])
+def test_an_icon_sits_on_the_capitals_middle_sized_to_the_line(tmp_path, make_icons):
+    """`:box:` in a line is drawn centred on the capitals' middle, ICON_EM of the text size high (times
+    the share of its box the icon fills), square, with the same room before it as after it."""
     from boardlab.printkit.faces import ICON_EM, draw_line
     from boardlab.printkit.units import MM_PER_POINT
 
+    icons, fill = make_icons(tmp_path)
     size = 24.0
-    icons = {"box": Icon("box", symbol="square", colour="#00ff00")}
     image = _render(lambda canvas: draw_line(canvas, 5, 14, "AB :box: HE", size, "#000000", icons=icons))
     (lx0, ly0, lx1, ly1), (rx0, ry0, rx1, ry1), (gx0, gy0, gx1, gy1) = _boxes(image)
     px = DPI / 25.4
     capitals_middle = (ly0 + ly1) / 2  # A and B: capitals, no descender
     assert abs((gy0 + gy1) / 2 - capitals_middle) <= 1.5
     assert (ry0, ry1) == pytest.approx((ly0, ly1), abs=1)  # H and E stand on the same line
-    # the square symbol is 0.84 of its box; the box is ICON_EM of the size
-    assert gy1 - gy0 + 1 == pytest.approx(size * MM_PER_POINT * ICON_EM * 0.84 * px, abs=2)
+    assert gy1 - gy0 + 1 == pytest.approx(size * MM_PER_POINT * ICON_EM * fill * px, abs=2)
+    assert gx1 - gx0 == pytest.approx(gy1 - gy0, abs=1)
     # the same room before the icon (after "AB ") as after it (before " HE")
     assert (gx0 - lx1) == pytest.approx(rx0 - gx1, abs=3)
     assert gx0 - lx1 > 0.2 * size * MM_PER_POINT * px  # at least a space between
@@ -145,16 +184,7 @@ def test_an_icon_in_a_rulebook_paragraph_sits_on_the_capitals_middle():
     """`:red:` in a rulebook paragraph is the red suit's symbol (Blockd: a heart, #c62828), about
     0.8 of the text size high, centred on the middle of the capitals next to it."""
     image, pdf = _paragraph_png("TAKE :red: HERE", inside=True)
-    width, height = image.size
-    data = image.tobytes()
-    red, dark = [], []
-    for y in range(height):
-        for x in range(width):
-            r, g, b = data[3 * (y * width + x):3 * (y * width + x) + 3]
-            if r > 150 and g < 90 and b < 90:
-                red.append((x, y))
-            elif r < 90 and g < 90 and b < 90:
-                dark.append((x, y))
+    red, dark = _pixels(image, _red, 90)
     assert red and dark
     capitals = ((min(y for _, y in dark) + max(y for _, y in dark)) / 2)
     heart = (min(y for _, y in red) + max(y for _, y in red)) / 2
@@ -169,8 +199,8 @@ def test_an_icon_in_a_rulebook_paragraph_sits_on_the_capitals_middle():
 
 def test_outside_a_rulebook_the_colons_are_text():
     image, _ = _paragraph_png("TAKE :red: HERE", inside=False)
-    data = image.tobytes()
-    assert not any(data[i] > 150 and data[i + 1] < 90 and data[i + 2] < 90 for i in range(0, len(data), 3))
+    red, dark = _pixels(image, _red, 90)
+    assert dark and not red
 
 
 def test_an_unknown_icon_in_a_rulebook_text_is_a_problem_at_its_line():
@@ -182,33 +212,6 @@ def test_an_unknown_icon_in_a_rulebook_text_is_a_problem_at_its_line():
                  "x.md", "en")
     [problem] = icon_problems(text.blocks, load("blockd"), "x.md")
     assert (problem.file, problem.line, problem.message) == ("x.md", 5, 'unknown icon ":moon:"')
-
-
-SQUARE_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
-              '<rect x="0" y="0" width="10" height="10" fill="#00ff00"/></svg>')
-
-
-def test_a_designers_svg_icon_is_drawn_in_the_line(tmp_path):
-    """`[icons] box = "box.svg"` (a green square filling its view box): `:box:` in text draws it,
-    its own colour, the icon's whole side high, centred on the capitals and between the words."""
-    from boardlab.layouts import load
-    from boardlab.layouts.icons import icons_of
-    from boardlab.printkit.faces import ICON_EM, draw_line
-    from boardlab.printkit.units import MM_PER_POINT
-
-    (tmp_path / "box.svg").write_text(SQUARE_SVG)
-    variant = tmp_path / "boxed.toml"
-    variant.write_text('extends = "blockd"\n\n[icons]\nbox = "box.svg"\n')
-    icons = icons_of(load(variant))
-    assert icons["box"].path == str((tmp_path / "box.svg").resolve())
-    size = 24.0
-    image = _render(lambda canvas: draw_line(canvas, 5, 14, "AB :box: HE", size, "#000000", icons=icons))
-    (lx0, ly0, lx1, ly1), (rx0, _, _, _), (gx0, gy0, gx1, gy1) = _boxes(image)
-    px = DPI / 25.4
-    assert abs((gy0 + gy1) / 2 - (ly0 + ly1) / 2) <= 1.5
-    assert gy1 - gy0 + 1 == pytest.approx(size * MM_PER_POINT * ICON_EM * px, abs=2)
-    assert gx1 - gx0 == pytest.approx(gy1 - gy0, abs=1)
-    assert (gx0 - lx1) == pytest.approx(rx0 - gx1, abs=3)
 
 
 @pytest.mark.parametrize("what, path, words", [
