@@ -20,7 +20,8 @@ by `agents.AgentTable`; the element is looked up on the game when the agent is m
 The measure (`element_effect`): the full agent in one seat, the barred agent in the others
 (seats rotating, as in the skill trace), its share of the decided games with a 95% interval
 whose unit is the rotation group (`skill.Pairing.add`) against the fair share 1 / players, and
-a two-sided binomial p-value.  A share at the fair one means the element does not matter to that agent (a rule that could go); a share far
+a two-sided binomial p-value with the same unit: twice the smaller binomial tail at the effective
+number of decided games (`skill.Pairing.counts`, `skill.gain_p_value`).  A share at the fair one means the element does not matter to that agent (a rule that could go); a share far
 above it means using the element decides most games.
 
 A share at the fair one says nothing, though, when barring never changes what the agent plays:
@@ -192,7 +193,7 @@ def effects_at(definition, counts: list[int], games: int, seed: int, store, back
         outcome = done.get(i) or Outcome(job, [], {"seconds": 0.0})
         pairing = Pairing(agent, f"{agent}{WITHOUT}{restriction.name}", players).add(outcome.records)
         row = pairing.as_dict()
-        p = gain_p_value(pairing.wins, pairing.decided, pairing.fair, "two-sided")
+        p = gain_p_value(*pairing.counts(), pairing.fair, "two-sided")  # the rotation group the unit
         # the p-value of the two looks together (Bonferroni: the look's level is its part of ALPHA)
         spent = ALPHA_FIRST if i in answered else (ALPHA - ALPHA_FIRST if i in firsts else ALPHA)
         row["p_value"] = round(min(1.0, p * ALPHA / spent), 6)
@@ -224,12 +225,12 @@ def first_look(games: int, players: int) -> int:
 
 def _two_sided(records, plan) -> float:
     """The two-sided binomial p-value of a plan's (`effects_at`) records: the full agent's share of
-    the decided games against the fair one."""
+    the decided games against the fair one, at the rotation groups' effective size (`skill.Pairing.counts`)."""
     from boardlab.analysis.skill import Pairing, gain_p_value
 
     players, agent, restriction = plan[0], plan[1], plan[2]
     pairing = Pairing(agent, f"{agent}{WITHOUT}{restriction.name}", players).add(records)
-    return gain_p_value(pairing.wins, pairing.decided, pairing.fair, "two-sided")
+    return gain_p_value(*pairing.counts(), pairing.fair, "two-sided")
 
 
 def probe(definition, players: int, restriction: Restriction, agent: str, seed: int,

@@ -17,7 +17,10 @@ A step is sequential (`step_decision`): it plays `games` games, looks, and plays
 4 times as many (`LOOKS`, the last the cap) until it is decided: *better* when a one-sided
 binomial test of a gain over the fair share gives p < `ALPHA` / 3, *no gain* when the one-sided
 upper (1 - `ALPHA` / 3) Clopper-Pearson bound of the share lies below the fair share plus the
-definition's `analysis.difference` (the smallest change that matters).  Three looks at ALPHA / 3
+definition's `analysis.difference` (the smallest change that matters).  Test and bound take the
+unit of the interval: the share at the effective number of decided games of the rotation groups
+(`Pairing.counts`; the binomial's tails as incomplete beta functions, `gain_p_value`), so that
+games a deal makes alike are not counted as independent evidence.  Three looks at ALPHA / 3
 each hold the chance of a false gain at ALPHA whatever the stopping (Bonferroni), so the step's
 p-value is its last look's times 3 (at most 1): that is the p-value shown, tested and corrected.
 A step still undecided at the cap says so.  Clear steps stop at the first look; steps between
@@ -29,12 +32,14 @@ likelihood of the Luce choice model (Bradley-Terry for two players): in a game o
 level A against n - 1 copies of B, A wins with probability pi_A / (pi_A + (n - 1) pi_B).  Each
 pairing also counts one virtual game split evenly (half a win to each side), so a level that
 won every game still gets a finite rating; as that rating is set by the prior, such a pairing also
-states the least difference its games show (`elo_lower_bound`: 95% one-sided, "elo_at_least").  Ratings are on the Elo scale (400 log10 pi, so 400
+states the least difference its games show (`elo_lower_bound`: 95% one-sided over its rotation
+groups, "elo_at_least").  Ratings are on the Elo scale (400 log10 pi, so 400
 points are odds of 10 to 1 between two players), random at 0; their 95% intervals are Wald
 intervals from the observed information (the inverse Hessian of the log-likelihood), so the
 uncertainty of every step below a level adds to its own.  The depth is the number of levels
 significantly better than the one below after Benjamini-Hochberg control of the false-discovery
-rate over the ladder's tests (`stats.benjamini_hochberg`).
+rate over the ladder's tests (`stats.benjamini_hochberg`): one family per ladder, apart from a
+report's family of findings (`report.findings`), as the README's documentation says.
 """
 
 from __future__ import annotations
@@ -79,6 +84,7 @@ class Pairing:
     looks: int = 1  # looks of the sequential step (`step_decision`), 1 when it was not sequential
     decision: str = ""
     grouped: dict | None = None  # the share with the rotation group as the unit (`add`)
+    totals: dict | None = None  # {rotation group: (wins, decided games)} of the records added
 
     @property
     def decided(self) -> int:
@@ -90,18 +96,12 @@ class Pairing:
 
     def add(self, records) -> "Pairing":
         """Count `records` (runner.GameRecord of this pairing) and test the gain; the share's
-        interval takes the rotation group (a deal, played with the tested level in every seat) as
-        its unit (`levels.clustered_share`): the games of a deal share its luck."""
-        from boardlab.analysis.report.levels import clustered_share
+        interval and its test take the rotation group (a deal, played with the tested level in
+        every seat) as their unit (`levels.clustered_share`, `counts`): the games of a deal share
+        its luck."""
+        from boardlab.analysis.report.levels import grouped_share
 
-        records = list(records)
-        first = self.games == 0
-
-        def won(r):
-            if r.unfinished or len(r.winners) != 1:
-                return None
-            return 1.0 if r.agents[r.winners[0]] == self.agent else 0.0
-
+        totals = self.totals if self.totals is not None else {}
         for r in records:
             self.games += 1
             if r.unfinished:
@@ -110,14 +110,28 @@ class Pairing:
                 self.drawn += 1
             elif len(r.winners) > 1:
                 self.shared += 1
-            elif r.agents[r.winners[0]] == self.agent:
-                self.wins += 1
             else:
-                self.losses += 1
-        self.p_value = gain_p_value(self.wins, self.decided, self.fair)
+                won = r.agents[r.winners[0]] == self.agent
+                if won:
+                    self.wins += 1
+                else:
+                    self.losses += 1
+                w, d = totals.get(r.deal, (0, 0))
+                totals[r.deal] = (w + won, d + 1)
+        self.totals = totals
+        self.grouped = grouped_share(totals) if totals else None
+        self.p_value = gain_p_value(*self.counts(), self.fair)
         self.significant = self.p_value < ALPHA
-        self.grouped = clustered_share(records, won, lambda r: r.deal) if first and records else None
         return self
+
+    def counts(self) -> tuple[float, float]:
+        """(wins, decided) at the effective size of the rotation groups: the share kept, the
+        decided games over the groups' design effect (never more than the decided games); the
+        counts themselves for a pairing counted without its records' groups."""
+        if self.grouped is None or not self.decided:
+            return float(self.wins), float(self.decided)
+        effective = self.grouped["effective_exact"]
+        return self.wins / self.decided * effective, effective
 
     def as_dict(self) -> dict:
         lo, hi = wilson_interval(self.wins, self.decided) if self.grouped is None else self.grouped["ci95"]
@@ -134,22 +148,37 @@ class Pairing:
                 **({"looks_played": self.looks, "decision": self.decision} if self.decision else {})}
 
     def elo_at_least(self) -> float | None:
-        """`elo_lower_bound` of a level that won every decided game (rounded), else None."""
-        bound = elo_lower_bound(self.wins, self.decided, self.players)
+        """`elo_lower_bound` of a level that won every decided game (rounded), else None: over its
+        rotation groups when its records gave them."""
+        groups = self.grouped["groups"] if self.grouped is not None else None
+        bound = elo_lower_bound(self.wins, self.decided, self.players, groups=groups)
         return None if bound is None else round(bound, 1)
 
 
-def gain_p_value(wins: int, decided: int, fair: float, alternative: str = "greater") -> float:
+def gain_p_value(wins: float, decided: float, fair: float, alternative: str = "greater") -> float:
     """Binomial p-value of `wins` of `decided` against a true share of `fair`: one-sided (a gain)
-    by default, "two-sided" for a difference either way; 1 when nothing was decided.
+    by default, "less" for a loss, "two-sided" for a difference either way (twice the smaller
+    tail, at most 1); 1 when nothing was decided.  The counts may be effective sizes (not whole,
+    `Pairing.counts`): the tails are the regularized incomplete beta functions that equal the
+    binomial's for whole counts (P(X >= w) = I_fair(w, n - w + 1)).
 
     >>> round(gain_p_value(60, 100, 0.5), 4), round(gain_p_value(60, 100, 0.5, "two-sided"), 4)
     (0.0284, 0.0569)
     """
-    if decided == 0:
+    if decided <= 0:
         return 1.0
-    from scipy.stats import binomtest
-    return float(binomtest(wins, decided, fair, alternative=alternative).pvalue)
+    from scipy.special import betainc
+
+    def at_least(w: float) -> float:  # P(X >= w)
+        return 1.0 if w <= 0 else (0.0 if w > decided else float(betainc(w, decided - w + 1, fair)))
+
+    greater = at_least(wins)
+    less = 1.0 - at_least(wins + 1)
+    if alternative == "greater":
+        return greater
+    if alternative == "less":
+        return less
+    return min(1.0, 2 * min(greater, less))
 
 
 def smallest_gain(definition) -> float:
@@ -172,32 +201,37 @@ def step_decision(pairing: Pairing, look: int, difference: float) -> str | None:
     from scipy.stats import beta
 
     k = len(LOOKS)
-    raw = gain_p_value(pairing.wins, pairing.decided, pairing.fair)
+    w, n = pairing.counts()  # at the rotation groups' effective size, as the share's interval
+    raw = gain_p_value(w, n, pairing.fair)
     pairing.p_value = min(1.0, raw * k)
     pairing.significant = pairing.p_value < ALPHA
     pairing.looks = look
     if pairing.significant:
         decision: str | None = BETTER
     else:
-        n, w = pairing.decided, pairing.wins
-        upper = 1.0 if n == 0 or w == n else float(beta.ppf(1 - ALPHA / k, w + 1, n - w))
+        upper = 1.0 if n == 0 or w >= n else float(beta.ppf(1 - ALPHA / k, w + 1, n - w))
         decision = NO_GAIN if upper < pairing.fair + difference else (UNDECIDED if look >= k else None)
     pairing.decision = decision or ""
     return decision
 
 
-def elo_lower_bound(wins: int, decided: int, players: int = 2, confidence: float = 0.95) -> float | None:
+def elo_lower_bound(wins: int, decided: int, players: int = 2, confidence: float = 0.95,
+                    groups: int | None = None) -> float | None:
     """The Elo difference a level that won all `decided` games is at least above its opponents,
-    with one-sided `confidence`: the share q whose chance of winning every game is 1 - confidence
-    (q = (1 - confidence) ** (1 / decided)), as Luce odds against n - 1 copies; None unless every
-    decided game was won.
+    with one-sided `confidence`; None unless every decided game was won.  The unit is the
+    rotation group (`groups`: those with a decided game; else every game its own): a group whose
+    decided games were all won has some chance g of being so, and every game's share q is at
+    least g, so q >= (1 - confidence) ** (1 / groups) holds whatever the dependence of a group's
+    games (the share whose chance of winning every group is 1 - confidence); that share as Luce
+    odds against n - 1 copies.
 
-    >>> round(elo_lower_bound(100, 100), 1)
-    606.8
+    >>> round(elo_lower_bound(100, 100), 1), round(elo_lower_bound(100, 100, groups=50), 1)
+    (606.8, 483.8)
     """
     if decided == 0 or wins < decided:
         return None
-    q = (1 - confidence) ** (1 / decided)
+    units = groups if groups else decided
+    q = (1 - confidence) ** (1 / units)
     return 400 * math.log10(q / (1 - q) * (players - 1))
 
 

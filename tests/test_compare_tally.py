@@ -1,11 +1,12 @@
 """compare keeps tallies, not records (issue 35): its numbers, read a chunk of records at a time, are
-those the records give whole (the plain twin: every record in memory, the metrics computed on them)."""
+those the records give whole (the plain twin: every record in memory, the metrics computed on them,
+the rotation group the unit as in the tallies' per-group sums)."""
 
 from __future__ import annotations
 
 from boardlab.analysis.report.compare import CompareOptions, compare, length_summary
 from boardlab.analysis.report.jobs import Job, _prepare, play_jobs
-from boardlab.analysis.report.metrics import headline_series, paired_ratio_difference
+from boardlab.analysis.report.metrics import headline_series, pair_groups, paired_ratio_difference
 from boardlab.analysis.store import ResultStore
 from boardlab.layouts import load
 
@@ -32,10 +33,13 @@ def test_compare_chunk_by_chunk_gives_the_numbers_of_the_records_whole(tmp_path,
                              store, workers=1, progress=False)
     shown = result["comparisons"][0]
     b, v = (headline_series(o.records, 2) for o in outcomes)
+    # the plain twin: every record in memory, the pairs grouped by their deals (the rotation group the unit)
+    groups = pair_groups([r.deal for r in outcomes[0].records], [r.deal for r in outcomes[1].records], 2)
+    assert len(set(groups)) < 300  # Blockd turns its deals: games in groups, not one game a group
     assert set(shown["metrics"]) == set(b)
     for name in b:
         assert {k: x for k, x in shown["metrics"][name].items() if k != "equivalence"} == \
-            paired_ratio_difference(v[name], b[name])
+            paired_ratio_difference(v[name], b[name], groups)
     unit = result["length_unit"]
     assert shown["length"] == {"baseline": length_summary(outcomes[0].records, base, unit, 2),
                                "variant": length_summary(outcomes[1].records, variant, unit, 2)}

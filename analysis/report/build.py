@@ -25,7 +25,7 @@ from boardlab.analysis.report.findings import findings, select_findings
 from boardlab.analysis.report.glossary import glossary
 from boardlab.analysis.report.remedy import numeric_remedies
 from boardlab.analysis.report.verdict import verdict, verdict_blocks
-from boardlab.analysis.report.wording import agent_label, games as count, measured_words, number, say, word
+from boardlab.analysis.report.wording import agent_label, games as count, listed, measured_words, number, say, word
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
 from boardlab.analysis.report.budgeted import bought_data, bought_words, report_budget, sized
 from boardlab.analysis.report.options import (model_agent, option_value_text, rule_alternatives, rule_namer, rule_problem,
@@ -185,7 +185,8 @@ def build_report(definition, store: ResultStore, options: ReportOptions = Report
             "agent": agent,
             "seats": seats,
             "length": length,
-            "levels": _level_data(level_outcomes[n], agent, seats, length, n, difference, definition, unit, decided),
+            "levels": _level_data(level_outcomes[n], agent, seats, length, n, difference, definition, unit, decided,
+                                  _skilled_rule(definition, traces[n])),
             "skill_share": _skill_share_data(level_outcomes[n], n),
             "decisions": decided,
             "skill": sections.skill_data(traces[n], difference),
@@ -265,6 +266,15 @@ def _skill(definition, counts, options: ReportOptions, store: ResultStore, budge
     return traces, effects
 
 
+def _skilled_rule(definition, trace: dict) -> str:
+    from boardlab.analysis.report.levels import skilled_rule
+    return skilled_rule(definition, trace)
+
+
+#: how the skilled level was chosen (`levels.skilled_rule`) -> its term (report.head.skilled_rule.*)
+RULES = {"named": "named", "top group": "top_group", "none": "none"}
+
+
 def _level_words(by_players: dict, options: ReportOptions) -> str:
     """The head's words for the player levels: each level's agent by player count, and the games
     a level plays of its own."""
@@ -279,6 +289,10 @@ def _level_words(by_players: dict, options: ReportOptions) -> str:
             return ""
         parts.append(say(f"head.level_{level}", agents=", ".join(
             agent_label(a) if len(agents) == 1 else say("head.level_with", agent=a, players=", ".join(ns)) for a, ns in agents.items())))
+        rules = sorted({x["chosen_by"] for d in by_players.values() for x in d.get("levels", [])
+                        if x["level"] == level and x.get("chosen_by")})
+        if rules:  # how the skilled level was chosen (`levels.skilled_rule`)
+            parts[-1] += say("head.skilled_rule", rules=listed([say(f"head.skilled_rule.{RULES[r]}") for r in rules]))
     games = sorted({x["games"] for d in by_players.values() for x in d.get("levels", []) if not x["model"]})
     return say("head.levels", levels="; ".join(parts),
                games=say("head.level_games", games=", ".join(count(g) for g in games), skill=count(options.skill_games))
@@ -346,22 +360,24 @@ def _levels(definition, counts, options: ReportOptions, store: ResultStore, trac
 
 
 def _level_data(outcomes: dict, model: str, seats: dict, length: dict, players: int, difference: float,
-                definition, unit: str, decided: dict | None = None) -> list[dict]:
+                definition, unit: str, decided: dict | None = None, rule: str = "") -> list[dict]:
     """[{"level", "agent", "games", "model", "seats", "length", "decisions"}] of the beginner and
-    the skilled level; a level the model agent plays shares the baseline's figures (the same
-    dicts, so its tests are counted once), its decisions the model's observed games (`decided`)."""
+    the skilled level (its "chosen_by": `levels.skilled_rule`'s `rule`); a level the model agent
+    plays shares the baseline's figures (the same dicts, so its tests are counted once), its
+    decisions the model's observed games (`decided`)."""
     out: list[dict] = []
     for name in ("beginner", "skilled"):
         agent, outcome = outcomes[name]
         same = agent == model
+        chosen = {"chosen_by": rule} if name == "skilled" and rule else {}
         if out and out[0]["agent"] == agent:  # the ladder reached no level above the beginner
-            out.append({**out[0], "level": name})
+            out.append({**out[0], "level": name, **chosen})
             continue
         observed = outcomes.get(f"{name} decisions")
         out.append({"level": name, "agent": agent, "games": len(outcome.records), "model": same,
                     "seats": seats if same else sections.seats_data(outcome, players, difference),
                     "length": length if same else sections.length_data(outcome, definition, unit, players),
-                    "decisions": sections.decision_data(observed) if observed is not None else decided})
+                    "decisions": sections.decision_data(observed) if observed is not None else decided, **chosen})
     return out
 
 

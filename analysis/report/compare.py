@@ -3,7 +3,10 @@
 Every variant plays the same games as the baseline: the same seed, so the same deals and dice
 (common random numbers), and the seats turned as `boardlab simulate` turns them.  Each
 headline metric (`metrics.headline_series`: win shares of decided games, the length of
-finished games) is compared on the per-game differences (`metrics.paired_ratio_difference`).
+finished games) is compared on the paired differences (`metrics.paired_ratio_difference`) with
+the rotation group as the unit: the games of one deal played in every seat rotation share its
+luck, so their linearised differences are summed per group and the variance is the
+cluster-robust one over the groups (`Tally` keeps the per-group sums, `paired_sums` pairs them).
 
 With `until_decided`, games are played in batches until the sequential test on seat 1's
 share of the decided games (`metrics.sprt`, alpha = beta = 0.05 by default) decides, or the cap is reached; the
@@ -64,12 +67,13 @@ def compare(baseline, variants: list, store: ResultStore, options: CompareOption
                                             Job(variant, n, agents, games, options.seed)],
                                            store, Tally.fold(n), options.workers, options.progress,
                                            backend=options.backend)
-            base, var = base_out.series, var_out.series
-            test = sprt(var[SPRT_METRIC], base[SPRT_METRIC], options.delta, options.alpha, options.beta)
+            base, var = paired_sums(base_out, var_out, n)
+            test = sprt(var[SPRT_METRIC], base[SPRT_METRIC], options.delta, options.alpha, options.beta,
+                        games=base_out.games)
             if not options.until_decided or test["decision"] != "undecided" or games >= options.cap:
                 break
             games = min(games + options.batch, options.cap)
-        metrics = {m: paired_ratio_difference(var[m], base[m]) for m in base}
+        metrics = {m: paired_ratio_difference(var[m], base[m], games=base_out.games) for m in base}
         for m, d in metrics.items():  # a share's "no change" is an equivalence result (`change_verdict`)
             if metric(m).formats[1] == "pp":
                 d["equivalence"] = paired_equivalence(d, out["designer_difference"])
@@ -91,30 +95,73 @@ LENGTH_FIGURES = (("mean", "mean"), ("median", "median"), ("p90", "90th percenti
 
 @dataclass
 class Tally:
-    """What a comparison keeps of one side's games: every paired headline metric's per-game series
-    (`metrics.headline_series`) and the lengths of the finished and of the capped games, read a
-    chunk of records at a time (`jobs.tally_jobs`), so that 96,000 games a side never sit in
-    memory as records; equal values share one object."""
+    """What a comparison keeps of one side's games: every paired headline metric's sums per
+    rotation group (`metrics.headline_series` summed over the games of a deal, the groups in the
+    order of the games), the games, whether the side rotates its deals (a game's deal is not its
+    index), and the lengths of the finished and of the capped games, read a chunk of records at a
+    time (`jobs.tally_jobs`), so that 96,000 games a side never sit in memory as records; equal
+    values share one object."""
 
     series: dict[str, tuple[list, list]]
     finished: list
     stopped: list
+    games: int = 0
+    rotated: bool = False
 
     @staticmethod
     def fold(players: int):
         """The `jobs.tally_jobs` fold of a side's games at `players`."""
         def fold(job, chunks) -> "Tally":
             shared: dict = {}
+
+            def one(v):
+                return shared.setdefault((type(v), v), v)
+
             out = Tally({}, [], [])
+            last = None  # the deal of the group being summed (the records come in the order of the games)
             for records in chunks:
-                for name, (numerators, denominators) in headline_series(records, players).items():
-                    tops, bottoms = out.series.setdefault(name, ([], []))
-                    tops.extend(shared.setdefault((type(v), v), v) for v in numerators)
-                    bottoms.extend(shared.setdefault((type(v), v), v) for v in denominators)
-                for r in records:
-                    (out.stopped if r.unfinished else out.finished).append(shared.setdefault((int, r.length), r.length))
+                series = headline_series(records, players)
+                for j, r in enumerate(records):
+                    new = out.games == 0 or r.deal != last
+                    last = r.deal
+                    out.games += 1
+                    out.rotated = out.rotated or r.deal != r.index
+                    for name, (numerators, denominators) in series.items():
+                        tops, bottoms = out.series.setdefault(name, ([], []))
+                        if new:
+                            tops.append(one(numerators[j]))
+                            bottoms.append(one(denominators[j]))
+                        else:
+                            tops[-1] = one(tops[-1] + numerators[j])
+                            bottoms[-1] = one(bottoms[-1] + denominators[j])
+                    (out.stopped if r.unfinished else out.finished).append(one(r.length))
             return out
         return fold
+
+
+def paired_sums(baseline: Tally, variant: Tally, players: int) -> tuple[dict, dict]:
+    """(baseline, variant) per-group sums of every metric, group for group (`metrics.pair_groups`):
+    the tallies' own when both sides group their games alike; when one side rotates its deals and
+    the other gives every game a deal of its own, the other's games summed in blocks of `players`
+    (the rotating side's groups).
+
+    :raises ValueError: when the sides hold different numbers of games or groups.
+    """
+    if baseline.games != variant.games:
+        raise ValueError("paired sides must hold the same games")
+
+    def blocks(tally: Tally) -> dict:
+        return {name: tuple([sum(values[i:i + players]) for i in range(0, len(values), players)] for values in pair)
+                for name, pair in tally.series.items()}
+
+    base, var = baseline.series, variant.series
+    if baseline.rotated and not variant.rotated:
+        var = blocks(variant)
+    elif variant.rotated and not baseline.rotated:
+        base = blocks(baseline)
+    if any(len(base[m][0]) != len(var[m][0]) for m in base):
+        raise ValueError("paired sides must hold the same rotation groups")
+    return base, var
 
 
 def length_summary(records, definition, unit: str, players: int | None = None) -> dict:

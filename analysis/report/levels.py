@@ -7,8 +7,10 @@ shares of decided games, seat 1's advantage, length with its capped share, draws
 - the **beginner** plays one ply ahead: the engine's `greedy` agent (where an engine has no
   greedy, the first level of its skill ladder above random);
 - the **skilled** player is the definition's `analysis.skilled_agent` when it names one, else
-  the strongest level the report's skill ladder reached within its budget (the highest rating
-  above random; the later level when tied).
+  the strongest level the report's skill ladder showed within its budget: the cheapest level of
+  its top group of indistinguishable levels (the level of its last step told apart; no level
+  above it significantly stronger), so an undecided last step never names the level above it
+  (`skilled_agent`; the report's head says which rule chose, `skilled_rule`).
 
 The definition's own `analysis.agent` (random play in Blockd and Links) stays the model of the
 structural figures (the sections, restricted play and the rule sensitivity); a level that is the
@@ -46,21 +48,31 @@ def beginner_agent(known, ladder: list[str]) -> str:
 
 
 def skilled_agent(definition, trace: dict) -> str:
-    """The skilled level: `analysis.skilled_agent`, else the strongest level of the skill trace
-    above random (highest rating; the later level when tied), else random (no ladder).
+    """The skilled level (`skilled_rule` says by which rule): `analysis.skilled_agent`, else the
+    cheapest level of the skill trace's top group, the first level after its last step told apart
+    (a pairing "distinguished" by the ladder's false-discovery control): no level above it is
+    shown stronger, so a ladder that climbed on through steps it could not decide does not name
+    a level it never showed better; random when no step was told apart or no ladder was played.
 
-    >>> trace = {"levels": [{"agent": "random", "rating": 0.0}, {"agent": "greedy", "rating": 120.0},
-    ...                     {"agent": "mcts-16", "rating": 140.0}, {"agent": "mcts-32", "rating": 140.0}]}
-    >>> skilled_agent(None, trace)
-    'mcts-32'
+    >>> trace = {"levels": [{"agent": a} for a in ("random", "greedy", "mcts-16", "mcts-32")],
+    ...          "pairings": [{"agent": "greedy", "distinguished": True}, {"agent": "mcts-16", "distinguished": True},
+    ...                       {"agent": "mcts-32", "distinguished": False}]}
+    >>> skilled_agent(None, trace), skilled_rule(None, trace)
+    ('mcts-16', 'top group')
     """
     named = getattr(getattr(definition, "analysis", None), "skilled_agent", None)
     if named:
         return named
-    above = [level for level in trace.get("levels", [])[1:]]
-    if not above:
-        return "random"
-    return max(reversed(above), key=lambda level: level["rating"])["agent"]
+    told = [p["agent"] for p in trace.get("pairings", []) if p.get("distinguished")]
+    return told[-1] if told else "random"
+
+
+def skilled_rule(definition, trace: dict) -> str:
+    """How `skilled_agent` chose: "named" (the definition's `analysis.skilled_agent`), "top group"
+    (the cheapest level of the ladder's top group) or "none" (no step of the ladder told apart)."""
+    if getattr(getattr(definition, "analysis", None), "skilled_agent", None):
+        return "named"
+    return "top group" if any(p.get("distinguished") for p in trace.get("pairings", [])) else "none"
 
 
 def level_games(players: int, baseline_games: int) -> int:
@@ -102,10 +114,18 @@ def clustered_share(records, wins_of, groups_of) -> dict:
             continue
         w, d = totals.get(groups_of(r), (0.0, 0))
         totals[groups_of(r)] = (w + won, d + 1)
+    return grouped_share(totals)
+
+
+def grouped_share(totals: dict) -> dict:
+    """`clustered_share` from the groups' totals {group: (wins, decided games)} (groups with
+    decided games only); "effective_exact" is the unrounded effective size, which the tests of
+    the same unit take (`skill.Pairing.counts`)."""
     wins = sum(w for w, _ in totals.values())
     decided = sum(d for _, d in totals.values())
     if not decided:
-        return {"wins": 0, "decided": 0, "share": None, "ci95": [0.0, 1.0], "groups": 0, "effective": 0.0}
+        return {"wins": 0, "decided": 0, "share": None, "ci95": [0.0, 1.0], "groups": 0, "effective": 0.0,
+                "effective_exact": 0.0}
     share = wins / decided
     k = len(totals)
     binomial = share * (1 - share) / decided
@@ -120,7 +140,8 @@ def clustered_share(records, wins_of, groups_of) -> dict:
     size = max(1, round(effective))
     lo, hi = wilson_interval(share * size, size)
     return {"wins": round(wins, 6), "decided": decided, "share": round(share, 6),
-            "ci95": [round(lo, 6), round(hi, 6)], "groups": k, "effective": round(effective, 1)}
+            "ci95": [round(lo, 6), round(hi, 6)], "groups": k, "effective": round(effective, 1),
+            "effective_exact": effective}
 
 
 def decided_share(share: float | None, fair: float) -> float | None:
@@ -143,7 +164,7 @@ def pairing_share(records, agent: str, players: int) -> dict:
             return None
         return 1.0 if r.agents[r.winners[0]] == agent else 0.0
 
-    c = clustered_share(records, wins_of, lambda r: r.deal)
+    c = {k: v for k, v in clustered_share(records, wins_of, lambda r: r.deal).items() if k != "effective_exact"}
     skill = decided_share(c["wins"] / c["decided"] if c["decided"] else None, fair)
     lo, hi = (decided_share(x, fair) for x in c["ci95"])
     return {**c, "games": len(records), "fair_share": round(fair, 6),

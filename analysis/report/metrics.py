@@ -671,25 +671,61 @@ def point_value(m: Metric, records, players: int, seconds: float | None = None) 
     return out
 
 
-def _linearised(variant, baseline):
-    """(n, baseline ratio, variant ratio, per-pair linearised differences) of two paired series,
-    each a plain list of values (denominator 1) or a (numerators, denominators) pair.
+def _linearised(variant, baseline, groups=None):
+    """(n, baseline ratio, variant ratio, per-unit linearised differences) of two paired series,
+    each a plain list of values (denominator 1) or a (numerators, denominators) pair; the unit is
+    the pair of games, or with `groups` (one key per pair) the rotation group.
 
-    A ratio R = sum(x) / sum(d) over n games is, to first order, the mean of
-    (x_i - R d_i) / mean(d) around R (the delta method); the per-pair difference of those terms
-    carries the variance of the difference of the two ratios, the pairing included.
+    A ratio R = sum(x) / sum(d) over k units is, to first order, the mean of
+    (x_u - R d_u) / mean(d) around R (the delta method), x_u and d_u a unit's sums; the per-unit
+    difference of those terms carries the variance of the difference of the two ratios, the
+    pairing and (with groups) the dependence of the games of a group included: summed per group
+    they are the cluster-robust (sandwich) terms.
     """
     (xv, dv), (xb, db) = _pair(variant), _pair(baseline)
     n = len(xv)
     if n == 0 or len(xb) != n or len(dv) != n or len(db) != n:
         raise ValueError("paired series must have the same, non-zero length")
+    if groups is not None:
+        if len(groups) != n:
+            raise ValueError("one rotation group per pair of games is needed")
+        xv, dv, xb, db = (group_sums(values, groups) for values in (xv, dv, xb, db))
+    k = len(xv)
     sv, sb = sum(dv), sum(db)
     rv, rb = (sum(xv) / sv if sv else None), (sum(xb) / sb if sb else None)
     if rv is None or rb is None:
         return n, rb, rv, []
-    mv, mb = sv / n, sb / n
+    mv, mb = sv / k, sb / k
     diffs = [(a - rv * c) / mv - (b - rb * e) / mb for a, c, b, e in zip(xv, dv, xb, db)]
     return n, rb, rv, diffs
+
+
+def group_sums(values, groups) -> list:
+    """The sums of `values` per group (`groups`: one key per value), in the order the groups first appear.
+
+    >>> group_sums([1, 0, 1, 1, 0], [0, 0, 1, 1, 2])
+    [1, 2, 0]
+    """
+    totals: dict = {}
+    for v, g in zip(values, groups):
+        totals[g] = totals.get(g, 0) + v
+    return list(totals.values())
+
+
+def pair_groups(baseline_deals, variant_deals, players: int) -> list[int]:
+    """The rotation group of each pair of games of a paired comparison (game i of the baseline
+    with game i of the variant, on the same seed): the deal, when both sides played game i on
+    the same deal (the usual case: the same seat rotation on both sides); when one side rotates
+    its deals and the other gives every game a deal of its own, the rotating side's group (the
+    block i // players), which holds the other side's games of those indices too.
+
+    >>> pair_groups([0, 0, 1, 1], [0, 0, 1, 1], 2), pair_groups([0, 0, 1, 1], [0, 1, 2, 3], 2)
+    ([0, 0, 1, 1], [0, 0, 1, 1])
+    """
+    base, var = list(baseline_deals), list(variant_deals)
+    if base == var:
+        return base
+    return [i // players for i in range(len(base))]
 
 
 def _pair(series):
@@ -698,26 +734,41 @@ def _pair(series):
     return list(series), [1] * len(series)
 
 
-def paired_ratio_difference(variant, baseline) -> dict:
+def _spread(diffs: list, games: int) -> tuple[float, float]:
+    """(sd, se) of a paired difference from its per-unit linearised terms over `games` games: se
+    the cluster-robust standard error (k / (k - 1) times the sum of squared unit terms, over k
+    squared), sd its per-game equivalent (se = sd / sqrt(games)), the design effect of the
+    groups included, so that `paired_games_needed` counts games."""
+    k = len(diffs)
+    var = sum(d * d for d in diffs) / (k - 1) if k > 1 else 0.0  # the linearised terms have mean 0
+    se = math.sqrt(var / k) if k else 0.0
+    return (math.sqrt(var) if k == games else math.sqrt(var * games / k)), se
+
+
+def paired_ratio_difference(variant, baseline, groups=None, games: int | None = None) -> dict:
     """Variant minus baseline of a metric over games played on the same seeds, with a 95% interval.
 
     Each side is a list of per-game values (their mean) or a (numerators, denominators) pair
-    (their ratio of sums, e.g. seat 1's credit over decided games).  The interval is the normal
-    one on the per-pair linearised differences (`_linearised`), which for plain values are the
-    per-game differences themselves; significant when it excludes 0.  With no variation at all
-    (identical games) the interval is the single point of the difference.  "mdd" is the smallest
-    difference these pairs detect with 80% power at the 5% level (None when they never differ).
+    (their ratio of sums, e.g. seat 1's credit over decided games).  The unit is the rotation
+    group (`groups`: each pair's group, `pair_groups`), else the pair of games; or the two sides
+    are already per-group sums, one entry a group, with `games` the games they hold (what
+    `compare.Tally` keeps).  The interval is the normal one on the per-unit linearised
+    differences (`_linearised`), the cluster-robust variance over the groups (for plain values
+    and single games, the per-game differences themselves); significant when it excludes 0.  With
+    no variation at all (identical games) the interval is the single point of the difference.
+    "sd" is the per-game spread equivalent (`_spread`), "mdd" the smallest difference these games
+    detect with 80% power at the 5% level (None when they never differ).
 
     :raises ValueError: when the two series differ in length or are empty.
     """
-    n, rb, rv, diffs = _linearised(variant, baseline)
+    n, rb, rv, diffs = _linearised(variant, baseline, groups)
+    n = games or n
     if rb is None or rv is None:
         return {"baseline": None if rb is None else round(rb, 6), "variant": None if rv is None else round(rv, 6),
                 "difference": None, "ci95": None, "p_value": 1.0, "significant": False, "games": n, "sd": None,
-                "mdd": None}
+                "mdd": None, "groups": len(_pair(variant)[0]) if groups is None else len(set(groups))}
     mean = rv - rb
-    var = sum(d * d for d in diffs) / (n - 1) if n > 1 else 0.0  # the linearised terms have mean 0
-    se = math.sqrt(var / n)
+    sd, se = _spread(diffs, n)
     lo, hi = mean - Z95 * se, mean + Z95 * se
     if se > 0:
         p = 2 * NormalDist().cdf(-abs(mean) / se)
@@ -725,7 +776,8 @@ def paired_ratio_difference(variant, baseline) -> dict:
         p = 1.0 if abs(mean) < 1e-12 else 0.0
     return {"baseline": round(rb, 6), "variant": round(rv, 6), "difference": round(mean, 6),
             "ci95": [round(lo, 6), round(hi, 6)], "p_value": p, "significant": bool(lo > 1e-12 or hi < -1e-12),
-            "games": n, "sd": round(math.sqrt(var), 6), "mdd": round((Z95 + Z_POWER) * se, 6) if se > 0 else None}
+            "games": n, "sd": round(sd, 6), "mdd": round((Z95 + Z_POWER) * se, 6) if se > 0 else None,
+            "groups": len(diffs)}
 
 
 def paired_equivalence(d: dict, margin: float) -> dict | None:
@@ -777,7 +829,8 @@ def paired_games_needed(sd: float, difference: float) -> int:
     return math.ceil(((Z95 + Z_POWER) * sd / difference) ** 2)
 
 
-def sprt(variant, baseline, delta: float, alpha: float = 0.05, beta: float = 0.05) -> dict:
+def sprt(variant, baseline, delta: float, alpha: float = 0.05, beta: float = 0.05, groups=None,
+         games: int | None = None) -> dict:
     """Sequential test of a change in a metric between paired games.
 
     `variant` and `baseline` are per-game series as for `paired_ratio_difference` (0/1 values,
@@ -785,7 +838,9 @@ def sprt(variant, baseline, delta: float, alpha: float = 0.05, beta: float = 0.0
     difference d, each Wald's SPRT on the normal approximation (as chess-engine testing does):
     H0 d = 0 against H1 d = +delta, and H0 against H1 d = -delta, each at alpha/2.  The
     log-likelihood ratio of one side is n (d1 (mean) - d1^2 / 2) / var, with var the variance of
-    the per-pair (linearised) differences.  "changed" when one side crosses
+    the per-pair (linearised) differences; with rotation groups (`groups`, or per-group sums and
+    `games`, as for `paired_ratio_difference`) var is the per-game equivalent of the
+    cluster-robust variance, so n / var is the same information.  "changed" when one side crosses
     log((1 - beta) / (alpha/2)), "no change" (no change as large as delta) when both cross
     log(beta / (1 - alpha/2)), else "undecided".
 
@@ -794,9 +849,10 @@ def sprt(variant, baseline, delta: float, alpha: float = 0.05, beta: float = 0.0
     >>> sprt([1, 0] * 50, [1, 0] * 50, 0.05)["decision"]
     'no change'
     """
-    n, rb, rv, diffs = _linearised(variant, baseline)
+    n, rb, rv, diffs = _linearised(variant, baseline, groups)
+    n = games or n
     mean = (rv - rb) if rb is not None and rv is not None else 0.0
-    var = sum(d * d for d in diffs) / (n - 1) if n > 1 and diffs else 0.0
+    var = _spread(diffs, n)[0] ** 2 if diffs else 0.0
     # identical games (no variation): the LLRs run towards minus infinity, i.e. "no change"; the
     # floor keeps them finite (a variance of 1e-4 is far below that of any real 0/1 difference)
     var = max(var, 1e-4)

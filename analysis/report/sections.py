@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardlab.analysis.report.document import chart, table, text
 from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_series, is_decided, length_statistics,
-                                              metric, paired_ratio_difference, power_statement, score_test,
+                                              metric, pair_groups, paired_ratio_difference, power_statement, score_test,
                                               seat_credits, seat_statistics, share)
 from boardlab.analysis.report.options import option_value_text
 from boardlab.analysis.report.wording import (agent_label, cap_words, stated_words, games as amount, listed, measured_words, number, p_words, pct,
@@ -419,7 +419,8 @@ def sensitivity_data(baseline, alternatives, players: int, skipped) -> dict:
     """`alternatives`: (option, value, outcome or error text); `skipped`: (option, why) not varied.
 
     Every headline metric (`metrics.headline_series`) of each alternative against the default's
-    games of the same seeds (`metrics.paired_ratio_difference`), and the median length of both
+    games of the same seeds (`metrics.paired_ratio_difference`, the rotation group the unit:
+    `metrics.pair_groups`), and the median length of both
     (Kaplan-Meier, `metrics.length_statistics`) so that a remedy for the table time is said in
     the statistic of the problem.  An alternative whose games come out the same as the default's
     in every headline metric, game by game, is marked "inert": with the other options at their
@@ -433,10 +434,11 @@ def sensitivity_data(baseline, alternatives, players: int, skipped) -> dict:
             continue
         series = headline_series(outcome.records, players)
         metrics = {}
+        k = len(outcome.records)  # the default's games of the same seeds; the rotation group the unit
+        groups = pair_groups([r.deal for r in baseline.records[:k]], [r.deal for r in outcome.records], players)
         for name, (numerators, denominators) in series.items():
-            k = len(numerators)  # the default's games of the same seeds
             metrics[name] = paired_ratio_difference((numerators, denominators),
-                                                    (base[name][0][:k], base[name][1][:k]))
+                                                    (base[name][0][:k], base[name][1][:k]), groups)
         k = len(outcome.records)
         lb, lv = length_statistics(baseline.records[:k]), length_statistics(outcome.records)
         entry = {"option": option, "value": value, "games": k, "metrics": metrics,
