@@ -527,13 +527,39 @@ def ladder_result(first: str, pairings: list[Pairing], players: int, games_per_l
     fit = ratings(levels, pairings) if pairings else Ratings(levels, [0.0], [0.0], [0.0])
     chosen = benjamini_hochberg([p.p_value for p in pairings], ALPHA) if pairings else []
     rows = [{**p.as_dict(), "distinguished": bool(c)} for p, c in zip(pairings, chosen)]
+    bounds = at_least(fit, pairings)
     return {"game": game, "variant": variant, "players": players, "seed": seed,
             "games_per_level": games_per_level, "max_budget": max_budget, "fair_share": round(1 / players, 6),
             "levels": [{"agent": name, "budget": budget_of(name), "rating": round(e, 1),
-                        "ci95": [round(lo, 1), round(hi, 1)]}
+                        "ci95": [round(lo, 1), round(hi, 1)],
+                        **({"at_least": round(bounds[name], 1)} if name in bounds else {})}
                        for name, e, lo, hi in zip(fit.levels, fit.elo, fit.low, fit.high)],
             "pairings": rows, "depth": depth(pairings), "stopped": stopped,
             "fit_converged": fit.converged, "seconds": seconds}
+
+
+def at_least(fit: Ratings, pairings: list[Pairing]) -> dict[str, float]:
+    """{level: its least rating} of the levels at or above a step the upper level won outright:
+    such a step's Elo difference is set by the fit's prior (the virtual game), so it is counted at
+    its one-sided 95% bound instead (`Pairing.elo_at_least`), and every level above it, whose
+    rating adds that step, is at least its rating less the prior's excess; the other levels have
+    no entry (their ratings are estimates with intervals).
+
+    >>> fit = ratings(["a", "b", "c"], [Pairing("b", "a", 2, wins=120), Pairing("c", "b", 2, wins=70, losses=50)])
+    >>> bound = at_least(fit, [Pairing("b", "a", 2, wins=120), Pairing("c", "b", 2, wins=70, losses=50)])
+    >>> round(bound["b"], 1), round(bound["c"] - bound["b"], 6) == round(fit.elo[2] - fit.elo[1], 6)
+    (638.9, True)
+    """
+    index = {name: i for i, name in enumerate(fit.levels)}
+    excess, out = 0.0, {}
+    for p in pairings:
+        groups = p.grouped["groups"] if p.grouped is not None else None
+        bound = elo_lower_bound(p.wins, p.decided, p.players, groups=groups)
+        if bound is not None:
+            excess += fit.elo[index[p.agent]] - fit.elo[index[p.below]] - bound
+        if bound is not None or out:
+            out[p.agent] = fit.elo[index[p.agent]] - excess
+    return out
 
 
 def rating_chart(result: dict) -> dict:
@@ -545,8 +571,9 @@ def rating_chart(result: dict) -> dict:
     return chart("whiskers", f"skill-{result['players']}-players",
                  f"Rating against budget, {result['players']} players (Elo, random = 0)",
                  categories=[str(v["budget"]) if v["agent"] == f"mcts-{v['budget']}" else agent_label(v["agent"]) for v in levels],
-                 values=[v["rating"] for v in levels], low=[v["ci95"][0] for v in levels],
-                 high=[v["ci95"][1] for v in levels], reference=None, scale="rating",
+                 values=[v.get("at_least", v["rating"]) for v in levels],
+                 low=[v.get("at_least", v["ci95"][0]) for v in levels],
+                 high=[v.get("at_least", v["ci95"][1]) for v in levels],  # a lower bound: its point, no whiskers reference=None, scale="rating",
                  x_axis="MCTS budget (iterations per move)", axis="rating (Elo)")
 
 
@@ -565,7 +592,8 @@ def describe(result: dict) -> str:
              f" {'decided':>8} {'p':>8}  step"]
     pairs = {p["agent"]: p for p in result["pairings"]}
     for level in result["levels"]:
-        row = f"{level['agent']:<14} {level['rating']:7.0f} {level['ci95'][0]:7.0f} .. {level['ci95'][1]:5.0f}"
+        row = f"{level['agent']:<14} {level['rating']:7.0f} {level['ci95'][0]:7.0f} .. {level['ci95'][1]:5.0f}" \
+            if "at_least" not in level else f"{level['agent']:<14} {'>= ' + format(level['at_least'], '.0f'):>7} {'-':>16}"
         p = pairs.get(level["agent"])
         if p is not None:
             share = f"{p['share']:.1%}" if p["share"] is not None else "-"
@@ -580,6 +608,9 @@ def describe(result: dict) -> str:
               f"(the share's upper {1 - ALPHA / len(LOOKS):.1%} bound below the fair share plus "
               f"{result.get('sequential', {}).get('difference', 0.05) * 100:g} points); p is the last look's times {len(LOOKS)}",
               f"stopped at: {result['stopped']}; {result['seconds']:,.1f} s of compute recorded in the store"]
+    if any("at_least" in level for level in result["levels"]):
+        lines.append(">= : a level at or above a step won outright (its rating there set by the fit's prior): its "
+                     "least rating, that step counted at its 95% one-sided bound over its rotation groups")
     perfect = result.get("perfect")
     if perfect and not perfect["solved"]:
         from boardlab.analysis.perfect import REASONS

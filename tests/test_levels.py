@@ -138,7 +138,8 @@ def test_the_definition_may_name_its_skilled_players(tmp_path, capsys):
     from boardlab.analysis.report.levels import skilled_agent
     from boardlab.cli import main
 
-    trace = {"levels": [{"agent": "random", "rating": 0.0}, {"agent": "greedy", "rating": 300.0}]}
+    trace = {"levels": [{"agent": "random", "rating": 0.0}, {"agent": "greedy", "rating": 300.0}],
+             "pairings": [{"agent": "greedy", "below": "random", "distinguished": True}]}
     assert skilled_agent(load("blockd"), trace) == "greedy"
     assert skilled_agent(load_with("blockd", {("analysis", "skilled_agent"): "mcts-256"}), trace) == "mcts-256"
     variant = tmp_path / "strong.toml"
@@ -148,3 +149,50 @@ def test_the_definition_may_name_its_skilled_players(tmp_path, capsys):
     assert main(["check", str(variant)]) == 2
     err = capsys.readouterr().err
     assert "strong.toml:4: analysis.skilled_agent: unknown agent 'deep-blue'" in err and err.count("\n") == 1
+
+
+def _trace(chain: str) -> dict:
+    """A skill trace from a chain as a report writes it ("random < greedy ~ mcts-16")."""
+    names = chain.replace("<", " ").replace("~", " ").split()
+    marks = [c for c in chain if c in "<~"]
+    return {"levels": [{"agent": n, "rating": 100.0 * i} for i, n in enumerate(names)],
+            "pairings": [{"agent": n, "below": b, "distinguished": m == "<"}
+                         for n, b, m in zip(names[1:], names, marks)]}
+
+
+def test_the_skilled_level_is_the_cheapest_of_the_ladders_top_group():
+    """The skilled level is the level of the ladder's last step told apart: no level above it is
+    shown stronger. 6x6 at 3 players ("random < greedy ~ search-16 ~ search-32", the last step
+    undecided) names greedy, not search-32, the highest rated; Blockd's "random < greedy ~ mcts-16 ~
+    mcts-32 < mcts-64" names mcts-64; a ladder with no step told apart names random. The
+    definition's analysis.skilled_agent overrides all of them, and the rule is said."""
+    from boardlab.analysis.report.levels import skilled_agent, skilled_rule
+
+    cases = {"random < greedy ~ search-16 ~ search-32": ("greedy", "top group"),
+             "random < greedy ~ mcts-16 ~ mcts-32 < mcts-64": ("mcts-64", "top group"),
+             "random < greedy < mcts-16 ~ mcts-32": ("mcts-16", "top group"),
+             "random ~ greedy ~ mcts-16": ("random", "none")}
+    for chain, (agent, rule) in cases.items():
+        assert (skilled_agent(load("blockd"), _trace(chain)), skilled_rule(load("blockd"), _trace(chain))) == (agent, rule)
+    named = load_with("blockd", {("analysis", "skilled_agent"): "mcts-256"})
+    assert (skilled_agent(named, _trace("random < greedy")), skilled_rule(named, _trace("random < greedy"))) == \
+        ("mcts-256", "named")
+
+
+def test_the_reports_head_says_how_the_skilled_level_was_chosen():
+    from boardlab.analysis.report.build import _level_words
+    from boardlab.layouts.terms import speaking
+
+    def data(rule: str) -> dict:
+        return {"2": {"levels": [{"level": "beginner", "agent": "greedy", "games": 10, "model": True},
+                                 {"level": "skilled", "agent": "mcts-64", "games": 10, "model": True, "chosen_by": rule}]}}
+
+    options = ReportOptions(progress=False)
+    assert _level_words(data("top group"), options) == (
+        "; player levels: beginners greedy; skilled players mcts-64 (the cheapest level of the skill ladder's top "
+        "group: no level above it is significantly stronger)")
+    assert _level_words(data("named"), options).endswith("mcts-64 (named by the definition's `analysis.skilled_agent`)")
+    with speaking("es"):
+        assert _level_words(data("top group"), options) == (
+            "; niveles de jugador: principiantes (voraz); expertos (MCTS-64), el nivel de menor coste del grupo "
+            "superior de la escalera de habilidad (ningún nivel por encima es significativamente más fuerte)")

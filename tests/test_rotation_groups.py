@@ -197,3 +197,41 @@ def test_a_level_that_won_every_game_has_an_elo_lower_bound_over_its_rotation_gr
     q3 = brentq(lambda x: x ** 40 - 0.05, 0.3, 1 - 1e-12)
     assert elo_lower_bound(120, 120, 3, groups=40) == pytest.approx(400 * math.log10(q3 / (1 - q3) * 2))
     assert elo_lower_bound(119, 120, groups=60) is None
+
+
+def test_a_level_above_a_step_won_outright_is_shown_at_its_least_rating_not_the_priors():
+    """greedy wins all 120 games (60 deals) against random, mcts-16 wins 70 of 120 against greedy:
+    greedy's rating is its step's bound over 60 groups (q ** 60 = 0.05), not the prior's
+    400 log10(120.5 / 0.5); mcts-16's is that bound plus its own fitted step. The table shows
+    "≥", the verdict says "at least"."""
+    from boardlab.analysis.report import sections
+    from boardlab.analysis.report.document import format_cell
+    from boardlab.analysis.report.verdict import _skill
+    from boardlab.analysis.skill import ladder_result
+
+    def games(agent, below, won):
+        out = []
+        for i in range(120):
+            agents = (agent, below) if i % 2 == 0 else (below, agent)
+            out.append(Game(agents, (agents.index(agent) if i < won else 1 - agents.index(agent),), False, i // 2))
+        return out
+
+    pairings = [Pairing("greedy", "random", 2).add(games("greedy", "random", 120)),
+                Pairing("mcts-16", "greedy", 2).add(games("mcts-16", "greedy", 70))]
+    result = ladder_result("random", pairings, 2, 120)
+    levels = {level["agent"]: level for level in result["levels"]}
+    q = brentq(lambda x: x ** 60 - 0.05, 0.5, 1 - 1e-12)
+    bound = 400 * math.log10(q / (1 - q))
+    assert levels["greedy"]["rating"] == pytest.approx(400 * math.log10(120.5 / 0.5), abs=0.1)  # the prior's
+    assert levels["greedy"]["at_least"] == pytest.approx(bound, abs=0.1)
+    step = levels["mcts-16"]["rating"] - levels["greedy"]["rating"]
+    assert step == pytest.approx(400 * math.log10(70.5 / 50.5), abs=0.2)
+    assert levels["mcts-16"]["at_least"] == pytest.approx(bound + step, abs=0.2)
+    assert "at_least" not in levels["random"]
+    assert format_cell({"at_least": levels["greedy"]["at_least"]}, "rating") == f"≥ {bound:,.0f}"
+    data = sections.skill_data(result, 0.05)
+    table = sections.skill_blocks(data, 2)[0]
+    assert table["rows"][1][1:3] == [{"at_least": levels["greedy"]["at_least"]}, None]
+    line = _skill(data)
+    top = levels["mcts-16"]["at_least"]
+    assert f"mcts-16, is rated at least {top:,.0f} Elo above random" in line, line

@@ -28,7 +28,7 @@ import re
 
 from boardlab.analysis.stats import format_p
 
-FORMATS = ("text", "int", "credit", "f0", "f1", "f2", "f3", "sf1", "sf3", "pct", "pp", "ci_pct", "ci_pp", "ci_f0", "ci_f1",
+FORMATS = ("text", "int", "credit", "rating", "f0", "f1", "f2", "f3", "sf1", "sf3", "pct", "pp", "ci_pct", "ci_pp", "ci_f0", "ci_f1",
            "ci_f3", "p", "yes")
 
 
@@ -59,6 +59,8 @@ def format_cell(value, fmt: str) -> str:
         return respell(f"{int(value):,}")
     if fmt == "credit":  # games won, a shared win counted as its share: whole, or to one decimal
         return respell(f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}")
+    if fmt == "rating":  # a level's rating, or {"at_least": x}: only a lower bound (`skill.at_least`)
+        return "≥ " + respell(f"{value['at_least']:,.0f}") if isinstance(value, dict) else respell(f"{value:,.0f}")
     if fmt in ("f0", "f1", "f2", "f3"):
         return respell(f"{value:,.{fmt[1]}f}")
     if fmt in ("sf1", "sf3"):  # a difference: its sign always shown

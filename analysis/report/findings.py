@@ -340,6 +340,7 @@ def ladder_words(trace: dict) -> dict:
         chain += (" < " if p["distinguished"] else " ~ ") + agent_label(level["agent"])
     top = max(reversed(levels), key=lambda level: level["rating"])
     odds = 10 ** (top["rating"] / 400)
+    bound = top.get("at_least")  # a step below it won outright: its rating only a lower bound (`skill.at_least`)
     n = trace["players"]
     last = max((i for i, p in enumerate(pairings) if p["distinguished"]), default=-1)
 
@@ -348,8 +349,9 @@ def ladder_words(trace: dict) -> dict:
         return a is not None and (b is None or a == 2 * b)
 
     return {"depth": trace["depth"], "levels": say_plural("levels", trace["depth"] + 1), "chain": chain,
-            "top": top["agent"], "rating": number(top['rating'], ".0f"), "low": number(top['ci95'][0], ".0f"),
-            "high": number(top['ci95'][1], ".0f"), "share": odds / (odds + n - 1),
+            "top": top["agent"], "rating": number(top['rating'] if bound is None else bound, ".0f"),
+            "low": number(top['ci95'][0], ".0f"), "high": number(top['ci95'][1], ".0f"), "at_least": bound is not None,
+            "share": odds / (odds + n - 1),
             "flat": [p for p in pairings[last + 1:] if longer(p)], "fair": trace["fair_share"],
             "games": _span(sorted({p["games"] for p in pairings} or {trace["games_per_level"]}), ","),
             "games_played": sorted({p["games"] for p in pairings} or {trace["games_per_level"]}),
@@ -386,7 +388,8 @@ def _skill(counts):
     tops = listed(sorted({agent_label(w["top"]) for _, w, _ in matters}))
     if len(matters) == 1:
         players, w, _ = matters[0]
-        text = say("skill.matters", parts=say("skill.matters_part", players=players, **{k: w[k] for k in LADDER_FIELDS}),
+        part = "skill.matters_part_at_least" if w["at_least"] else "skill.matters_part"
+        text = say("skill.matters", parts=say(part, players=players, **{k: w[k] for k in LADDER_FIELDS}),
                    top=tops, games=games)
     else:
         by_depth: dict[int, list] = {}
@@ -394,9 +397,9 @@ def _skill(counts):
             by_depth.setdefault(w["depth"], []).append(players)
         groups = "; ".join(say("skill.depth_group", levels=say_plural("levels", depth + 1),
                                players=listed(str(n) for n in ns)) for depth, ns in sorted(by_depth.items(), reverse=True))
-        ratings = sorted(round(trace_top_rating(trace)) for _, _, trace in matters)
+        ratings = sorted((round(trace_top_rating(trace)), w["at_least"]) for _, w, trace in matters)
         text = say("skill.matters_many", where=_where([n for n, _, _ in matters], counts), groups=groups, top=tops,
-                   ratings=_span([number(r, ".0f") for r in ratings]), games=games)
+                   ratings=_span([("≥ " if bound else "") + number(r, ".0f") for r, bound in ratings]), games=games)
     flats: dict[str, list] = {}
     for players, w, trace in matters:
         if w["flat"]:
@@ -431,8 +434,10 @@ def _span(values, spec: str | None = None) -> str:
 
 
 def trace_top_rating(trace: dict) -> float:
-    """The strongest level's rating of a skill trace (`ladder_words`' top)."""
-    return max(level["rating"] for level in trace["levels"])
+    """The strongest level's rating of a skill trace (`ladder_words`' top): its lower bound where a
+    step below it was won outright (`skill.at_least`)."""
+    top = max(reversed(trace["levels"]), key=lambda level: level["rating"])
+    return top.get("at_least", top["rating"])
 
 
 def term_percent(ratio: float) -> str:

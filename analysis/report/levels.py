@@ -371,7 +371,8 @@ def ladder_notes(trace: dict) -> list[str]:
     (its Elo lower bound), then perfect play (`perfect_words`)."""
     from boardlab.analysis.report.wording import number, say
 
-    notes = [say("skill.elo_at_least", agent=p["agent"], below=p["below"], elo=number(p["elo_at_least"], ".0f"))
+    notes = [say("skill.elo_at_least", agent=p["agent"], below=p["below"], elo=number(p["elo_at_least"], ".0f"),
+                 groups=number(p.get("rotation_groups", p["decided"]), ","))
              for p in trace.get("pairings", []) if p.get("elo_at_least") is not None]
     perfect = perfect_words(trace)
     return notes + ([perfect] if perfect else [])

@@ -297,7 +297,8 @@ def skill_blocks(data: dict, players: int) -> list:
     rows = []
     for level in data["levels"]:
         p = pairs.get(level["agent"])
-        rows.append([agent_label(level["agent"]), level["rating"], level["ci95"]]
+        rating = [{"at_least": level["at_least"]}, None] if "at_least" in level else [level["rating"], level["ci95"]]
+        rows.append([agent_label(level["agent"])] + rating
                     + ([agent_label(p["below"]), p["decided"], p["share"], p["ci95"], p["p_value"], p["distinguished"],
                         say(f"skill.decision.{DECISIONS[p.get('decision') or 'better']}")] if p else
                        ["-", None, None, None, None, None, "-"]))
@@ -307,7 +308,7 @@ def skill_blocks(data: dict, players: int) -> list:
     chart_block = {**rating_chart(data), "title": say("skill.chart", players=players),
                    "x_axis": say("skill.axis") if any(level["agent"] == f"mcts-{level['budget']}" for level in data["levels"])
                    else say("skill.axis_levels"), "axis": say("col.rating")}  # the chart's categories: MCTS budgets or names
-    return [table(say("skill.title", players=players), [(say("col.level"), "text"), (say("col.rating"), "f0"),
+    return [table(say("skill.title", players=players), [(say("col.level"), "text"), (say("col.rating"), "rating"),
                                                          (interval, "ci_f0"), (say("col.against"), "text"),
                                                          (say("col.decided"), "int"), (say("col.its_share"), "pct"),
                                                          (interval, "ci_pct"), (say("col.p_gain"), "p"),

@@ -204,7 +204,8 @@ def _skill(trace: dict) -> str:
     first = trace["pairings"][0]["power"]
     perfect = perfect_words(trace, short=True)
     if w["depth"]:
-        return say("verdict.skill_matters", **{k: w[k] for k in LADDER_FIELDS}) + perfect
+        key = "verdict.skill_matters_at_least" if w["at_least"] else "verdict.skill_matters"
+        return say(key, **{k: w[k] for k in LADDER_FIELDS}) + perfect
     key = "verdict.skill_luck" if first["enough"] else "verdict.skill_too_few"
     return say(key, top=w["last"], games=w["games"], mdd=unsigned_points(first["mdd"] or 1.0)) + perfect
 
