@@ -279,7 +279,8 @@ def compare_markdown(result: dict) -> str:
     """The comparison as Markdown tables (one per variant)."""
     lines = [f"# {result['game']}: variants against {result['baseline']}", "",
              f"{result['players']} players, seed {result['seed']}, {result['agents'][0]} in every seat; "
-             "every variant plays the baseline's games (same seeds, seats turned).", "",
+             "every variant plays the baseline's games (same seeds, seats turned); intervals and tests take the "
+             "rotation group (a deal played in every turn of the seats) as the unit.", "",
              f"The question here: did the variant change each metric against {result['baseline']}? (A balance "
              "report asks another: are the seats equal within one variant. A variant can change nothing here and "
              "still have unequal seats, as its baseline may.)"]
