@@ -164,16 +164,19 @@ def test_the_skilled_level_is_the_cheapest_of_the_ladders_top_group():
     """The skilled level is the level of the ladder's last step told apart: no level above it is
     shown stronger. 6x6 at 3 players ("random < greedy ~ search-16 ~ search-32", the last step
     undecided) names greedy, not search-32, the highest rated; Blockd's "random < greedy ~ mcts-16 ~
-    mcts-32 < mcts-64" names mcts-64; a ladder with no step told apart names random. The
-    definition's analysis.skilled_agent overrides all of them, and the rule is said."""
+    mcts-32 < mcts-64" names mcts-64; a ladder with no step told apart names the beginner's level
+    (greedy), never one below it. The definition's analysis.skilled_agent overrides all of them."""
     from boardlab.analysis.report.levels import skilled_agent, skilled_rule
 
-    cases = {"random < greedy ~ search-16 ~ search-32": ("greedy", "top group"),
-             "random < greedy ~ mcts-16 ~ mcts-32 < mcts-64": ("mcts-64", "top group"),
-             "random < greedy < mcts-16 ~ mcts-32": ("mcts-16", "top group"),
-             "random ~ greedy ~ mcts-16": ("random", "none")}
-    for chain, (agent, rule) in cases.items():
-        assert (skilled_agent(load("blockd"), _trace(chain)), skilled_rule(load("blockd"), _trace(chain))) == (agent, rule)
+    cases = {"random < greedy ~ search-16 ~ search-32": "greedy",
+             "random < greedy ~ mcts-16 ~ mcts-32 < mcts-64": "mcts-64",
+             "random < greedy < mcts-16 ~ mcts-32": "mcts-16",
+             "random ~ greedy ~ mcts-16": "greedy",  # nothing told apart: the beginner's level, not random
+             "random < mcts-16 ~ mcts-32": "mcts-16"}
+    for chain, agent in cases.items():
+        assert skilled_agent(load("blockd"), _trace(chain), "greedy") == agent, chain
+        assert skilled_rule(load("blockd"), _trace(chain)) == "top group"
+    assert skilled_agent(load("blockd"), _trace("random ~ a ~ b")) == "random"  # no beginner in the ladder
     named = load_with("blockd", {("analysis", "skilled_agent"): "mcts-256"})
     assert (skilled_agent(named, _trace("random < greedy")), skilled_rule(named, _trace("random < greedy"))) == \
         ("mcts-256", "named")
@@ -190,9 +193,10 @@ def test_the_reports_head_says_how_the_skilled_level_was_chosen():
     options = ReportOptions(progress=False)
     assert _level_words(data("top group"), options) == (
         "; player levels: beginners greedy; skilled players mcts-64 (the cheapest level of the skill ladder's top "
-        "group: no level above it is significantly stronger)")
+        "group, not below the beginners': no level above it is significantly stronger)")
     assert _level_words(data("named"), options).endswith("mcts-64 (named by the definition's `analysis.skilled_agent`)")
     with speaking("es"):
         assert _level_words(data("top group"), options) == (
             "; niveles de jugador: principiantes (voraz); expertos (MCTS-64), el nivel de menor coste del grupo "
-            "superior de la escalera de habilidad (ningún nivel por encima es significativamente más fuerte)")
+            "superior de la escalera de habilidad, no por debajo del de los principiantes (ningún nivel por encima es "
+            "significativamente más fuerte)")

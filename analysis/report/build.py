@@ -272,7 +272,7 @@ def _skilled_rule(definition, trace: dict) -> str:
 
 
 #: how the skilled level was chosen (`levels.skilled_rule`) -> its term (report.head.skilled_rule.*)
-RULES = {"named": "named", "top group": "top_group", "none": "none"}
+RULES = {"named": "named", "top group": "top_group"}
 
 
 def _level_words(by_players: dict, options: ReportOptions) -> str:
@@ -328,7 +328,7 @@ def _levels(definition, counts, options: ReportOptions, store: ResultStore, trac
     plans = {}
     for n in counts:
         beginner = levels.beginner_agent(known, [level["agent"] for level in traces[n]["levels"]])
-        skilled = check_agent(game_id, levels.skilled_agent(definition, traces[n]))
+        skilled = check_agent(game_id, levels.skilled_agent(definition, traces[n], beginner))
         games = levels.level_games(n, games_for(n, options))
         plan: dict[str, Any] = {name: (agent, None if agent == model else job(n, (agent,) * n, games))
                                 for name, agent in (("beginner", beginner), ("skilled", skilled))}

@@ -9,7 +9,8 @@ shares of decided games, seat 1's advantage, length with its capped share, draws
 - the **skilled** player is the definition's `analysis.skilled_agent` when it names one, else
   the strongest level the report's skill ladder showed within its budget: the cheapest level of
   its top group of indistinguishable levels (the level of its last step told apart; no level
-  above it significantly stronger), so an undecided last step never names the level above it
+  above it significantly stronger; never below the beginner when the beginner is in that group),
+  so an undecided last step never names the level above it
   (`skilled_agent`; the report's head says which rule chose, `skilled_rule`).
 
 The definition's own `analysis.agent` (random play in Blockd and Links) stays the model of the
@@ -47,12 +48,13 @@ def beginner_agent(known, ladder: list[str]) -> str:
     return above[0] if above else "random"
 
 
-def skilled_agent(definition, trace: dict) -> str:
+def skilled_agent(definition, trace: dict, beginner: str | None = None) -> str:
     """The skilled level (`skilled_rule` says by which rule): `analysis.skilled_agent`, else the
     cheapest level of the skill trace's top group, the first level after its last step told apart
     (a pairing "distinguished" by the ladder's false-discovery control): no level above it is
     shown stronger, so a ladder that climbed on through steps it could not decide does not name
-    a level it never showed better; random when no step was told apart or no ladder was played.
+    a level it never showed better.  Never below the `beginner` when the beginner's level is in
+    that group (no step told apart: every level is); random without a ladder.
 
     >>> trace = {"levels": [{"agent": a} for a in ("random", "greedy", "mcts-16", "mcts-32")],
     ...          "pairings": [{"agent": "greedy", "distinguished": True}, {"agent": "mcts-16", "distinguished": True},
@@ -63,16 +65,18 @@ def skilled_agent(definition, trace: dict) -> str:
     named = getattr(getattr(definition, "analysis", None), "skilled_agent", None)
     if named:
         return named
-    told = [p["agent"] for p in trace.get("pairings", []) if p.get("distinguished")]
-    return told[-1] if told else "random"
+    ladder = [level["agent"] for level in trace.get("levels", [])]
+    told = [i + 1 for i, p in enumerate(trace.get("pairings", [])) if p.get("distinguished")]
+    first = told[-1] if told else 0  # the top group: ladder[first:]
+    if beginner in ladder[first:]:
+        return beginner
+    return ladder[first] if ladder else "random"
 
 
 def skilled_rule(definition, trace: dict) -> str:
-    """How `skilled_agent` chose: "named" (the definition's `analysis.skilled_agent`), "top group"
-    (the cheapest level of the ladder's top group) or "none" (no step of the ladder told apart)."""
-    if getattr(getattr(definition, "analysis", None), "skilled_agent", None):
-        return "named"
-    return "top group" if any(p.get("distinguished") for p in trace.get("pairings", [])) else "none"
+    """How `skilled_agent` chose: "named" (the definition's `analysis.skilled_agent`) or "top group"
+    (the cheapest level of the ladder's top group, not below the beginner's)."""
+    return "named" if getattr(getattr(definition, "analysis", None), "skilled_agent", None) else "top group"
 
 
 def level_games(players: int, baseline_games: int) -> int:
