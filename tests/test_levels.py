@@ -176,7 +176,8 @@ def test_the_skilled_level_is_the_cheapest_of_the_ladders_top_group():
     for chain, agent in cases.items():
         assert skilled_agent(load("blockd"), _trace(chain), "greedy") == agent, chain
         assert skilled_rule(load("blockd"), _trace(chain)) == "top group"
-    assert skilled_agent(load("blockd"), _trace("random ~ a ~ b")) == "random"  # no beginner in the ladder
+    assert skilled_agent(load("blockd"), _trace("random ~ a ~ b")) == "a"  # no beginner in it: never random play
+    assert skilled_agent(load("blockd"), {"levels": [{"agent": "random", "rating": 0.0}], "pairings": []}) == "random"
     named = load_with("blockd", {("analysis", "skilled_agent"): "mcts-256"})
     assert (skilled_agent(named, _trace("random < greedy")), skilled_rule(named, _trace("random < greedy"))) == \
         ("mcts-256", "named")

@@ -53,8 +53,9 @@ def skilled_agent(definition, trace: dict, beginner: str | None = None) -> str:
     cheapest level of the skill trace's top group, the first level after its last step told apart
     (a pairing "distinguished" by the ladder's false-discovery control): no level above it is
     shown stronger, so a ladder that climbed on through steps it could not decide does not name
-    a level it never showed better.  Never below the `beginner` when the beginner's level is in
-    that group (no step told apart: every level is); random without a ladder.
+    a level it never showed better.  Never random play (the ladder's reference) when the ladder
+    has a level above it, nor below the `beginner` when the beginner's level is in that group (no
+    step told apart: every level is); random without a ladder.
 
     >>> trace = {"levels": [{"agent": a} for a in ("random", "greedy", "mcts-16", "mcts-32")],
     ...          "pairings": [{"agent": "greedy", "distinguished": True}, {"agent": "mcts-16", "distinguished": True},
@@ -67,10 +68,10 @@ def skilled_agent(definition, trace: dict, beginner: str | None = None) -> str:
         return named
     ladder = [level["agent"] for level in trace.get("levels", [])]
     told = [i + 1 for i, p in enumerate(trace.get("pairings", [])) if p.get("distinguished")]
-    first = told[-1] if told else 0  # the top group: ladder[first:]
-    if beginner in ladder[first:]:
+    group = ladder[told[-1] if told else 1:]  # the top group, above random play (the ladder's first level)
+    if beginner in group:
         return beginner
-    return ladder[first] if ladder else "random"
+    return group[0] if group else "random"
 
 
 def skilled_rule(definition, trace: dict) -> str:
