@@ -551,7 +551,7 @@ def at_least(fit: Ratings, pairings: list[Pairing]) -> dict[str, float]:
     (638.9, True)
     """
     index = {name: i for i, name in enumerate(fit.levels)}
-    excess, out = 0.0, {}
+    excess, out = 0.0, {}  # type: float, dict[str, float]
     for p in pairings:
         groups = p.grouped["groups"] if p.grouped is not None else None
         bound = elo_lower_bound(p.wins, p.decided, p.players, groups=groups)

@@ -69,7 +69,7 @@ def skilled_agent(definition, trace: dict, beginner: str | None = None) -> str:
     ladder = [level["agent"] for level in trace.get("levels", [])]
     told = [i + 1 for i, p in enumerate(trace.get("pairings", [])) if p.get("distinguished")]
     group = ladder[told[-1] if told else 1:]  # the top group, above random play (the ladder's first level)
-    if beginner in group:
+    if beginner is not None and beginner in group:
         return beginner
     return group[0] if group else "random"
 
