@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from boardlab.layouts.art import Art, appearance
 from boardlab.layouts.errors import BoardlabError
@@ -132,6 +132,11 @@ class GameDefinition:
     game: GameInfo
     colours: dict[str, Colour]
     rulebook: Rulebook
+    if TYPE_CHECKING:
+        #: every game's `Definition` declares its [print] table (a PrintSettings, or a game's subclass
+        #: of it) among its own sections; declared here for the type checker only, so that code drawing
+        #: any game reads it typed (a field here would move it before the game's own fields)
+        print: PrintSettings
     #: this definition's own words in other languages, `[terms.es]` `purple = "morado"`: a new colour's or
     #: master's name, so that a variant never needs layouts/terms/ edited; they add to (and win over) those tables
     terms: dict[str, dict[str, str]] = field(default_factory=dict, kw_only=True)

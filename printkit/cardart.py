@@ -6,6 +6,8 @@ and takes its sizes from a CardGeometry, so a different card size needs no code 
 
 from __future__ import annotations
 
+from typing import ContextManager
+
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_width
 from boardlab.printkit.imposition import CardGeometry
@@ -58,7 +60,7 @@ def centred_text(canvas: Canvas, x: float, y_middle: float, content: str, size: 
     canvas.text(x, y_middle + cap_height(size) / 2, content, size=size, fill=fill, anchor="middle", bold=bold)
 
 
-def half_turned(canvas: Canvas, geometry: CardGeometry):
+def half_turned(canvas: Canvas, geometry: CardGeometry) -> ContextManager[None]:
     """Context manager: draw the block turned half a turn about the card's centre (for the
     second corner index, readable from the other side of the table)."""
     return canvas.transform(geometry.width, geometry.height, rotate=180)

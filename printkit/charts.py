@@ -26,6 +26,8 @@ True
 
 from __future__ import annotations
 
+from typing import Mapping, Sequence
+
 import math
 
 from reportlab.graphics import renderSVG
@@ -150,7 +152,7 @@ def _nice_top(value: float) -> float:
     return 1.0
 
 
-def _bar_chart(drawing: Drawing, categories, values, label_every: int = 1) -> VerticalBarChart:
+def _bar_chart(drawing: Drawing, categories: Sequence[str], values: Sequence[float], label_every: int = 1) -> VerticalBarChart:
     chart = VerticalBarChart()
     chart.x, chart.y, chart.width, chart.height = 50, 35, WIDTH - 80, HEIGHT - 70
     chart.data = [list(values)]
@@ -353,7 +355,7 @@ def _lines(block: dict) -> Drawing:
     return drawing
 
 
-def _runs(xs, s) -> list[list[tuple[float, float, float, float]]]:
+def _runs(xs: Sequence[float], s: Mapping[str, Sequence[float | None]]) -> list[list[tuple[float, float, float, float]]]:
     """The stretches of consecutive points that have a value (None: a refused point, a gap)."""
     runs: list[list[tuple[float, float, float, float]]] = [[]]
     for x, v, lo, hi in zip(xs, s["values"], s["low"], s["high"]):

@@ -20,7 +20,7 @@ from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_width, wrap_lines
 from boardlab.printkit.marks import MARK_WIDTH, footed_file, printable_box, with_variant
 from boardlab.printkit.packing import paper_size
-from boardlab.printkit.pages import Page, PrintFile, PrintOptions, back_shift
+from boardlab.printkit.pages import Box, Page, PrintFile, PrintOptions, back_shift
 from boardlab.printkit.units import MM_PER_POINT
 
 TITLE_SIZE = 16.0  # points
@@ -70,7 +70,7 @@ def test_square_box(width: float, height: float, conventions: PrintConventions) 
     return (x + w - TEST_SQUARE - inset, y + inset, TEST_SQUARE, TEST_SQUARE)
 
 
-def _test_square(canvas: Canvas, box, ink: str, label: str) -> None:
+def _test_square(canvas: Canvas, box: Box, ink: str, label: str) -> None:
     x, y, w, h = box
     canvas.rect(x, y, w, h, stroke=ink, width=MARK_WIDTH * 2)
     canvas.line(x + w / 2, y, x + w / 2, y + h, stroke=ink, width=MARK_WIDTH)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from boardlab.layouts.common import PrintConventions
+from boardlab.layouts.common import GameDefinition, PrintConventions
 from boardlab.layouts.terms import term, word
 from boardlab.printkit.cover import edge
 from boardlab.printkit.draw import Canvas
@@ -115,7 +115,7 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
     date = footer_date()
     total = max(page.number for page in sheet_pages) if sheet_pages else 0
 
-    def page_drawer(sheet_page: SheetPage):
+    def page_drawer(sheet_page: SheetPage) -> Callable[[Canvas], None]:
         def draw(canvas: Canvas) -> None:
             if sheet_page.kind == "back" and any(options.back_offset):
                 with canvas.transform(*back_shift(options, options.duplex)):
@@ -170,7 +170,7 @@ def card_sheet_file(name: str, title: str, cards: Sequence[Card], geometry: Card
     return PrintFile(name, title, pages, tuple(components.values()), free, duplex, subject, taking)
 
 
-def _component_drawer(face: Callable[[Canvas], None], geometry: CardGeometry):
+def _component_drawer(face: Callable[[Canvas], None], geometry: CardGeometry) -> Callable[[Canvas], None]:
     """A face drawn on its own with its bleed: the page's (0, 0) is the bleed box's corner."""
     def draw(canvas: Canvas) -> None:
         with canvas.transform(geometry.bleed, geometry.bleed):
@@ -182,7 +182,7 @@ def _component_drawer(face: Callable[[Canvas], None], geometry: CardGeometry):
 GUIDE_COLOUR = "#00a0e0"
 
 
-def _guided_drawer(face: Callable[[Canvas], None], geometry: CardGeometry):
+def _guided_drawer(face: Callable[[Canvas], None], geometry: CardGeometry) -> Callable[[Canvas], None]:
     """A face for its SVG: with bleed, its cut line (rounded corners) on the cut layer and the
     safe zone on the guides layer."""
     def draw(canvas: Canvas) -> None:
@@ -234,7 +234,7 @@ def file_suffix(options: PrintOptions) -> str:
     return "-".join(parts)
 
 
-def deck_files(d, options: PrintOptions, cards: Sequence[Card], conventions: PrintConventions) -> tuple[PrintFile, PrintFile]:
+def deck_files(d: GameDefinition, options: PrintOptions, cards: Sequence[Card], conventions: PrintConventions) -> tuple[PrintFile, PrintFile]:
     """A game's card deck as (sheets for home printing, one face per page for print-on-demand).
 
     :raises BoardlabError: when a card does not fit the paper.

@@ -113,38 +113,39 @@ class RecordingCanvas(Canvas):
         super().__init__(width, height)
         self.calls: list[tuple[str, tuple, dict]] = []
 
-    def _record(self, name, args, kwargs):
+    def _record(self, name: str, args: tuple[object, ...], kwargs: dict[str, object]) -> None:
         self.calls.append((name, args, kwargs))
 
-    def rect(self, x, y, w, h, **kw):
+    def rect(self, x: float, y: float, w: float, h: float, **kw: object) -> None:
         self._record("rect", (x, y, w, h), kw)
 
-    def line(self, x1, y1, x2, y2, **kw):
+    def line(self, x1: float, y1: float, x2: float, y2: float, **kw: object) -> None:
         self._record("line", (x1, y1, x2, y2), kw)
 
-    def polygon(self, points, **kw):
+    def polygon(self, points: Sequence[Point], **kw: object) -> None:
         self._record("polygon", (tuple(points),), kw)
 
-    def circle(self, cx, cy, r, **kw):
+    def circle(self, cx: float, cy: float, r: float, **kw: object) -> None:
         self._record("circle", (cx, cy, r), kw)
 
-    def path(self, commands, **kw):
+    def path(self, commands: Sequence[tuple], **kw: object) -> None:
         self._record("path", (tuple(commands),), kw)
 
-    def text(self, x, y, content, **kw):
+    def text(self, x: float, y: float, content: str, **kw: object) -> None:
         self._record("text", (x, y, content), kw)
 
-    def raster(self, x, y, w, h, picture):
+    def raster(self, x: float, y: float, w: float, h: float, picture: Picture) -> None:
         self._record("image", (x, y, w, h, picture.path), {})
 
     @contextmanager
-    def transform(self, dx=0.0, dy=0.0, rotate=0.0, scale=1.0):
+    def transform(self, dx: float = 0.0, dy: float = 0.0, rotate: float = 0.0,
+                  scale: float = 1.0) -> Iterator[None]:
         self._record("transform", (dx, dy, rotate, scale), {})
         yield
         self._record("end_transform", (), {})
 
     @contextmanager
-    def clip(self, x, y, w, h, radius=0.0):
+    def clip(self, x: float, y: float, w: float, h: float, radius: float = 0.0) -> Iterator[None]:
         self._record("clip", (x, y, w, h, radius), {})
         yield
         self._record("end_clip", (), {})

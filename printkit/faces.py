@@ -16,23 +16,26 @@ from __future__ import annotations
 
 import functools
 from contextlib import nullcontext
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from boardlab.layouts.faces import Region, face_regions
 from boardlab.layouts.icons import Icon
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.palette import contrast_ink, ink_and_paper
 
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+
 #: the canvas anchor of each alignment
 ANCHORS = {"left": "start", "centre": "middle", "right": "end"}
 
 
-def card_regions(definition, kind: str) -> dict[str, Region]:
+def card_regions(definition: GameDefinition, kind: str) -> dict[str, Region]:
     """The regions of face `kind`, in mm for the game's own face size."""
     return face_regions(definition, kind)
 
 
-def region_colour(definition, region: Region, suit: str | None = None, background: str | None = None) -> str:
+def region_colour(definition: GameDefinition, region: Region, suit: str | None = None, background: str | None = None) -> str:
     """The "#rrggbb" a region's `colour` names: ink, paper, suit (`suit`, the card's own colour),
     contrast (legible on `background`), a colour of the definition, or a "#rrggbb" as it is.
 
@@ -169,7 +172,7 @@ def _builtin_icons() -> dict[str, Icon]:
     return {name: Icon(name, symbol=name) for name in SYMBOLS}
 
 
-def draw_text(canvas: Canvas, region: Region, content: str, fill: str, definition=None) -> None:
+def draw_text(canvas: Canvas, region: Region, content: str, fill: str, definition: GameDefinition | None = None) -> None:
     """`content` in `region` on one line: the region's font and size, shrunk to fit its width,
     aligned left, centred or right, and placed by its `valign`; `:name:` icons drawn in the line
     (the definition's colours and own icons too, given `definition`)."""

@@ -155,7 +155,7 @@ class SheetPage:
 
 
 def _axis_fit(printable: float, card: float, bleed: float, band: float, *, pairs: bool = False,
-              gutter: float = 0.0):
+              gutter: float = 0.0) -> tuple[int, bool, tuple[float, ...]]:
     """Most cards along one axis: (count, shared, positions relative to the printable start).
 
     `band` is the room needed between the outer cut lines and the printable edge on each side.
@@ -169,7 +169,7 @@ def _axis_fit(printable: float, card: float, bleed: float, band: float, *, pairs
     (2, False, (31.5, 103.0))
     """
     step = 2 if pairs else 1
-    best = None
+    best: tuple[int, bool, float] | None = None
     for shared in ((False,) if gutter > 0 else (False, True)):
         gap = 0.0 if shared else 2 * bleed + gutter
         count, candidate = 0, step

@@ -20,12 +20,12 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from boardlab.layouts.common import PrintConventions
+from boardlab.layouts.common import GameDefinition, PrintConventions
 from boardlab.layouts.limits import source_date_epoch
 from boardlab.layouts.terms import term, word
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.fonts import text_width
-from boardlab.printkit.pages import Component, FreeArea, Page, PrintFile
+from boardlab.printkit.pages import Box, Component, FreeArea, Page, PrintFile
 from boardlab.printkit.units import MM_PER_POINT
 
 if TYPE_CHECKING:  # imposition imports this module
@@ -137,7 +137,7 @@ def footer_date(environment: Mapping[str, str] = os.environ) -> str | None:
     return None if epoch is None else time.strftime("%Y-%m-%d", time.gmtime(epoch))
 
 
-def draw_footer(canvas: Canvas, printable, conventions: PrintConventions, text: str, ink: str) -> None:
+def draw_footer(canvas: Canvas, printable: Box, conventions: PrintConventions, text: str, ink: str) -> None:
     """The calibration bar (labelled with its length) and `text`, on the last line of the
     `printable` box (the paper minus its margin); the line is `footer_height` tall.
     `printable` is an (x, y, width, height) box.
@@ -200,7 +200,7 @@ def draw_fold_marks(canvas: Canvas, sheet_layout: SheetLayout, slots: Sequence[S
                 width=MARK_WIDTH, dash=(0.8, 0.6))
 
 
-def footer_label(definition) -> str:
+def footer_label(definition: GameDefinition) -> str:
     """What every sheet's footer calls the game: name and version, and the variant's name when the
     definition is not the game's own (a variant's sheets never pass for the baseline's).
 

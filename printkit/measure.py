@@ -17,9 +17,12 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from boardlab.printkit.draw import Canvas, Point
+
+if TYPE_CHECKING:
+    from boardlab.layouts.images import Picture
 
 Matrix = tuple[float, float, float, float, float, float]  # x' = a x + c y + e, y' = b x + d y + f
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -55,7 +58,7 @@ class Shape:
     scale: float
     size: float = 0.0
     content: str = ""
-    style: dict = field(default_factory=dict)
+    style: dict[str, object] = field(default_factory=dict)
     clip: tuple[Point, Point] | None = None  # the innermost clip box in force: (top-left, bottom-right)
 
     @property
@@ -78,39 +81,42 @@ class PlacedCanvas(Canvas):
         self._scale = 1.0
         self._clip: tuple[Point, Point] | None = None
 
-    def _add(self, kind: str, points, style: dict, size: float = 0.0, content: str = "") -> None:
+    def _add(self, kind: str, points: Sequence[Point], style: dict[str, object], size: float = 0.0, content: str = "") -> None:
         placed = [apply(self._matrix, p) for p in points]
         self.shapes.append(Shape(kind, placed, self._angle % 360.0, self._scale, size * self._scale, content,
                                  style, self._clip))
 
-    def rect(self, x, y, w, h, **kw):
+    def rect(self, x: float, y: float, w: float, h: float, **kw: object) -> None:
         self._add("rect", [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], kw)
 
-    def line(self, x1, y1, x2, y2, **kw):
+    def line(self, x1: float, y1: float, x2: float, y2: float, **kw: object) -> None:
         self._add("line", [(x1, y1), (x2, y2)], kw)
 
-    def polygon(self, points, **kw):
+    def polygon(self, points: Sequence[Point], **kw: object) -> None:
         self._add("polygon", list(points), kw)
 
-    def circle(self, cx, cy, r, **kw):
+    def circle(self, cx: float, cy: float, r: float, **kw: object) -> None:
         self._add("circle", [(cx, cy)], kw, size=r)
 
-    def path(self, commands, **kw):
-        points = []
+    def path(self, commands: Sequence[tuple], **kw: object) -> None:
+        points: list[Point] = []
         for command in commands:
             args = command[1:]
             points += [(args[i], args[i + 1]) for i in range(0, len(args), 2)]
         self._add("path", points, kw)
 
-    def text(self, x, y, content, **kw):
-        self._add("text", [(x, y)], kw, size=kw.get("size", 10.0), content=content)
+    def text(self, x: float, y: float, content: str, *, size: float | None = None, **kw: object) -> None:
+        # the style keeps the keywords as given (a size only when the caller gave one)
+        style = kw if size is None else {"size": size, **kw}
+        self._add("text", [(x, y)], style, size=10.0 if size is None else size, content=content)
 
-    def raster(self, x, y, w, h, picture):
+    def raster(self, x: float, y: float, w: float, h: float, picture: Picture) -> None:
         self._add("image", [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], {"picture": picture},
                   content=picture.path)
 
     @contextmanager
-    def transform(self, dx=0.0, dy=0.0, rotate=0.0, scale=1.0) -> Iterator[None]:
+    def transform(self, dx: float = 0.0, dy: float = 0.0, rotate: float = 0.0,
+                  scale: float = 1.0) -> Iterator[None]:
         saved = self._matrix, self._angle, self._scale
         theta = math.radians(rotate)
         cos, sin = math.cos(theta), math.sin(theta)
@@ -125,7 +131,7 @@ class PlacedCanvas(Canvas):
             self._matrix, self._angle, self._scale = saved
 
     @contextmanager
-    def clip(self, x, y, w, h, radius=0.0) -> Iterator[None]:
+    def clip(self, x: float, y: float, w: float, h: float, radius: float = 0.0) -> Iterator[None]:
         saved = self._clip
         corners = [apply(self._matrix, p) for p in ((x, y), (x + w, y + h))]
         (x1, y1), (x2, y2) = corners

@@ -203,7 +203,7 @@ def net_pages(nets: Sequence[Component], paper: tuple[float, float], conventions
     slots = grid_positions(aw, ah, width, height, gap)
     pages = []
     for chunk in paginate(list(nets), len(slots)):
-        def draw(canvas: Canvas, chunk=chunk) -> None:
+        def draw(canvas: Canvas, chunk: list[Component] = chunk) -> None:
             for (sx, sy), net in zip(slots, chunk):
                 with canvas.transform(dx=ax + sx, dy=ay + sy):
                     net.draw(canvas)

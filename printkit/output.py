@@ -22,7 +22,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from boardlab.common import files, stopping
 from boardlab.layouts.errors import BoardlabError
@@ -109,7 +109,7 @@ def _move_into_place(rendered: dict[str, bytes], out_dir: Path) -> list[Path]:
 
 
 @contextlib.contextmanager
-def _undone_on_failure(done: list[tuple[Path, Path | None]]):
+def _undone_on_failure(done: list[tuple[Path, Path | None]]) -> Iterator[None]:
     """On any failure (an OSError, an interrupt), put the previous files back, then re-raise."""
     try:
         yield

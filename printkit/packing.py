@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from boardlab.layouts.common import PrintConventions
 from boardlab.layouts.errors import BoardlabError
@@ -164,11 +164,12 @@ def flow_into(sections: Sequence[Section], free: Sequence[FreeArea], paper: tupl
 
 
 def _flow(sections: Sequence[Section], free: Sequence[FreeArea], paper: tuple[float, float],
-          conventions: PrintConventions, gap: float):
+          conventions: PrintConventions, gap: float
+          ) -> tuple[dict[tuple[str, int], Callable[[Canvas], None]], list[Page], list[FreeArea]]:
     """`flow_into`, plus the free areas that received at least one item."""
     page_w, page_h = paper
-    targets: list[list] = []  # per page used: [(file, page) or None for a new page, placements]
-    regions: list[list] = []  # [box, top, target]: where items may still go, in the order tried
+    targets: list[list[Any]] = []  # per page used: [(file, page) or None for a new page, placements]
+    regions: list[list[Any]] = []  # [box, top, target]: where items may still go, in the order tried
     for area in free:
         target = next((t for t in targets if t[0] == (area.file, area.page)), None)
         if target is None:
@@ -204,7 +205,7 @@ def _flow(sections: Sequence[Section], free: Sequence[FreeArea], paper: tuple[fl
             elif section.item_width and aw - right > 0:  # the room beside the block comes first next
                 regions.insert(index, [(ax + right, ay + top, aw - right, height), 0.0, target])
 
-    def drawer(items):
+    def drawer(items: tuple[tuple[Section, int, float, float], ...]) -> Callable[[Canvas], None]:
         def draw(canvas: Canvas) -> None:
             for section, k, x, y in items:
                 section.draw(canvas, k, x, y)
@@ -256,7 +257,8 @@ def with_drawing(print_file: PrintFile, extra: dict[int, Callable[[Canvas], None
     for index, draw in extra.items():
         page = pages[index]
 
-        def both(canvas: Canvas, first=page.draw, then=draw) -> None:
+        def both(canvas: Canvas, first: Callable[[Canvas], None] = page.draw,
+                 then: Callable[[Canvas], None] = draw) -> None:
             first(canvas)
             then(canvas)
         pages[index] = replace(page, draw=both)

@@ -7,8 +7,13 @@ coloured fill asks `contrast_ink`, so that the rule lives in one place.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def ink_and_paper(definition) -> tuple[str, str]:
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+
+
+def ink_and_paper(definition: GameDefinition) -> tuple[str, str]:
     """The definition's ink and paper colours ("#rrggbb"), named by its [print] table.
 
     >>> from boardlab.layouts import load
@@ -76,7 +81,7 @@ def mark_ink(fill: str, ink: str = BLACK, paper: str = WHITE) -> str:
 TEXT_CONTRAST = 4.5
 
 
-def contrast_problems(definition) -> list[tuple[tuple[str, ...], str, str]]:
+def contrast_problems(definition: GameDefinition) -> list[tuple[tuple[str, ...], str, str]]:
     """What `boardlab check` says about the definition's colours, as (key, problem, what is allowed):
     its ink must read on its paper as text does (`TEXT_CONTRAST`), and on every colour of the
     palette the ink or the paper must stand out as a mark (`MARK_CONTRAST`: cut, fold and glue

@@ -18,15 +18,19 @@ from __future__ import annotations
 import hashlib
 import io
 from contextlib import contextmanager
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen import canvas as reportlab_canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from boardlab.printkit.draw import Canvas, Point
 from boardlab.printkit.fonts import REGULAR_FONT, font_name, register_fonts
 from boardlab.printkit.pages import Box, PrintFile
 from boardlab.printkit.units import POINTS_PER_MM
+
+if TYPE_CHECKING:
+    from boardlab.layouts.images import Picture
 
 def box_in_points(box: Box, page_height: float) -> tuple[float, float, float, float]:
     """A (x, y, width, height) box in mm, y down, as PDF (x1, y1, x2, y2) in points, y up.
@@ -60,7 +64,7 @@ class PdfCanvas(Canvas):
                 self._pdf.setDash([], 0)
         return int(fill is not None), int(stroke is not None)
 
-    def _rect_path(self, x: float, y: float, w: float, h: float, radius: float):
+    def _rect_path(self, x: float, y: float, w: float, h: float, radius: float) -> PDFPathObject:
         path = self._pdf.beginPath()
         if radius > 0:
             path.roundRect(x, y, w, h, min(radius, w / 2, h / 2))
@@ -69,18 +73,22 @@ class PdfCanvas(Canvas):
         return path
 
     # -- Canvas --------------------------------------------------------------------------------
-    def rect(self, x, y, w, h, *, fill=None, stroke=None, width=0.25, radius=0.0, dash=None):
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.25, radius: float = 0.0,
+             dash: Sequence[float] | None = None) -> None:
         do_fill, do_stroke = self._paint(fill, stroke, width, dash)
         if do_fill or do_stroke:
             self._pdf.drawPath(self._rect_path(x, y, w, h, radius), stroke=do_stroke, fill=do_fill)
 
-    def line(self, x1, y1, x2, y2, *, stroke="#000000", width=0.25, dash=None):
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = "#000000",
+             width: float = 0.25, dash: Sequence[float] | None = None) -> None:
         if stroke is None:
             return
         self._paint(None, stroke, width, dash)
         self._pdf.line(x1, y1, x2, y2)
 
-    def polygon(self, points: Sequence[Point], *, fill=None, stroke=None, width=0.25, closed=True, dash=None):
+    def polygon(self, points: Sequence[Point], *, fill: str | None = None, stroke: str | None = None,
+                width: float = 0.25, closed: bool = True, dash: Sequence[float] | None = None) -> None:
         do_fill, do_stroke = self._paint(fill if closed else None, stroke, width, dash)
         if not points or not (do_fill or do_stroke):
             return
@@ -92,12 +100,14 @@ class PdfCanvas(Canvas):
             path.close()
         self._pdf.drawPath(path, stroke=do_stroke, fill=do_fill)
 
-    def circle(self, cx, cy, r, *, fill=None, stroke=None, width=0.25, dash=None):
+    def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
+               stroke: str | None = None, width: float = 0.25, dash: Sequence[float] | None = None) -> None:
         do_fill, do_stroke = self._paint(fill, stroke, width, dash)
         if do_fill or do_stroke:
             self._pdf.circle(cx, cy, r, stroke=do_stroke, fill=do_fill)
 
-    def path(self, commands, *, fill=None, stroke=None, width=0.25, dash=None):
+    def path(self, commands: Sequence[tuple], *, fill: str | None = None, stroke: str | None = None,
+             width: float = 0.25, dash: Sequence[float] | None = None) -> None:
         do_fill, do_stroke = self._paint(fill, stroke, width, dash)
         if not (do_fill or do_stroke):
             return
@@ -116,7 +126,8 @@ class PdfCanvas(Canvas):
                 raise ValueError(f"unknown path command {kind!r} (M, L, C, Z)")
         self._pdf.drawPath(path, stroke=do_stroke, fill=do_fill)
 
-    def text(self, x, y, content, *, size=10.0, fill="#000000", anchor="start", bold=False, italic=False):
+    def text(self, x: float, y: float, content: str, *, size: float = 10.0, fill: str = "#000000",
+             anchor: str = "start", bold: bool = False, italic: bool = False) -> None:
         register_fonts()
         self._pdf.saveState()
         self._pdf.translate(x, y)
@@ -133,7 +144,7 @@ class PdfCanvas(Canvas):
             raise ValueError(f"unknown text anchor {anchor!r} (start, middle, end)")
         self._pdf.restoreState()
 
-    def raster(self, x, y, w, h, picture):
+    def raster(self, x: float, y: float, w: float, h: float, picture: Picture) -> None:
         from reportlab.lib.utils import ImageReader
 
         self._pdf.saveState()
@@ -144,7 +155,8 @@ class PdfCanvas(Canvas):
         self._pdf.restoreState()
 
     @contextmanager
-    def transform(self, dx=0.0, dy=0.0, rotate=0.0, scale=1.0) -> Iterator[None]:
+    def transform(self, dx: float = 0.0, dy: float = 0.0, rotate: float = 0.0,
+                  scale: float = 1.0) -> Iterator[None]:
         self._pdf.saveState()
         self._pdf.translate(dx, dy)
         if rotate:
@@ -158,7 +170,7 @@ class PdfCanvas(Canvas):
             self._pdf.restoreState()
 
     @contextmanager
-    def clip(self, x, y, w, h, radius=0.0) -> Iterator[None]:
+    def clip(self, x: float, y: float, w: float, h: float, radius: float = 0.0) -> Iterator[None]:
         self._pdf.saveState()
         self._pdf.clipPath(self._rect_path(x, y, w, h, radius), stroke=0, fill=0)
         try:

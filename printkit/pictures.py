@@ -18,12 +18,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from boardlab.layouts.art import Placement
 from boardlab.layouts.images import Picture, read_picture
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.pages import Box, Component
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.printkit.decks import Card
+    from boardlab.printkit.imposition import CardGeometry
+    from boardlab.printkit.pages import PrintFile
 
 #: how close (mm) a region's side must be to the cut line to count as touching it
 TOUCH = 1e-6
@@ -102,7 +108,7 @@ def draw_placed(canvas: Canvas, placement: Placement, target: str, width: float,
         canvas.image(*image_box(picture, box, placement.fit), picture)
 
 
-def face_region(definition, kind: str, region: str, width: float, height: float) -> Box | None:
+def face_region(definition: GameDefinition, kind: str, region: str, width: float, height: float) -> Box | None:
     """The box of `region` in the layout of face `kind` (layouts/faces.py) when the game lays that
     face out as data at this size; None otherwise ("full" and "safe" are never a layout's)."""
     from boardlab.layouts.faces import face_regions, game_faces
@@ -117,7 +123,8 @@ def face_region(definition, kind: str, region: str, width: float, height: float)
     return regions[region].box if region in regions else None
 
 
-def over(face: Callable[[Canvas], None], placement: Placement | None, target: str, geometry, definition=None,
+def over(face: Callable[[Canvas], None], placement: Placement | None, target: str, geometry: CardGeometry,
+         definition: GameDefinition | None = None,
          kind: str = "") -> Callable[[Canvas], None]:
     """A card face with the placement's image drawn over it (the face unchanged without one), in
     its region of the face's layout (`definition`'s face `kind`) or else `region_box`'s."""
@@ -133,7 +140,8 @@ def over(face: Callable[[Canvas], None], placement: Placement | None, target: st
     return draw
 
 
-def dress_cards(definition, cards: Sequence, geometry, own: Mapping[str, Placement] | None = None) -> list:
+def dress_cards(definition: GameDefinition, cards: Sequence[Card], geometry: CardGeometry,
+                own: Mapping[str, Placement] | None = None) -> list[Card]:
     """The cards (printkit.decks.Card) with their images: a card's own (`own`, by card name, from
     the card list), else its kind's (`[art.cards.KIND]`); every back the `[art.back]` image."""
     images = definition.images
@@ -141,7 +149,7 @@ def dress_cards(definition, cards: Sequence, geometry, own: Mapping[str, Placeme
         return list(cards)
     own = own or {}
     back = images.get(("art", "back", "image"))
-    out = []
+    out: list[Card] = []
     backs: dict[int, Callable[[Canvas], None]] = {}  # one dressed back per back drawn, as shared as before
     for card in cards:
         front = own.get(card.name) or images.get(("art", "cards", card.kind, "image"))
@@ -152,7 +160,7 @@ def dress_cards(definition, cards: Sequence, geometry, own: Mapping[str, Placeme
     return out
 
 
-def row_images(definition, section: str, names: Callable[[int, object], Sequence[str]]) -> dict[str, Placement]:
+def row_images(definition: GameDefinition, section: str, names: Callable[[int, object], Sequence[str]]) -> dict[str, Placement]:
     """Card name -> its own image, from the card list of `section`: `names(index, row)` gives the
     names of the cards a row makes."""
     out: dict[str, Placement] = {}
@@ -165,7 +173,7 @@ def row_images(definition, section: str, names: Callable[[int, object], Sequence
     return out
 
 
-def piece_image(definition, target: str, name: str) -> Placement | None:
+def piece_image(definition: GameDefinition, target: str, name: str) -> Placement | None:
     """The image `[art.TARGET.NAME]` names (a board, token or standee), or None."""
     return definition.images.get(("art", target, name, "image")) if definition.images else None
 
@@ -194,7 +202,7 @@ class Finding:
     line: str
 
 
-def image_findings(definition, print_files: Sequence) -> list[Finding]:
+def image_findings(definition: GameDefinition, print_files: Sequence[PrintFile]) -> list[Finding]:
     """Every image's effective resolution where it is printed, and its conversions.
 
     Each component of the print files (every distinct face, board and piece) is drawn on a
@@ -221,6 +229,7 @@ def image_findings(definition, print_files: Sequence) -> list[Finding]:
                 if shape.kind != "image":
                     continue
                 picture = shape.style["picture"]
+                assert isinstance(picture, Picture)  # what PlacedCanvas.raster records
                 (x0, y0), (x1, y1), (x2, y2) = shape.points[:3]
                 width, height = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x1, y2 - y1)
                 dpi = min(picture.width / (width / 25.4), picture.height / (height / 25.4))

@@ -11,20 +11,25 @@ byte-identical.
 
 from __future__ import annotations
 
+from typing import Callable, TypeVar
+
 import io
 from dataclasses import replace
 
-from boardlab.layouts.common import PrintConventions
+from boardlab.layouts.common import GameDefinition, PrintConventions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.printkit.pages import PrintFile
 from boardlab.printkit.pdf import render_pdf
 from boardlab.printkit.units import POINTS_PER_MM
 
+#: a game's definition, whichever its type
+DefinitionT = TypeVar("DefinitionT", bound=GameDefinition)
+
 #: dots per inch of every image
 DPI = 300
 
 
-def with_pod_bleed(definition, preset: str, conventions: PrintConventions):
+def with_pod_bleed(definition: DefinitionT, preset: str, conventions: PrintConventions) -> DefinitionT:
     """The definition with its cards' bleed replaced by the preset's.
 
     :raises BoardlabError: for a preset print.toml does not name.
@@ -50,7 +55,8 @@ def face_images(print_file: PrintFile, folder: str) -> dict[str, bytes]:
     return images
 
 
-def page_images(print_file: PrintFile, dpi: int, transparent: bool = False, skip=None) -> list[bytes | None]:
+def page_images(print_file: PrintFile, dpi: int, transparent: bool = False,
+                skip: Callable[[int], bool] | None = None) -> list[bytes | None]:
     """Every page of `print_file` rasterised by PDFium as a PNG at `dpi`: its size in mm rounded
     to whole pixels (a 69.85 x 95.25 mm poker face with 1/8 inch bleed at 300 dpi: 825 x 1125),
     the page painted white first, or left transparent.  `skip(index)` True leaves a page out (None).

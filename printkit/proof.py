@@ -17,6 +17,8 @@ one the Tabletop Simulator box gives it, else 1.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 from collections import Counter
 from dataclasses import dataclass
 
@@ -27,6 +29,9 @@ from boardlab.printkit.marks import footed_file, footer_label
 from boardlab.printkit.packing import paper_size
 from boardlab.printkit.pages import Component, Page, PrintFile, PrintOptions
 from boardlab.printkit.palette import ink_and_paper
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
 
 #: columns of cells on a portrait page, and the share of a cell's height its caption takes (mm)
 COLUMNS, CAPTION = 4, 9.0
@@ -46,7 +51,7 @@ class ProofFace:
     count: int
 
 
-def proof_faces(definition, options: PrintOptions) -> list[ProofFace]:
+def proof_faces(definition: GameDefinition, options: PrintOptions) -> list[ProofFace]:
     """Every distinct face of the game's print files, in the files' order, with its count."""
     files = game_part(definition.game.id, "print").print_files(definition, options)
     counts: Counter[str] = Counter()
@@ -62,7 +67,7 @@ def proof_faces(definition, options: PrintOptions) -> list[ProofFace]:
     return list(faces.values())
 
 
-def _piece_counts(definition) -> dict[str, int]:
+def _piece_counts(definition: GameDefinition) -> dict[str, int]:
     """Piece name -> copies, from the game's Tabletop Simulator box (when it has one)."""
     if not game_entry(definition.game.id).has("print"):
         return {}
@@ -76,7 +81,7 @@ def _piece_counts(definition) -> dict[str, int]:
     return out
 
 
-def proof_file(definition, options: PrintOptions) -> tuple[PrintFile, int]:
+def proof_file(definition: GameDefinition, options: PrintOptions) -> tuple[PrintFile, int]:
     """The contact sheets of every distinct face (`proof_faces`), `COLUMNS` to a row, and how many faces."""
     conventions = print_conventions()
     width, height = paper_size(conventions, options.paper)
@@ -100,7 +105,7 @@ def proof_file(definition, options: PrintOptions) -> tuple[PrintFile, int]:
         y += row_h + CAPTION + GAP
     title = term("proof.title", game=definition.game.name, n=len(faces))
 
-    def page_drawer(chunk: list[tuple[float, list[ProofFace]]]):
+    def page_drawer(chunk: list[tuple[float, list[ProofFace]]]) -> Callable[[Canvas], None]:
         def draw(canvas: Canvas) -> None:
             canvas.text(margin, margin + 5.0, title, size=TITLE_SIZE, fill=ink, bold=True)
             for y, row in chunk:

@@ -74,5 +74,5 @@ def _block(block: dict, game: str) -> list[str]:
     return out
 
 
-def _cell_text(value) -> str:
+def _cell_text(value: object) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")

@@ -5,6 +5,8 @@ Identical documents give byte-identical PDFs (reportlab's invariant mode, no clo
 
 from __future__ import annotations
 
+from typing import Any
+
 import io
 import re
 from xml.sax.saxutils import escape
@@ -13,6 +15,8 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas as PdfCanvas
+from reportlab.platypus import BaseDocTemplate, Flowable
 from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Preformatted, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from boardlab.analysis.report.document import format_cell
@@ -40,7 +44,7 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
-def _section(section: dict, styles, width: float) -> list:
+def _section(section: dict[str, Any], styles: dict[str, ParagraphStyle], width: float) -> list[Flowable]:
     story = [Paragraph(inline(section["title"]), styles["h2" if section["level"] <= 2 else "h3"])]
     for block in section["blocks"]:
         story += _block(block, styles, width)
@@ -140,7 +144,7 @@ def column_widths(wanted: list[float], least: list[float], width: float, headed:
     return [max(m, min(w, high)) for w, m in zip(wanted, least)]
 
 
-def _table(block: dict, styles, width: float):
+def _table(block: dict[str, Any], styles: dict[str, ParagraphStyle], width: float) -> list[Flowable]:
     columns = block["columns"]
     texts = [[glued(format_cell(v, c["format"])) for v, c in zip(row, columns)] for row in block["rows"]]
     names = [glued(c["name"]) for c in columns]
@@ -170,7 +174,7 @@ def _table(block: dict, styles, width: float):
     return out
 
 
-def _block(block: dict, styles, width: float) -> list:
+def _block(block: dict[str, Any], styles: dict[str, ParagraphStyle], width: float) -> list[Flowable]:
     kind = block["kind"]
     if kind == "text":
         return [Paragraph(inline(line), styles["body"]) for line in block["text"].split("\n") if line.strip()]
@@ -216,7 +220,7 @@ def report_pdf(document: dict) -> bytes:
     story.append(Paragraph(term("report.glossary"), styles["h2"]))
     story += [Paragraph(f"<b>{escape(term)}</b>: {inline(text)}", styles["body"]) for term, text in document["glossary"]]
 
-    def footer(canvas, doc):
+    def footer(canvas: PdfCanvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont(REGULAR_FONT, 7.5)
         canvas.setFillColor(colors.HexColor("#666666"))

@@ -13,14 +13,19 @@ True
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import svgwrite
+from svgwrite.base import BaseElement
+from svgwrite.shapes import Rect
 
 from boardlab.printkit.draw import Canvas, Point
 from boardlab.printkit.fonts import font_name, register_fonts
 from boardlab.printkit.pages import Component
 from boardlab.printkit.units import MM_PER_POINT
+
+if TYPE_CHECKING:
+    from boardlab.layouts.images import Picture
 
 #: what an SVG viewer should use for our text: the embedded PDF font first, then look-alikes
 FONT_FAMILY = "Bitstream Vera Sans, DejaVu Sans, Verdana, sans-serif"  # the first is embedded
@@ -53,18 +58,18 @@ class SvgCanvas(Canvas):
                                         viewBox=f"0 0 {number(width)} {number(height)}",
                                         profile="full", debug=False, id=name)
         self.drawing.attribs["xmlns:inkscape"] = INKSCAPE
-        self._layers = {}
+        self._layers: dict[str, BaseElement] = {}
         for layer in self.LAYERS:
             group = self.drawing.g(id=f"{name}-{layer}", **{"inkscape:groupmode": "layer", "inkscape:label": layer})
             self.drawing.add(group)
             self._layers[layer] = group
-        self._frames: list[tuple[int, dict]] = []  # the transforms and clips in force: (id, attributes)
-        self._mirrors: dict[str, list[tuple[int, object]]] = {layer: [] for layer in self.LAYERS}
+        self._frames: list[tuple[int, dict[str, str]]] = []  # the transforms and clips in force: (id, attributes)
+        self._mirrors: dict[str, list[tuple[int, BaseElement]]] = {layer: [] for layer in self.LAYERS}
         self._frame_count = 0
         self._clip_count = 0
         self.fonts_used: set[tuple[bool, bool]] = set()  # (bold, italic) of every text drawn
 
-    def _add(self, element) -> None:
+    def _add(self, element: BaseElement) -> None:
         layer = getattr(self, "current_layer", "art")
         mirrors = self._mirrors[layer]
         parent = self._layers[layer]
@@ -80,7 +85,7 @@ class SvgCanvas(Canvas):
         parent.add(element)
 
     @staticmethod
-    def _paint(fill: str | None, stroke: str | None, width: float, dash: Sequence[float] | None) -> dict:
+    def _paint(fill: str | None, stroke: str | None, width: float, dash: Sequence[float] | None) -> dict[str, str]:
         attributes = {"fill": fill if fill is not None else "none"}
         if stroke is not None:
             attributes["stroke"] = stroke
@@ -89,31 +94,37 @@ class SvgCanvas(Canvas):
                 attributes["stroke_dasharray"] = ",".join(number(d) for d in dash)
         return attributes
 
-    def _rect_element(self, x, y, w, h, radius, **attributes):
+    def _rect_element(self, x: float, y: float, w: float, h: float, radius: float, **attributes: str) -> Rect:
         if radius > 0:
             r = number(min(radius, w / 2, h / 2))
             attributes.update(rx=r, ry=r)
         return self.drawing.rect(insert=(number(x), number(y)), size=(number(w), number(h)), **attributes)
 
-    def rect(self, x, y, w, h, *, fill=None, stroke=None, width=0.25, radius=0.0, dash=None):
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.25, radius: float = 0.0,
+             dash: Sequence[float] | None = None) -> None:
         self._add(self._rect_element(x, y, w, h, radius, **self._paint(fill, stroke, width, dash)))
 
-    def line(self, x1, y1, x2, y2, *, stroke="#000000", width=0.25, dash=None):
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = "#000000",
+             width: float = 0.25, dash: Sequence[float] | None = None) -> None:
         self._add(self.drawing.line(start=(number(x1), number(y1)), end=(number(x2), number(y2)),
                                     **self._paint(None, stroke, width, dash)))
 
-    def polygon(self, points: Sequence[Point], *, fill=None, stroke=None, width=0.25, closed=True, dash=None):
+    def polygon(self, points: Sequence[Point], *, fill: str | None = None, stroke: str | None = None,
+                width: float = 0.25, closed: bool = True, dash: Sequence[float] | None = None) -> None:
         coordinates = [(number(x), number(y)) for x, y in points]
         if closed:
             self._add(self.drawing.polygon(coordinates, **self._paint(fill, stroke, width, dash)))
         else:
             self._add(self.drawing.polyline(coordinates, **self._paint(None, stroke, width, dash)))
 
-    def circle(self, cx, cy, r, *, fill=None, stroke=None, width=0.25, dash=None):
+    def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
+               stroke: str | None = None, width: float = 0.25, dash: Sequence[float] | None = None) -> None:
         self._add(self.drawing.circle(center=(number(cx), number(cy)), r=number(r),
                                       **self._paint(fill, stroke, width, dash)))
 
-    def path(self, commands, *, fill=None, stroke=None, width=0.25, dash=None):
+    def path(self, commands: Sequence[tuple], *, fill: str | None = None, stroke: str | None = None,
+             width: float = 0.25, dash: Sequence[float] | None = None) -> None:
         parts = []
         for command in commands:
             kind, *args = command
@@ -122,7 +133,8 @@ class SvgCanvas(Canvas):
             parts.append(" ".join([kind] + [number(a) for a in args]))
         self._add(self.drawing.path(d=" ".join(parts), **self._paint(fill, stroke, width, dash)))
 
-    def text(self, x, y, content, *, size=10.0, fill="#000000", anchor="start", bold=False, italic=False):
+    def text(self, x: float, y: float, content: str, *, size: float = 10.0, fill: str = "#000000",
+             anchor: str = "start", bold: bool = False, italic: bool = False) -> None:
         if anchor not in ("start", "middle", "end"):
             raise ValueError(f"unknown text anchor {anchor!r} (start, middle, end)")
         attributes = {"font_size": number(size * MM_PER_POINT), "font_family": FONT_FAMILY, "fill": fill}
@@ -135,7 +147,7 @@ class SvgCanvas(Canvas):
         self.fonts_used.add((bold, italic))
         self._add(self.drawing.text(content, insert=(number(x), number(y)), **attributes))
 
-    def raster(self, x, y, w, h, picture):
+    def raster(self, x: float, y: float, w: float, h: float, picture: Picture) -> None:
         import base64
 
         # the file's own bytes (a converted image's PNG), so the SVG stands alone
@@ -144,7 +156,8 @@ class SvgCanvas(Canvas):
                                      preserveAspectRatio="none"))
 
     @contextmanager
-    def transform(self, dx=0.0, dy=0.0, rotate=0.0, scale=1.0) -> Iterator[None]:
+    def transform(self, dx: float = 0.0, dy: float = 0.0, rotate: float = 0.0,
+                  scale: float = 1.0) -> Iterator[None]:
         steps = []
         if dx or dy:
             steps.append(f"translate({number(dx)} {number(dy)})")
@@ -154,7 +167,7 @@ class SvgCanvas(Canvas):
             steps.append(f"scale({number(scale)})")
         yield from self._inside({"transform": " ".join(steps)} if steps else {})
 
-    def _inside(self, attributes: dict):
+    def _inside(self, attributes: dict[str, str]) -> Iterator[None]:
         """Draw the block inside a group with `attributes` (made in each layer that it draws on)."""
         self._frame_count += 1
         self._frames.append((self._frame_count, attributes))
@@ -164,7 +177,7 @@ class SvgCanvas(Canvas):
             self._frames.pop()
 
     @contextmanager
-    def clip(self, x, y, w, h, radius=0.0) -> Iterator[None]:
+    def clip(self, x: float, y: float, w: float, h: float, radius: float = 0.0) -> Iterator[None]:
         self._clip_count += 1
         clip_id = f"clip{self._clip_count}"
         clip_path = self.drawing.clipPath(id=clip_id)
@@ -173,7 +186,7 @@ class SvgCanvas(Canvas):
         yield from self._inside({"clip_path": f"url(#{clip_id})"})
 
 
-def _font_faces(faces) -> str:
+def _font_faces(faces: set[tuple[bool, bool]]) -> str:
     """@font-face rules carrying the embedded fonts (TrueType, base64), so that the SVG shows and
     cuts its text in the PDF's font wherever it is opened."""
     import base64

@@ -38,7 +38,7 @@ def regular_polygon(cx: float, cy: float, radius: float, sides: int, rotation: f
     return points
 
 
-def _star(canvas, cx, cy, size, fill, stroke):
+def _star(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     outer = size / 2
     inner = outer * 0.4
     points = []
@@ -51,7 +51,7 @@ def _star(canvas, cx, cy, size, fill, stroke):
     canvas.polygon([(x, y + lift) for x, y in points], fill=fill, stroke=stroke, width=size * 0.03)
 
 
-def _stop(canvas, cx, cy, size, fill, stroke):
+def _stop(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     radius = size / 2 / math.cos(math.radians(22.5)) * 0.98
     canvas.polygon(regular_polygon(cx, cy, radius * 0.98, 8, rotation=22.5), fill=fill, stroke=stroke,
                    width=size * 0.03)
@@ -59,18 +59,18 @@ def _stop(canvas, cx, cy, size, fill, stroke):
     canvas.rect(cx - bar_w / 2, cy - bar_h / 2, bar_w, bar_h, fill=contrast_ink(fill))
 
 
-def _plus_points(cx, cy, size, arm):
+def _plus_points(cx: float, cy: float, size: float, arm: float) -> list[Point]:
     half, a = size / 2, arm / 2
     return [(cx - a, cy - half), (cx + a, cy - half), (cx + a, cy - a), (cx + half, cy - a),
             (cx + half, cy + a), (cx + a, cy + a), (cx + a, cy + half), (cx - a, cy + half),
             (cx - a, cy + a), (cx - half, cy + a), (cx - half, cy - a), (cx - a, cy - a)]
 
 
-def _cross(canvas, cx, cy, size, fill, stroke):
+def _cross(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     canvas.polygon(_plus_points(cx, cy, size, size * 0.3), fill=fill, stroke=stroke, width=size * 0.03)
 
 
-def _x(canvas, cx, cy, size, fill, stroke):
+def _x(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     # a plus turned by 45 degrees, shrunk so its arm tips stay inside the box
     reach = size / 2 * 0.92
     arm = size * 0.27
@@ -80,7 +80,7 @@ def _x(canvas, cx, cy, size, fill, stroke):
     canvas.polygon(turned, fill=fill, stroke=stroke, width=size * 0.03)
 
 
-def _slider(canvas, cx, cy, size, fill, stroke):
+def _slider(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     # a block at the bottom that slides up a track: the arrow head shows the face's "up"
     half = size / 2
     block = size * 0.36
@@ -100,7 +100,7 @@ def _slider(canvas, cx, cy, size, fill, stroke):
                     stroke=fill, width=size * 0.06)
 
 
-def _hoops(canvas, cx, cy, size, fill, stroke):
+def _hoops(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     # three rings in an L: two up the left side, one to the right at the bottom
     ring = size * 0.44
     radius = ring / 2 - size * 0.045
@@ -118,11 +118,11 @@ def _hoops(canvas, cx, cy, size, fill, stroke):
     canvas.circle(*centres[0], radius * 0.4, fill=fill)
 
 
-def _circle(canvas, cx, cy, size, fill, stroke):
+def _circle(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     canvas.circle(cx, cy, size / 2, fill=fill, stroke=stroke, width=size * 0.03)
 
 
-def _ring(canvas, cx, cy, size, fill, stroke):
+def _ring(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     thickness = size * 0.18
     canvas.circle(cx, cy, size / 2 - thickness / 2, stroke=fill, width=thickness)
     if stroke:
@@ -130,29 +130,29 @@ def _ring(canvas, cx, cy, size, fill, stroke):
         canvas.circle(cx, cy, size / 2 - thickness, stroke=stroke, width=size * 0.03)
 
 
-def _square(canvas, cx, cy, size, fill, stroke):
+def _square(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     side = size * 0.84
     canvas.rect(cx - side / 2, cy - side / 2, side, side, fill=fill, stroke=stroke, width=size * 0.03)
 
 
-def _triangle(canvas, cx, cy, size, fill, stroke):
+def _triangle(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     half = size / 2
     canvas.polygon([(cx, cy - half), (cx + half, cy + half * 0.8), (cx - half, cy + half * 0.8)],
                    fill=fill, stroke=stroke, width=size * 0.03)
 
 
-def _diamond(canvas, cx, cy, size, fill, stroke):
+def _diamond(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     half = size / 2
     canvas.polygon([(cx, cy - half), (cx + half * 0.68, cy), (cx, cy + half), (cx - half * 0.68, cy)],
                    fill=fill, stroke=stroke, width=size * 0.03)
 
 
-def _hexagon(canvas, cx, cy, size, fill, stroke):
+def _hexagon(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     # flat top and bottom, so it is not mistaken for the pointed pentagon
     canvas.polygon(regular_polygon(cx, cy, size / 2, 6, rotation=30), fill=fill, stroke=stroke, width=size * 0.03)
 
 
-def _pentagon(canvas, cx, cy, size, fill, stroke):
+def _pentagon(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     radius = size / 2
     # a regular pentagon is shorter than it is wide; drop it so it sits centred
     drop = (radius - radius * math.cos(math.radians(36))) / 2
@@ -160,7 +160,7 @@ def _pentagon(canvas, cx, cy, size, fill, stroke):
     canvas.polygon(points, fill=fill, stroke=stroke, width=size * 0.03)
 
 
-def _heart(canvas, cx, cy, size, fill, stroke):
+def _heart(canvas: Canvas, cx: float, cy: float, size: float, fill: str, stroke: str | None) -> None:
     s = size / 2
     commands = [
         ("M", cx, cy + s * 0.92),
@@ -173,7 +173,10 @@ def _heart(canvas, cx, cy, size, fill, stroke):
     canvas.path(commands, fill=fill, stroke=stroke, width=size * 0.03)
 
 
-_DRAWERS: dict[str, Callable] = {
+#: a symbol's drawing: (canvas, cx, cy, size, fill, stroke)
+SymbolDrawer = Callable[[Canvas, float, float, float, str, "str | None"], None]
+
+_DRAWERS: dict[str, SymbolDrawer] = {
     "star": _star, "stop": _stop, "cross": _cross, "x": _x, "slider": _slider, "hoops": _hoops,
     "circle": _circle, "square": _square, "triangle": _triangle, "diamond": _diamond,
     "hexagon": _hexagon, "pentagon": _pentagon, "heart": _heart, "ring": _ring,

@@ -25,14 +25,25 @@ So the page draws and matches keys; which moves are legal is the engine's alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Generic, Sequence, TypeVar
 
+from boardlab.analysis.protocol import Game, State
+from boardlab.layouts.common import GameDefinition
+from boardlab.printkit.draw import Canvas
 from boardlab.printkit.pages import Component
 
 if TYPE_CHECKING:
     from boardlab.analysis.protocol import Move, Outcome
+    from boardlab.layouts.art import Placement
+    from boardlab.printkit.decks import Card
+    from boardlab.printkit.imposition import CardGeometry
 
 Item = dict[str, Any]
+
+#: a table's definition, game and state types (a game's own, so that its table reads them typed)
+D = TypeVar("D", bound=GameDefinition)
+G = TypeVar("G", bound=Game[Any])
+S = TypeVar("S", bound=State)
 
 
 def art(name: str, x: float, y: float, w: float, h: float, *, key: str | None = None, rotate: float = 0,
@@ -81,14 +92,14 @@ class View:
     items: list[Item] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"width": self.width, "height": self.height, "items": self.items, "notes": self.notes}
 
 
-class TableArt:
+class TableArt(Generic[D, G, S]):
     """A game's table for `boardlab play` (see the module docstring); one per definition."""
 
-    def __init__(self, definition, game):
+    def __init__(self, definition: D, game: G) -> None:
         self.definition = definition
         self.game = game
 
@@ -100,38 +111,38 @@ class TableArt:
         """A name per seat (a colour), for the page."""
         return [f"seat {s + 1}" for s in range(self.game.players)]
 
-    def view(self, state, seat: int | None) -> View:
+    def view(self, state: S, seat: int | None) -> View:
         """The table as `seat` sees it; None sees everything (agents watched); a seat past the last
         (`game.players`) sees what nobody's hand shows (a page whose seats all play elsewhere)."""
         raise NotImplementedError
 
-    def targets(self, state, move: Move) -> Sequence[str]:
+    def targets(self, state: S, move: Move) -> Sequence[str]:
         """The keys a person clicks, in order, to play `move` (a legal move of `state`)."""
         raise NotImplementedError
 
-    def move_text(self, state, move: Move) -> str:
+    def move_text(self, state: S, move: Move) -> str:
         """`move` (legal in `state`, before it is played) in the project's words."""
         return str(move)
 
-    def move_json(self, state, move: Move) -> Any:
+    def move_json(self, state: S, move: Move) -> Any:
         """`move`'s JSON form (that of `boardlab moves` where the game has one)."""
         return self.move_text(state, move)
 
-    def chance_text(self, state, outcome: Outcome) -> str:
+    def chance_text(self, state: S, outcome: Outcome) -> str:
         """A chance outcome of `state` (a chance node) for the move list."""
         return "chance"
 
-    def quiet_turns(self, state) -> list[str]:
+    def quiet_turns(self, state: S) -> list[str]:
         """A line for every turn so far in which a seat had no move to make (Links: it only
         draws), in order; none in a game where every turn is a move."""
         return []
 
-    def scores(self, state) -> list[str] | None:
+    def scores(self, state: S) -> list[str] | None:
         """Per-seat scores as text when the game has scores beyond who won (None: it has none)."""
         return None
 
 
-def card_components(cards, geometry) -> dict[str, Component]:
+def card_components(cards: Sequence[Card], geometry: CardGeometry) -> dict[str, Component]:
     """The faces of `cards` (printkit.decks.Card) as they lie on the table: the cut size, rounded
     corners, no bleed or guides (a face shared by several cards, such as the back, once)."""
     out: dict[str, Component] = {}
@@ -142,14 +153,15 @@ def card_components(cards, geometry) -> dict[str, Component]:
     return out
 
 
-def _trimmed(face, geometry):
-    def draw(canvas) -> None:
+def _trimmed(face: Callable[[Canvas], None], geometry: CardGeometry) -> Callable[[Canvas], None]:
+    def draw(canvas: Canvas) -> None:
         with canvas.clip(0, 0, geometry.width, geometry.height, geometry.corner_radius):
             face(canvas)
     return draw
 
 
-def token_component(name: str, size: float, fill: str, symbol: str, ink: str, picture=None) -> Component:
+def token_component(name: str, size: float, fill: str, symbol: str, ink: str,
+                    picture: Placement | None = None) -> Component:
     """A round playing piece of `size` mm: `symbol` (printkit.symbols) on `fill`, outlined in `ink`;
     with `picture` (a layouts.art.Placement: the designer's image of the piece) that image over it,
     inside the outline."""
@@ -157,7 +169,7 @@ def token_component(name: str, size: float, fill: str, symbol: str, ink: str, pi
     from boardlab.printkit.pictures import draw_placed
     from boardlab.printkit.symbols import draw_symbol
 
-    def draw(canvas) -> None:
+    def draw(canvas: Canvas) -> None:
         canvas.circle(size / 2, size / 2, size / 2 - 0.4, fill=fill, stroke=ink, width=0.8)
         draw_symbol(canvas, symbol, size / 2, size / 2, size * 0.55, fill=contrast_ink(fill))
         if picture is not None:

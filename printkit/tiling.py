@@ -190,7 +190,7 @@ def tiled_pages(board: Component, paper_name: str, conventions: PrintConventions
         return [Page(page_w, page_h, draw_whole)]
     pages = []
     for tile in tiles:
-        def draw(canvas: Canvas, tile=tile) -> None:
+        def draw(canvas: Canvas, tile: Tile = tile) -> None:
             room_h = ah - key_band(conventions)
             left = ax + (aw - tile.width) / 2
             top = ay + (room_h - tile.height) / 2

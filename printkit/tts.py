@@ -142,7 +142,7 @@ def _cell_mm(deck: TtsDeck, dpi: int) -> tuple[float, float]:
     return cell_pixels(deck.width, dpi) * 25.4 / dpi, cell_pixels(deck.height, dpi) * 25.4 / dpi
 
 
-def _face_in_cell(face: Callable[[Canvas], None], w: float, h: float):
+def _face_in_cell(face: Callable[[Canvas], None], w: float, h: float) -> Callable[[Canvas], None]:
     def draw(canvas: Canvas) -> None:
         with canvas.clip(0, 0, w, h):
             face(canvas)
@@ -207,12 +207,14 @@ def block_page(block: TtsBlock, dpi: int = DPI) -> Page:
 
 #: per side of a block: its outward normal and the image's up, in OBJ's right-handed axes
 #: (x east, y up, z south); the image's right is up x normal, so each face reads the right way
+Vector = tuple[int, int, int]
+
 #: round from outside
 _FRAMES = {"top": ((0, 1, 0), (0, 0, -1)), "north": ((0, 0, -1), (0, 1, 0)), "east": ((1, 0, 0), (0, 1, 0)),
            "south": ((0, 0, 1), (0, 1, 0)), "west": ((-1, 0, 0), (0, 1, 0)), "bottom": ((0, -1, 0), (0, 0, -1))}
 
 
-def _cross(a, b):
+def _cross(a: Vector, b: Vector) -> Vector:
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
