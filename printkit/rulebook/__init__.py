@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 __all__ = ["player_aid_name", "render_player_aid", "render_rulebook", "rulebook_name"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in __all__:
         from boardlab.printkit.rulebook import book
         return getattr(book, name)

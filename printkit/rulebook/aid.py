@@ -10,12 +10,16 @@ Identical input gives identical bytes (reportlab's invariant mode).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import io
 import math
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas as PdfCanvas
+from reportlab.platypus import Flowable
 from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, KeepInFrame, PageTemplate, Paragraph, Table, TableStyle
 
 from boardlab.layouts import print_conventions
@@ -29,6 +33,10 @@ from boardlab.printkit.rulebook.figures import Figure
 from boardlab.printkit.rulebook.typeset import icons_in_text, para, register_family
 from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.units import POINTS_PER_MM
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.printkit.draw import Canvas
 
 #: room (mm) between aids and inside each aid's cut line
 GAP, PADDING = 6.0, 4.0
@@ -55,7 +63,7 @@ def aid_grid(paper: tuple[float, float], aid: tuple[float, float]) -> tuple[int,
     return columns, rows, left, top
 
 
-def _symbol_row(definition, ink: str) -> list:
+def _symbol_row(definition: GameDefinition, ink: str) -> list[Flowable]:
     """The symbols players see on the pieces, drawn, each with its name under it."""
     symbols = getattr(print_module(definition.game.id), "aid_symbols", None)
     if symbols is None:
@@ -64,7 +72,7 @@ def _symbol_row(definition, ink: str) -> list:
     style = ParagraphStyle("symbol", fontName=REGULAR_FONT, fontSize=7, leading=8.5, alignment=TA_CENTER,
                            textColor=colors.HexColor(ink))
     for symbol, name in symbols(definition):
-        def draw(canvas, symbol=symbol) -> None:
+        def draw(canvas: Canvas, symbol: str = symbol) -> None:
             draw_symbol(canvas, symbol, SYMBOL / 2, SYMBOL / 2, SYMBOL, fill=ink)
         cells.append(Figure(draw, SYMBOL, SYMBOL))
         names.append(para(name, style))
@@ -76,7 +84,7 @@ def _symbol_row(definition, ink: str) -> list:
     return [table]
 
 
-def render_player_aid(definition, language: str, paper: str) -> bytes | None:
+def render_player_aid(definition: GameDefinition, language: str, paper: str) -> bytes | None:
     """One quick-reference card per player on `paper`; None when the rulebook has no quick
     reference (or none the definition's conditions keep, or no text in `language`).
 
@@ -119,7 +127,7 @@ def render_player_aid(definition, language: str, paper: str) -> bytes | None:
                   for k, (x, y) in enumerate(boxes)]
         label = _footer_label(definition)
 
-        def on_page(canvas, doc) -> None:
+        def on_page(canvas: PdfCanvas, doc: BaseDocTemplate) -> None:
             canvas.saveState()
             canvas.setStrokeColor(colors.HexColor("#999999"))
             canvas.setLineWidth(0.5)

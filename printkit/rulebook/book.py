@@ -16,10 +16,14 @@ What each directive of the text becomes:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 import re
 
 from reportlab.lib import colors
-from reportlab.platypus import Table, TableStyle
+from reportlab.pdfgen.canvas import Canvas as PdfCanvas
+from reportlab.platypus import BaseDocTemplate, Flowable, Table, TableStyle
+from reportlab.platypus.tableofcontents import TableOfContents
 
 from boardlab.layouts.terms import SOURCE_LANGUAGE, term
 from boardlab.layouts.registry import game_entry, game_part
@@ -31,12 +35,18 @@ from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.rulebook.checks import COMPONENT, check_texts, components_of, drawing_problems  # noqa: F401
 from boardlab.printkit.rulebook.figures import Figure, component_figure
 from boardlab.printkit.rulebook.setups import setup_caption, setup_drawing, worked_example
-from boardlab.printkit.rulebook.typeset import (FOOTER_FROM_BOTTOM, MARGIN, KeepInFrame, KeepTogether, ListFlowable,
+from boardlab.printkit.rulebook.typeset import (FOOTER_FROM_BOTTOM, MARGIN, Footer, KeepInFrame, KeepTogether, ListFlowable,
                                                 ListItem,
                                                 PageBreak, Paragraph, Spacer, build_pdf, heading, icons_in_text, para,
                                                 styles,
                                                 table_flowable)
 from boardlab.printkit.units import POINTS_PER_MM
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.analysis.tables import TableSet
+    from boardlab.printkit.draw import Canvas
+    from boardlab.printkit.pages import Component
 
 #: the side of a component's thumbnail in the component list, mm
 THUMBNAIL = 24.0
@@ -55,7 +65,7 @@ def rulebook_name(game_id: str, language: str, paper: str) -> str:
     return f"{game_id}-rulebook-{language}-{paper}"
 
 
-def exact_tables(definition):
+def exact_tables(definition: GameDefinition) -> TableSet | None:
     """The game's exact tables for the appendix, or None when the game has no tables module."""
     if not game_entry(definition.game.id).has("tables"):
         return None
@@ -65,7 +75,7 @@ def exact_tables(definition):
 class _Story:
     """Turns the blocks of a book into platypus flowables."""
 
-    def __init__(self, book: Book, paper: tuple[float, float], components: dict):
+    def __init__(self, book: Book, paper: tuple[float, float], components: dict[str, Component]) -> None:
         d = book.definition
         self.book, self.d, self.components = book, d, components
         self.ink = ink_and_paper(d)[0]
@@ -74,7 +84,7 @@ class _Story:
         self.width = (paper[0] - 2 * MARGIN) * POINTS_PER_MM
         self.height = (paper[1] - 2 * MARGIN) * POINTS_PER_MM
 
-    def make(self, toc) -> list:
+    def make(self, toc: TableOfContents | None) -> list[Flowable]:
         out = []
         for block in self.book.blocks:
             if block.kind == "cover":
@@ -109,7 +119,7 @@ class _Story:
             out += self.block(block)
         return out
 
-    def list_of(self, items: list[Block]):
+    def list_of(self, items: list[Block]) -> ListFlowable:
         kind = "bullet" if items[0].kind == "bullet" else "1"
         flow = [ListItem(para(item.text, self.styles["item"])) for item in items]
         return ListFlowable(flow, bulletType=kind, leftIndent=14,
@@ -148,7 +158,7 @@ class _Story:
             return self.appendix(block.children)
         return []  # terms, and anything that prints nothing
 
-    def figure(self, draw, width: float, height: float, caption: str) -> list:
+    def figure(self, draw: Callable[[Canvas], None], width: float, height: float, caption: str) -> list:
         """A drawing with its caption under it, kept together on one page."""
         return [Spacer(1, 4), KeepTogether([Figure(draw, width, height, max_width=self.width / POINTS_PER_MM * 0.85,
                                                    max_height=SETUP_HEIGHT),
@@ -197,12 +207,12 @@ class _Story:
                 out.append(para(note, self.styles["small"]))
         return out
 
-    def number(self, value) -> str:
+    def number(self, value: object) -> str:
         """A table value in the book's language: a decimal comma in Spanish, words through the terms."""
         return table_cell(value, self.book)
 
 
-def table_cell(value, book: Book) -> str:
+def table_cell(value: object, book: Book) -> str:
     """One cell of an appendix table as the book prints it.
 
     >>> table_cell("0.25", Book(None, "es", "", [], {"never": "nunca"})), table_cell("never", Book(None, "es", "", [], {"never": "nunca"}))
@@ -221,7 +231,7 @@ def available_languages() -> set[str]:
     return {p.stem for p in TERMS.glob("*.toml")}
 
 
-def render_rulebook(definition, language: str, paper: str) -> bytes:
+def render_rulebook(definition: GameDefinition, language: str, paper: str) -> bytes:
     """The rulebook PDF of a definition in `language` on `paper` (a paper name of layouts/print.toml);
     its drawings (the print module's components) speak the book's language too.
 
@@ -235,7 +245,7 @@ def render_rulebook(definition, language: str, paper: str) -> bytes:
         return _render_rulebook(definition, language, paper)
 
 
-def _render_rulebook(definition, language: str, paper: str) -> bytes:
+def _render_rulebook(definition: GameDefinition, language: str, paper: str) -> bytes:
     size = _paper(paper)
     book = build_book(definition, language)
     components = components_of(definition, paper)
@@ -255,7 +265,7 @@ def _paper(paper: str) -> tuple[float, float]:
     return conventions.papers[paper]
 
 
-def _footer_label(definition) -> str:
+def _footer_label(definition: GameDefinition) -> str:
     """The game, its version, the variant and the date, as every page's footer names them."""
     date = footer_date()
     label = f"{definition.game.name} {definition.game.version}"
@@ -266,11 +276,11 @@ def _footer_label(definition) -> str:
     return label
 
 
-def _footer(definition, ink: str, size: tuple[float, float]):
+def _footer(definition: GameDefinition, ink: str, size: tuple[float, float]) -> Footer:
     """The footer of every page: the game, its version, the variant, the date and the page number."""
     label = _footer_label(definition)
 
-    def footer(canvas, doc) -> None:
+    def footer(canvas: PdfCanvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont(REGULAR_FONT, 8)
         canvas.setFillColor(colors.HexColor(ink))
@@ -290,7 +300,7 @@ def player_aid_name(game_id: str, paper: str) -> str:
     return f"{game_id}-aid-{paper}"
 
 
-def render_player_aid(definition, language: str, paper: str) -> bytes | None:
+def render_player_aid(definition: GameDefinition, language: str, paper: str) -> bytes | None:
     """The player aids: the rulebook's quick reference on a card for each player
     (`printkit.rulebook.aid`).  None when the rulebook has no quick reference (or no text in
     `language`).

@@ -5,6 +5,8 @@ the print files.  Kept apart from book.py so that `check` does not load reportla
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Iterator
+
 import re
 
 from boardlab.layouts import print_conventions
@@ -13,10 +15,14 @@ from boardlab.printkit.pages import PrintOptions
 from boardlab.printkit.print_modules import print_module
 from boardlab.printkit.rulebook.setups import games_with_setup, setup_drawing, worked_example
 
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.printkit.pages import Component
+
 COMPONENT = re.compile(r"^\[([^\]]+)\]\s*(.*)$")
 
 
-def components_of(definition, paper: str) -> dict:
+def components_of(definition: GameDefinition, paper: str) -> dict[str, Component]:
     """Every component the game's print files draw, by name, and the print module's
     `figure_components(definition)` (drawings for the rulebook alone) when it has that."""
     conventions = print_conventions()
@@ -53,7 +59,7 @@ def drawing_problems(book: Book, components: dict) -> list[str]:
     return out
 
 
-def check_texts(definition) -> list[str]:
+def check_texts(definition: GameDefinition) -> list[str]:
     """Every problem of the definition's rulebook texts, one `FILE:LINE: KEY: ...` line each:
     unknown placeholders and values, markup mistakes, missing optional rules, unknown drawings.
 
@@ -70,7 +76,7 @@ def check_texts(definition) -> list[str]:
     return problems
 
 
-def _walk(blocks: list[Block]):
+def _walk(blocks: list[Block]) -> Iterator[Block]:
     for block in blocks:
         yield block
         yield from _walk(block.children)

@@ -16,6 +16,7 @@ from typing import Callable
 from reportlab.platypus import Flowable
 
 from boardlab.printkit.draw import Canvas
+from boardlab.printkit.pages import Component
 from boardlab.printkit.pdf import PdfCanvas
 from boardlab.printkit.units import POINTS_PER_MM
 
@@ -36,12 +37,12 @@ class Figure(Flowable):
         self.scale = scale
         self.hAlign = align
 
-    def wrap(self, available_width, available_height):
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         scale = min(self.scale, available_width / (self.width_mm * POINTS_PER_MM))
         self.used_scale = scale
         return self.width_mm * scale * POINTS_PER_MM, self.height_mm * scale * POINTS_PER_MM
 
-    def draw(self):
+    def draw(self) -> None:
         pdf = self.canv
         width, height = self.width_mm * self.used_scale, self.height_mm * self.used_scale
         pdf.saveState()
@@ -51,6 +52,6 @@ class Figure(Flowable):
         pdf.restoreState()
 
 
-def component_figure(component, size: float) -> Figure:
+def component_figure(component: Component, size: float) -> Figure:
     """A printkit `Component` (a card face, a net, a standee) as a thumbnail at most `size` mm."""
     return Figure(component.draw, component.width, component.height, max_width=size, max_height=size)

@@ -4,12 +4,17 @@ second page).  Kept apart from the player aid's typesetting so that planning a p
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import re
 
 from boardlab.layouts.errors import BoardlabError
 
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
 
-def quick_reference_lines(definition, language: str) -> list[tuple[str, bool]]:
+
+def quick_reference_lines(definition: GameDefinition, language: str) -> list[tuple[str, bool]]:
     """The rulebook's quick reference as plain lines (text, bold) for a page drawn without
     platypus (the cover's second page): headings bold, list items numbered or bulleted, inline
     markup dropped.  Empty when the rulebook has no quick reference in `language`.

@@ -17,12 +17,15 @@ True
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from boardlab.layouts.registry import game_entry, game_ids, game_part
 from boardlab.printkit.draw import Canvas
 from boardlab.printkit.palette import contrast_ink
 from boardlab.printkit.symbols import draw_symbol
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import Colour
 
 #: the seed of the example deal and of the example's rolled faces (any fixed number will do)
 EXAMPLE_SEED = 7
@@ -30,7 +33,7 @@ EXAMPLE_SEED = 7
 CARD_GAP = 3.0
 
 
-def pawn(canvas: Canvas, cx: float, cy: float, size: float, colour, ink: str) -> None:
+def pawn(canvas: Canvas, cx: float, cy: float, size: float, colour: Colour, ink: str) -> None:
     """A pawn seen from above: a disc in the player's colour with the colour's symbol."""
     canvas.circle(cx, cy, size / 2, fill=colour.hex, stroke=ink, width=size * 0.06)
     draw_symbol(canvas, colour.symbol, cx, cy, size * 0.55, fill=contrast_ink(colour.hex))

@@ -15,7 +15,7 @@ import io
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Iterator
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, Sequence
 from xml.sax.saxutils import escape as xml_escape
 
 from reportlab.lib import colors
@@ -25,12 +25,21 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepInFrame, KeepTogether, ListFlowable,
                                 ListItem, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
+from reportlab.pdfgen.canvas import Canvas as PdfCanvas
+from reportlab.platypus import Flowable
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from boardlab.printkit.faces import ICON_EM
 from boardlab.printkit.flow import headings_kept
 from boardlab.printkit.fonts import BOLD_FONT, REGULAR_FONT, register_fonts
 from boardlab.printkit.units import POINTS_PER_MM
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.layouts.icons import Icon
+
+#: what every page of a book draws after its frame (reportlab's onPage: the page's canvas and the document)
+Footer = Callable[[PdfCanvas, BaseDocTemplate], None]
 
 ITALIC_FONT, BOLD_ITALIC_FONT = "VeraIt", "VeraBI"
 FAMILY = "Vera"
@@ -90,7 +99,7 @@ ICON_DPI = 600
 
 
 @contextmanager
-def icons_in_text(definition, ink: str) -> Iterator[None]:
+def icons_in_text(definition: GameDefinition, ink: str) -> Iterator[None]:
     """Inside the block, `:name:` in rulebook and player-aid text draws the definition's icon
     (layouts.icons), plain symbols in `ink`.  reportlab reads a picture in a paragraph from a
     `data:` address only for a list of trusted hosts, which is set for the block and restored."""
@@ -133,7 +142,7 @@ def _plain(segment: str, size: float) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def icon_address(icon, ink: str) -> str:
+def icon_address(icon: Icon, ink: str) -> str:
     """An icon as a `data:` address of a PNG (transparent round it), for a paragraph's picture."""
     import base64
 
@@ -179,7 +188,8 @@ def rich(text: str, size: float = BODY_SIZE) -> str:
 class RulebookTemplate(BaseDocTemplate):
     """One frame inside the margins; headings feed the table of contents."""
 
-    def __init__(self, buffer, *, page: tuple[float, float], footer, title: str, author: str):
+    def __init__(self, buffer: BinaryIO, *, page: tuple[float, float], footer: Footer, title: str,
+                 author: str) -> None:
         width, height = page[0] * POINTS_PER_MM, page[1] * POINTS_PER_MM
         margin = MARGIN * POINTS_PER_MM
         super().__init__(buffer, pagesize=(width, height), leftMargin=margin, rightMargin=margin,
@@ -190,7 +200,7 @@ class RulebookTemplate(BaseDocTemplate):
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([PageTemplate("page", [frame], onPage=footer)])
 
-    def afterFlowable(self, flowable):
+    def afterFlowable(self, flowable: Flowable) -> None:
         level = getattr(flowable, "toc_level", None)
         if level is not None:
             key = f"h{id(flowable)}"
@@ -204,7 +214,7 @@ def heading(text: str, level: int, style: ParagraphStyle) -> Paragraph:
     return paragraph
 
 
-def column_widths(columns, rows, width: float, size: float, bold_header: bool = True) -> list[float] | None:
+def column_widths(columns: Sequence[object], rows: Sequence[Sequence[object]], width: float, size: float, bold_header: bool = True) -> list[float] | None:
     """Column widths in points that fit `width` without breaking a word, or None when even the
     longest words do not fit at this text size.  Each column gets at least its longest word and
     shares the rest in proportion to how much more its longest line would want.
@@ -231,7 +241,7 @@ def column_widths(columns, rows, width: float, size: float, bold_header: bool = 
     return [m + spare * w / sum(wants) for m, w in zip(least, wants)]
 
 
-def table_flowable(columns, rows, style: ParagraphStyle, width: float, ink: str) -> Table:
+def table_flowable(columns: Sequence[object], rows: Sequence[Sequence[object]], style: ParagraphStyle, width: float, ink: str) -> Table:
     """A table of text cells that fits `width` points, with a shaded header row repeated on each
     page; the text gets smaller (down to `SMALLEST_CELL` points) until no word has to break."""
     size = style.fontSize
@@ -256,7 +266,8 @@ def table_flowable(columns, rows, style: ParagraphStyle, width: float, ink: str)
     return table
 
 
-def build_pdf(make_story, *, page, footer, title: str, author: str) -> bytes:
+def build_pdf(make_story: Callable[[TableOfContents | None], list[Flowable]], *, page: tuple[float, float],
+              footer: Footer, title: str, author: str) -> bytes:
     """Lay out the story (made fresh by `make_story(with_toc)`) and return the PDF bytes.
 
     A first pass counts the pages; a book over `TOC_AFTER` pages is laid out again with a table
