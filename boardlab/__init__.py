@@ -1,7 +1,7 @@
 """boardlab: design analysis and print-and-play files for small board and card games."""
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> str:
     """`__version__`, read from the installed package's metadata when first asked for.
 
     Kept lazy so that starting the command imports as little as possible before it can answer

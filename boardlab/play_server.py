@@ -51,12 +51,25 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from boardlab.analysis.hint import HINT_SECONDS, REVIEW_SECONDS
 from boardlab.layouts.errors import BoardlabError, one_line
 from boardlab.layouts.registry import game_part
 from boardlab.playtest import PERSON, PlayError, Session
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.types import ASGIApp, Receive, Scope, Send
+    
+    from boardlab.analysis.hint import HintAgent
+    from boardlab.analysis.protocol import Game
+    from boardlab.analysis.store import ResultStore
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.printkit.pages import Component
+    from boardlab.printkit.table import TableArt
 
 #: the largest request body accepted, in bytes (a move is a few dozen)
 MAX_BODY = 4096
@@ -133,12 +146,12 @@ class Guard:
     #: methods that change nothing
     SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 
-    def __init__(self, app, served: str, names: frozenset[str] = frozenset()):
+    def __init__(self, app: ASGIApp, served: str, names: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.served = served
         self.names = names
 
-    def refusal(self, scope) -> tuple[int, str] | None:
+    def refusal(self, scope: Scope) -> tuple[int, str] | None:
         """(status, reason) for a request to refuse, None for one to serve."""
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         host = headers.get("host", "")
@@ -159,7 +172,7 @@ class Guard:
             return 415, f"a request that changes a game must be JSON (Content-Type: application/json), not '{kind[:40]}'"
         return None
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             refused = self.refusal(scope)
             if refused is not None:
@@ -177,21 +190,21 @@ class Guard:
 class Tables:
     """The game's `TableArt` per player count and the SVG of every component, made once."""
 
-    def __init__(self, definition):
+    def __init__(self, definition: GameDefinition) -> None:
         self.definition = definition
         self.module = game_part(definition.game.id, "print")
-        self._tables: dict[int, Any] = {}
+        self._tables: dict[int, TableArt[Any, Any, Any]] = {}
         self._svgs: dict[str, str] = {}
-        self._components: dict[str, Any] | None = None
+        self._components: dict[str, Component] | None = None
         self.lock = threading.Lock()
 
-    def table(self, game):
+    def table(self, game: Game[Any]) -> TableArt[Any, Any, Any]:
         with self.lock:
             if game.players not in self._tables:
                 self._tables[game.players] = self.module.table_art(self.definition, game)
             return self._tables[game.players]
 
-    def render_all(self, game) -> None:
+    def render_all(self, game: Game[Any]) -> None:
         """Every component's SVG made now (the server's start), so the first page's art comes at once."""
         with self.lock:
             if self._components is None:
@@ -200,7 +213,7 @@ class Tables:
         for name in names:
             self.svg(name, game)
 
-    def svg(self, name: str, game) -> str | None:
+    def svg(self, name: str, game: Game[Any]) -> str | None:
         from boardlab.printkit.svg import render_svg
 
         with self.lock:
@@ -226,7 +239,7 @@ class Seating:
     unguessable token per seat played by hand (a join link: that page sees that seat's hand only
     and moves only for it).  A seat becomes remote when a page first uses its token."""
 
-    def __init__(self, session: Session):
+    def __init__(self, session: Session) -> None:
         self.host = secrets.token_urlsafe(18)
         self.tokens = [secrets.token_urlsafe(18) if agent is None else None for agent in session.agents]
         self.seen = [0.0] * len(self.tokens)  # time.monotonic() of a seat's page's last request, 0 never
@@ -265,7 +278,8 @@ class Seating:
 class Games:
     """The games in memory, least recently used first, each a `Session` with its `Seating`."""
 
-    def __init__(self, definition, players: int | None, seats: tuple[str, ...], limit: int, store=None):
+    def __init__(self, definition: GameDefinition, players: int | None, seats: tuple[str, ...], limit: int,
+                 store: ResultStore | None = None) -> None:
         from boardlab.analysis import engines
         from boardlab.analysis.store import definition_hash
 
@@ -282,13 +296,13 @@ class Games:
         self._dropped: list[str] = []  # ids dropped from memory, to drop from the store
         self.resumed = 0
         if store is not None:
-            self._resume()
+            self._resume(store)
 
-    def _resume(self) -> None:
+    def _resume(self, store: ResultStore) -> None:
         """The games the store keeps for this definition, as they stood (the most recent `limit`)."""
         from boardlab.analysis import engines
 
-        kept = self.store.open_games(self.definition.game.id, self.definition_id)
+        kept = store.open_games(self.definition.game.id, self.definition_id)
         dropped = [ident for ident, _ in kept[:-self.limit]] if len(kept) > self.limit else []
         for ident, content in kept[len(dropped):]:
             try:
@@ -306,7 +320,7 @@ class Games:
             self._games[ident] = (session, seating)
             self.resumed += 1
         if dropped:
-            self.store.drop_open_games(dropped)
+            store.drop_open_games(dropped)
 
     def save(self, game_id: str) -> None:
         """Keep the game as it stands in the store (and forget those dropped from memory)."""
@@ -329,7 +343,7 @@ class Games:
                            "remote": [seating.remote(s) for s in range(session.game.players)]}
             self.store.put_open_game(game_id, self.definition.game.id, self.definition_id, content)
 
-    def new(self, seed: int, players: int | None, seats) -> tuple[str, Session, Seating]:
+    def new(self, seed: int, players: int | None, seats: tuple[str, ...] | None) -> tuple[str, Session, Seating]:
         from boardlab.analysis import engines
 
         try:
@@ -368,6 +382,12 @@ class Games:
         return len(self._games)
 
 
+def table_of(session: Session) -> TableArt[Any, Any, Any]:
+    """The table of a session the server plays: each is made with `Tables.table`'s, never without."""
+    assert session.table is not None, "every session of the server has its table"
+    return session.table
+
+
 def last_move(session: Session, seating: Seating | None = None) -> dict | None:
     """The last move's seat and the keys its clicks went to (the page outlines them), or None
     before the first move; kept per ply in `seating`."""
@@ -382,7 +402,7 @@ def last_move(session: Session, seating: Seating | None = None) -> dict | None:
     k = moves[-1]
     before = replay_entries(session.game, session.seed, session.entries[:k])
     seat, index = session.entries[k][1], session.entries[k][2]
-    found = {"seat": seat, "keys": list(session.table.targets(before, before.legal_moves()[index]))}
+    found = {"seat": seat, "keys": list(table_of(session).targets(before, before.legal_moves()[index]))}
     if seating is not None:
         seating.last = (ply, found)
     return found
@@ -391,7 +411,7 @@ def last_move(session: Session, seating: Seating | None = None) -> dict | None:
 def hides_hands(session: Session) -> bool:
     """Whether the first seat sees other art than the all-seeing view (cards face down)."""
     def arts(seat: int | None) -> list[str]:
-        return sorted(item["art"] for item in session.table.view(session.state, seat).items if "art" in item)
+        return sorted(item["art"] for item in table_of(session).view(session.state, seat).items if "art" in item)
     with session.lock:
         return arts(None) != arts(0)
 
@@ -424,7 +444,7 @@ def state_json(game_id: str, session: Session, seating: Seating | None = None, r
     also gets the join token of each seat played by hand."""
 
     with session.lock:
-        table = session.table
+        table = table_of(session)
         state = session.state
         seat = viewer(session, seating, role)
         if role < 0 and seating is not None and seat is not None and 0 <= seat < session.game.players:
@@ -501,15 +521,15 @@ class Hints:
     a finished game (one at a time, bounded by `hint.REVIEW_SECONDS`).  Both are kept per game
     and position (the entries so far: an undo and another move is another position)."""
 
-    def __init__(self, definition):
+    def __init__(self, definition: GameDefinition) -> None:
         self.definition = definition
-        self._agents: dict[int, Any] = {}
+        self._agents: dict[int, HintAgent] = {}
         self.searching = threading.Lock()  # the CPU is shared: one search at a time
         self.reviewing = threading.Lock()
         self.lock = threading.Lock()
         self.kept: OrderedDict[tuple, dict] = OrderedDict()
 
-    def agent(self, game):
+    def agent(self, game: Game[Any]) -> HintAgent:
         from boardlab.analysis.hint import hint_agent
 
         with self.lock:
@@ -531,7 +551,7 @@ class Hints:
                 self.kept.popitem(last=False)
         return value
 
-    def about(self, hint) -> dict:
+    def about(self, hint: HintAgent) -> dict:
         from boardlab.analysis.hint import budget_of
 
         return {"agent": hint.name, "source": hint.source, "budget": budget_of(hint.agent), "margin": hint.margin}
@@ -560,7 +580,7 @@ class Hints:
             self.searching.release()
         out = {**rating.to_json(), **self.about(agent), "ply": ply}
         for move in out["moves"]:
-            move["text"] = session.table.move_text(state, state.legal_moves()[move["index"]])
+            move["text"] = table_of(session).move_text(state, state.legal_moves()[move["index"]])
         return self._keep(key, out)
 
     def review(self, game_id: str, session: Session) -> dict:
@@ -593,13 +613,13 @@ class Hints:
             raise RequestError(503, "the AI is going over another game: try again in a moment")
         try:
             found = hint.review(agent, positions, seed, hint.REVIEW_SECONDS,
-                                lambda at, index: session.table.move_text(at, at.legal_moves()[index]))
+                                lambda at, index: table_of(session).move_text(at, at.legal_moves()[index]))
         finally:
             self.reviewing.release()
         return self._keep(key, {**found.to_json(), **self.about(agent)})
 
 
-async def read_json(request, keys: dict[str, type | tuple], limit: int = MAX_BODY) -> dict:
+async def read_json(request: Request, keys: dict[str, type | tuple], limit: int = MAX_BODY) -> dict:
     """The request's JSON object (at most `limit` bytes), with only `keys`, each of its type.
 
     :raises RequestError: 413 for a larger body, 400 for anything malformed.
@@ -634,7 +654,8 @@ class Warmup:
     own when the server starts, so that numba compiles their fast paths (once after an install,
     up to a minute) before a person waits for their first move; `state()` is what the page shows."""
 
-    def __init__(self, definition, players: int, agents: Sequence[str], hints: Hints | None = None):
+    def __init__(self, definition: GameDefinition, players: int, agents: Sequence[str],
+                 hints: Hints | None = None) -> None:
         self.definition, self.players = definition, players
         self.hints = hints  # its agent rates a first position too (Links' search is compiled code)
         self.agents = [name for name in dict.fromkeys(agents) if name != PERSON]
@@ -672,9 +693,9 @@ class Warmup:
         return out
 
 
-def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (PERSON, "random"),
+def make_app(definition: GameDefinition, players: int | None = None, seats: tuple[str, ...] = (PERSON, "random"),
              limit: int = DEFAULT_LIMIT, seed: int = 1, served: str = "127.0.0.1",
-             allow_hosts: tuple[str, ...] = (), store=None, warm: bool = False):
+             allow_hosts: tuple[str, ...] = (), store: ResultStore | None = None, warm: bool = False) -> Starlette:
     """The Starlette application for one definition; `seats` are the default seats of a new game.
     It answers only requests whose Host header names `served` (the address it listens on) or one
     of `allow_hosts` (`Guard`).  With `store` (a `ResultStore`), its games are kept there after
@@ -705,8 +726,8 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
     def refused(err: RequestError) -> JSONResponse:
         return JSONResponse({"error": err.reason}, status_code=err.status)
 
-    def handled(endpoint):
-        async def run(request: Request):
+    def handled(endpoint: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def run(request: Request) -> Response:
             try:
                 return await endpoint(request)
             except RequestError as err:
@@ -717,23 +738,23 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
                 return refused(RequestError(400, str(err)))
         return run
 
-    async def page(request: Request):
+    async def page(request: Request) -> Response:
         return FileResponse(STATIC / "play.html", media_type="text/html")
 
-    async def script(request: Request):
+    async def script(request: Request) -> Response:
         return FileResponse(STATIC / "play.js", media_type="text/javascript")
 
-    async def favicon(request: Request):
+    async def favicon(request: Request) -> Response:
         return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
-    async def component(request: Request):
+    async def component(request: Request) -> Response:
         name = request.path_params["name"]
         svg = await run_in_threadpool(games.tables.svg, name, game)
         if svg is None:
             raise RequestError(404, f"no component '{name[:40]}' in this game's art")
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
-    async def setup(request: Request):
+    async def setup(request: Request) -> Response:
         known = engines.agent_factories(game.id)
         info = definition.game
         lang, words = page_terms(request.query_params.get("lang"))
@@ -745,10 +766,10 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
                              "hint": {**hints.about(hints.agent(game)), "seconds": HINT_SECONDS,
                                       "review_seconds": REVIEW_SECONDS}})
 
-    async def warm_state(request: Request):
+    async def warm_state(request: Request) -> Response:
         return JSONResponse(warmup.state())
 
-    async def new_game(request: Request):
+    async def new_game(request: Request) -> Response:
         data = await read_json(request, {"seed": int, "players": int, "seats": list})
         chosen = data.get("seed", seed)
         if chosen is None or not 0 <= chosen <= MAX_SEED:
@@ -782,13 +803,13 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
                 games.save(game_id)
         return game_id, session, seating, role
 
-    async def answer(game_id: str, session: Session, seating: Seating, role: int):
+    async def answer(game_id: str, session: Session, seating: Seating, role: int) -> Response:
         return JSONResponse(await run_in_threadpool(state_json, game_id, session, seating, role))
 
-    async def show(request: Request):
+    async def show(request: Request) -> Response:
         return await answer(*entered(request))
 
-    async def move(request: Request):
+    async def move(request: Request) -> Response:
         game_id, session, seating, role = entered(request)
         data = await read_json(request, {"ply": int, "index": int})
         if "index" not in data or data["index"] is None:
@@ -798,7 +819,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
             with session.lock:
                 mover = session.mover()
                 if session.person_to_move() and (mover != role if role >= 0 else mover not in seating.local()):
-                    names = session.table.seat_names()
+                    names = table_of(session).seat_names()
                     raise RequestError(403, f"{names[mover]} is played on another page: "
                                             + (f"you play {names[role]}" if role >= 0 else "wait for their move"))
                 session.play(data["index"], data.get("ply"))
@@ -806,7 +827,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         await run_in_threadpool(play)
         return await answer(game_id, session, seating, role)
 
-    async def step(request: Request):
+    async def step(request: Request) -> Response:
         game_id, session, seating, role = entered(request)
         data = await read_json(request, {"ply": int})
 
@@ -819,7 +840,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         await run_in_threadpool(play)
         return await answer(game_id, session, seating, role)
 
-    async def undo(request: Request):
+    async def undo(request: Request) -> Response:
         game_id, session, seating, role = entered(request)
         await read_json(request, {})
         if role >= 0:
@@ -828,7 +849,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         await run_in_threadpool(games.save, game_id)
         return await answer(game_id, session, seating, role)
 
-    async def record(request: Request):
+    async def record(request: Request) -> Response:
         game_id, session, seating, role = entered(request)
         if role >= 0 and not session.state.is_terminal():
             raise RequestError(403, "the record shows every hand: it is yours once the game is over")
@@ -837,7 +858,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
-    async def hint(request: Request):
+    async def hint(request: Request) -> Response:
         game_id, session, seating, role = entered(request)
         with session.lock:
             mover = session.mover()
@@ -847,7 +868,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
             raise RequestError(409, "the AI rates the moves of the seat this page plays, when it is to move")
         return JSONResponse(await run_in_threadpool(hints.position, game_id, session))
 
-    async def review(request: Request):
+    async def review(request: Request) -> Response:
         game_id, session, seating, role = entered(request)
         if not session.state.is_terminal():
             raise RequestError(409, "the review of the moves comes when the game is over")
@@ -871,7 +892,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
                                     "use boardlab playtests import")
         return games.store
 
-    async def file_playtest(request: Request):
+    async def file_playtest(request: Request) -> Response:
         from boardlab.playtest_filing import table_game_from_record
 
         game_id, session, seating, role = entered(request)
@@ -891,7 +912,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
         ident, filed = await run_in_threadpool(file)
         return JSONResponse({"id": ident[:8], "filed": filed}, status_code=201 if filed else 200)
 
-    async def playtest_list(request: Request):
+    async def playtest_list(request: Request) -> Response:
         host_only(request)
         store = kept()
         found = await run_in_threadpool(store.playtests, game.id)
@@ -900,7 +921,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
                               "source": g.source, "replay": g.record is not None} for ident, g in found
                              if g.variant == game.variant])
 
-    async def new_replay(request: Request):
+    async def new_replay(request: Request) -> Response:
         data = await read_json(request, {"record": dict, "playtest": str}, limit=MAX_RECORD)
         if data.get("playtest"):
             host_only(request)
@@ -923,7 +944,7 @@ def make_app(definition, players: int | None = None, seats: tuple[str, ...] = (P
             replays.popitem(last=False)
         return JSONResponse({"id": replay_id, "moves": move_count(record)}, status_code=201)
 
-    async def show_replay(request: Request):
+    async def show_replay(request: Request) -> Response:
         from boardlab.playtest_filing import move_count, replay_session
 
         replay_id = request.path_params["replay"]

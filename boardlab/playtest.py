@@ -36,12 +36,17 @@ import json
 import random
 import threading
 import time
-from typing import Any, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Sequence
 
 from boardlab.analysis import engines
-from boardlab.analysis.protocol import CHANCE, State
+from boardlab.analysis.protocol import CHANCE, Game, State
 from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed
 from boardlab.layouts.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.analysis.store import ResultStore
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.printkit.table import TableArt
 
 #: what a record file says it is
 RECORD_FORMAT = "boardlab-record"
@@ -84,7 +89,8 @@ class Session:
     Methods are safe to call from several threads (one lock per session).
     """
 
-    def __init__(self, definition, players: int | None, seats: Sequence[str], seed: int, table=None):
+    def __init__(self, definition: GameDefinition, players: int | None, seats: Sequence[str], seed: int,
+                 table: TableArt[Any, Any, Any] | None = None) -> None:
         self.definition = definition
         self.game = engines.make_game(definition, players)
         self.seats = seat_names(self.game.id, self.game.players, seats)
@@ -254,7 +260,7 @@ class Session:
         return replay_entries(self.game, self.seed, self.entries[:moves[-1]]).to_position()
 
 
-def file_in_store(store, definition, record: dict) -> str:
+def file_in_store(store: ResultStore, definition: GameDefinition, record: dict) -> str:
     """Keep a record's game in a results store (`analysis.store.ResultStore`) as game 0 of the
     configuration (game, definition, seats, seed); its configuration id.
 
@@ -273,7 +279,7 @@ def chance_outcome(state: State, seed: int, k: int) -> Hashable:
     return state.sample_chance(random.Random(derive_seed(seed, CHANCE_STREAM, k)))
 
 
-def replay_entries(game, seed: int, entries: Sequence[tuple]) -> State:
+def replay_entries(game: Game[Any], seed: int, entries: Sequence[tuple]) -> State:
     """The state after `entries` (see `Session`) from the start of a game of `seed`."""
     state = game.new_initial_state()
     for entry in entries:
@@ -284,7 +290,7 @@ def replay_entries(game, seed: int, entries: Sequence[tuple]) -> State:
     return state
 
 
-def replay(definition, record: dict, table=None) -> State:
+def replay(definition: GameDefinition, record: dict, table: TableArt[Any, Any, Any] | None = None) -> State:
     """Play a record again in the engine and return the final state.
 
     :raises BoardlabError: when the record is not a record of this game, or a move in it is
