@@ -16,12 +16,15 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 if TYPE_CHECKING:
     from boardlab.layouts.images import Picture
 
 Point = tuple[float, float]
+
+#: a drawing: everything it draws, through the canvas (a card face, a board, a rulebook figure)
+Drawing = Callable[["Canvas"], None]
 
 
 class Canvas(ABC):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from boardlab.layouts.art import Placement
 from boardlab.layouts.images import Picture, read_picture
@@ -160,9 +160,9 @@ def dress_cards(definition: GameDefinition, cards: Sequence[Card], geometry: Car
     return out
 
 
-def row_images(definition: GameDefinition, section: str, names: Callable[[int, object], Sequence[str]]) -> dict[str, Placement]:
+def row_images(definition: GameDefinition, section: str, names: Callable[[int, Any], Sequence[str]]) -> dict[str, Placement]:
     """Card name -> its own image, from the card list of `section`: `names(index, row)` gives the
-    names of the cards a row makes."""
+    names of the cards a row makes (a row of that game's card list: each game has its own type)."""
     out: dict[str, Placement] = {}
     rows = getattr(getattr(definition, section, None), "cards", ()) or ()
     for index, row in enumerate(rows):

@@ -15,12 +15,16 @@ The pawns, one per suit, are folding standees (printkit.standees) in the suit's 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 from dataclasses import replace
 
 from boardlab.layouts import print_conventions
+from boardlab.layouts.blockd import CardRow, Definition
+from boardlab.layouts.faces import Region
 from boardlab.layouts.terms import plural, term, word
 from boardlab.printkit.cardart import paint_bleed, paint_frame
-from boardlab.printkit.draw import Canvas
+from boardlab.printkit.draw import Canvas, Drawing, Point
 from boardlab.printkit.faces import at_both_ends, card_regions, draw_region_symbol, draw_text, region_colour
 from boardlab.printkit.packing import paper_size, share_free_space
 from boardlab.printkit.cover import cover_file, tools
@@ -32,7 +36,14 @@ from boardlab.printkit.pictures import dress_cards, row_images, piece_image
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.standees import StandeeArt, standee_component, standee_section
 
-def blockd_cards(d) -> list[Card]:
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.engine import BlockdGame, BlockdState, Move
+    from boardlab.analysis.blockd.walks import Grid
+    from boardlab.printkit.games.blockd_table import BlockdTable
+    from boardlab.printkit.rulebook.setups import SetupDrawing, WorkedExample
+    from boardlab.printkit.tts import TtsBox
+
+def blockd_cards(d: Definition) -> list[Card]:
     """Every card of the deck in definition order: per suit the start card and the number
     cards, then the blind cards.
 
@@ -42,7 +53,7 @@ def blockd_cards(d) -> list[Card]:
     """
     geometry = card_geometry(d.print, print_conventions())
     back = _back_drawer(d, geometry)
-    cards = []
+    cards: list[Card] = []
     for suit in d.cards.suits:
         cards.append(Card(f"{suit}-start", _start_drawer(d, geometry, suit), back, kind="start"))
         for value in d.cards.numbers(suit):
@@ -53,17 +64,17 @@ def blockd_cards(d) -> list[Card]:
     return dress_cards(d, cards, geometry, row_images(d, "cards", _row_card_names(d)))
 
 
-def _row_card_names(d):
+def _row_card_names(d: Definition) -> Callable[[int, CardRow], list[str]]:
     """names(index, row): the names of the cards one card-list row makes (blind cards numbered
     across the rows, as `blockd_cards` numbers them)."""
-    blind_before = {}
+    blind_before: dict[int, int] = {}
     seen = 0
     for index, row in enumerate(d.cards.cards):
         if row.kind == "blind":
             blind_before[index] = seen
             seen += row.count
 
-    def names(index: int, row) -> list[str]:
+    def names(index: int, row: CardRow) -> list[str]:
         if row.kind == "start":
             return [f"{row.colour}-start"]
         if row.kind == "number":
@@ -82,7 +93,7 @@ def blind_card_name(index: int) -> str:
     return "blind" if index == 0 else f"blind-{index + 1}"
 
 
-def _corner(canvas: Canvas, d, geometry: CardGeometry, regions, suit: str, value: str | None) -> None:
+def _corner(canvas: Canvas, d: Definition, geometry: CardGeometry, regions: dict[str, Region], suit: str, value: str | None) -> None:
     """The corner index: the value (if any) over a small suit symbol, at both ends as the layout says."""
     colour = d.colours[suit]
     ink = ink_and_paper(d)[0]
@@ -95,7 +106,7 @@ def _corner(canvas: Canvas, d, geometry: CardGeometry, regions, suit: str, value
                  lambda: draw_region_symbol(canvas, symbol, colour.symbol, region_colour(d, symbol, colour.hex), ink))
 
 
-def _face_base(canvas: Canvas, d, geometry: CardGeometry, regions, suit: str, value: str | None) -> None:
+def _face_base(canvas: Canvas, d: Definition, geometry: CardGeometry, regions: dict[str, Region], suit: str, value: str | None) -> None:
     colour = d.colours[suit]
     paint_frame(canvas, geometry, colour.hex, ink_and_paper(d)[1], geometry.safe)
     _corner(canvas, d, geometry, regions, suit, value)
@@ -103,7 +114,7 @@ def _face_base(canvas: Canvas, d, geometry: CardGeometry, regions, suit: str, va
     draw_text(canvas, label, word(colour.label), region_colour(d, label, colour.hex), d)
 
 
-def _start_drawer(d, geometry: CardGeometry, suit: str):
+def _start_drawer(d: Definition, geometry: CardGeometry, suit: str) -> Drawing:
     regions = card_regions(d, "start")
 
     def draw(canvas: Canvas) -> None:
@@ -117,7 +128,7 @@ def _start_drawer(d, geometry: CardGeometry, suit: str):
     return draw
 
 
-def _number_drawer(d, geometry: CardGeometry, suit: str, value: int):
+def _number_drawer(d: Definition, geometry: CardGeometry, suit: str, value: int) -> Drawing:
     regions = card_regions(d, "number")
 
     def draw(canvas: Canvas) -> None:
@@ -129,7 +140,7 @@ def _number_drawer(d, geometry: CardGeometry, suit: str, value: int):
     return draw
 
 
-def _blind_drawer(d, geometry: CardGeometry, back):
+def _blind_drawer(d: Definition, geometry: CardGeometry, back: Drawing) -> Drawing:
     """The blind card, on both faces: the common back with a mark a face-down card lacks - a
     paper band across the middle naming it, with a ring in two corners - so that nobody has to
     remember which card is blind."""
@@ -151,7 +162,7 @@ def _blind_drawer(d, geometry: CardGeometry, back):
     return draw
 
 
-def _back_drawer(d, geometry: CardGeometry):
+def _back_drawer(d: Definition, geometry: CardGeometry) -> Drawing:
     """The common back: the back colour to the bleed, a small grid of the board, the name."""
     regions = card_regions(d, "back")
 
@@ -177,7 +188,7 @@ def _back_drawer(d, geometry: CardGeometry):
     return draw
 
 
-def print_files(d, options: PrintOptions) -> list[PrintFile]:
+def print_files(d: Definition, options: PrintOptions) -> list[PrintFile]:
     """Blockd's print files for one paper and layout: the card deck, the pawns, and the deck one
     face per page (front, back, front, ...) with TrimBox and BleedBox for print-on-demand shops.
 
@@ -219,14 +230,14 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     return [cover, *files]
 
 
-def table_art(definition, game):
+def table_art(definition: Definition, game: BlockdGame) -> BlockdTable:
     """The table `boardlab play` draws with this module's art (printkit.table)."""
     from boardlab.printkit.games.blockd_table import BlockdTable
 
     return BlockdTable(definition, game)
 
 
-def tts_box(definition):
+def tts_box(definition: Definition) -> TtsBox:
     """Blockd on Tabletop Simulator's table (printkit.tts): the deck and a pawn per suit."""
     from boardlab.printkit.table import token_component
     from boardlab.printkit.tts import TtsBox, TtsDeck, TtsPiece
@@ -239,7 +250,7 @@ def tts_box(definition):
     return TtsBox(decks=[TtsDeck("cards", blockd_cards(definition), geometry.width, geometry.height)], tokens=pawns)
 
 
-def setup_drawing(definition):
+def setup_drawing(definition: Definition) -> SetupDrawing:
     """The rulebook's setup example (`printkit.rulebook.setups`): a dealt grid (the engine's deal
     for `EXAMPLE_SEED`), every player's pawn on its start card."""
     from random import Random
@@ -271,7 +282,7 @@ def setup_drawing(definition):
     return draw, columns * step_x - CARD_GAP, rows * step_y - CARD_GAP
 
 
-def _path_of(grid, start: int, end: int, entered: int) -> list[int]:
+def _path_of(grid: Grid, start: int, end: int, entered: int) -> list[int]:
     """The cells of a walk from `start` to `end` entering exactly the cells of `entered`, in order
     (a search over that handful of cells)."""
     from boardlab.analysis.blockd.walks import neighbours
@@ -291,7 +302,7 @@ def _path_of(grid, start: int, end: int, entered: int) -> list[int]:
     return walk([start]) or [start, end]
 
 
-def example_move(definition):
+def example_move(definition: Definition) -> tuple[BlockdGame, BlockdState, Move, list[int]] | None:
     """The worked example's position and move: (game, state, move, path), or None when the deal
     leaves no move to show - the engine's deal of
     `EXAMPLE_SEED`, one turn of every player (each the middle one of its legal moves), then the
@@ -327,7 +338,7 @@ def example_move(definition):
     return None
 
 
-def worked_example(definition):
+def worked_example(definition: Definition) -> WorkedExample | None:
     """The rulebook's worked example (`::: example`): a move with its path in a real position -
     the engine's deal of `EXAMPLE_SEED` (the setup drawing's), one turn of every player (each the
     middle one of its legal moves), then the next move (`example_move`).  Returns
@@ -343,12 +354,13 @@ def worked_example(definition):
         return None
     game, state, move, path = found
     seat, deal, start = state.current_player(), state.deal, path[0]
+    assert deal is not None  # example_move deals first
     rows, columns = definition.board.rows, definition.board.columns
     step_x, step_y = geometry.width + CARD_GAP, geometry.height + CARD_GAP
     ink = ink_and_paper(definition)[0]
     suits = definition.cards.suits
 
-    def centre(cell: int):
+    def centre(cell: int) -> Point:
         row, column = divmod(cell, columns)
         return column * step_x + geometry.width / 2, row * step_y + geometry.height / 2
 
@@ -386,7 +398,7 @@ def worked_example(definition):
     return draw, columns * step_x - CARD_GAP, rows * step_y - CARD_GAP, caption
 
 
-def aid_symbols(definition) -> list[tuple[str, str]]:
+def aid_symbols(definition: Definition) -> list[tuple[str, str]]:
     """The player aid's row of symbols: each colour's symbol, as on its cards and pawn, with the
     colour's name (so a black-and-white print still tells the colours apart)."""
     return [(definition.colours[suit].symbol, word(definition.colours[suit].label)) for suit in definition.cards.suits]

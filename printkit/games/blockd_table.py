@@ -7,6 +7,8 @@ card turned back up, then the destination.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from boardlab.analysis.protocol import CHANCE
 from boardlab.layouts import print_conventions
 from boardlab.printkit.games.blockd import blind_card_name, blockd_cards
@@ -16,16 +18,21 @@ from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.pictures import piece_image
 from boardlab.printkit.table import TableArt, View, art, box, card_components, label, token_component
 
+if TYPE_CHECKING:
+    from boardlab.analysis.blockd.engine import BlockdGame, BlockdState, Move
+    from boardlab.analysis.protocol import Outcome
+    from boardlab.layouts.blockd import Definition
+
 #: mm between the cards of the grid
 GAP = 4.0
 #: the band left and above the grid for the row and column numbers the move list uses ("to 1,0": row 1, column 0)
 MARGIN = 14.0
 
 
-class BlockdTable(TableArt):
+class BlockdTable(TableArt["Definition", "BlockdGame", "BlockdState"]):
     """The grid; keys are the cells (`cell-R-C`, row and column from 0 at the top left)."""
 
-    def __init__(self, definition, game):
+    def __init__(self, definition: Definition, game: BlockdGame) -> None:
         super().__init__(definition, game)
         self.geometry = card_geometry(definition.print, print_conventions())
 
@@ -57,7 +64,7 @@ class BlockdTable(TableArt):
         w, h = self.geometry.width, self.geometry.height
         return MARGIN + GAP + column * (w + GAP), MARGIN + GAP + row * (h + GAP), w, h
 
-    def view(self, state, seat: int | None) -> View:
+    def view(self, state: BlockdState, seat: int | None) -> View:
         grid = self.game.grid
         w, h = self.geometry.width, self.geometry.height
         width, height = MARGIN + GAP + grid.columns * (w + GAP), MARGIN + GAP + grid.rows * (h + GAP)
@@ -75,6 +82,7 @@ class BlockdTable(TableArt):
                 items.append(art("back", x, y, w, h))
                 continue
             face_down = state.down >> cell & 1
+            assert state.deal is not None  # past the chance node: dealt
             items.append(art("back" if face_down else self.card_name(state.deal.card_ids[cell]), x, y, w, h))
         names = self.seat_names()
         if dealt:
@@ -100,15 +108,15 @@ class BlockdTable(TableArt):
     def _cell_key(self, cell: int) -> str:
         return "cell-{}-{}".format(*divmod(cell, self.game.grid.columns))
 
-    def targets(self, state, move) -> list[str]:
+    def targets(self, state: BlockdState, move: Move) -> list[str]:
         keys = [self._cell_key(move.to)]
         return keys if move.restore < 0 else [self._cell_key(move.restore), *keys]
 
-    def move_text(self, state, move) -> str:
+    def move_text(self, state: BlockdState, move: Move) -> str:
         return move.text(self.game.grid.columns)
 
-    def move_json(self, state, move) -> dict:
+    def move_json(self, state: BlockdState, move: Move) -> dict[str, Any]:
         return move.to_json(self.game.grid.columns)
 
-    def chance_text(self, state, outcome) -> str:
+    def chance_text(self, state: BlockdState, outcome: Outcome) -> str:
         return "cards dealt"

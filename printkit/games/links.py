@@ -15,12 +15,16 @@ make masters match like game cards).  All of it is read from the definition.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from contextlib import nullcontext
 
 from boardlab.layouts import print_conventions
+from boardlab.layouts.faces import Region
+from boardlab.layouts.links import CardRow, Definition, End, Master
 from boardlab.layouts.terms import plural, term, word
 from boardlab.printkit.cardart import half_turned, paint_bleed
-from boardlab.printkit.draw import Canvas
+from boardlab.printkit.draw import Canvas, Drawing
 from boardlab.printkit.faces import at_both_ends, card_regions, draw_region_symbol, draw_text, region_colour
 from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import Card, deck_files, file_suffix
@@ -30,13 +34,20 @@ from boardlab.printkit.palette import contrast_ink, ink_and_paper
 from boardlab.printkit.pictures import dress_cards, row_images, to_bleed
 from boardlab.printkit.symbols import draw_symbol
 
+if TYPE_CHECKING:
+    from boardlab.analysis.links.engine import LinksGame
+    from boardlab.analysis.links.table import Move
+    from boardlab.printkit.games.links_table import LinksTable
+    from boardlab.printkit.rulebook.setups import SetupDrawing, WorkedExample
+    from boardlab.printkit.tts import TtsBox
 
-def end_name(end) -> str:
+
+def end_name(end: End) -> str:
     """A card end as a component-name part, e.g. "red1"."""
     return f"{end.colour}{end.points}"
 
 
-def links_cards(d) -> list[Card]:
+def links_cards(d: Definition) -> list[Card]:
     """Every card of the deck: game cards (copies included), the central card, the empty cards
     and the master cards, in that order.
 
@@ -47,7 +58,7 @@ def links_cards(d) -> list[Card]:
     """
     geometry = card_geometry(d.print, print_conventions())
     back = _back_drawer(d, geometry)
-    cards = []
+    cards: list[Card] = []
     for first, second in d.deck.game_cards:
         cards.append(Card(f"{end_name(first)}-{end_name(second)}", _game_card_drawer(d, geometry, first, second), back,
                           kind="game"))
@@ -63,7 +74,7 @@ def links_cards(d) -> list[Card]:
     return dress_cards(d, cards, geometry, row_images(d, "deck", _row_card_names))
 
 
-def _row_card_names(index: int, row) -> list[str]:
+def _row_card_names(index: int, row: CardRow) -> list[str]:
     """The names of the cards one card-list row makes (a game card's ends in either order)."""
     from boardlab.layouts.links import parse_ends
 
@@ -75,7 +86,7 @@ def _row_card_names(index: int, row) -> list[str]:
     return [row.kind] if row.kind == "empty" else ["central"]
 
 
-def _draw_end(canvas: Canvas, d, regions, end) -> None:
+def _draw_end(canvas: Canvas, d: Definition, regions: dict[str, Region], end: End) -> None:
     """One end in the upper half of the card: points, the colour's symbol on a paper badge, its name."""
     colour = d.colours[end.colour]
     ink = ink_and_paper(d)[0]
@@ -87,7 +98,7 @@ def _draw_end(canvas: Canvas, d, regions, end) -> None:
     draw_text(canvas, label, word(colour.label), region_colour(d, label, colour.hex, colour.hex), d)
 
 
-def _game_card_drawer(d, geometry: CardGeometry, first, second):
+def _game_card_drawer(d: Definition, geometry: CardGeometry, first: End, second: End) -> Drawing:
     regions = card_regions(d, "game")
 
     def draw(canvas: Canvas) -> None:
@@ -111,7 +122,7 @@ def _arrow(canvas: Canvas, length: float, width: float, fill: str) -> None:
                     (0, -length), (-head / 2, -length + head), (-width / 2, -length + head)], fill=fill)
 
 
-def _central_drawer(d, geometry: CardGeometry):
+def _central_drawer(d: Definition, geometry: CardGeometry) -> Drawing:
     art = card_regions(d, "central")["art"]
 
     def draw(canvas: Canvas) -> None:
@@ -129,7 +140,7 @@ def _central_drawer(d, geometry: CardGeometry):
     return draw
 
 
-def _empty_drawer(d, geometry: CardGeometry):
+def _empty_drawer(d: Definition, geometry: CardGeometry) -> Drawing:
     art = card_regions(d, "empty")["art"]
 
     def draw(canvas: Canvas) -> None:
@@ -146,7 +157,7 @@ def _empty_drawer(d, geometry: CardGeometry):
     return draw
 
 
-def _master_drawer(d, geometry: CardGeometry, master):
+def _master_drawer(d: Definition, geometry: CardGeometry, master: Master) -> Drawing:
     regions = card_regions(d, "master")
 
     def draw(canvas: Canvas) -> None:
@@ -175,7 +186,7 @@ def _master_drawer(d, geometry: CardGeometry, master):
     return draw
 
 
-def _back_drawer(d, geometry: CardGeometry):
+def _back_drawer(d: Definition, geometry: CardGeometry) -> Drawing:
     """The common back: back colour to the bleed, two linked rings and the game's name."""
     regions = card_regions(d, "back")
 
@@ -194,7 +205,7 @@ def _back_drawer(d, geometry: CardGeometry):
     return draw
 
 
-def print_files(d, options: PrintOptions) -> list[PrintFile]:
+def print_files(d: Definition, options: PrintOptions) -> list[PrintFile]:
     """Links' print files for one paper and layout: the whole deck on sheets, and one face per
     page (front, back, front, ...) with TrimBox and BleedBox for print-on-demand shops.
 
@@ -216,14 +227,14 @@ def print_files(d, options: PrintOptions) -> list[PrintFile]:
     return [cover, deck, single]
 
 
-def table_art(definition, game):
+def table_art(definition: Definition, game: LinksGame) -> LinksTable:
     """The table `boardlab play` draws with this module's art (printkit.table)."""
     from boardlab.printkit.games.links_table import LinksTable
 
     return LinksTable(definition, game)
 
 
-def tts_box(definition):
+def tts_box(definition: Definition) -> TtsBox:
     """Links on Tabletop Simulator's table (printkit.tts): the whole deck, copies included."""
     from boardlab.printkit.tts import TtsBox, TtsDeck
 
@@ -231,11 +242,12 @@ def tts_box(definition):
     return TtsBox(decks=[TtsDeck("cards", links_cards(definition), geometry.width, geometry.height)])
 
 
-def _example_chain(definition, length: int, start: int):
+def _example_chain(definition: Definition, length: int, start: int) -> list[tuple[str, bool]]:
     """`length` game cards that link end to end: (card name, turned) from the line's root outwards."""
     faces = definition.deck.faces
     names = {f"{end_name(a)}-{end_name(b)}" for a, b in definition.deck.game_cards}
-    chain, exposed = [], faces[start % len(faces)]
+    chain: list[tuple[str, bool]] = []
+    exposed = faces[start % len(faces)]
     for k in range(length):
         nxt = faces[(start + k + 1) % len(faces)]
         # a card's first end is drawn at the top; a line growing upwards shows its outer end on top
@@ -253,17 +265,17 @@ def _example_chain(definition, length: int, start: int):
 SETUP_LINES = 3
 
 
-def setup_lines(definition) -> int:
+def setup_lines(definition: Definition) -> int:
     """How many lines the setup drawing shows."""
     return min(definition.rules.lines, SETUP_LINES)
 
 
-def setup_caption(definition) -> str:
+def setup_caption(definition: Definition) -> str:
     """What the setup drawing shows: a table in play, not the start of a game."""
     return plural("links.setup", setup_lines(definition))
 
 
-def setup_drawing(definition):
+def setup_drawing(definition: Definition) -> SetupDrawing:
     """The rulebook's setup example (`printkit.rulebook.setups`): the central card with a line
     grown from some of its sides, each card linking to the last."""
     from boardlab.printkit.rulebook.setups import CARD_GAP
@@ -278,7 +290,7 @@ def setup_drawing(definition):
     size = w / 2 + h * reach + CARD_GAP * reach + h / 2
     centre = size
 
-    def place(canvas: Canvas, card, cx: float, cy: float, angle: float) -> None:
+    def place(canvas: Canvas, card: Card, cx: float, cy: float, angle: float) -> None:
         with canvas.transform(dx=cx, dy=cy, rotate=angle):
             with canvas.clip(-w / 2, -h / 2, w, h, geometry.corner_radius):
                 with canvas.transform(dx=-w / 2, dy=-h / 2):
@@ -297,7 +309,7 @@ def setup_drawing(definition):
     return draw, 2 * size, 2 * size
 
 
-def example_capture(definition):
+def example_capture(definition: Definition) -> tuple[LinksGame, int, Move, tuple[list[tuple[int, int]], int, int], int] | None:
     """The worked example's capture: (game, seat, move, (line cards, run start, count) before the
     move, cards captured), or None when the game ends without one - the engine's deal of
     `EXAMPLE_SEED` for the fewest players, every turn a legal move drawn by a generator of the
@@ -324,7 +336,7 @@ def example_capture(definition):
     return None
 
 
-def worked_example(definition):
+def worked_example(definition: Definition) -> WorkedExample | None:
     """The rulebook's worked example (`::: example`): the first capture of a real game - the
     engine's deal of `EXAMPLE_SEED` for the fewest players, every turn a legal move drawn by a
     generator of the same seed - drawn as the central card and the line the capture is made on,
@@ -343,7 +355,7 @@ def worked_example(definition):
     ink, paper = ink_and_paper(definition)
     faces = definition.deck.faces
 
-    def card_drawer(kind: int, exposes: int):
+    def card_drawer(kind: int, exposes: int) -> Drawing:
         k = deck.kinds[kind]
         if k.category == EMPTY:
             return _empty_drawer(definition, geometry)

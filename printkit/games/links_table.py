@@ -10,6 +10,8 @@ text.  A pass, where the rules allow one, is the Pass box beside the hand.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from boardlab.analysis.links.cards import GAME
 from boardlab.analysis.links.position import move_json
 from boardlab.analysis.protocol import CHANCE
@@ -19,22 +21,29 @@ from boardlab.printkit.imposition import card_geometry
 from boardlab.printkit.pages import Component
 from boardlab.printkit.table import TableArt, View, art, box, card_components, label
 
+if TYPE_CHECKING:
+    from boardlab.analysis.links.engine import LinksGame, LinksState
+    from boardlab.analysis.links.table import Move
+    from boardlab.analysis.protocol import Outcome
+    from boardlab.layouts.links import Definition
+
 GAP = 6.0
 #: how much of a card's length each later card of a line (or a hand) leaves visible
 STEP = 0.42
 LABEL = 7.0  # mm: text height of the seat labels
 
 
-class LinksTable(TableArt):
+class LinksTable(TableArt["Definition", "LinksGame", "LinksState"]):
     """Keys: `hand-K` (a card kind in your hand), `line-S` (line slot S's open end), `pass`."""
 
-    def __init__(self, definition, game):
+    def __init__(self, definition: Definition, game: LinksGame) -> None:
         super().__init__(definition, game)
         self.geometry = card_geometry(definition.print, print_conventions())
         d, deck = definition, game.deck
         self.names: dict[int, str] = {}
         for kind, k in enumerate(deck.kinds):
             if k.category == GAME:
+                assert k.ends is not None  # a game card has its two ends
                 first, second = (deck.faces[end] for end in k.ends)
                 self.names[kind] = f"{end_name(first)}-{end_name(second)}"
             elif kind == deck.empty:
@@ -49,7 +58,7 @@ class LinksTable(TableArt):
     def seat_names(self) -> list[str]:
         return [f"player {s + 1}" for s in range(self.game.players)]
 
-    def view(self, state, seat: int | None) -> View:
+    def view(self, state: LinksState, seat: int | None) -> View:
         w, h = self.geometry.width, self.geometry.height
         n = self.game.players
         names = self.seat_names()
@@ -118,15 +127,15 @@ class LinksTable(TableArt):
                      for s in range(n)]
         return View(right, y, items, notes)
 
-    def targets(self, state, move) -> list[str]:
+    def targets(self, state: LinksState, move: Move) -> list[str]:
         if move.is_pass:
             return ["pass"]
         return [f"hand-{move.kind}", f"line-{move.line}"]
 
-    def move_json(self, state, move) -> dict:
+    def move_json(self, state: LinksState, move: Move) -> dict[str, Any]:
         return move_json(state.observation(state.current_player()), move)
 
-    def move_text(self, state, move) -> str:
+    def move_text(self, state: LinksState, move: Move) -> str:
         data = self.move_json(state, move)
         if data.get("pass"):
             return "pass"
@@ -137,9 +146,9 @@ class LinksTable(TableArt):
             text += f", captures {data['captures']}"
         return text
 
-    def quiet_turns(self, state) -> list[str]:
+    def quiet_turns(self, state: LinksState) -> list[str]:
         names = self.seat_names()
-        out = []
+        out: list[str] = []
         blocked = state.blocked
         for i, (seat, drawn, _) in enumerate(blocked):
             later = [d for s, d, _ in blocked[i + 1:] if s == seat]
@@ -147,8 +156,8 @@ class LinksTable(TableArt):
             out.append(f"{names[seat]} cannot play: " + ("draws a card" if drew else "no card left to draw"))
         return out
 
-    def chance_text(self, state, outcome) -> str:
+    def chance_text(self, state: LinksState, outcome: Outcome) -> str:
         return "cards shuffled and dealt"
 
-    def scores(self, state) -> list[str]:
+    def scores(self, state: LinksState) -> list[str]:
         return [str(v) for v in state.scores()]

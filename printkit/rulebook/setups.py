@@ -20,12 +20,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from boardlab.layouts.registry import game_entry, game_ids, game_part
-from boardlab.printkit.draw import Canvas
+from boardlab.printkit.draw import Canvas, Drawing
 from boardlab.printkit.palette import contrast_ink
 from boardlab.printkit.symbols import draw_symbol
 
 if TYPE_CHECKING:
     from boardlab.layouts.common import Colour
+
+#: a print module's setup drawing: (draw, width, height in mm)
+SetupDrawing = tuple[Drawing, float, float]
+#: a print module's worked example: (draw, width, height in mm, caption)
+WorkedExample = tuple[Drawing, float, float, str]
 
 #: the seed of the example deal and of the example's rolled faces (any fixed number will do)
 EXAMPLE_SEED = 7
