@@ -13,15 +13,17 @@ and the face on each side of the cube (`cube`, `faces[...].symbol`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 import math
 
 from boardlab.layouts import print_conventions
-from boardlab.layouts.deblockle import CUBE_SIDES
+from boardlab.layouts.deblockle import CUBE_SIDES, Definition
 from boardlab.layouts.rulebook_facts import LIST_AND
 from boardlab.layouts.terms import language, term, word
 from boardlab.printkit.cover import cover_file, tools
 from boardlab.printkit.decks import file_suffix
-from boardlab.printkit.draw import Canvas
+from boardlab.printkit.draw import Canvas, Point
 from boardlab.printkit.faces import card_regions, region_colour
 from boardlab.printkit.nets import net_component, net_pages
 from boardlab.printkit.marks import footed_file, footer_label
@@ -33,16 +35,22 @@ from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.tiling import BoardGrid, board_files
 from boardlab.printkit.units import MM_PER_POINT
 
+if TYPE_CHECKING:
+    from boardlab.analysis.deblockle.engine import DeblockleGame
+    from boardlab.printkit.games.deblockle_table import DeblockleTable
+    from boardlab.printkit.rulebook.setups import SetupDrawing, WorkedExample
+    from boardlab.printkit.tts import TtsBlock, TtsBox
+
 LINE = 0.35  # mm: the board's grid lines
 START_DASH = (1.2, 0.9)  # mm: the light outline of a start square
 
 
-def border(definition) -> float:
+def border(definition: Definition) -> float:
     """Width in mm of the band round the grid that holds the file and rank labels: half a square."""
     return definition.print.board_square / 2
 
 
-def board_size(definition) -> tuple[float, float]:
+def board_size(definition: Definition) -> tuple[float, float]:
     """(width, height) of the board in mm: files x ranks squares plus the label band on each side.
 
     >>> from boardlab.layouts import load
@@ -53,19 +61,21 @@ def board_size(definition) -> tuple[float, float]:
     return definition.board.files * side + 2 * band, definition.board.ranks * side + 2 * band
 
 
-def square_box(definition, name: str) -> tuple[float, float, float, float]:
+def square_box(definition: Definition, name: str) -> tuple[float, float, float, float]:
     """(x, y, width, height) in board mm of an algebraic square; rank 1 is at the bottom.
 
     >>> from boardlab.layouts import load
     >>> square_box(load("deblockle"), "a1")
     (16.0, 208.0, 32.0, 32.0)
     """
-    x, y = definition.board.square(name)
+    found = definition.board.square(name)
+    assert found is not None, f"{name} is not a square of the board"  # names come from the checked definition
+    x, y = found
     side, band = definition.print.board_square, border(definition)
     return band + (x - 1) * side, band + (definition.board.ranks - y) * side, side, side
 
 
-def board_grid(definition) -> BoardGrid:
+def board_grid(definition: Definition) -> BoardGrid:
     """The lines between the squares (where a tile seam may run) and the playing area, in board mm.
 
     >>> from boardlab.layouts import load
@@ -79,7 +89,7 @@ def board_grid(definition) -> BoardGrid:
                      (band, band, files * side, ranks * side))
 
 
-def draw_board(canvas: Canvas, definition) -> None:
+def draw_board(canvas: Canvas, definition: Definition) -> None:
     """The board at (0, 0): squares, the two home stars, lightly marked start squares, labels."""
     colours = definition.colours
     settings = definition.print
@@ -126,7 +136,7 @@ def draw_board(canvas: Canvas, definition) -> None:
         canvas.text(width - band / 2, cy, number, size=size, fill=ink, anchor="middle", bold=True)
 
 
-def cube_faces(definition) -> dict[str, str]:
+def cube_faces(definition: Definition) -> dict[str, str]:
     """The symbol on each side of a cube (top, bottom, north, east, south, west), from `cube` and `faces`.
 
     >>> from boardlab.layouts import load
@@ -136,7 +146,7 @@ def cube_faces(definition) -> dict[str, str]:
     return {side: definition.faces[getattr(definition.cube, side)].symbol for side in CUBE_SIDES}
 
 
-def net_components(definition) -> list[Component]:
+def net_components(definition: Definition) -> list[Component]:
     """One net per block: each player's rules.blocks (a pair for a handicap), in the player's colour."""
     settings = definition.print
     ink = ink_and_paper(definition)[0]
@@ -154,7 +164,7 @@ def net_components(definition) -> list[Component]:
     return nets
 
 
-def per_player(definition) -> str:
+def per_player(definition: Definition) -> str:
     """How many cubes each player has, for the cover: "4 per player", or "4 gold, 3 blue"."""
     counts = definition.rules.counts
     if counts[0] == counts[1]:
@@ -162,13 +172,13 @@ def per_player(definition) -> str:
     return ", ".join(f"{n} {word(definition.colours[p.colour].label)}" for p, n in zip(definition.players, counts))
 
 
-def board_component(definition) -> Component:
+def board_component(definition: Definition) -> Component:
     """The board as one component (its SVG, what tiling cuts up), with the designer's image."""
     board = Component(f"{definition.game.id}-board", *board_size(definition), lambda canvas: draw_board(canvas, definition))
     return dressed(board, piece_image(definition, "boards", "board"))
 
 
-def print_files(definition, options: PrintOptions) -> list[PrintFile]:
+def print_files(definition: Definition, options: PrintOptions) -> list[PrintFile]:
     """Every Deblockle print file for `options`: the board (tiled, plus a one-page poster) and the cube nets.
 
     :raises BoardlabError: for an unknown paper or a piece larger than the printable area.
@@ -201,21 +211,21 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     return [cover, *files]
 
 
-def table_art(definition, game):
+def table_art(definition: Definition, game: DeblockleGame) -> DeblockleTable:
     """The table `boardlab play` draws with this module's art (printkit.table)."""
     from boardlab.printkit.games.deblockle_table import DeblockleTable
 
     return DeblockleTable(definition, game)
 
 
-def tts_box(definition):
+def tts_box(definition: Definition) -> TtsBox:
     """Deblockle on Tabletop Simulator's table (printkit.tts): the board and each player's
     blocks, cubes with the definition's face on each side."""
     from boardlab.printkit.games.deblockle_table import face_component
     from boardlab.printkit.tts import SIDES, TtsBlock, TtsBox, TtsPiece
 
     board = board_component(definition)
-    blocks = []
+    blocks: list[TtsBlock] = []
     for player, count in zip(definition.players, definition.rules.counts):
         faces = {side: face_component(definition, player.colour, getattr(definition.cube, side)) for side in SIDES}
         blocks.append(TtsBlock(f"{definition.game.id}-block-{player.colour}", faces, definition.print.cube_edge,
@@ -223,7 +233,7 @@ def tts_box(definition):
     return TtsBox(boards=[TtsPiece(board)], blocks=blocks)
 
 
-def figure_components(definition) -> list[Component]:
+def figure_components(definition: Definition) -> list[Component]:
     """The rulebook's symbol legend: each face of a block, as the nets print it in player 1's colour."""
     from boardlab.printkit.games.deblockle_table import face_component
 
@@ -231,7 +241,7 @@ def figure_components(definition) -> list[Component]:
     return [face_component(definition, colour, face) for face in definition.faces]
 
 
-def setup_drawing(definition):
+def setup_drawing(definition: Definition) -> SetupDrawing:
     """The rulebook's setup example (`printkit.rulebook.setups`): the board with every block on its
     start square, the rolled faces up."""
     from random import Random
@@ -257,7 +267,8 @@ def setup_drawing(definition):
     return draw, width, height
 
 
-def _arrow(canvas: Canvas, start, end, *, colour: str, width: float, dash=None) -> None:
+def _arrow(canvas: Canvas, start: Point, end: Point, *, colour: str, width: float,
+           dash: Sequence[float] | None = None) -> None:
     """A straight arrow from `start` to `end` (mm), its head at `end`."""
     (x1, y1), (x2, y2) = start, end
     length = math.hypot(x2 - x1, y2 - y1) or 1.0
@@ -269,7 +280,7 @@ def _arrow(canvas: Canvas, start, end, *, colour: str, width: float, dash=None) 
                    fill=colour)
 
 
-def hop_route(game, kind: str, start: int, end: int, occupied: int, avoid: int = -1) -> list[int]:
+def hop_route(game: DeblockleGame, kind: str, start: int, end: int, occupied: int, avoid: int = -1) -> list[int]:
     """The squares a hop of `kind` steps on from `start` to `end` (both included), for drawing it:
     a slide's squares along its line, a Hoops hop's `rules.hoops_steps` single orthogonal steps
     (the first such route in N E S W order that visits no square twice and not `avoid`, where
@@ -314,7 +325,7 @@ def listed(names: list[str]) -> str:
     return ", ".join(names[:-1]) + LIST_AND.get(language(), " and ") + names[-1]
 
 
-def worked_example(definition):
+def worked_example(definition: Definition) -> WorkedExample | None:
     """The rulebook's worked example (`::: example`): a tip and a hop in a real position - the
     engine's own setup of `EXAMPLE_SEED` and the first of its legal moves whose hop leaves the
     tipped-onto square.  Returns (draw, width, height, caption): the board before the move, a
@@ -346,7 +357,7 @@ def worked_example(definition):
         route = route[:1] + route[-1:]
     steps = [board.name(cell) for cell in route[1:-1]]
 
-    def centre(cell: int):
+    def centre(cell: int) -> Point:
         x, y, w, h = square_box(definition, board.name(cell))
         return x + w / 2, y + h / 2
 
@@ -382,7 +393,7 @@ def worked_example(definition):
     return draw, width, height, caption
 
 
-def aid_symbols(definition) -> list[tuple[str, str]]:
+def aid_symbols(definition: Definition) -> list[tuple[str, str]]:
     """The player aid's row of symbols: each cube face as players see it, with its name in the
     language being written (`printkit.rulebook.aid`)."""
     return [(face.symbol, word(name)) for name, face in definition.faces.items()]

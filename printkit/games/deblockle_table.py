@@ -9,6 +9,8 @@ tips are told apart by their text.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from boardlab.analysis.deblockle.board import SCORED, Move
 from boardlab.analysis.protocol import CHANCE
 from boardlab.printkit.draw import Canvas
@@ -18,12 +20,17 @@ from boardlab.printkit.palette import contrast_ink, ink_and_paper
 from boardlab.printkit.symbols import draw_symbol
 from boardlab.printkit.table import TableArt, View, art, box
 
+if TYPE_CHECKING:
+    from boardlab.analysis.deblockle.engine import DeblockleGame, DeblockleState
+    from boardlab.analysis.protocol import Outcome
+    from boardlab.layouts.deblockle import Definition
+
 #: the top face's share of a square, and the north face's share of the top face
 FACE_SHARE = 0.78
 NORTH_SHARE = 0.3
 
 
-def face_component(definition, colour: str, face: str) -> Component:
+def face_component(definition: Definition, colour: str, face: str) -> Component:
     """One face of a block of `colour` as the nets print it: the face's symbol on the colour."""
     edge = definition.print.cube_edge
     fill = definition.colours[colour].hex
@@ -35,11 +42,11 @@ def face_component(definition, colour: str, face: str) -> Component:
     return Component(face_name(definition, colour, face), edge, edge, draw)
 
 
-def face_name(definition, colour: str, face: str) -> str:
+def face_name(definition: Definition, colour: str, face: str) -> str:
     return f"{definition.game.id}-face-{colour}-{face.lower()}"
 
 
-class DeblockleTable(TableArt):
+class DeblockleTable(TableArt["Definition", "DeblockleGame", "DeblockleState"]):
     """The board with the blocks on it; keys are the squares (`sq-c1`)."""
 
     def components(self) -> dict[str, Component]:
@@ -56,7 +63,7 @@ class DeblockleTable(TableArt):
     def seat_names(self) -> list[str]:
         return [self.definition.colours[p.colour].label for p in self.definition.players]
 
-    def view(self, state, seat: int | None) -> View:
+    def view(self, state: DeblockleState, seat: int | None) -> View:
         d, game = self.definition, self.game
         width, height = board_size(d)
         items = [art(f"{d.game.id}-board", 0, 0, width, height)]
@@ -80,17 +87,17 @@ class DeblockleTable(TableArt):
                  for s, name in enumerate(self.seat_names())]
         return View(width, height, items, notes)
 
-    def targets(self, state, move: Move) -> list[str]:
+    def targets(self, state: DeblockleState, move: Move) -> list[str]:
         board = self.game.board
         seat = state.current_player()
         end = self.game.target[seat] if move.to == SCORED else move.to
         return [f"sq-{board.name(move.frm)}", f"sq-{board.name(end)}"]
 
-    def move_text(self, state, move: Move) -> str:
+    def move_text(self, state: DeblockleState, move: Move) -> str:
         return move.text(self.game.board)
 
-    def move_json(self, state, move: Move) -> dict:
+    def move_json(self, state: DeblockleState, move: Move) -> dict[str, Any]:
         return move.to_json(self.game.board)
 
-    def chance_text(self, state, outcome) -> str:
+    def chance_text(self, state: DeblockleState, outcome: Outcome) -> str:
         return "blocks rolled and set up"

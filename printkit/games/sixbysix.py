@@ -15,11 +15,14 @@ eliminated player's card covers exactly one row of the board, as the rules ask.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Iterable, Sequence
+
 from dataclasses import replace
 from functools import partial
 from itertools import product
 
 from boardlab.layouts import print_conventions
+from boardlab.layouts.sixbysix import Definition
 from boardlab.layouts.terms import plural, term, word
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.draw import Canvas
@@ -37,10 +40,16 @@ from boardlab.printkit.tiling import board_files
 from boardlab.printkit.tokens import TokenArt, draw_token, token_section
 from boardlab.printkit.units import MM_PER_POINT
 
+if TYPE_CHECKING:
+    from boardlab.analysis.sixbysix.engine import SixBySixGame
+    from boardlab.printkit.games.sixbysix_table import SixBySixTable
+    from boardlab.printkit.rulebook.setups import SetupDrawing, WorkedExample
+    from boardlab.printkit.tts import TtsBox, TtsPiece
+
 LINE = 0.35  # mm: the board's grid lines
 
 
-def board_size(definition) -> tuple[float, float]:
+def board_size(definition: Definition) -> tuple[float, float]:
     """(width, height) of the board in mm: the grid of `board.layout` in squares of `print.board_square`.
 
     >>> from boardlab.layouts import load
@@ -52,7 +61,7 @@ def board_size(definition) -> tuple[float, float]:
     return len(cells[0]) * side, len(cells) * side
 
 
-def draw_board(canvas: Canvas, definition) -> None:
+def draw_board(canvas: Canvas, definition: Definition) -> None:
     """The board at (0, 0): every number of `board.layout` in its square, the base square with a die."""
     ink, paper = ink_and_paper(definition)
     side = definition.print.board_square
@@ -71,7 +80,7 @@ def draw_board(canvas: Canvas, definition) -> None:
     canvas.rect(0, 0, width, height, stroke=ink, width=LINE * 3)
 
 
-def printed_board_size(definition) -> tuple[float, float]:
+def printed_board_size(definition: Definition) -> tuple[float, float]:
     """(width, height) of the printed board in mm: the grid and, under its last row, the bank, a
     band one square high where the bank's chips lie (outside the grid, so that no card laid over a
     row of numbers ever covers it).
@@ -84,7 +93,7 @@ def printed_board_size(definition) -> tuple[float, float]:
     return width, height + definition.print.board_square
 
 
-def draw_printed_board(canvas: Canvas, definition) -> None:
+def draw_printed_board(canvas: Canvas, definition: Definition) -> None:
     """The printed board at (0, 0): the grid (`draw_board`), then the bank under it, framed like the
     grid, with a dashed area for the chips and its name (`sixbysix.bank`)."""
     ink, paper = ink_and_paper(definition)
@@ -100,7 +109,7 @@ def draw_printed_board(canvas: Canvas, definition) -> None:
                 bold=True)
 
 
-def _draw_base_square(canvas: Canvas, x: float, y: float, side: float, definition, ink: str, paper: str) -> None:
+def _draw_base_square(canvas: Canvas, x: float, y: float, side: float, definition: Definition, ink: str, paper: str) -> None:
     """The square where the dice are rolled: two dice showing the highest and lowest face."""
     faces = definition.dice.faces
     die = side * 0.36
@@ -108,13 +117,13 @@ def _draw_base_square(canvas: Canvas, x: float, y: float, side: float, definitio
     draw_die_face(canvas, x + side * 0.64, y + side * 0.64, die, min(faces), face=paper, ink=ink)
 
 
-def card_size(definition) -> tuple[float, float]:
+def card_size(definition: Definition) -> tuple[float, float]:
     """(width, height) of a player card's cut box: one board square per die face, in a row."""
     side = definition.print.board_square
     return len(definition.dice.faces) * side, side
 
 
-def draw_card_front(canvas: Canvas, definition, seat: str) -> None:
+def draw_card_front(canvas: Canvas, definition: Definition, seat: str) -> None:
     """A player card in card coordinates (origin at the cut box's corner), painted out to the bleed.
 
     Each box shows one die face as pips on paper, framed by the player's colour, with the
@@ -138,7 +147,7 @@ def draw_card_front(canvas: Canvas, definition, seat: str) -> None:
             canvas.line(x, inset, x, height - inset, stroke=contrast_ink(colour.hex), width=LINE, dash=(0.4, 0.8))
 
 
-def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
+def draw_card_back(canvas: Canvas, definition: Definition, seat: str) -> None:
     """The back of a player card: its colour, its symbol in every box and the colour's name."""
     colour = definition.colours[seat]
     bleed, side = definition.print.bleed, definition.print.board_square
@@ -152,14 +161,14 @@ def draw_card_back(canvas: Canvas, definition, seat: str) -> None:
     draw_text(canvas, label, word(colour.label), region_colour(definition, label, colour.hex, colour.hex), definition)
 
 
-def board_component(definition) -> Component:
+def board_component(definition: Definition) -> Component:
     """The whole printed board, bank included, as one component (its SVG, and what tiling cuts up)."""
     width, height = printed_board_size(definition)
     board = Component(f"{definition.game.id}-board", width, height, lambda canvas: draw_printed_board(canvas, definition))
     return dressed(board, piece_image(definition, "boards", "board"))
 
 
-def player_cards(definition) -> list[Card]:
+def player_cards(definition: Definition) -> list[Card]:
     """The player cards, one per seat (kind "card"), with the designer's images."""
     settings, game = definition.print, definition.game.id
     geometry = CardGeometry(*card_size(definition), settings.bleed, settings.safe, settings.corner_radius)
@@ -169,7 +178,7 @@ def player_cards(definition) -> list[Card]:
     return dress_cards(definition, cards, geometry)
 
 
-def print_files(definition, options: PrintOptions) -> list[PrintFile]:
+def print_files(definition: Definition, options: PrintOptions) -> list[PrintFile]:
     """Every 6x6 print file for `options`: board, player cards (fronts and backs), markers and chips.
 
     :raises BoardlabError: for an unknown paper or a piece larger than the printable area.
@@ -245,14 +254,14 @@ def print_files(definition, options: PrintOptions) -> list[PrintFile]:
     return [cover, *files, single]
 
 
-def table_art(definition, game):
+def table_art(definition: Definition, game: SixBySixGame) -> SixBySixTable:
     """The table `boardlab play` draws with this module's art (printkit.table)."""
     from boardlab.printkit.games.sixbysix_table import SixBySixTable
 
     return SixBySixTable(definition, game)
 
 
-def tts_box(definition):
+def tts_box(definition: Definition) -> TtsBox:
     """6x6 on Tabletop Simulator's table (printkit.tts): the board, the player cards (tiles of
     their own long shape, each with its own back), a marker and the chips per colour, and the
     dice: standard six-sided dice in the seat colours when the die is the ordinary 1-6, else
@@ -268,7 +277,8 @@ def tts_box(definition):
     cards = [TtsPiece(Component(card.name, width, height, card.front),
                       back=Component(card.back_name, width, height, card.back))
              for card in player_cards(definition)]
-    markers, chips = [], []
+    markers: list[TtsPiece] = []
+    chips: list[TtsPiece] = []
     for seat in seats:
         colour = definition.colours[seat]
         markers.append(TtsPiece(token_component(f"{game}-marker-{seat}", settings.board_square * 0.7, colour.hex,
@@ -290,7 +300,7 @@ def tts_box(definition):
                   blocks=blocks, dice=dice)
 
 
-def likeliest_sums(faces, players: int, numbers) -> list[int]:
+def likeliest_sums(faces: Sequence[int], players: int, numbers: Iterable[int]) -> list[int]:
     """The board numbers of the `players` most probable sums of that many dice (ties: lower first).
 
     >>> likeliest_sums((1, 2, 3, 4, 5, 6), 2, range(2, 37))
@@ -303,7 +313,7 @@ def likeliest_sums(faces, players: int, numbers) -> list[int]:
     return ranked[:players]
 
 
-def draw_covering_cards(canvas: Canvas, definition, players: int) -> None:
+def draw_covering_cards(canvas: Canvas, definition: Definition, players: int) -> None:
     """With `covering`, the cards of the colours nobody plays laid over the bottom rows their
     absence makes impossible (the setup's step), one card per row, the last row first."""
     if not definition.rules.covering:
@@ -322,12 +332,12 @@ def draw_covering_cards(canvas: Canvas, definition, players: int) -> None:
             draw_card_back(canvas, definition, unused.pop(0))
 
 
-def setup_players(definition) -> int:
+def setup_players(definition: Definition) -> int:
     """The number of players the setup drawing is set up for: a middling table."""
     return (definition.game.min_players + definition.game.max_players) // 2
 
 
-def setup_drawing(definition):
+def setup_drawing(definition: Definition) -> SetupDrawing:
     """The rulebook's setup example (`printkit.rulebook.setups`): the board as it is before the
     first round for a middling number of players, with the missing colours' cards over the rows
     their absence rules out (when cards cover rows) and the empty bank under it.  No markers: they
@@ -340,7 +350,7 @@ def setup_drawing(definition):
     return draw, width, height
 
 
-def setup_caption(definition) -> str:
+def setup_caption(definition: Definition) -> str:
     """What the setup drawing shows, counted from the same definition."""
     from boardlab.analysis.sixbysix.board import allowed_numbers
 
@@ -354,7 +364,7 @@ def setup_caption(definition) -> str:
     return term("sixbysix.setup", players=players)
 
 
-def worked_example(definition):
+def worked_example(definition: Definition) -> WorkedExample | None:
     """The rulebook's worked example (`::: example`): one round played by the engine - a middling
     number of players, each bet and marker drawn by a seeded generator from the legal moves, each
     die from the engine's own dice - the first round from `EXAMPLE_SEED` on whose sum a marker

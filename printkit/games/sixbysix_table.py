@@ -7,20 +7,27 @@ colour on its number.  A move is two clicks: a face box of your card, then a fre
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from functools import partial
 
 from boardlab.analysis.protocol import CHANCE
 from boardlab.printkit.dice import draw_die_face
 from boardlab.printkit.games.sixbysix import board_component, board_size, card_size, player_cards, printed_board_size
+from boardlab.printkit.draw import Canvas, Drawing
 from boardlab.printkit.pages import Component
 from boardlab.printkit.palette import ink_and_paper
 from boardlab.printkit.pictures import piece_image
 from boardlab.printkit.table import TableArt, View, art, box, label, token_component
 
+if TYPE_CHECKING:
+    from boardlab.analysis.sixbysix.engine import Move, SixBySixGame, SixBySixState
+    from boardlab.layouts.sixbysix import Definition
+
 GAP = 8.0
 
 
-class SixBySixTable(TableArt):
+class SixBySixTable(TableArt["Definition", "SixBySixGame", "SixBySixState"]):
     """Keys: `face-F` (a face box of the mover's card) and `num-N` (a board number)."""
 
     def components(self) -> dict[str, Component]:
@@ -57,7 +64,7 @@ class SixBySixTable(TableArt):
         return {int(token): (c * side, r * side, side, side) for r, row in enumerate(d.board.cells)
                 for c, token in enumerate(row) if token != d.board.base}
 
-    def view(self, state, seat: int | None) -> View:
+    def view(self, state: SixBySixState, seat: int | None) -> View:
         d, game = self.definition, self.game
         game_id = d.game.id
         side = d.print.board_square
@@ -100,13 +107,13 @@ class SixBySixTable(TableArt):
         notes = [f"bank: {state.bank} chips", f"round {state.rounds + 1}"]
         return View(width, height, items, notes)
 
-    def targets(self, state, move) -> list[str]:
+    def targets(self, state: SixBySixState, move: Move) -> list[str]:
         return [f"face-{move.face}", f"num-{move.number}"]
 
-    def move_text(self, state, move) -> str:
+    def move_text(self, state: SixBySixState, move: Move) -> str:
         return move.text()
 
-    def chance_text(self, state, outcome) -> str:
+    def chance_text(self, state: SixBySixState, outcome: int) -> str:
         """The roll, and with the round's last die, the sum and who takes the bank."""
         seat = state.order[state.step]
         names = self.seat_names()
@@ -119,10 +126,10 @@ class SixBySixTable(TableArt):
                                           else "nobody takes the bank")
         return text
 
-    def scores(self, state) -> list[str]:
+    def scores(self, state: SixBySixState) -> list[str]:
         return [f"{c} chips" for c in state.chips]
 
 
-def _clipped(canvas, width: float, height: float, definition, front) -> None:
+def _clipped(canvas: Canvas, width: float, height: float, definition: Definition, front: Drawing) -> None:
     with canvas.clip(0, 0, width, height, definition.print.corner_radius):
         front(canvas)
