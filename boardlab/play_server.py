@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.types import ASGIApp, Receive, Scope, Send
-    
+
     from boardlab.analysis.hint import HintAgent
     from boardlab.analysis.protocol import Game
     from boardlab.analysis.store import ResultStore
