@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -26,44 +25,73 @@ def unsaid(monkeypatch):
     monkeypatch.delenv(jit.SAID, raising=False)
 
 
-def compile_for(notice: jit.CompileNotice, seconds: float) -> None:
+class Clock:
+    """The notice's clock, moved by hand: the seconds a compilation takes are what the test says, whatever
+    the machine's load (the notice's timer, a real thread, is waited for with `join`, never by sleeping)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(jit, "time", clock)
+    return clock
+
+
+def compile_for(notice: jit.CompileNotice, seconds: float, clock: Clock) -> None:
     """What numba's compile events do around a compilation of `seconds` (one nested inside)."""
     notice.on_start(None)
     notice.on_start(None)  # a function the outer one calls, compiled with it
-    time.sleep(seconds)
+    clock.now += seconds
     notice.on_end(None)
     notice.on_end(None)
 
 
-def test_a_long_compilation_is_announced_once_while_it_runs(unsaid):
+def said_while_compiling(notice: jit.CompileNotice, clock: Clock, seconds: float) -> None:
+    """A compilation of `seconds` that runs until the notice's timer has fired (the timer's thread
+    joined: however long that takes on a loaded machine), then ends."""
+    notice.on_start(None)
+    assert notice.timer is not None
+    notice.timer.join(timeout=300)  # generous: it fires after its delay, at once on a quiet machine
+    clock.now += seconds
+    notice.on_end(None)
+
+
+def test_a_long_compilation_is_announced_once_while_it_runs(unsaid, clock):
     stream = Terminal()
     notice = jit.CompileNotice(stream, delay=0.2)
-    notice.on_start(None)
-    time.sleep(0.5)
+    said_while_compiling(notice, clock, 0.5)
     assert stream.getvalue() == jit.MESSAGE + "\n"  # said before the compilation ended
-    notice.on_end(None)
-    compile_for(notice, 0.3)
+    compile_for(notice, 0.3, clock)
     assert stream.getvalue() == jit.MESSAGE + "\n" and os.environ[jit.SAID] == "1"
 
 
-def test_short_compilations_add_up_and_quick_ones_say_nothing(unsaid):
+def test_short_compilations_add_up_and_quick_ones_say_nothing(unsaid, clock):
     stream = Terminal()
-    notice = jit.CompileNotice(stream, delay=0.5)
-    compile_for(notice, 0.2)
-    compile_for(notice, 0.2)
-    assert stream.getvalue() == "" and 0.4 <= notice.spent < 0.5
-    compile_for(notice, 0.3)  # the third passes the second in all
+    notice = jit.CompileNotice(stream, delay=60.0)  # a timer that cannot fire during the quick ones
+    compile_for(notice, 20.0, clock)
+    compile_for(notice, 20.0, clock)
+    assert stream.getvalue() == "" and notice.spent == 40.0 and notice.timer is None
+    notice.delay = 40.1  # the third starts with 0.1 s left of the delay
+    said_while_compiling(notice, clock, 0.3)  # the third passes the delay in all
     assert stream.getvalue() == jit.MESSAGE + "\n"
 
 
-def test_nothing_on_a_pipe_or_after_another_process_said_it(unsaid, monkeypatch):
+def test_nothing_on_a_pipe_or_after_another_process_said_it(unsaid, monkeypatch, clock):
     piped = io.StringIO()  # not a terminal: tests and scripts read standard error
-    compile_for(jit.CompileNotice(piped, delay=0.0), 0.2)
-    assert piped.getvalue() == ""
-    monkeypatch.setenv(jit.SAID, "1")  # the parent process already wrote the line
-    stream = Terminal()
-    compile_for(jit.CompileNotice(stream, delay=0.0), 0.2)
-    assert stream.getvalue() == ""
+    for stream, said in ((piped, ""), (Terminal(), "1")):  # "1": the parent process already wrote the line
+        monkeypatch.setenv(jit.SAID, said)
+        notice = jit.CompileNotice(stream, delay=0.0)
+        notice.on_start(None)
+        assert notice.timer is None  # nothing will say it
+        clock.now += 0.2
+        notice.on_end(None)
+        assert stream.getvalue() == ""
 
 
 def test_numba_reports_a_real_compilation_and_not_a_compiled_call(unsaid):
