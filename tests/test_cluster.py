@@ -24,6 +24,11 @@ from boardlab.cli import main  # noqa: E402
 from boardlab.layouts import BoardlabError, load  # noqa: E402
 
 
+#: seconds the backend waits for the scheduler's workers: only a bound on a hang (they start in
+#: seconds; a loaded machine's suite can take far longer)
+WORKERS_TIMEOUT = 120
+
+
 @pytest.fixture(scope="module")
 def scheduler():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -40,7 +45,7 @@ def sixbysix_match(games_per_block: int = 8):
 
 def test_same_summary_as_the_local_backend(scheduler):
     game, agents, names = sixbysix_match()
-    backend = DaskBackend(scheduler, timeout=20)
+    backend = DaskBackend(scheduler, timeout=WORKERS_TIMEOUT)
     try:
         records, summary = run_records(game, agents, 100, seed=3, agent_names=names, progress=False, backend=backend)
     finally:
@@ -56,7 +61,7 @@ def test_a_worker_killed_during_the_run_loses_nothing(scheduler):
     game = engines.make_game(load("deblockle"), 2)
     match = make_match(game, [engines.agent_factories("deblockle")["random"]] * 2, seed=5, agent_names=["random"] * 2)
     jobs = [(match, (start, start + 2)) for start in range(0, 40, 2)]
-    backend = DaskBackend(scheduler, timeout=20)
+    backend = DaskBackend(scheduler, timeout=WORKERS_TIMEOUT)
     try:
         results = []
         killed_at = None
@@ -78,7 +83,7 @@ def test_workers_running_other_code_are_refused(scheduler, monkeypatch):
     monkeypatch.setattr(boardlab, "__version__", "0.0.0")
     assert cluster.code_fingerprint().startswith("0.0.0+")
     with pytest.raises(BoardlabError, match=r"runs boardlab .*, this machine 0\.0\.0\+.*: install the same boardlab"):
-        DaskBackend(scheduler, timeout=20)
+        DaskBackend(scheduler, timeout=WORKERS_TIMEOUT)
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(capsys):

@@ -330,10 +330,13 @@ def as_a_terminal_starts_it() -> None:
 
 
 #: seconds a command may take to stop in `make test`: "within a second" is what the user is promised
-#: (and what the slow tests below check at ten moments with both cores busy); a full suite on a
-#: shared 2-core machine at a load of 7-20 gets a generous bound, so that `make test` never fails
-#: for the machine's load: it checks that the command stops, the slow set how fast
-WITHIN = 6.0
+#: (and what the slow tests below check at ten moments with both cores busy); `make test` checks
+#: that the command stops, with its line and status and no worker left, the slow set how fast.  The
+#: bound only tells a stop from a hang: a full suite on a shared 2-core machine at a load of 7-20
+#: gives a command a tenth of a core (6 s was once too little there)
+WITHIN = 60.0
+#: seconds after the signal before a command still running is killed and the test fails
+HANG = WITHIN + 30
 
 
 def interrupt(argv, after, cwd=None):
@@ -391,11 +394,11 @@ def stop_at(argv, after: float, number: int, to_group: bool, cwd=None, grace: fl
     else:
         os.kill(process.pid, number)
     try:
-        _, err = process.communicate(timeout=20)
+        _, err = process.communicate(timeout=HANG)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
-        pytest.fail(f"{argv}: still running 20 s after {signal.Signals(number).name}")
+        pytest.fail(f"{argv}: still running {HANG:g} s after {signal.Signals(number).name}")
     seconds = time.monotonic() - sent
     stop = time.monotonic() + grace  # workers get this long to go (a second where speed is checked)
     while group_members(process.pid) and time.monotonic() < stop:
@@ -530,7 +533,7 @@ def test_ctrl_c_during_print_leaves_files_wholly_old_or_new(tmp_path, number):
             os.killpg(process.pid, number)  # a terminal's Ctrl-C
         else:
             os.kill(process.pid, number)  # `kill PID`
-        _, err = process.communicate(timeout=20)
+        _, err = process.communicate(timeout=HANG)
         assert (process.returncode, err) in ((0, ""), (128 + number, STOP_LINES[number])), (process.returncode, err)
         now = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
         assert now.keys() == old.keys(), "no file lost, no staging folder left behind"
@@ -819,7 +822,7 @@ def test_a_huge_number_in_a_position_is_one_line(tmp_path, capsys, number):
 
 def test_moves_with_standard_input_closed_is_one_line():
     done = subprocess.run(COMMAND + ["moves", "blockd", "-"], preexec_fn=lambda: os.close(0), capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=HANG)
     assert done.returncode == 2 and done.stderr == ("boardlab moves: -: standard input is closed (give a position "
                                                     "file, or pipe one in)\n")
 
@@ -862,13 +865,17 @@ def test_many_workers_asked_for_use_at_most_the_cores():
                                preexec_fn=as_a_terminal_starts_it)
     try:
         most = 0
-        stop = time.monotonic() + 4
-        while time.monotonic() < stop:
+        # until the workers are there (however long the start-up takes on a loaded machine), then
+        # 40 looks more: the pool starts all its workers at once
+        looks_after = 0
+        stop = time.monotonic() + HANG
+        while looks_after < 40 and time.monotonic() < stop and process.poll() is None:
             most = max(most, len(group_members(process.pid)))
+            looks_after += most > 1
             time.sleep(0.1)
     finally:
         os.killpg(process.pid, signal.SIGINT)
-        process.communicate(timeout=20)
+        process.communicate(timeout=HANG)
     assert 1 < most <= default_workers() + 1  # the main process and one worker per core
     with pytest.raises(SystemExit) as done:
         main(["simulate", "blockd", "--workers", str(MAX_WORKERS + 1)])
@@ -945,12 +952,10 @@ def test_a_cluster_server_that_answers_wrongly_or_never_is_one_line_within_the_t
                 connection.sendall(answer)
 
     threading.Thread(target=serve, daemon=True).start()
-    try:
-        started = time.monotonic()
+    try:  # the timeout: never "until killed" (the start-up of Python and its libraries, then 2 s)
         done = subprocess.run(COMMAND + ["simulate", "blockd", "--games", "4", "--cluster-timeout", "2", "--cluster",
                                          f"tcp://127.0.0.1:{server.getsockname()[1]}"],
-                              capture_output=True, text=True, timeout=60)
-        seconds = time.monotonic() - started
+                              capture_output=True, text=True, timeout=HANG)
     finally:
         server.close()
         for connection in kept:
@@ -958,7 +963,6 @@ def test_a_cluster_server_that_answers_wrongly_or_never_is_one_line_within_the_t
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-800:]
     assert "accepted the connection but gave no answer within 2 s" in done.stderr if answer is None else \
         "does not answer as a Dask scheduler" in done.stderr
-    assert seconds < 60  # the timeout, the start-up of Python and its libraries; never "until killed"
 
 
 def test_a_ctrl_c_that_python_wrapped_in_a_runtime_error_is_still_an_interrupt(capsys, monkeypatch):
@@ -1005,7 +1009,7 @@ sys.exit(entry.main())
 def test_a_ctrl_c_turned_into_an_import_error_is_still_an_interrupt():
     """Seen under load: a Ctrl-C 0.6 s into a report, inside an extension module's initialisation,
     came out as "ImportError: initialization failed" with a traceback and exit status 1."""
-    done = subprocess.run([sys.executable, "-c", SWALLOWED_AT_IMPORT], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", SWALLOWED_AT_IMPORT], capture_output=True, text=True, timeout=HANG)
     assert (done.returncode, done.stderr) == (130, "boardlab: interrupted\n")
 
 
@@ -1030,7 +1034,7 @@ def test_a_slow_way_out_still_ends_with_the_one_line_once(said_first):
             f"if {said_first}: stopping.end(stopping.Stopped(signal.SIGTERM))\n"
             "stopping.exit_within(0.1, signal.SIGTERM)\n"
             "time.sleep(30)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG)
     assert (done.returncode, done.stderr) == (143, "boardlab: stopped by SIGTERM\n")
 
 
@@ -1052,7 +1056,7 @@ def test_a_stop_raised_where_python_can_only_report_it_is_not_printed():
             "    stopping.reraise_swallowed()\n"
             "except KeyboardInterrupt as interrupt:\n"
             "    sys.exit(stopping.end(interrupt))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 130
     assert "Stopped" not in done.stderr and "still reported" in done.stderr
     assert done.stderr.endswith("boardlab: interrupted\n")

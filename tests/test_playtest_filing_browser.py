@@ -7,7 +7,7 @@ import json
 
 
 from boardlab.analysis.store import ResultStore
-from test_play_browser import Server, browser  # noqa: F401 (the fixture)
+from test_play_browser import WAIT_MS, Server, browser  # noqa: F401 (the fixture)
 
 
 def test_file_from_the_page_then_play_the_record_back(browser, tmp_path):  # noqa: F811
@@ -21,7 +21,7 @@ def test_file_from_the_page_then_play_the_record_back(browser, tmp_path):  # noq
         first = page.evaluate("location.hash")
         page.click("#new")
         page.wait_for_function(f"() => location.hash !== {json.dumps(first)} && document.body.dataset.over === '1'",
-                               timeout=60_000)
+                               timeout=WAIT_MS)
         texts = page.eval_on_selector_all("#moves li[data-text]", "items => items.map(li => li.dataset.text)")
         status = page.inner_text("#status")
         page.click("#file")
