@@ -604,7 +604,8 @@ def describe(result: dict) -> str:
     lines += ["", f"depth: {result['depth']} step{'s' if result['depth'] != 1 else ''} told apart, {groups} group"
               f"{'s' if groups != 1 else ''} of levels (a step: a level significantly better than the one below, "
               f"false-discovery rate {ALPHA:.0%}); * p < {ALPHA}",
-              f"a step is decided 'better' (one-sided binomial p < {ALPHA:g} / {len(LOOKS)} at a look) or 'no gain' "
+              f"a step is decided 'better' (one-sided binomial p < {ALPHA:g} / {len(LOOKS)} at a look, at the "
+              "effective number of decided games of its rotation groups, as its interval) or 'no gain' "
               f"(the share's upper {1 - ALPHA / len(LOOKS):.1%} bound below the fair share plus "
               f"{result.get('sequential', {}).get('difference', 0.05) * 100:g} points); p is the last look's times {len(LOOKS)}",
               f"stopped at: {result['stopped']}; {result['seconds']:,.1f} s of compute recorded in the store"]
