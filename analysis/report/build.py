@@ -42,7 +42,10 @@ class ReportOptions:
     seed: int = 1
     players: int | None = None  # None: every allowed player count
     skill_games: int = 120  # games per level of the skill trace and per element of restricted play
-    skill_budget: int = 64  # the largest MCTS budget of the report's skill trace
+    # the largest search budget the report's skill trace may climb to: the ladder doubles until a plateau,
+    # this budget or the report's CPU budget, whichever comes first (with the default CPU budget, the CPU
+    # budget or a plateau ends it well before 1024 in every shipped game)
+    skill_budget: int = 1024
     decision_games: int = 240  # games played move by move for the decisions section
     table_deals: int = 200  # deals for tables estimated over random deals
     workers: int | None = None

@@ -36,8 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"games per level of the skill trace and per element of restricted play, rounded up to "
                         f"whole rotations of the seats (default: {ReportOptions.skill_games})")
     p.add_argument("--skill-budget", type=at_most(MAX_AGENT_NUMBER), default=ReportOptions.skill_budget, metavar="B",
-                   help=f"the largest MCTS budget of the skill trace (default: {ReportOptions.skill_budget}; "
-                        "boardlab skill climbs to 4096)")
+                   help=f"the largest search budget the skill trace climbs to; the ladder stops before it at a plateau "
+                        f"or when the CPU budget ends (default: {ReportOptions.skill_budget}; boardlab skill climbs to 4096)")
     p.add_argument("--decision-games", type=at_most(MAX_GAMES), default=ReportOptions.decision_games, metavar="N",
                    help=f"games played move by move for the decisions section (default: {ReportOptions.decision_games})")
     p.add_argument("--deals", type=at_most(MAX_DEALS), default=ReportOptions.table_deals, metavar="N",
