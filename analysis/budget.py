@@ -142,15 +142,22 @@ class Budget:
         and cost nothing."""
         return self.fit(phase, [Ask(detail, cost_per_game, wanted, least, step, stored, required)])[0]
 
-    def fit(self, phase: str, asks: Sequence[Ask]) -> list[int]:
+    def fit(self, phase: str, asks: Sequence[Ask], share_cost: bool = False) -> list[int]:
         """The games of several phases of one kind sized together: each gets what it wants when
         all fit the kind's allowance, else each its wanted games times one common factor (rounded
-        down to its step; below its least, none)."""
+        down to its step; below its least, none).
+
+        With `share_cost`, for asks of very different costs a game (a cheap agent's games beside a
+        strong search's), the allowance is shared out by CPU instead (max-min fair): every ask may
+        take an equal part of it, an ask that needs less takes all its games and leaves the rest
+        to the others, so a cheap phase is never cut to the proportion of a costly one."""
         allowance = self.allowance(phase)
         need = sum(a.cost(a.wanted) for a in asks)
-        scale = 1.0 if need <= allowance else allowance / need
+        scales = [1.0 if need <= allowance else allowance / need] * len(asks)
+        if share_cost and need > allowance:
+            scales = cost_shares([a.cost(a.wanted) for a in asks], allowance)
         granted = []
-        for a in asks:
+        for a, scale in zip(asks, scales):
             stored = min(a.stored, a.wanted)
             games = a.wanted if scale >= 1.0 else stored + int((a.wanted - stored) * scale)
             games = a.wanted if games >= a.wanted else games // a.step * a.step
@@ -194,6 +201,31 @@ class Budget:
         wanted and got, estimate, facts) and what was left out."""
         return {"cpu_minutes": self.minutes, "quick": self.quick, "cpu_seconds_spent": round(self.spent(), 1),
                 "phases": [p.as_dict() for p in self.phases], "left_out": list(self.left_out)}
+
+
+def cost_shares(needs: Sequence[float], allowance: float) -> list[float]:
+    """The part of its need each ask gets when `allowance` is shared out max-min fairly by cost
+    (water-filling): asks needing at most an equal part get all (1.0), the rest share what is left
+    equally, each the same CPU.
+
+    >>> cost_shares([10.0, 100.0, 100.0], 110.0)  # 10 in full, then 50 each of the costly two
+    [1.0, 0.5, 0.5]
+    >>> cost_shares([30.0, 30.0], 120.0)
+    [1.0, 1.0]
+    """
+    scales = [1.0] * len(needs)
+    left, open_ = allowance, [i for i, need in enumerate(needs) if need > 0]
+    while open_:
+        part = left / len(open_)
+        small = [i for i in open_ if needs[i] <= part]
+        if not small:
+            for i in open_:
+                scales[i] = part / needs[i]
+            break
+        for i in small:
+            left -= needs[i]
+        open_ = [i for i in open_ if i not in small]
+    return scales
 
 
 def probe_costs(jobs: Sequence, store) -> list[tuple[float, int]]:

@@ -67,3 +67,28 @@ def test_a_required_phase_plays_its_least_past_the_budget():
     b = Budget(0.5, clock=Clock())  # 30 s
     assert b.fit("self-play", [Ask("2 players", 1.0, 2400, least=2, step=2, required=True),
                                Ask("3 players", 100.0, 2160, least=3, step=3, required=True)]) == [2, 3]
+
+
+def test_a_phase_shared_by_cost_gives_the_cheap_ask_all_its_games():
+    # 120 s: a cheap ask (1200 games at 0.01 s: 12 s) and two costly ones (200 games at 1 s: 200 s each)
+    asks = [Ask("greedy", 0.01, 1200, step=2), Ask("mcts", 1.0, 200, step=2), Ask("mcts against random", 1.0, 200, step=2)]
+    # by one common factor (120 / 412) the cheap ask would get 348 games
+    assert Budget(2.0, clock=Clock()).fit("levels", asks) == [348, 58, 58]
+    # by cost: the cheap one takes its 12 s in full, the two others 54 s each: 54 games
+    b = Budget(2.0, clock=Clock())
+    assert b.fit("levels", asks, share_cost=True) == [1200, 54, 54]
+    assert b.free() == pytest.approx(120 - 12 - 54 - 54)
+
+
+def test_the_report_head_names_each_phase_and_player_count_left_out_once():
+    from boardlab.analysis.report.budgeted import bought_words
+    from boardlab.layouts.terms import speaking
+
+    data = {"cpu_minutes": 3.0, "quick": False,
+            "phases": [{"phase": "levels", "detail": "2: mcts-256, mcts-256", "players": 2, "wanted": 1200, "games": 164},
+                       {"phase": "levels", "detail": "2: mcts-256, random", "players": 2, "wanted": 120, "games": 16}],
+            "left_out": [{"phase": "levels", "detail": "2: mcts-256, mcts-256", "players": 2, "games": 1036},
+                         {"phase": "levels", "detail": "2: mcts-256, random", "players": 2, "games": 104}]}
+    with speaking("en"):
+        words = bought_words(data)
+    assert words.count("of player levels at 2 players") == 1 and "1,140 games of player levels" in words

@@ -33,16 +33,17 @@ def report_budget(minutes: float | None, quick: bool = False, replay=()) -> Budg
 
 
 def sized(budget: Budget, phase: str, jobs: Sequence, store, details: Sequence[str] | None = None,
-          required: bool = False, most: Sequence[int] | None = None) -> list:
+          required: bool = False, most: Sequence[int] | None = None, share_cost: bool = False) -> list:
     """`jobs` (`jobs.Job`) with their games sized by `budget` as `phase` (each at most `most[i]`
     when given), from a probe of each; a job given 0 games is left out.  Without a limit the
-    jobs keep their games (and the budget still lists them)."""
+    jobs keep their games (and the budget still lists them).  `share_cost`: the phase's CPU is
+    shared out by cost (`Budget.fit`), for jobs of agents of very different speeds."""
     jobs = [dataclasses.replace(j, games=min(j.games, m)) for j, m in zip(jobs, most)] if most else list(jobs)
     details = list(details) if details is not None else [str(j.players) for j in jobs]
     costs = probe_costs(jobs, store) if budget.limited else [(0.0, 0)] * len(jobs)
     asks = [Ask(d, cost, j.games, least=min(j.players, j.games), step=1 if j.observe else j.players, stored=stored,
                 required=required, facts={"players": j.players}) for j, d, (cost, stored) in zip(jobs, details, costs)]
-    games = budget.fit(phase, asks)
+    games = budget.fit(phase, asks, share_cost=share_cost)
     return [dataclasses.replace(j, games=g) for j, g in zip(jobs, games)]
 
 
@@ -96,10 +97,15 @@ def bought_words(data: dict) -> str:
             items.append(item)
         if items:
             parts.append(say(f"budget.phase.{phase}") + ": " + listed(items))
-    left = [say("budget.left_step", phase=say("budget.phase.skill"), detail=x["detail"]) if x["phase"] == "skill" else
-            say("budget.left_item", games=count(x["games"]), phase=say(f"budget.phase.{x['phase']}"),
-                players=x["players"]) + (f" (`{x['detail']}`)" if x["phase"] in ("alternatives", "restricted") else "")
-            for x in data["left_out"]]
+    merged: dict[tuple, int] = {}  # one item per phase and player count (and element or alternative, named)
+    for x in data["left_out"]:
+        named = x["phase"] in ("skill", "alternatives", "restricted")
+        key = (x["phase"], x["players"], x["detail"] if named else "")
+        merged[key] = merged.get(key, 0) + x["games"]
+    left = [say("budget.left_step", phase=say("budget.phase.skill"), detail=detail) if phase == "skill" else
+            say("budget.left_item", games=count(games), phase=say(f"budget.phase.{phase}"),
+                players=players) + (f" (`{detail}`)" if detail else "")
+            for (phase, players, detail), games in merged.items()]
     return limit + ": " + "; ".join(parts) + (say("budget.left", items=listed(left)) if left else say("budget.nothing_left"))
 
 

@@ -345,8 +345,9 @@ def _levels(definition, counts, options: ReportOptions, store: ResultStore, trac
         plans[n] = plan
     todo = list(planned.values())
     if budget is not None:
+        # the beginner's games are cheap beside the skilled search's: the phase's CPU is shared by cost
         todo_sized = sized(budget, "levels", todo, store, details=[f"{j.players}: {', '.join(j.agents)}" for j in todo],
-                           required=True)
+                           required=True, share_cost=True)
     else:
         todo_sized = todo
     estimate = budget.estimate("levels") if budget is not None and budget.limited else None
