@@ -1,8 +1,9 @@
 """Local worker processes that a stop ends at once: no lock and no thread that a dying worker can hang.
 
-Each worker is a process with a pipe of its own.  The main process hands a worker one task at a
-time, waits on all the pipes at once (`multiprocessing.connection.wait`, which a signal
-interrupts) and gives the worker its next task when its result is in.  Nothing else runs: no
+Each worker is a process with a pipe of its own.  The main process hands a worker a task (and,
+while many are left, a second one queued behind it, so that a worker never idles waiting for the
+main process to take its result), waits on all the pipes at once (`multiprocessing.connection.wait`,
+which a signal interrupts) and gives the worker its next task when a result is in.  Nothing else runs: no
 handler threads, no shared queue, no lock.  So a worker that dies at any moment (SIGTERM to the
 whole process group, the kernel's out-of-memory killer), even in the middle of writing its result,
 leaves nothing behind that the main process could wait on for ever: its pipe ends (EOF), and the
@@ -35,6 +36,10 @@ from boardlab.layouts.limits import default_workers
 
 #: seconds workers get to finish after the last task before they are killed
 CLOSE_WAIT = 5.0
+
+#: a worker is given a second task queued behind the one it plays while at least this many tasks per
+#: worker are left to hand out (see `LocalPool._results`)
+PREFETCH_FROM = 4
 
 #: this process's ends of its workers' pipes; a forked worker closes its copies of them, so that
 #: each pipe's worker end lives in its worker alone
@@ -110,24 +115,37 @@ class LocalPool:
         return list(self.imap(function, tasks))
 
     def _results(self, function: Callable, tasks: Iterable) -> Iterator[tuple[int, Any]]:
-        numbered = enumerate(tasks)
-        busy: dict[Any, Any] = {}  # pipe -> its worker's process, for the pipes with a task out
-        for pipe, process in zip(self._pipes, self.processes):
+        todo = list(tasks)
+        numbered = enumerate(todo)
+        left = len(todo)  # tasks not handed out yet
+        out: dict[Any, int] = {}  # pipe -> how many of its tasks are out, for the pipes with any
+        for pipe in self._pipes:
             if self._hand_out(pipe, function, numbered):
-                busy[pipe] = process
-        while busy:
+                out[pipe] = 1
+                left -= 1
+        process_of = dict(zip(self._pipes, self.processes))
+        while out:
             stopping.reraise_swallowed()  # a stop that a library swallowed whole still ends the run
-            for pipe in multiprocessing.connection.wait(list(busy)):
+            for pipe in multiprocessing.connection.wait(list(out)):
                 assert isinstance(pipe, multiprocessing.connection.Connection)  # wait gives back what it was given
                 try:
                     index, ok, value = pipe.recv()
                 except (EOFError, OSError):
-                    raise self._ended(busy[pipe]) from None
+                    raise self._ended(process_of[pipe]) from None
                 if not ok:
                     assert isinstance(value, BaseException)
                     raise value
-                if not self._hand_out(pipe, function, numbered):
-                    del busy[pipe]
+                out[pipe] -= 1
+                # the worker's next task, and while many are left one more queued behind it, so that a
+                # worker never waits for this process to read its result and answer (on a busy
+                # machine this process may wait for a core before it can); near the end one at a
+                # time, so that the last tasks go to whichever worker is free first
+                ahead = 2 if left >= PREFETCH_FROM * len(self._pipes) else 1
+                while out[pipe] < ahead and self._hand_out(pipe, function, numbered):
+                    out[pipe] += 1
+                    left -= 1
+                if not out[pipe]:
+                    del out[pipe]
                 yield index, value
 
     @staticmethod
