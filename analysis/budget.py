@@ -37,7 +37,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+
+if TYPE_CHECKING:
+    from boardlab.analysis.report.jobs import Job
+    from boardlab.analysis.store import ResultStore
 
 #: CPU minutes of `--quick`, a run for iterating on a rule (a command's own default budget otherwise)
 QUICK_MINUTES = 1.0
@@ -180,7 +184,7 @@ class Budget:
         """The phases sized so far have played: their reservations give way to the CPU they spent."""
         self._reserved = 0.0
 
-    def note(self, phase: str, detail: str = "", **facts) -> None:
+    def note(self, phase: str, detail: str = "", **facts: object) -> None:
         """Add what a phase's games give (its power, why it stopped) to its line of `bought()`."""
         for p in reversed(self.phases):
             if p.phase == phase and p.detail == detail:
@@ -228,7 +232,7 @@ def cost_shares(needs: Sequence[float], allowance: float) -> list[float]:
     return scales
 
 
-def probe_costs(jobs: Sequence, store) -> list[tuple[float, int]]:
+def probe_costs(jobs: Sequence[Job], store: ResultStore) -> list[tuple[float, int]]:
     """(CPU seconds per game, games the results store holds) of each of `jobs` (`report.jobs.Job`),
     the cost from a probe of a few games played here (`jobs.estimated_seconds`; 0 for a job the
     store holds whole)."""
@@ -241,7 +245,7 @@ def probe_costs(jobs: Sequence, store) -> list[tuple[float, int]]:
     return costs
 
 
-def sampled_cost(jobs: Sequence, store, most: int = 4) -> float:
+def sampled_cost(jobs: Sequence[Job], store: ResultStore, most: int = 4) -> float:
     """CPU seconds per game of a run of many alike jobs (a sweep's points, a tune's candidates): the
     mean of `probe_costs` over at most `most` of them, spread evenly (first and last included)."""
     if not jobs:

@@ -31,9 +31,12 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from boardlab.analysis.protocol import CHANCE, State
+from boardlab.analysis.protocol import CHANCE, Game, State
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
 
 #: iterations of the hint's search when the definition names no skilled agent
 HINT_BUDGET = 1000
@@ -59,7 +62,7 @@ class HintAgent:
     margin: float = 0.0  # the weight of the score margin in its results (Links' search), else 0
 
 
-def hint_agent(definition, game) -> HintAgent:
+def hint_agent(definition: GameDefinition, game: Game) -> HintAgent:
     """The searching agent of the hints for `game` (see the module docstring)."""
     from boardlab.analysis import engines
     from boardlab.analysis.agents import RandomAgent
@@ -105,7 +108,7 @@ class Rating:
                           for i, n in enumerate(self.counts)]}
 
 
-def budget_of(agent) -> int:
+def budget_of(agent: object) -> int:
     """The iterations an agent's search runs per position."""
     search = getattr(agent, "search", None)
     return int(getattr(search, "iterations", None) or getattr(agent, "iterations"))

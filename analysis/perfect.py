@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Hashable
+from typing import TYPE_CHECKING, Hashable
 
 from boardlab.analysis.agents import Agent
-from boardlab.analysis.protocol import CHANCE, State
+from boardlab.analysis.protocol import CHANCE, Game, State
 from boardlab.layouts.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.analysis.runner import AgentFactory
 
 #: the most positions one search may visit before its game counts as too large to solve
 POSITION_LIMIT = 200_000
@@ -156,10 +159,10 @@ class PerfectAgent(Agent):
 
     name = "perfect"
 
-    def __init__(self, limit: int = POSITION_LIMIT):
+    def __init__(self, limit: int = POSITION_LIMIT) -> None:
         self.solver = Solver(limit)
 
-    def choose(self, state, rng: random.Random) -> Hashable:
+    def choose(self, state: State, rng: random.Random) -> Hashable:
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
@@ -167,7 +170,7 @@ class PerfectAgent(Agent):
         return good[rng.randrange(len(good))]
 
 
-def game_value(game, limit: int = POSITION_LIMIT) -> dict:
+def game_value(game: Game, limit: int = POSITION_LIMIT) -> dict:
     """Whether a game is solved from its start within `limit` positions: {"solved": True, "unique",
     "value": every seat's perfect-play share of the results (two players; None with more, where
     perfect play is not unique), "exact", "positions"} or {"solved": False, "reason", "limit"}."""
@@ -183,7 +186,7 @@ def game_value(game, limit: int = POSITION_LIMIT) -> dict:
             "exact": [str(v) for v in value] if unique else None, "positions": len(solver.table) or solver.positions}
 
 
-def optimal_share(game, agent_factory, games: int, seed: int, limit: int = POSITION_LIMIT) -> dict:
+def optimal_share(game: Game, agent_factory: AgentFactory, games: int, seed: int, limit: int = POSITION_LIMIT) -> dict:
     """How often an agent plays a perfect move: over `games` games of the agent in every seat
     (seeds from `seed`), at every decision where some legal move loses value, whether the agent's
     move is one of the optimal ones: {"games", "decisions", "optimal", "share"}.

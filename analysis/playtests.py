@@ -53,10 +53,18 @@ import io
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence, TextIO
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence, TextIO, TypeVar
 
-from boardlab.layouts.common import MeasuredPace
+from boardlab.layouts.common import GameDefinition, MeasuredPace
 from boardlab.layouts.errors import BoardlabError, DefinitionError, Problem, one_line
+
+if TYPE_CHECKING:
+    from boardlab.analysis.store import ResultStore
+    from boardlab.analysis.sweep import Point
+
+_T = TypeVar("_T")
+#: a loaded definition, of whichever game
+_D = TypeVar("_D", bound=GameDefinition)
 
 #: the columns of a playtest log, in the order `write_log` writes them
 COLUMNS = ("date", "variant", "players", "seats", "started", "winners", "scores", "ranking", "turns", "rounds",
@@ -207,7 +215,7 @@ def check_row(row: dict, context: LogContext) -> tuple[TableGame | None, list[tu
     None and its problems as (column, message) pairs, every problem of the row."""
     problems: list[tuple[str, str]] = []
 
-    def checked(column, read):
+    def checked(column: str, read: Callable[[str], _T]) -> _T | None:
         text = (row.get(column) or "").strip()
         try:
             return read(text)
@@ -392,7 +400,7 @@ def write_log(games: Iterable[TableGame], stream: TextIO) -> None:
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(COLUMNS)
     for game in games:
-        def joined(values):
+        def joined(values: Sequence[str] | None) -> str:
             return "" if values is None else SEPARATOR.join(values)
         writer.writerow([
             game.date, game.variant, game.players, joined(game.seats), game.seats[0], game.winner_names(),
@@ -451,7 +459,7 @@ def measured_paces(games: Iterable[TableGame], definition: str, unit: str) -> tu
     return tuple(out)
 
 
-def with_measured_pace(definition, store):
+def with_measured_pace(definition: _D, store: ResultStore) -> _D:
     """`definition` with the paces its playtests in `store` measure (`measured_paces`), which then
     replace its stated pace for table minutes (`report.sections.pace`); the definition itself when
     none is measured or the definition type cannot carry one (its hash never changes)."""
@@ -470,7 +478,7 @@ def with_measured_pace(definition, store):
     return dataclasses.replace(definition, measured_paces=paces) if paces else definition
 
 
-def carry_measured_pace(points, definition, store) -> None:
+def carry_measured_pace(points: Iterable[Point], definition: GameDefinition, store: ResultStore) -> None:
     """Give every playable sweep or tune point (`sweep.Point`) the paces the playtests of the
     definition it varies measured: a point's rule change is taken not to change the time a turn or
     round takes at the table (its minutes are the point's lengths at the measured pace)."""

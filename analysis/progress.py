@@ -22,6 +22,7 @@ import os
 import sys
 import threading
 import time
+from typing import TextIO
 
 from boardlab.common import stopping
 from boardlab.common.notes import quiet
@@ -50,8 +51,8 @@ class Progress:
     """A one-line progress bar on stderr, shown only on a terminal and only after `delay` seconds
     (see the module docstring)."""
 
-    def __init__(self, total: int, label: str = "games", stream=None, delay: float = 2.0, tick: float = 1.0,
-                 estimate: float | None = None):
+    def __init__(self, total: int, label: str = "games", stream: TextIO | None = None, delay: float = 2.0,
+                 tick: float = 1.0, estimate: float | None = None) -> None:
         self.total, self.label, self.delay = total, label, delay
         self.estimate = estimate  # the phase's CPU seconds estimated before it began (`budget`), said on the line
         self.stream = stream if stream is not None else sys.stderr

@@ -43,10 +43,19 @@ scaled to `ALPHA`, so the report's false-discovery control reads it as any other
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
-from typing import Callable, Hashable
+from typing import TYPE_CHECKING, Any, Callable, Hashable, NoReturn, Sequence
 
 from boardlab.analysis.agents import WITHOUT, Agent
+
+if TYPE_CHECKING:
+    from boardlab.analysis.protocol import Game, Move, State
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.analysis.budget import Budget
+    from boardlab.analysis.report.jobs import Job
+    from boardlab.analysis.runner import AgentFactory, Backend, GameRecord
+    from boardlab.analysis.store import ResultStore
 
 #: the probe of an element: games of the full agent in every seat, stopping after the game in
 #: which its decisions reach PROBE_DECISIONS
@@ -77,32 +86,34 @@ class Restriction:
 class RestrictedView:
     """A state seen with only the `allowed` moves legal (see the module docstring)."""
 
-    def __init__(self, state, allowed: list):
+    def __init__(self, state: Any, allowed: list[Move]) -> None:
+        # Any: a `State`, or a view of one, of the game's own state class, whose every attribute
+        # (an engine's `observation` too) the view passes on
         self._state = state
         self._allowed = allowed
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._state, name)
 
-    def legal_moves(self) -> list:
+    def legal_moves(self) -> list[Move]:
         return self._allowed
 
-    def legal_codes(self) -> list:
+    def legal_codes(self) -> list[Move]:
         return self._allowed
 
-    def apply_code(self, code) -> None:
+    def apply_code(self, code: Move) -> None:
         self._state.apply(code)
 
-    def move_of_code(self, code):
+    def move_of_code(self, code: Move) -> Move:
         return code
 
-    def random_move(self, rng):
+    def random_move(self, rng: random.Random) -> Move:
         return self._allowed[rng.randrange(len(self._allowed))]
 
-    def clone(self):
+    def clone(self) -> State:
         return self._state.clone()
 
-    def observation(self, *args):
+    def observation(self, *args: object) -> RestrictedView:
         return RestrictedView(self._state.observation(*args), self._allowed)
 
 
@@ -114,7 +125,7 @@ class BarredAgent(Agent):
         self.restriction = restriction
         self.name = f"{agent.name}{WITHOUT}{restriction.name}"
 
-    def choose(self, state, rng):
+    def choose(self, state: Any, rng: random.Random) -> Hashable:
         moves = state.legal_moves()
         allowed = [move for move in moves if not self.restriction.bars(state, move)]
         if not allowed or len(allowed) == len(moves):
@@ -122,13 +133,13 @@ class BarredAgent(Agent):
         return self.agent.choose(RestrictedView(state, allowed), rng)
 
 
-def barred_factory(base, element: str, game) -> BarredAgent:
+def barred_factory(base: AgentFactory, element: str, game: Game) -> BarredAgent:
     """The factory(game) body of `BASE-without-ELEMENT`: `base(game)` barred from the game's element."""
     return BarredAgent(base(game), game.restriction(element))
 
 
-def effects(definition, players: int, games: int, seed: int, store, backend=None, progress: bool = False,
-            budget=None) -> dict:
+def effects(definition: GameDefinition, players: int, games: int, seed: int, store: ResultStore,
+            backend: Backend | None = None, progress: bool = False, budget: Budget | None = None) -> dict:
     """Restricted play of every element the game declares: the game's restricted agent
     (`Game.restricted_agent`) in one seat against the same agent barred from the element in the
     others, `games` games each (rounded up to whole rotations of the seats), through the results
@@ -136,8 +147,8 @@ def effects(definition, players: int, games: int, seed: int, store, backend=None
     return effects_at(definition, [players], games, seed, store, backend, progress, budget)[players]
 
 
-def effects_at(definition, counts: list[int], games: int, seed: int, store, backend=None,
-               progress: bool = False, budget=None) -> dict[int, dict]:
+def effects_at(definition: GameDefinition, counts: list[int], games: int, seed: int, store: ResultStore,
+               backend: Backend | None = None, progress: bool = False, budget: Budget | None = None) -> dict[int, dict]:
     """`effects` at every player count of `counts`, {players: effects}, all their games sent to
     the backend at once.
 
@@ -223,7 +234,7 @@ def first_look(games: int, players: int) -> int:
     return half if half >= LOOK_ROTATIONS * players and games - half >= LOOK_ROTATIONS * players else 0
 
 
-def _two_sided(records, plan) -> float:
+def _two_sided(records: Sequence[GameRecord], plan: tuple[int, str, Restriction, dict, Job]) -> float:
     """The two-sided binomial p-value of a plan's (`effects_at`) records: the full agent's share of
     the decided games against the fair one, at the rotation groups' effective size (`skill.Pairing.counts`)."""
     from boardlab.analysis.skill import Pairing, gain_p_value
@@ -233,7 +244,7 @@ def _two_sided(records, plan) -> float:
     return gain_p_value(*pairing.counts(), pairing.fair, "two-sided")
 
 
-def probe(definition, players: int, restriction: Restriction, agent: str, seed: int,
+def probe(definition: GameDefinition, players: int, restriction: Restriction, agent: str, seed: int,
           games: int = PROBE_GAMES, decisions: int = PROBE_DECISIONS, seconds: float | None = None) -> dict:
     """How often barring `restriction` changes `agent`'s move: {"games", "decisions" (the agent's,
     every seat), "binding" (those where barring takes a move away and leaves one), "changed" (those
@@ -249,7 +260,7 @@ def probe(definition, players: int, restriction: Restriction, agent: str, seed: 
     full, barred = factories[agent](game), BarredAgent(factories[agent](game), restriction)
     counts = {"games": 0, "decisions": 0, "binding": 0, "changed": 0}
 
-    def observe(state) -> None:
+    def observe(state: State) -> None:
         counts["decisions"] += 1
         moves = state.legal_moves()
         allowed = [move for move in moves if not restriction.bars(state, move)]
@@ -272,8 +283,8 @@ def probe(definition, players: int, restriction: Restriction, agent: str, seed: 
     return counts
 
 
-def _probed(definition, players: int, restriction: Restriction, agent: str, seed: int, store,
-            seconds: float | None = None) -> dict:
+def _probed(definition: GameDefinition, players: int, restriction: Restriction, agent: str, seed: int,
+            store: ResultStore, seconds: float | None = None) -> dict:
     """`probe`, through the results store; a probe that `seconds` of CPU cut short is stored as such."""
     from boardlab.analysis.store import definition_hash, engine_fingerprint
     from boardlab.layouts.registry import game_entry
@@ -296,9 +307,9 @@ class _Missing(Exception):
     pass
 
 
-def _lookup(store, key: dict):
+def _lookup(store: ResultStore, key: dict) -> dict | None:
     """What the store holds under `key`, or None (nothing is computed or written)."""
-    def missing():
+    def missing() -> NoReturn:
         raise _Missing
 
     try:

@@ -47,10 +47,18 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 
 from boardlab.analysis.stats import benjamini_hochberg, wilson_interval
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.analysis.budget import Budget
+    from boardlab.analysis.protocol import Game
+    from boardlab.analysis.runner import Backend, GameRecord
+    from boardlab.analysis.store import ResultStore
 
 #: significance level of a gain (one-sided), and the false-discovery rate of the depth
 ALPHA = 0.05
@@ -94,7 +102,7 @@ class Pairing:
     def fair(self) -> float:
         return 1 / self.players
 
-    def add(self, records) -> "Pairing":
+    def add(self, records: Iterable[GameRecord]) -> "Pairing":
         """Count `records` (runner.GameRecord of this pairing) and test the gain; the share's
         interval and its test take the rotation group (a deal, played with the tested level in
         every seat) as their unit (`levels.clustered_share`, `counts`): the games of a deal share
@@ -181,7 +189,7 @@ def gain_p_value(wins: float, decided: float, fair: float, alternative: str = "g
     return min(1.0, 2 * min(greater, less))
 
 
-def smallest_gain(definition) -> float:
+def smallest_gain(definition: GameDefinition) -> float:
     """The gain in share a 'no gain' step rules out: the definition's `analysis.difference`, or
     `DEFAULT_DIFFERENCE` for a definition without an analysis table (a toy game's)."""
     return getattr(getattr(definition, "analysis", None), "difference", DEFAULT_DIFFERENCE)
@@ -264,10 +272,10 @@ def ratings(levels: list[str], pairings: list[Pairing]) -> Ratings:
     rows = [(index[p.agent], index[p.below], math.log(p.players - 1), p.wins + PRIOR_WINS, p.losses + PRIOR_WINS)
             for p in pairings]
 
-    def full(free):
+    def full(free: np.ndarray) -> np.ndarray:
         return np.concatenate([[0.0], free])
 
-    def negative_log_likelihood(free):
+    def negative_log_likelihood(free: np.ndarray) -> tuple[float, np.ndarray]:
         theta = full(free)
         value, grad = 0.0, np.zeros(k)
         for a, b, offset, won, lost in rows:
@@ -279,7 +287,7 @@ def ratings(levels: list[str], pairings: list[Pairing]) -> Ratings:
             grad[b] += g
         return value, grad[1:]
 
-    def information(free):  # the Hessian of the negative log-likelihood (all levels)
+    def information(free: np.ndarray) -> np.ndarray:  # the Hessian of the negative log-likelihood (all levels)
         theta = full(free)
         hessian = np.zeros((k, k))
         for a, b, offset, won, lost in rows:
@@ -380,15 +388,16 @@ def rounded_games(games: int, players: int) -> int:
     return -(-games // players) * players
 
 
-def trace(definition, players: int, games: int, max_budget: int, seed: int, store, backend=None,
-          progress: bool = False) -> dict:
+def trace(definition: GameDefinition, players: int, games: int, max_budget: int, seed: int, store: ResultStore,
+          backend: Backend | None = None, progress: bool = False) -> dict:
     """The skill trace of a definition at a player count, its games through the results store
     (missing blocks only) on `backend` (see the module docstring); a dict for JSON."""
     return traces(definition, [players], games, max_budget, seed, store, backend, progress)[players]
 
 
-def traces(definition, counts: list[int], games: int, max_budget: int, seed: int, store, backend=None,
-           progress: bool = False, cpu_minutes: float | None = None, budget=None) -> dict[int, dict]:
+def traces(definition: GameDefinition, counts: list[int], games: int, max_budget: int, seed: int, store: ResultStore,
+           backend: Backend | None = None, progress: bool = False, cpu_minutes: float | None = None,
+           budget: Budget | None = None) -> dict[int, dict]:
     """`trace` at every player count of `counts`, {players: trace}: the ladders climb together,
     one level of every ladder still climbing per round, so each round's games go to the backend
     at once (the same games, and so the same numbers, as one `trace` per count).
@@ -494,7 +503,7 @@ def _result(climb: dict, players: int, games: int, max_budget: int, seed: int) -
 OPTIMAL_GAMES = 40
 
 
-def perfect_distance(game, solved: dict, pairings: list[Pairing], games: int, seed: int) -> dict:
+def perfect_distance(game: Game, solved: dict, pairings: list[Pairing], games: int, seed: int) -> dict:
     """How far the ladder's strongest bot is from perfect play in a solved game: the bot (the
     level perfect play was played against), its share of the decided games against perfect play
     with its interval, and its share of optimal moves at the decisions that matter over `games`

@@ -67,7 +67,8 @@ import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from boardlab.common import files
 from boardlab.layouts.errors import BoardlabError, one_line
@@ -75,7 +76,10 @@ from boardlab.layouts.registry import game_entry
 
 if TYPE_CHECKING:  # the runner brings numpy: loaded when records are read, not to name the store's path
     from boardlab.analysis.playtests import TableGame
-    from boardlab.analysis.runner import GameRecord
+    from boardlab.analysis.progress import Progress
+    from boardlab.analysis.protocol import Game
+    from boardlab.analysis.runner import AgentFactory, GameRecord
+    from boardlab.layouts.common import GameDefinition
 
 #: bump when the tables or the record encoding change
 SCHEMA_VERSION = 2
@@ -110,7 +114,7 @@ class ConfigKey:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-def canonical(value):
+def canonical(value: object) -> object:
     """A JSON-ready form of a definition (dataclasses, tuples, dicts), with sorted keys.
 
     Fields the loader sets (`variant`, `source`: where it came from, not what it says) are left out,
@@ -128,7 +132,7 @@ def canonical(value):
     return value
 
 
-def definition_hash(definition) -> str:
+def definition_hash(definition: GameDefinition) -> str:
     """SHA-256 (hex) of a loaded definition's content: every section, as the engines see it.
 
     Two files that load to the same definition have the same hash; any changed key changes it.
@@ -141,7 +145,7 @@ def definition_hash(definition) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _source(module) -> str:
+def _source(module: ModuleType) -> str:
     """The file a module was loaded from."""
     assert module.__file__ is not None  # a module of files, not a namespace package
     return module.__file__
@@ -234,7 +238,7 @@ class ResultStore:
     :raises StoreError: when the file exists but is not a results store, or is damaged.
     """
 
-    def __init__(self, path: str | os.PathLike, notice=None):
+    def __init__(self, path: str | os.PathLike, notice: Callable[[str], object] | None = None) -> None:
         self.path = Path(path)
         self.notice = notice if notice is not None else (lambda line: print(line, file=sys.stderr))
         if self.path.is_dir():
@@ -309,11 +313,11 @@ class ResultStore:
     def __enter__(self) -> "ResultStore":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @contextlib.contextmanager
-    def _guarded(self):
+    def _guarded(self) -> Iterator[None]:
         """SQLite's errors (a read-only file, a full disk, a table changed under us) and records
         that do not decode, as one `StoreError` naming the file."""
         try:
@@ -364,7 +368,7 @@ class ResultStore:
                 raise KeyError(f"{games - len(found)} of {games} games of {config[:12]} are not stored")
             return found
 
-    def record_chunks(self, config: str, games: int, size: int = 8192):
+    def record_chunks(self, config: str, games: int, size: int = 8192) -> Iterator[list[GameRecord]]:
         """Games 0..games-1 of a configuration as `records` gives them, in lists of at most `size`
         (a caller that tallies them never holds every record at once).
 
@@ -387,8 +391,9 @@ class ResultStore:
                                   (config, games)).fetchone()
             return float(row[0])
 
-    def cached(self, key: dict, compute):
-        """The JSON-ready result of `compute()` for `key`, computed once and then read from the store.
+    def cached(self, key: dict, compute: Callable[[], object]) -> Any:
+        """The JSON-ready result of `compute()` for `key`, computed once and then read from the store
+        (Any: the JSON value as `json.loads` gives it back, of the shape `compute` made).
 
         For deterministic results other than game records (exact tables, deal statistics): `key`
         must hold everything they depend on (include an engine fingerprint).
@@ -481,15 +486,16 @@ class ResultStore:
 
 
 
-def config_key(game, agent_names: Sequence[str], seed: int, seat_rotation: bool) -> ConfigKey:
+def config_key(game: Game, agent_names: Sequence[str], seed: int, seat_rotation: bool) -> ConfigKey:
     """The `ConfigKey` of a simulation of `game` (a `protocol.Game` built from a definition)."""
     definition = game.definition
     return ConfigKey(game.id, definition_hash(definition), game.variant, game.players, tuple(agent_names), seed,
                      seat_rotation, engine_fingerprint(game_entry(game.id).engine))
 
 
-def run_stored(store: ResultStore, game, agents, games: int, seed: int, agent_names: Sequence[str],
-               workers: int | None = None, seat_rotation: bool = True, progress=None) -> tuple[list[GameRecord], dict]:
+def run_stored(store: ResultStore, game: Game, agents: Sequence[AgentFactory], games: int, seed: int,
+               agent_names: Sequence[str], workers: int | None = None, seat_rotation: bool = True,
+               progress: Progress | None = None) -> tuple[list[GameRecord], dict]:
     """`runner.run` through the store: play only the missing blocks, save each as it finishes.
 
     Returns (records read back from the store, summary); the summary's `seconds` is the compute
@@ -507,7 +513,7 @@ def run_stored(store: ResultStore, game, agents, games: int, seed: int, agent_na
     return records, runner.summarize(game, match, records, round(store.seconds(config, games), 3))
 
 
-def games_to_play(store: ResultStore, game, agents, games: int, seed: int, agent_names: Sequence[str],
+def games_to_play(store: ResultStore, game: Game, agents: Sequence[AgentFactory], games: int, seed: int, agent_names: Sequence[str],
                   seat_rotation: bool = True) -> int:
     """How many of a simulation's games are not stored yet (for progress bars)."""
     from boardlab.analysis import runner

@@ -26,12 +26,18 @@ import re
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 from boardlab.layouts.errors import BoardlabError, DefinitionError
 from boardlab.layouts.limits import MAX_INTEGER_DIGITS
 from boardlab.layouts.loader import load_with
 from boardlab.layouts.schema import key_field, key_names, type_name
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.analysis.budget import Budget
+    from boardlab.analysis.runner import Backend, GameRecord
+    from boardlab.analysis.store import ResultStore
 
 #: sections whose keys change how a game looks, never how it plays: a sweep never varies them
 NO_PLAY_SECTIONS = ("print", "rulebook", "colours", "layout", "icons")
@@ -153,7 +159,7 @@ def parse_values(text: str, tp: Any, key: str) -> tuple:
     return values
 
 
-def parse_axis(base: str, definition, text: str, flag: str = "--vary") -> Axis:
+def parse_axis(base: str, definition: GameDefinition, text: str, flag: str = "--vary") -> Axis:
     """`KEY=VALUES` as an axis of `definition` (loaded from `base`), every value checked by the schema.
 
     :raises BoardlabError: one line: no '=', an unknown key, a key of a section that changes no
@@ -257,7 +263,7 @@ def playable_grid(base: str, axes: Sequence[Axis], players: int) -> list[Point]:
 
 # -- what a point measures ---------------------------------------------------------------------
 
-def metric_names(definition) -> list[str]:
+def metric_names(definition: GameDefinition) -> list[str]:
     """The headline metrics a point of `definition` has (`metrics.HEADLINE` shown by a sweep;
     minutes only with a stated pace)."""
     from boardlab.analysis.report.metrics import HEADLINE
@@ -267,14 +273,14 @@ def metric_names(definition) -> list[str]:
     return [m.id for m in HEADLINE if m.sweep and (not m.per_minute or pace(definition, unit))]
 
 
-def _unit(definition) -> str:
+def _unit(definition: GameDefinition) -> str:
     from boardlab.analysis import engines
 
     game = engines.make_game(definition, definition.game.min_players)
     return game.length_unit
 
 
-def own_figures(records) -> list[str]:
+def own_figures(records: Sequence[GameRecord]) -> list[str]:
     """The game's own per-game figures: the keys of a record's stats that hold a number in every game."""
     if not records:
         return []
@@ -283,7 +289,7 @@ def own_figures(records) -> list[str]:
                                    for r in records)]
 
 
-def point_metrics(records, definition, players: int) -> dict[str, dict]:
+def point_metrics(records: Sequence[GameRecord], definition: GameDefinition, players: int) -> dict[str, dict]:
     """Every headline metric of one point's games that a sweep shows (`metrics.HEADLINE`), each
     {"value", "ci95", "n"} (n: the games it counts; `metrics.point_value`), then the game's own
     per-game figures (mean, normal 95% interval).
@@ -308,8 +314,9 @@ def point_metrics(records, definition, players: int) -> dict[str, dict]:
     return out
 
 
-def play_points(points: Sequence[Point], players: int, agent: str, games: int, seed: int, store,
-                workers: int | None = None, progress: bool = True, backend=None, estimate: float | None = None) -> None:
+def play_points(points: Sequence[Point], players: int, agent: str, games: int, seed: int, store: ResultStore,
+                workers: int | None = None, progress: bool = True, backend: Backend | None = None,
+                estimate: float | None = None) -> None:
     """Play `games` games at every playable point (all on seed `seed`) through the results store,
     all the points' missing blocks together, and measure each (`point.metrics`); `estimate`: the
     CPU seconds a budget expects of them, on the progress line."""
@@ -348,8 +355,8 @@ class SweepOptions:
     quick: bool = False
 
 
-def sized_games(points_by_players: dict[int, list[Point]], agent: str, games: int, seed: int, store,
-                budget) -> dict[int, int]:
+def sized_games(points_by_players: dict[int, list[Point]], agent: str, games: int, seed: int, store: ResultStore,
+                budget: Budget) -> dict[int, int]:
     """{players: games per point} within `budget` (`budget.Budget`, phase "points"): every point of a
     player count plays the same games (a sweep compares points on common seeds), their cost per game
     probed on a few points (`budget.sampled_cost`); at least one rotation of the seats."""
@@ -369,7 +376,7 @@ def sized_games(points_by_players: dict[int, list[Point]], agent: str, games: in
     return dict(zip(counts, budget.fit("points", asks)))
 
 
-def sweep(base: str, definition, axes: Sequence[Axis], store, options: SweepOptions,
+def sweep(base: str, definition: GameDefinition, axes: Sequence[Axis], store: ResultStore, options: SweepOptions,
           grids: dict[int, list[Point]] | None = None) -> dict:
     """The sweep's result (JSON-ready): every point at every player count, played or refused.
 
@@ -407,14 +414,14 @@ def sweep(base: str, definition, axes: Sequence[Axis], store, options: SweepOpti
     return out
 
 
-def _get(definition, key: tuple[str, ...]) -> Any:
+def _get(definition: object, key: tuple[str, ...]) -> Any:
     value = definition
     for part in key:
         value = getattr(value, part)
     return value
 
 
-def known_metrics(definition, players: int, agent: str, wanted: Sequence[str] = ()) -> list[str]:
+def known_metrics(definition: GameDefinition, players: int, agent: str, wanted: Sequence[str] = ()) -> list[str]:
     """The metrics a point of `definition` measures: the headline ones, and - only when `wanted`
     names something else - the game's own per-game figures, read from one game of the written
     rules played here (not stored, not counted anywhere)."""

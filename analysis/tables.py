@@ -84,7 +84,7 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _NUMERIC_CELL = re.compile(rf"(?P<num>{_NUMBER})(?:/(?P<den>\d+))?(?P<pct>%)?(?: \((?P<note>[^()]*)\))?")
 
 
-def csv_cell(value) -> tuple[str, str, str]:
+def csv_cell(value: object) -> tuple[str, str, str]:
     """(value, exact, label) of one table cell for the CSV: a number as a decimal a spreadsheet
     reads as a number; an exact number (a whole number, a fraction) also as it is in `exact`
     (empty: `value` is rounded); the words a table puts in brackets after a number (a player's

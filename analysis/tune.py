@@ -24,12 +24,17 @@ import math
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.analysis.report.metrics import find_metric
 from boardlab.analysis.sweep import Axis, Point, play_points, playable_grid, value_text
 from boardlab.layouts.errors import BoardlabError
 from boardlab.common.notes import quiet
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+    from boardlab.analysis.budget import Budget
+    from boardlab.analysis.store import ResultStore
 
 #: the largest target of a goal either way (a length of a million turns is already no game)
 MAX_GOAL = 1_000_000
@@ -173,7 +178,8 @@ class TuneOptions:
 SHARES = {"race": 70, "confirmation": 30}
 
 
-def _round_cost(points: Sequence[Point], n: int, agent: str, games: int, seed: int, store, budget) -> float:
+def _round_cost(points: Sequence[Point], n: int, agent: str, games: int, seed: int, store: ResultStore,
+                budget: Budget) -> float:
     """CPU seconds per game of all `points` together at `games` games (a probe of a few of them)."""
     from boardlab.analysis.budget import sampled_cost
     from boardlab.analysis.report.jobs import Job
@@ -226,8 +232,8 @@ def _changes(point: Point, written: dict[str, Any], axes: Sequence[Axis]) -> flo
     return total
 
 
-def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], store, options: TuneOptions,
-         points: Sequence[Point] | None = None) -> dict:
+def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Sequence[Goal], store: ResultStore,
+         options: TuneOptions, points: Sequence[Point] | None = None) -> dict:
     """The race and the confirmation run (see the module docstring); the result is JSON-ready.
 
     `points` is the grid of `axes` when the caller has made it already (`playable_grid`).
@@ -321,7 +327,7 @@ def tune(base: str, definition, axes: Sequence[Axis], goals: Sequence[Goal], sto
             "confirmation_games": confirm_games, "budget": _budget_data(budget, cut)}
 
 
-def _budget_data(budget, cut: str) -> dict:
+def _budget_data(budget: Budget, cut: str) -> dict:
     """What the tune's budget bought: the race's rounds and the confirmation run it paid for, and
     where it stopped the race (empty: it did not)."""
     bought = budget.bought()
