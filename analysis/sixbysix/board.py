@@ -16,8 +16,12 @@ as players drop out, so they stay uncovered.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
 
 from boardlab.analysis.sixbysix.dice import sum_distribution
+
+if TYPE_CHECKING:
+    from boardlab.layouts.sixbysix import Definition
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,7 @@ class PlayerCountCoverage:
     card_is_a_row: bool  # and those numbers are one row of the board layout
 
 
-def possible_sums(faces, players: int) -> frozenset[int]:
+def possible_sums(faces: Sequence[int], players: int) -> frozenset[int]:
     """The sums that `players` dice with `faces` can show.
 
     >>> sorted(possible_sums((1, 2, 3, 4, 5, 6), 2)) == list(range(2, 13))
@@ -42,7 +46,7 @@ def possible_sums(faces, players: int) -> frozenset[int]:
     return frozenset(sum_distribution(faces, players).support())
 
 
-def live_numbers(definition, players: int) -> frozenset[int]:
+def live_numbers(definition: Definition, players: int) -> frozenset[int]:
     """Board numbers some count of min_players .. `players` dice can still roll.
 
     >>> from boardlab.layouts import load
@@ -56,7 +60,7 @@ def live_numbers(definition, players: int) -> frozenset[int]:
     return frozenset(live) & frozenset(definition.board.numbers)
 
 
-def allowed_numbers(definition, players: int) -> tuple[int, ...]:
+def allowed_numbers(definition: Definition, players: int) -> tuple[int, ...]:
     """The numbers a marker may stand on with `players` active players, in increasing order.
 
     With `covering` the dead numbers are covered (by the eliminated players' cards and, when the
@@ -71,7 +75,7 @@ def allowed_numbers(definition, players: int) -> tuple[int, ...]:
     return tuple(sorted(definition.board.numbers))
 
 
-def coverage(definition) -> dict[int, PlayerCountCoverage]:
+def coverage(definition: Definition) -> dict[int, PlayerCountCoverage]:
     """Player count -> what the board looks like to that many players (min..max players)."""
     faces = definition.dice.faces
     board = frozenset(definition.board.numbers)
@@ -107,7 +111,7 @@ class BoardCheck:
         return not self.missing and not self.never_rolled
 
 
-def board_check(definition) -> BoardCheck:
+def board_check(definition: Definition) -> BoardCheck:
     """Compare the board numbers with the sums of min_players .. max_players dice.
 
     >>> from boardlab.layouts import load
@@ -119,7 +123,7 @@ def board_check(definition) -> BoardCheck:
     return BoardCheck(tuple(sorted(needed)), tuple(sorted(needed - board)), tuple(sorted(board - needed)))
 
 
-def live_numbers_unbounded(definition) -> frozenset[int]:
+def live_numbers_unbounded(definition: Definition) -> frozenset[int]:
     """Every sum some allowed player count can roll, whether or not it is on the board."""
     out: set[int] = set()
     for n in range(definition.game.min_players, definition.game.max_players + 1):

@@ -49,7 +49,7 @@ import dataclasses
 import random
 import re
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
 from boardlab.analysis.agents import Agent, AgentTable, RandomAgent
 from boardlab.analysis.protocol import CHANCE, TERMINAL, Game, IllegalMoveError, State
@@ -60,6 +60,11 @@ from boardlab.analysis.sixbysix.dice import die_distribution, sum_probabilities
 from boardlab.analysis.sixbysix.faces import best_face
 from boardlab.analysis.sixbysix.markers import GREEDY, Chooser
 from boardlab.layouts.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.analysis.sixbysix.search import SearchAgent
+    from boardlab.analysis.sixbysix.summary import SixBySixTally
+    from boardlab.analysis.tally import SummaryTally
 
 LEADS = ("fixed", "rotate")
 
@@ -105,7 +110,8 @@ class SixBySixGame(Game[sixbysix_schema.Definition]):
 
     length_unit = "rounds"
 
-    def __init__(self, definition, players: int, lead: str | None = None, compare_lead: bool = True):
+    def __init__(self, definition: sixbysix_schema.Definition, players: int, lead: str | None = None,
+                 compare_lead: bool = True) -> None:
         super().__init__(definition, players)
         definition.game.check_players(players)
         self.lead = definition.rules.lead if lead is None else lead
@@ -144,7 +150,7 @@ class SixBySixGame(Game[sixbysix_schema.Definition]):
             self._twin = SixBySixGame(self.definition, self.players, lead=other, compare_lead=False)
         return self._twin
 
-    def play_block(self, match: Match, start: int, stop: int):
+    def play_block(self, match: Match, start: int, stop: int) -> list[GameRecord]:
         """Games start..stop-1 (by `play_range`); with `compare_lead`, each again under the other lead.
 
         The twin game uses the same chance and agent seeds (common random numbers); its result
@@ -169,18 +175,18 @@ class SixBySixGame(Game[sixbysix_schema.Definition]):
         from boardlab.analysis.sixbysix.summary import summarize_records
         return summarize_records(self, records)
 
-    def tally(self, match):
+    def tally(self, match: Match) -> SixBySixTally:
         """The figures of `summarize`, streamed (`summary.SixBySixTally`: counts, no records)."""
         from boardlab.analysis.sixbysix.summary import SixBySixTally
         return SixBySixTally(self)
 
-    def block_size(self, match) -> int | None:
+    def block_size(self, match: Match) -> int | None:
         """`KERNEL_BLOCK` games a block when the compiled kernel plays the match (a block's seeds,
         tables and tally are numpy calls whose cost is per call), else the runner's default."""
         from boardlab.analysis.sixbysix import kernel
         return KERNEL_BLOCK if kernel.choosers_of(match) is not None else None
 
-    def tally_block(self, match, start: int, stop: int):
+    def tally_block(self, match: Match, start: int, stop: int) -> SummaryTally | None:
         """The summary tally of games start..stop-1 straight from the compiled kernel's arrays
         (`kernel.tally_block`, no record built), or None when the kernel does not play them."""
         from boardlab.analysis.sixbysix.kernel import tally_block
@@ -291,7 +297,7 @@ class SixBySixState(State):
     def sample_chance(self, rng: random.Random) -> int:
         return self.game.die.sample(rng)
 
-    def apply(self, move) -> None:
+    def apply(self, move: Any) -> None:  # a `Move` or a die face: whatever a caller gives, checked here
         """Play a `Move` (decision node) or a die face (chance node).
 
         :raises IllegalMoveError: on an illegal move or at a terminal state.
@@ -341,7 +347,7 @@ class SixBySixState(State):
                 f"active={self.active}, lead={self.lead})")
 
     # -- rules ------------------------------------------------------------------------------
-    def _place(self, move) -> None:
+    def _place(self, move: Any) -> None:  # checked here: anything that is not a (face, number) pair is refused
         seat = self.order[self.step]
         try:
             face, number = move
@@ -361,7 +367,7 @@ class SixBySixState(State):
             self.step = 0
             self.rolling = True
 
-    def _roll(self, face) -> None:
+    def _roll(self, face: int) -> None:
         if self.game.die.weight(face) == 0:
             raise IllegalMoveError(f"{face} is not a face of the die {self.game.faces}")
         seat = self.order[self.step]
@@ -461,7 +467,7 @@ class MarkerAgent(Agent):
         return Move(best_face(self.game.faces, active, number, among=faces), number)
 
 
-def marker_choosers(agents) -> list[Chooser | None] | None:
+def marker_choosers(agents: Iterable[Agent]) -> list[Chooser | None] | None:
     """Per agent, its marker chooser (None for the common random agent), or None when an agent
     is of another kind (the compiled kernel plays only these two kinds)."""
     choosers: list[Chooser | None] = []
@@ -486,7 +492,7 @@ def play_range(match: Match, start: int, stop: int) -> list[GameRecord]:
     return [play_one(match, i) for i in range(start, stop)]
 
 
-def _favourite_factory(number: int | None):
+def _favourite_factory(number: int | None) -> Callable[[SixBySixGame], MarkerAgent]:
     def factory(game: SixBySixGame) -> MarkerAgent:
         favourite = game.definition.analysis.favourite_number if number is None else number
         numbers = game.definition.board.numbers
@@ -497,12 +503,12 @@ def _favourite_factory(number: int | None):
     return factory
 
 
-def make_game(definition, players: int) -> SixBySixGame:
+def make_game(definition: sixbysix_schema.Definition, players: int) -> SixBySixGame:
     """The engine entry point (the `engine` part of the game's registry entry)."""
     return SixBySixGame(definition, players)
 
 
-def _search_factory(samples: int):
+def _search_factory(samples: int) -> Callable[[Game], SearchAgent]:
     from boardlab.analysis.sixbysix.search import search_agent  # it imports this module
     return search_agent(samples)
 

@@ -3,12 +3,17 @@ of the dice sum."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from boardlab.analysis.report.document import chart
 from boardlab.analysis.sixbysix.dice import sum_probabilities
 from boardlab.analysis.tables import fraction_text
 
+if TYPE_CHECKING:
+    from boardlab.layouts.sixbysix import Definition
 
-def report_extras(definition, players: int, seed: int) -> tuple[list, dict]:
+
+def report_extras(definition: Definition, players: int, seed: int) -> tuple[list, dict]:
     """The exact distribution of the dice sum, as a bar chart."""
     probabilities = sum_probabilities(tuple(definition.dice.faces), players)
     sums = sorted(probabilities)

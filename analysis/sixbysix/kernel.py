@@ -19,15 +19,25 @@ numbers per player count, `chips`, `max_rounds`) and any die (a face drawn by in
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING, Sequence, cast
 
 import numpy as np
 from boardlab.analysis.jit import njit
 
 from boardlab.analysis.mersenne import STATE_WORDS, randrange, seed_state, twister_matches_python
-from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed
+from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, Match, derive_seed
 from boardlab.analysis.seeds import derive_seeds
 from boardlab.analysis.sixbysix.engine import CHECKPOINTS, chips_over_time, marker_choosers
 from boardlab.analysis.sixbysix.faces import best_face
+
+if TYPE_CHECKING:
+    from boardlab.analysis.sixbysix.engine import SixBySixGame
+    from boardlab.analysis.sixbysix.markers import Chooser
+    from boardlab.analysis.tally import SummaryTally
+
+#: a compiled function's array argument, and its integer (a Python int, or numpy's inside the kernel)
+Arr = np.ndarray
+Int = int | np.integer
 
 # per-game outputs: fields of `out[g]`
 (ROUNDS, UNFINISHED, WINNERS, FIRST_ELIMINATION, N_ELIM, NO_WINNER, LARGEST, HOUSE, BANK,
@@ -37,8 +47,9 @@ FIELDS = 10
 
 # -- the game -------------------------------------------------------------------------------
 @njit(cache=True)
-def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, bestface, rules, checkpoints,
-               out, chips_out, elim, bets_by_face, refunds_by_face, round_wins, snapshots, log, logged):
+def play_games(seeds: Arr, faces: Arr, face_slot: Arr, allowed: Arr, allowed_len: Arr, pref: Arr, pref_len: Arr,
+               bestface: Arr, rules: Arr, checkpoints: Arr, out: Arr, chips_out: Arr, elim: Arr, bets_by_face: Arr,
+               refunds_by_face: Arr, round_wins: Arr, snapshots: Arr, log: Arr, logged: Arr) -> None:
     """Play one game per row of `seeds` (chance seed, then one agent seed per seat).
 
     `allowed[k, :allowed_len[k]]`: the numbers open to markers with k active players;
@@ -164,7 +175,7 @@ def play_games(seeds, faces, face_slot, allowed, allowed_len, pref, pref_len, be
 
 
 @njit(cache=True)
-def round_order(active, start, order):
+def round_order(active: Arr, start: Int, order: Arr) -> tuple[Int, Int]:
     """(lead, k): the round's lead, the first active seat from seat `start` on, and the k active
     seats in playing order from it, written into `order[:k]`."""
     n = active.shape[0]
@@ -182,7 +193,7 @@ def round_order(active, start, order):
 
 
 @njit(cache=True)
-def round_winner(markers, order, k, total):
+def round_winner(markers: Arr, order: Arr, k: Int, total: Int) -> Int:
     """The seat whose marker stands on the dice's `total` among the round's `order[:k]`, or -1."""
     for i in range(k):
         if markers[order[i]] == total:
@@ -191,7 +202,7 @@ def round_winner(markers, order, k, total):
 
 
 # -- Python entry points --------------------------------------------------------------------
-def _tables(game, choosers) -> tuple:
+def _tables(game: SixBySixGame, choosers: Sequence[Chooser | None]) -> tuple:
     """The per-game arrays of `play_games` for a seat order of choosers (None: random)."""
     n = game.players
     faces = np.array(game.faces, dtype=np.int64)
@@ -221,7 +232,7 @@ def _tables(game, choosers) -> tuple:
     return faces, face_slot, allowed, allowed_len, pref, pref_len, bestface, rules, checkpoints
 
 
-def _cached_tables(game, choosers: tuple) -> tuple:
+def _cached_tables(game: SixBySixGame, choosers: tuple[Chooser | None, ...]) -> tuple:
     """`_tables`, computed once per game and seat order of choosers (the arrays are only read)."""
     cache = game.kernel_tables
     if choosers not in cache:
@@ -245,18 +256,19 @@ def game_seeds(seed: int, indices: np.ndarray, deals: np.ndarray, players: int) 
     return seeds
 
 
-def choosers_of(match) -> list | None:
+def choosers_of(match: Match) -> list[Chooser | None] | None:
     """Per agent of the match, its marker chooser (None for the random agent), or None when an
     agent is of another kind or this kernel's twister does not match Python's."""
     choosers = marker_choosers([factory(match.game) for factory in match.agents])
     return choosers if choosers is not None and twister_matches_python() else None
 
 
-def play_arrays(match, indices, choosers, log_room: int = 0) -> tuple:
+def play_arrays(match: Match, indices: Sequence[int], choosers: Sequence[Chooser | None],
+                log_room: int = 0) -> tuple[Arr, ...]:
     """The kernel's arrays of games `indices` of a match, row g for game indices[g]: (out, chips,
     elim, bets, refunds, wins, snapshots, log, logged) as `play_games` fills them, with room for
     `log_room` moves of each game in its log."""
-    game = match.game
+    game = cast("SixBySixGame", match.game)  # a 6x6 match
     n = game.players
     layouts = [match.seating(i) for i in indices]
     seeds = game_seeds(match.seed, np.array(indices, dtype=np.int64).reshape(-1),
@@ -289,9 +301,9 @@ def play_arrays(match, indices, choosers, log_room: int = 0) -> tuple:
     return arrays
 
 
-def play_records(match, indices, choosers) -> list:
+def play_records(match: Match, indices: Sequence[int], choosers: Sequence[Chooser | None]) -> list[GameRecord]:
     """The `GameRecord`s of games `indices` of a match, equal to `runner.play_one`'s."""
-    game = match.game
+    game = cast("SixBySixGame", match.game)  # a 6x6 match
     n = game.players
     layouts = [match.seating(i) for i in indices]
     out, chips, elim, bets, refunds, wins, snapshots, _, _ = play_arrays(match, indices, choosers)
@@ -323,7 +335,7 @@ def single_winner(out: np.ndarray, players: int) -> np.ndarray:
     return winner
 
 
-def tally_block(match, start: int, stop: int):
+def tally_block(match: Match, start: int, stop: int) -> SummaryTally | None:
     """The summary tally of games start..stop-1 straight from the kernel's arrays (no record
     built), with the replay under the other lead rule when the game compares leads; None when
     the kernel does not play the match (`choosers_of`).  Equal to the tally of `play_block`'s
@@ -334,7 +346,7 @@ def tally_block(match, start: int, stop: int):
     choosers = choosers_of(match)
     if choosers is None:
         return None
-    game = match.game
+    game = cast("SixBySixGame", match.game)  # a 6x6 match
     indices = list(range(start, stop))
     played = play_arrays(match, indices, choosers)
     out = played[0]
@@ -348,6 +360,6 @@ def tally_block(match, start: int, stop: int):
     if game.compare_lead:
         twin = dataclasses.replace(match, game=game.twin())
         other = play_arrays(twin, indices, choosers)[0]
-        own.add_other_lead(twin.game.lead, single_winner(other, game.players), other[:, UNFINISHED] != 0,
+        own.add_other_lead(cast("SixBySixGame", twin.game).lead, single_winner(other, game.players), other[:, UNFINISHED] != 0,
                            other[:, ROUNDS])
     return tally

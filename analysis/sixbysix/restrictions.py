@@ -13,16 +13,22 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
 from boardlab.analysis.restricted import Restriction
 from boardlab.analysis.sixbysix.markers import GREEDY
 
+if TYPE_CHECKING:
+    from boardlab.analysis.sixbysix.engine import SixBySixState
 
-def bets_another_face(state, move) -> bool:
+
+def bets_another_face(state: Any, move: Any) -> bool:  # a SixBySixState, a Move (Restriction takes any state)
     """The move bets a face other than the die's lowest."""
     return move.face != min(state.game.faces)
 
 
-def commonest_free_probability(state):
+def commonest_free_probability(state: SixBySixState) -> Fraction | int:
     """The probability of the commonest sum no marker holds yet this round (the first free number of
     the greedy order: most probable first)."""
     game = state.game
@@ -32,7 +38,7 @@ def commonest_free_probability(state):
     return game.probabilities[active].get(first, 0)
 
 
-def marks_another_sum(state, move) -> bool:
+def marks_another_sum(state: Any, move: Any) -> bool:
     """The move puts the marker on a free number less probable than the commonest free sum."""
     return state.game.probabilities[len(state.order)].get(move.number, 0) != commonest_free_probability(state)
 

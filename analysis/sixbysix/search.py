@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import functools
 import random
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -59,6 +60,12 @@ from boardlab.analysis.sixbysix.dice import sum_probabilities
 from boardlab.analysis.sixbysix.faces import face_values
 from boardlab.analysis.sixbysix.kernel import round_order, round_winner
 from boardlab.analysis.sixbysix.markers import GREEDY
+from boardlab.analysis.sixbysix.kernel import Arr, Int
+
+if TYPE_CHECKING:
+    from boardlab.analysis.protocol import Game
+    from boardlab.analysis.restricted import RestrictedView
+    from boardlab.analysis.sixbysix.engine import Move, SixBySixGame, SixBySixState
 
 #: free numbers tried per decision (greedy's order), and bet faces per number (best first)
 NUMBERS = 3
@@ -69,7 +76,7 @@ FACES = 2
 AHEAD = 0
 
 
-def candidates(state) -> list:
+def candidates(state: SixBySixState | RestrictedView) -> list[Move]:
     """The moves the search tries (see the module docstring): on the engine's own state from its
     free numbers; on a restricted view (`restricted.RestrictedView`) from its legal moves."""
     from boardlab.analysis.sixbysix.engine import Move, SixBySixState
@@ -78,11 +85,12 @@ def candidates(state) -> list:
     active = len(state.order)
     if type(state) is SixBySixState:
         free = set(state.free_numbers())
-        faces_of = {number: game.faces for number in free}
+        faces_of: Mapping[int, Sequence[int]] = {number: game.faces for number in free}
     else:
-        faces_of = {}
+        listed: dict[int, list[int]] = {}
         for move in state.legal_moves():
-            faces_of.setdefault(move.number, []).append(move.face)
+            listed.setdefault(move.number, []).append(move.face)
+        faces_of = listed
     numbers = [x for x in game.preference(GREEDY, active) if x in faces_of][:NUMBERS]
     out = []
     for number in numbers:
@@ -92,7 +100,7 @@ def candidates(state) -> list:
     return out
 
 
-def value(state, seat: int) -> float:
+def value(state: SixBySixState, seat: int) -> float:
     """What a position is worth to `seat` (see the module docstring)."""
     if state.terminal and not state.unfinished:
         return 1.0 / len(state.winning) if seat in state.winning else 0.0
@@ -105,7 +113,7 @@ def dice_samples(seed: int, samples: int, rounds: int, players: int, faces: int)
     return [[[rng.randrange(faces) for _ in range(players)] for _ in range(rounds)] for _ in range(samples)]
 
 
-def round_expectation(state, seat: int, die, sums, house: bool) -> float:
+def round_expectation(state: SixBySixState, seat: int, die: np.ndarray, sums: np.ndarray, house: bool) -> float:
     """The exact mean of X times the chips in play (the module docstring): `seat`'s chips once
     the dice of this round are rolled, plus the bank left then over the round's players, from a
     state whose markers are all placed and no die rolled (`die[face]`: a face's chance;
@@ -131,7 +139,7 @@ def round_expectation(state, seat: int, die, sums, house: bool) -> float:
     return state.chips[seat] + die[state.bets[seat]] + own + bank / k
 
 
-def plain_values(state, moves: list, seed: int, samples: int, ahead: int = AHEAD) -> list[float]:
+def plain_values(state: SixBySixState, moves: list[Move], seed: int, samples: int, ahead: int = AHEAD) -> list[float]:
     """The mean corrected value of each move over `samples` samples of dice from `seed`, played
     move by move on the engine's state (the slow, obvious twin of `_values`)."""
     from boardlab.analysis.sixbysix.engine import MarkerAgent
@@ -168,7 +176,7 @@ def plain_values(state, moves: list, seed: int, samples: int, ahead: int = AHEAD
     return means
 
 
-def _greedy_tables(game) -> tuple:
+def _greedy_tables(game: SixBySixGame) -> tuple:
     """The compiled kernel's tables of a game with greedy in every seat (faces, allowed numbers,
     greedy's preference order and best face per active count, rules), made once per game."""
     from boardlab.analysis.sixbysix.kernel import _tables
@@ -190,7 +198,7 @@ def _greedy_tables(game) -> tuple:
     return game.kernel_tables[key]
 
 
-def compiled_values(state, moves: list, seed: int, samples: int, ahead: int = AHEAD) -> list[float]:
+def compiled_values(state: SixBySixState, moves: list[Move], seed: int, samples: int, ahead: int = AHEAD) -> list[float]:
     """`plain_values` by `_values` (the same numbers)."""
     game = state.game
     n = game.players
@@ -206,8 +214,10 @@ def compiled_values(state, moves: list, seed: int, samples: int, ahead: int = AH
 
 
 @njit(cache=True)
-def _values(seed, samples, ahead, seat, chips0, active0, bank0, lead0, rounds0, order0, k0, step0, markers0, bets0,
-            move_face, move_number, faces, allowed, allowed_len, pref, pref_len, bestface, rules, die, sums, means):
+def _values(seed: np.uint64, samples: Int, ahead: Int, seat: Int, chips0: Arr, active0: Arr, bank0: Int, lead0: Int,
+            rounds0: Int, order0: Arr, k0: Int, step0: Int, markers0: Arr, bets0: Arr, move_face: Arr, move_number: Arr,
+            faces: Arr, allowed: Arr, allowed_len: Arr, pref: Arr, pref_len: Arr, bestface: Arr, rules: Arr, die: Arr,
+            sums: Arr, means: Arr) -> None:
     """`plain_values` over integer arrays: the rules as `kernel.play_games` plays them, from a
     position in the middle of a round (`order0[:k0]` the round's order, `step0` placed)."""
     n, max_rounds, fixed, house = rules[0], rules[2], rules[3], rules[4]
@@ -337,7 +347,7 @@ class SearchAgent(Agent):
         self.name = name
         self.compiled = compiled
 
-    def choose(self, state, rng: random.Random):
+    def choose(self, state: SixBySixState, rng: random.Random) -> Move:
         moves = candidates(state)
         if len(moves) == 1:
             return moves[0]
@@ -347,10 +357,10 @@ class SearchAgent(Agent):
         return moves[max(range(len(moves)), key=lambda i: (means[i], -i))]
 
 
-def search_agent(samples: int):
+def search_agent(samples: int) -> Callable[[Game], SearchAgent]:
     """The factory of `search-N` (N samples of dice per candidate move)."""
     return functools.partial(_make_search, samples)
 
 
-def _make_search(samples: int, game) -> SearchAgent:
+def _make_search(samples: int, game: Game) -> SearchAgent:
     return SearchAgent(samples, name=f"search-{samples}")

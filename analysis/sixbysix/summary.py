@@ -9,14 +9,19 @@ per-seat results of each lead rule come from the runner's `seat_results` (in the
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from boardlab.analysis.runner import seat_results
 from boardlab.analysis.stats import describe_lengths, format_p, two_proportion_test, wilson_interval
 from boardlab.analysis.tally import Histogram, SeatTally, Tally
 
+if TYPE_CHECKING:  # numpy is imported where the kernel's arrays are added, not to name the summary
+    import numpy as np
 
-def summarize_records(game, records: list) -> dict[str, Any]:
+    from boardlab.analysis.sixbysix.engine import SixBySixGame
+
+
+def summarize_records(game: SixBySixGame, records: list) -> dict[str, Any]:
     """The 6x6 part of a simulation summary (see `SixBySixGame.summarize`)."""
     stats = [r.stats for r in records]
     finished = [r.length for r in records if not r.unfinished]
@@ -67,7 +72,7 @@ class SixBySixTally(Tally):
     """`summarize_records`, streamed (see the module docstring): integer counts and sums by
     face, by checkpoint and by seat, histograms of rounds, and the seat results of both leads."""
 
-    def __init__(self, game):
+    def __init__(self, game: SixBySixGame) -> None:
         n = game.players
         self.players = n
         self.faces = tuple(game.faces)
@@ -113,7 +118,8 @@ class SixBySixTally(Tally):
                 self.other_games += 1
                 self.other.add(other["winners"], other["unfinished"], other["rounds"])
 
-    def add_arrays(self, out, chips, elim, bets, refunds, wins, snapshots, winner, max_rounds: int) -> None:
+    def add_arrays(self, out: np.ndarray, chips: np.ndarray, elim: np.ndarray, bets: np.ndarray, refunds: np.ndarray,
+                   wins: np.ndarray, snapshots: np.ndarray, winner: np.ndarray, max_rounds: int) -> None:
         """Add a block of games given as the compiled kernel's arrays (`kernel.play_arrays`; `winner`:
         the single winner's seat or -1): what `add` of their records adds, without the records."""
         import numpy as np
@@ -151,7 +157,7 @@ class SixBySixTally(Tally):
             sums[-1] += int((held[:, :n] > 0).sum())
         self.by_lead.add_arrays(winner, out[:, kernel.UNFINISHED] != 0, out[:, kernel.ROUNDS])
 
-    def add_other_lead(self, lead: str, winner, unfinished, rounds) -> None:
+    def add_other_lead(self, lead: str, winner: np.ndarray, unfinished: np.ndarray, rounds: np.ndarray) -> None:
         """Add the same games replayed under the other lead rule, as arrays (see `SeatTally.add_arrays`)."""
         self._set_other_lead(lead)
         self.other_games += len(winner)
@@ -220,7 +226,7 @@ class SixBySixTally(Tally):
             "seconds_per_round": self.seconds_per_round,
             "box_minutes": self.box_minutes,
         }
-        leads = {self.lead: self.by_lead.figures(games)}
+        leads: dict[str | None, dict] = {self.lead: self.by_lead.figures(games)}
         if games and self.other_games == games:
             leads[self.other_lead] = {**self.other.figures(games), "length": self.other.lengths.describe()}
             out["lead_seat1_p_value"] = two_proportion_test(leads["fixed"]["wins_by_seat"][0], games,

@@ -22,6 +22,7 @@ JSON (`--format json`):
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING, Iterable
 
 from boardlab.analysis.sixbysix.board import allowed_numbers, board_check, coverage
 from boardlab.analysis.sixbysix.dice import sum_probabilities
@@ -31,6 +32,9 @@ from boardlab.analysis.sixbysix.markers import (GREEDY, RANDOM, Chooser, choice_
                                                  seat_win_probabilities)
 from boardlab.analysis.sixbysix.two_player import two_player_game
 from boardlab.analysis.tables import Table, TableOptions, TableSet, decimal_text, fraction_text
+
+if TYPE_CHECKING:
+    from boardlab.layouts.sixbysix import Definition
 
 
 def shown(p: Fraction) -> str:
@@ -42,7 +46,7 @@ def shown(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else fraction_text(p)
 
 
-def number_ranges(numbers) -> str:
+def number_ranges(numbers: Iterable[int]) -> str:
     """Sorted numbers as runs: (2, 3, 4, 5, 9) -> "2..5, 9"; "none" when empty.
 
     >>> number_ranges((2, 3, 4, 5, 9)), number_ranges(())
@@ -62,20 +66,20 @@ def number_ranges(numbers) -> str:
     return ", ".join(runs)
 
 
-def player_counts(definition, options: TableOptions) -> list[int]:
+def player_counts(definition: Definition, options: TableOptions) -> list[int]:
     info = definition.game
     if options.players is not None:
         return [options.players]
     return list(range(info.min_players, info.max_players + 1))
 
 
-def sums_document(definition, players: int) -> dict:
+def sums_document(definition: Definition, players: int) -> dict:
     """The JSON of one player count: ``{"players": N, "sums": {"sum": "p/q", ...}}``."""
     probabilities = sum_probabilities(definition.dice.faces, players)
     return {"players": players, "sums": {str(s): fraction_text(p) for s, p in probabilities.items()}}
 
 
-def sums_table(definition, players: int) -> Table:
+def sums_table(definition: Definition, players: int) -> Table:
     faces = definition.dice.faces
     probabilities = sum_probabilities(faces, players)
     total = len(faces) ** players
@@ -91,7 +95,7 @@ def sums_table(definition, players: int) -> Table:
                                             "P(at least s), decimal"), tuple(rows))
 
 
-def marker_analysis(definition, players: int) -> dict:
+def marker_analysis(definition: Definition, players: int) -> dict:
     """Greedy per-seat chances (fixed and rotating lead) and choice values for one player count."""
     probabilities = sum_probabilities(definition.dice.faces, players)
     allowed = allowed_numbers(definition, players)
@@ -110,7 +114,7 @@ def marker_analysis(definition, players: int) -> dict:
             "choosers": tuple(c.name for c in choosers), "choice_values": values}
 
 
-def face_document(definition, players: int) -> dict:
+def face_document(definition: Definition, players: int) -> dict:
     """Marker number -> {"values": {face: "p/q"}, "best": face} for one player count."""
     faces = definition.dice.faces
     out = {}
@@ -121,7 +125,7 @@ def face_document(definition, players: int) -> dict:
     return out
 
 
-def face_table(definition, counts) -> Table:
+def face_table(definition: Definition, counts: Iterable[int]) -> Table:
     """The exact value of every bet face for every marker number a player may take."""
     faces = definition.dice.faces
     rows = []
@@ -139,7 +143,7 @@ def face_table(definition, counts) -> Table:
                  "player's own marker. Greedy and favourite players bet the best face (the lowest of equal ones).")
 
 
-def _json_fractions(value):
+def _json_fractions(value: object) -> object:
     if isinstance(value, Fraction):
         return fraction_text(value)
     if isinstance(value, dict):
@@ -149,7 +153,7 @@ def _json_fractions(value):
     return value
 
 
-def tables(definition, options: TableOptions) -> TableSet:
+def tables(definition: Definition, options: TableOptions) -> TableSet:
     """Every 6x6 table for the requested player count (or every allowed count)."""
     counts = player_counts(definition, options)
     name = definition.game.name
@@ -243,7 +247,7 @@ def tables(definition, options: TableOptions) -> TableSet:
     return TableSet(f"{name}: exact tables", tuple(out), data)
 
 
-def exact_tables(definition) -> TableSet:
+def exact_tables(definition: Definition) -> TableSet:
     """The exact dice-sum tables of every allowed player count (the rulebook's appendix).
 
     >>> from boardlab.layouts import load

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse
@@ -32,6 +33,9 @@ from boardlab.analysis.sixbysix.dice import sum_probabilities
 from boardlab.analysis.sixbysix.faces import best_face
 from boardlab.analysis.sixbysix.markers import greedy_numbers
 from boardlab.layouts.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.layouts.sixbysix import Definition
 
 PLAYERS = 2
 
@@ -47,7 +51,7 @@ class DuelOutcome:
     expected_rounds: float
 
 
-def round_kernel(definition, lead_seat: int) -> dict[tuple[int, int, int | None], Fraction]:
+def round_kernel(definition: Definition, lead_seat: int) -> dict[tuple[int, int, int | None], Fraction]:
     """(refund of seat 0, refund of seat 1, round winner or None) -> exact probability, for one lead.
 
     The lead takes the most probable number, the other seat the next (greedy); each bets the best
@@ -73,7 +77,7 @@ def round_kernel(definition, lead_seat: int) -> dict[tuple[int, int, int | None]
     return {key: Fraction(c, cases) for key, c in counts.items()}
 
 
-def two_player_game(definition, lead: str | None = None, chips: int | None = None) -> DuelOutcome:
+def two_player_game(definition: Definition, lead: str | None = None, chips: int | None = None) -> DuelOutcome:
     """Solve the duel from (chips, chips, empty bank, seat 0 leading).
 
     `lead` and `chips` default to the definition's rules.
