@@ -17,9 +17,13 @@ report whose budget fits is the same JSON on any machine.
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from boardlab.analysis.budget import Ask, Budget, probe_costs
+
+if TYPE_CHECKING:
+    from boardlab.analysis.report.jobs import Job
+    from boardlab.analysis.store import ResultStore
 
 #: the report's phases and their shares of its CPU budget
 SHARES = {"self-play": 40, "decisions": 5, "alternatives": 15, "skill": 20, "restricted": 10, "levels": 10}
@@ -27,13 +31,13 @@ SHARES = {"self-play": 40, "decisions": 5, "alternatives": 15, "skill": 20, "res
 TESTED = ("self-play", "restricted", "levels")
 
 
-def report_budget(minutes: float | None, quick: bool = False, replay=()) -> Budget:
+def report_budget(minutes: float | None, quick: bool = False, replay: Sequence[Mapping] = ()) -> Budget:
     """The report's budget; `replay`: an earlier report's `data.budget` phases (its other language)."""
     return Budget(minutes, SHARES, quick, replay=replay)
 
 
-def sized(budget: Budget, phase: str, jobs: Sequence, store, details: Sequence[str] | None = None,
-          required: bool = False, most: Sequence[int] | None = None, share_cost: bool = False) -> list:
+def sized(budget: Budget, phase: str, jobs: Sequence[Job], store: ResultStore, details: Sequence[str] | None = None,
+          required: bool = False, most: Sequence[int] | None = None, share_cost: bool = False) -> list[Job]:
     """`jobs` (`jobs.Job`) with their games sized by `budget` as `phase` (each at most `most[i]`
     when given), from a probe of each; a job given 0 games is left out.  Without a limit the
     jobs keep their games (and the budget still lists them).  `share_cost`: the phase's CPU is

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import subprocess
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 from pathlib import Path
 
 from boardlab.analysis import engines
@@ -35,6 +35,12 @@ from boardlab.analysis.tables import TableOptions
 from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.terms import language, respell
 from boardlab.layouts.registry import game_entry, game_part
+
+if TYPE_CHECKING:
+    from boardlab.analysis.budget import Budget
+    from boardlab.analysis.report.jobs import Outcome
+    from boardlab.layouts.common import GameDefinition
+
 
 @dataclass(frozen=True)
 class ReportOptions:
@@ -111,14 +117,14 @@ def remedy_games(players: int, options: "ReportOptions") -> int:
     return max(1, alternative_games(players, options) // 2)
 
 
-def player_counts(definition, options: ReportOptions) -> list[int]:
+def player_counts(definition: GameDefinition, options: ReportOptions) -> list[int]:
     info = definition.game
     if options.players is not None:
         return [info.check_players(options.players)]
     return list(range(info.min_players, info.max_players + 1))
 
 
-def build_report(definition, store: ResultStore, options: ReportOptions = ReportOptions()) -> dict:
+def build_report(definition: GameDefinition, store: ResultStore, options: ReportOptions = ReportOptions()) -> dict:
     """The balance report document of a definition (see the module docstring).
 
     :raises BoardlabError: when the game has no engine or the player count is not allowed.
@@ -255,7 +261,8 @@ def _level_records(agent: str, baselines: dict, level_outcomes: dict) -> dict:
     return out
 
 
-def _skill(definition, counts, options: ReportOptions, store: ResultStore, budget=None) -> tuple[dict, dict]:
+def _skill(definition: GameDefinition, counts: list[int], options: ReportOptions, store: ResultStore,
+           budget: Budget | None = None) -> tuple[dict, dict]:
     """The skill trace (`skill.traces`: every player count's ladder climbing together) and restricted
     play (`restricted.effects`) at every player count, {players: dict}, their games through the
     results store (so a rerun plays only what is missing)."""
@@ -269,7 +276,7 @@ def _skill(definition, counts, options: ReportOptions, store: ResultStore, budge
     return traces, effects
 
 
-def _skilled_rule(definition, trace: dict) -> str:
+def _skilled_rule(definition: GameDefinition, trace: dict) -> str:
     from boardlab.analysis.report.levels import skilled_rule
     return skilled_rule(definition, trace)
 
@@ -309,8 +316,8 @@ def _by_count(jobs: list[Job]) -> dict[int, list[Job]]:
     return out
 
 
-def _levels(definition, counts, options: ReportOptions, store: ResultStore, traces: dict, model: str,
-            baselines: dict, budget=None) -> tuple[dict, float]:
+def _levels(definition: GameDefinition, counts: Sequence[int], options: ReportOptions, store: ResultStore,
+            traces: dict, model: str, baselines: dict, budget: Budget | None = None) -> tuple[dict, float]:
     """The games of the player levels (`levels`) at every player count: {players: {"beginner":
     (agent, outcome), "skilled": (agent, outcome), "against random": outcome, "against beginner":
     outcome or None}} and their stored compute time.  A level played by the model agent takes the
@@ -364,7 +371,7 @@ def _levels(definition, counts, options: ReportOptions, store: ResultStore, trac
 
 
 def _level_data(outcomes: dict, model: str, seats: dict, length: dict, players: int, difference: float,
-                definition, unit: str, decided: dict | None = None, rule: str = "") -> list[dict]:
+                definition: GameDefinition, unit: str, decided: dict | None = None, rule: str = "") -> list[dict]:
     """[{"level", "agent", "games", "model", "seats", "length", "decisions"}] of the beginner and
     the skilled level (its "chosen_by": `levels.skilled_rule`'s `rule`); a level the model agent
     plays shares the baseline's figures (the same dicts, so its tests are counted once), its
@@ -396,7 +403,7 @@ def _skill_share_data(outcomes: dict, players: int) -> dict:
             "against_beginner": pairing_share(against.records, skilled, players) if against is not None else None}
 
 
-def _without_engine(definition, store: ResultStore, options: ReportOptions, counts) -> dict:
+def _without_engine(definition: GameDefinition, store: ResultStore, options: ReportOptions, counts: Sequence[int]) -> dict:
     """The report of a game that has no rules engine yet: its head and exact tables only."""
     tables_blocks, tables_data = _tables(definition, options, store)
     head = [row for row in _head(definition, options, counts, {}, {}, "none")
@@ -411,7 +418,8 @@ def _without_engine(definition, store: ResultStore, options: ReportOptions, coun
             "run": {"seconds": 0.0}}
 
 
-def _own_figures(definition, baseline, players: int, seed: int, store: ResultStore):
+def _own_figures(definition: GameDefinition, baseline: Outcome, players: int, seed: int,
+                 store: ResultStore) -> tuple[list[dict], dict]:
     """The engine's own summary of the baseline games (as `boardlab simulate` prints it), then its charts."""
     game_id = definition.game.id
     summary = baseline.summary
@@ -425,7 +433,7 @@ def _own_figures(definition, baseline, players: int, seed: int, store: ResultSto
     return blocks + more_blocks, {"summary": own, **more}
 
 
-def _extras(definition, players: int, seed: int, store: ResultStore):
+def _extras(definition: GameDefinition, players: int, seed: int, store: ResultStore) -> tuple[list[dict], dict]:
     """The engine's own charts and tables (`Game.report_extras`), through the store."""
     game_id = definition.game.id
     key = {"what": "report extras", "game": game_id, "definition": definition_hash(definition),
@@ -435,7 +443,7 @@ def _extras(definition, players: int, seed: int, store: ResultStore):
     return [translated(block) for block in blocks], data
 
 
-def _tables(definition, options: ReportOptions, store: ResultStore):
+def _tables(definition: GameDefinition, options: ReportOptions, store: ResultStore) -> tuple[list[dict], dict]:
     game_id = definition.game.id
     if not game_entry(game_id).has("tables"):
         return [text(say("tables.none"))], {}
@@ -443,7 +451,7 @@ def _tables(definition, options: ReportOptions, store: ResultStore):
            "players": options.players, "deals": options.table_deals, "seed": options.seed,
            "engine": engine_fingerprint(game_entry(game_id).tables), "report": _code_fingerprint()}
 
-    def compute():
+    def compute() -> list:
         tables = game_part(game_id, "tables").tables(definition, TableOptions(players=options.players, deals=options.table_deals,
                                                                    seed=options.seed, workers=options.workers))
         blocks = [table(t.title, [(c, "text") for c in t.columns], [[_plain(v) for v in row] for row in t.rows],
@@ -471,7 +479,7 @@ def translated(block: dict) -> dict:
     return out
 
 
-def _cell_words(value):
+def _cell_words(value: object) -> object:
     """A text cell of a game's table in the report's language: a decimal number ("3.417") as the
     language writes it, an agent's name (a 6x6 chooser) by `agent_label`, other words by the terms table."""
     if not isinstance(value, str):
@@ -482,11 +490,11 @@ def _cell_words(value):
     return shown if shown != value else word(value)
 
 
-def _title(definition) -> str:
+def _title(definition: GameDefinition) -> str:
     return say("title", name=definition.game.name, variant=word(str(getattr(definition, "variant", "baseline"))))
 
 
-def _plain(value):
+def _plain(value: object) -> int | float | str | bool | None:
     return value if isinstance(value, (int, float, str, bool)) or value is None else str(value)
 
 
@@ -530,7 +538,7 @@ def _ladder_words(traces: dict, effects: dict) -> str:
     return words
 
 
-def _head(definition, options: ReportOptions, counts, traces: dict, effects: dict, agent: str,
+def _head(definition: GameDefinition, options: ReportOptions, counts: Sequence[int], traces: dict, effects: dict, agent: str,
           self_play: dict | None = None) -> list[list[str]]:
     from boardlab import __version__
     from boardlab.analysis.skill import LOOKS
@@ -561,7 +569,7 @@ def _head(definition, options: ReportOptions, counts, traces: dict, effects: dic
     return head
 
 
-def _measured_pace_rows(definition, counts) -> list[str]:
+def _measured_pace_rows(definition: GameDefinition, counts: Sequence[int]) -> list[str]:
     """The head's words for each pace measured from playtests that this report uses."""
     unit = engines.make_game(definition, counts[0]).length_unit
     used: dict[Any, list[int]] = {}

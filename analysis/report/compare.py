@@ -17,7 +17,7 @@ what was played.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from boardlab.analysis import engines
 from boardlab.analysis.report.document import format_cell
@@ -27,6 +27,10 @@ from boardlab.analysis.report.metrics import (headline_series, length_statistics
                                               paired_games_needed, paired_ratio_difference, sprt)
 from boardlab.analysis.report.sections import designer_difference, metric_label, pace, pace_data
 from boardlab.analysis.store import ResultStore
+
+if TYPE_CHECKING:
+    from boardlab.analysis.runner import GameRecord
+    from boardlab.layouts.common import GameDefinition
 
 SPRT_METRIC = "seat_1_share"
 
@@ -48,7 +52,7 @@ class CompareOptions:
     backend: Any = None  # a runner.Backend (e.g. a Dask cluster); None: `workers` local processes
 
 
-def compare(baseline, variants: list, store: ResultStore, options: CompareOptions) -> dict:
+def compare(baseline: GameDefinition, variants: list[GameDefinition], store: ResultStore, options: CompareOptions) -> dict:
     """The comparison document: per variant, every headline metric and (until decided) the SPRT."""
     from boardlab.analysis.playtests import with_measured_pace
 
@@ -109,12 +113,12 @@ class Tally:
     rotated: bool = False
 
     @staticmethod
-    def fold(players: int):
+    def fold(players: int) -> Callable[[Job, Iterable[list[GameRecord]]], Tally]:
         """The `jobs.tally_jobs` fold of a side's games at `players`."""
-        def fold(job, chunks) -> "Tally":
+        def fold(job: Job, chunks: Iterable[list[GameRecord]]) -> "Tally":
             shared: dict = {}
 
-            def one(v):
+            def one(v: float) -> float:
                 return shared.setdefault((type(v), v), v)
 
             out = Tally({}, [], [])
@@ -164,7 +168,8 @@ def paired_sums(baseline: Tally, variant: Tally, players: int) -> tuple[dict, di
     return base, var
 
 
-def length_summary(records, definition, unit: str, players: int | None = None) -> dict:
+def length_summary(records: Tally | Sequence[GameRecord], definition: GameDefinition, unit: str,
+                   players: int | None = None) -> dict:
     """Mean, median and 90th percentile of the games' length (`metrics.length_statistics`: games
     stopped at the cap censored there), in `unit` and (when a pace per turn or round is measured
     from playtests at `players` or stated by the definition) in table minutes at that pace
@@ -232,14 +237,14 @@ def _figure(side: dict, key: str, in_minutes: bool = False) -> tuple[float, bool
     return value, bool(side.get("at_least", {}).get(key))
 
 
-def _length_row(label: str, base, var) -> str:
+def _length_row(label: str, base: tuple[float, bool] | None, var: tuple[float, bool] | None) -> str:
     """A length row; a figure that games stopped at the cap make a lower bound has "≥", and a
     difference involving one is no difference to state."""
-    def cell(x):
+    def cell(x: tuple[float, bool] | None) -> str:
         return "-" if x is None else ("≥ " if x[1] else "") + format_cell(x[0], "f1")
 
     known = base is not None and var is not None and not base[1] and not var[1]
-    diff = var[0] - base[0] if known else None
+    diff = var[0] - base[0] if known and base is not None and var is not None else None  # (known says both are there)
     return f"| {label} | {cell(base)} | {cell(var)} | {format_cell(diff, 'sf1')} |"
 
 

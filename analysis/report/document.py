@@ -25,6 +25,7 @@ every renderer alike.
 from __future__ import annotations
 
 import re
+from typing import Any, Iterable, Sequence
 
 from boardlab.analysis.stats import format_p
 
@@ -32,7 +33,7 @@ FORMATS = ("text", "int", "credit", "rating", "f0", "f1", "f2", "f3", "sf1", "sf
            "ci_f3", "p", "yes")
 
 
-def format_cell(value, fmt: str) -> str:
+def format_cell(value: Any, fmt: str) -> str:  # Any: a cell of the format `fmt` (a number, a pair, a word)
     """One cell as text (see the module docstring), numbers as the language being written writes
     them (`layouts.terms.speaking`); None is a dash.
 
@@ -89,7 +90,7 @@ def preformatted(lines: str) -> dict:
     return {"kind": "pre", "text": lines}
 
 
-def table(title: str, columns, rows, note: str = "") -> dict:
+def table(title: str, columns: Iterable[tuple[str, str]], rows: Iterable[Sequence[object]], note: str = "") -> dict:
     """A table block; `columns` is a sequence of (name, format).
 
     :raises ValueError: for an unknown format or a row of the wrong width.
@@ -105,12 +106,12 @@ def table(title: str, columns, rows, note: str = "") -> dict:
     return {"kind": "table", "title": title, "columns": cols, "rows": rows, "note": note}
 
 
-def chart(kind: str, chart_id: str, title: str, **data) -> dict:
+def chart(kind: str, chart_id: str, title: str, **data: object) -> dict:
     """A chart block: its kind, a file-name-safe id, a title, and the kind's data (see renderers)."""
     return {"kind": "chart", "chart": kind, "id": slug(chart_id), "title": title, **data}
 
 
-def section(title: str, blocks, level: int = 2) -> dict:
+def section(title: str, blocks: Iterable[dict], level: int = 2) -> dict:
     return {"title": title, "level": level, "blocks": list(blocks)}
 
 

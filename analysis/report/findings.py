@@ -16,13 +16,15 @@ about a particular game, and every sentence comes from `wording`.
 
 from __future__ import annotations
 
+from typing import Any, Collection, Iterable, Iterator, Sequence, Sized
+
 from boardlab.analysis.report.metrics import FDR, benjamini_hochberg, metric as headline_metric
-from boardlab.analysis.report.options import option_value_text
+from boardlab.analysis.report.options import RuleNamer, option_value_text
 from boardlab.analysis.report.wording import (agent_label, at_least, cap_words, target_time, games as game_count, listed, minutes, number, p_words,
                                               pace_words, pct, places_over, points, points_over, say, say_plural, unsigned_points, word, would_tell)
 
 
-def report_tests(by_players: dict):
+def report_tests(by_players: dict) -> Iterator[tuple[tuple, dict]]:
     """Every test of a report's data, as (where, test dict with a "p_value"), in a fixed order."""
     for n, d in by_players.items():
         seats = d["seats"]
@@ -55,7 +57,7 @@ def select_findings(by_players: dict, rate: float = FDR) -> dict:
             "largest_p_selected": max(selected) if selected else None}
 
 
-def findings(name: str, by_players: dict, rule_name=None) -> list[dict]:
+def findings(name: str, by_players: dict, rule_name: RuleNamer | None = None) -> list[dict]:
     """[{"score", "text", "kind", "players"}] from the report's data per player count, most
     important first.  `select_findings` must have marked the tests.  `rule_name(option, value)`
     names a rule option (default: "`option = value`").
@@ -107,7 +109,7 @@ def thresholds(d: dict) -> dict:
             "max_draws": given.get("max_draws", 0.10)}
 
 
-def _headlines(name, counts, rule_name, remedies: bool = True) -> list[dict]:
+def _headlines(name: str, counts: dict[int, dict], rule_name: RuleNamer, remedies: bool = True) -> list[dict]:
     """The seat and length findings of `counts` (each player count's "seats" and "length")."""
     out = _first_seat(counts) + _balanced(counts)
     for players, d in counts.items():
@@ -115,7 +117,7 @@ def _headlines(name, counts, rule_name, remedies: bool = True) -> list[dict]:
     return out + _length(name, counts, rule_name, remedies)
 
 
-def _where(chosen, every) -> str:
+def _where(chosen: Collection[int], every: Sized) -> str:
     return say("at_every_count") if len(chosen) == len(every) else \
         say("with_counts", counts=listed(str(n) for n in chosen))
 
@@ -140,7 +142,7 @@ def _unequal_off(s: dict) -> bool:
         max(abs(x["share"] - fair) for x in s["by_seat"]) >= s["equivalence"]["margin"]
 
 
-def _first_seat(counts):
+def _first_seat(counts: dict[int, dict]) -> list[dict]:
     """One finding for seat 1's discovered advantages or disadvantages, over every player count."""
     decided = [(n, d["seats"]["first_player_advantage"]) for n, d in counts.items()
                if seat_imbalance(d["seats"]) == "first"]
@@ -166,7 +168,7 @@ def _points_span(values: list[float], places: int = 1) -> str:
     return say("points", n=_span(sorted(v * 100 for v in values), f".{places}f"))
 
 
-def _balanced(counts):
+def _balanced(counts: dict[int, dict]) -> list[dict]:
     """The player counts whose seats show no imbalance: balanced when the equivalence test shows
     every seat within the designer's difference of a fair share (`metrics.seats_equivalence`),
     else "not shown balanced", with how far a seat could still be from fair."""
@@ -195,7 +197,7 @@ def _balanced(counts):
     return out
 
 
-def _seats(players, d):
+def _seats(players: int, d: dict) -> list[dict]:
     s = d["seats"]
     out = []
     rates = [r["share"] for r in s["by_seat"]]
@@ -225,7 +227,7 @@ def _seats(players, d):
 LENGTH_TOLERANCE = 1.25
 
 
-def _length(name, counts, rule_name, remedies: bool = True):
+def _length(name: str, counts: dict[int, dict], rule_name: RuleNamer, remedies: bool = True) -> list[dict]:
     off = []
     for players, d in counts.items():
         length = d["length"]
@@ -283,7 +285,7 @@ def _length(name, counts, rule_name, remedies: bool = True):
     return [{"score": ratio / LENGTH_TOLERANCE, "text": text, "kind": "length", "players": sorted(p for _, p, _ in off)}]
 
 
-def _rules(counts, rule_name):
+def _rules(counts: dict[int, dict], rule_name: RuleNamer) -> list[dict]:
     groups: dict[tuple, list] = {}
     for players, d in counts.items():
         for alt in d.get("sensitivity", {}).get("alternatives", []):
@@ -344,7 +346,7 @@ def ladder_words(trace: dict) -> dict:
     n = trace["players"]
     last = max((i for i, p in enumerate(pairings) if p["distinguished"]), default=-1)
 
-    def longer(p):
+    def longer(p: dict) -> bool:
         a, b = budget_of(p["agent"]), budget_of(p["below"])
         return a is not None and (b is None or a == 2 * b)
 
@@ -358,7 +360,7 @@ def ladder_words(trace: dict) -> dict:
             "last": levels[-1]["agent"]}
 
 
-def _skill(counts):
+def _skill(counts: dict[int, dict]) -> list[dict]:
     """The skill trace's findings: "skill matters" with the depth at every player count where some
     level is distinguishable (one count: its chain and top rating; several: the counts grouped by
     depth, the range of top ratings), and what the undistinguished steps above the last
@@ -421,12 +423,12 @@ def _skill(counts):
     return out
 
 
-def _games(seen) -> str:
+def _games(seen: Iterable[tuple[int, dict]]) -> str:
     """The game counts of these (players, row) pairs, listed."""
     return listed(game_count(g) for g in sorted({e["games"] for _, e in seen}))
 
 
-def _span(values, spec: str | None = None) -> str:
+def _span(values: Sequence[Any], spec: str | None = None) -> str:  # Any: numbers (with `spec`) or texts
     """The smallest to the largest of sorted `values` ("9.5 to 13.0"), or the one value; numbers
     written by the format `spec` in the report's language, texts as they are."""
     first, last = (values[0], values[-1]) if spec is None else (number(values[0], spec), number(values[-1], spec))
@@ -445,7 +447,7 @@ def term_percent(ratio: float) -> str:
     return say("percent", n=number(ratio * 100, "+.0f"))
 
 
-def _restricted(counts):
+def _restricted(counts: dict[int, dict]) -> list[dict]:
     """Restricted play's findings, per element over the player counts: it matters (a discovery
     with the full agent ahead; "decides most games" when d > 1/2, see `sections.decided_by`), the
     agent does better barred from it, or, for the elements without a discovery, one finding:
@@ -506,12 +508,12 @@ def _restricted(counts):
         fields = {"elements": listed((word(seen[0][1]["description"]) for _, seen in quiet), "or"), "agent": agent,
                   "games": listed(game_count(g) for g in sorted({e['games'] for _, seen in quiet for _, e in seen})),
                   "mdd": unsigned_points(max(q["mdd"] or 1.0 for q in powers))}
-        players = sorted({n for _, seen in quiet for n, _ in seen})
+        quiet_counts = sorted({n for _, seen in quiet for n, _ in seen})
         if all(q["enough"] for q in powers):
-            out.append({"score": 2.0, "kind": "element could go", "players": players,
+            out.append({"score": 2.0, "kind": "element could go", "players": quiet_counts,
                         "text": say("element.could_go", **fields)})
         else:
-            out.append({"score": 1.5, "kind": "too few", "players": players,
+            out.append({"score": 1.5, "kind": "too few", "players": quiet_counts,
                         "text": say_plural("element.too_few", len(quiet),
                                            needed=game_count(max(q['games_needed'] or 0 for q in powers)), **fields)})
     return out

@@ -16,10 +16,15 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from boardlab.analysis import engines, runner
 from boardlab.analysis.store import ResultStore, config_key
+
+if TYPE_CHECKING:
+    from boardlab.analysis.protocol import Game, State
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,7 @@ def play_observed_block(match: runner.Match, start: int, stop: int) -> list[runn
         choices: Counter = Counter()
         passes = [0]
 
-        def observe(state, choices=choices, passes=passes):
+        def observe(state: State, choices: Counter = choices, passes: list[int] = passes) -> None:
             moves = state.legal_moves()
             choices[len(moves)] += 1
             if len(moves) == 1 and match.game.is_pass(moves[0]):
@@ -64,7 +69,7 @@ def play_observed_block(match: runner.Match, start: int, stop: int) -> list[runn
     return out
 
 
-def _prepare(job: Job, store: ResultStore):
+def _prepare(job: Job, store: ResultStore) -> tuple[Game, runner.Match, str, list[tuple[int, int]]]:
     game = engines.make_game(job.definition, job.players)
     known = engines.agent_factories(job.definition.game.id)
     match = runner.make_match(game, [known[name] for name in job.agents], job.seed, True, job.agents)
@@ -103,7 +108,7 @@ def play_missing(jobs: list[Job], store: ResultStore, workers: int | None = None
 
 def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, progress: bool = True,
               label: str = "games", backend: runner.Backend | None = None,
-              estimate: float | None = None, reduce=None) -> list:
+              estimate: float | None = None, reduce: Callable[[Outcome], object] | None = None) -> list:
     """Play what the store lacks of every job (`play_missing`); return every job's outcome (in
     the jobs' order).  `reduce(outcome)`: what to keep of each outcome instead of it (a sweep's
     point metrics), so that only one job's records are held at a time."""
@@ -121,8 +126,8 @@ def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, p
     return outcomes
 
 
-def tally_jobs(jobs: list[Job], store: ResultStore, fold, workers: int | None = None, progress: bool = True,
-               backend: runner.Backend | None = None) -> list:
+def tally_jobs(jobs: list[Job], store: ResultStore, fold: Callable[[Job, Iterator[list[runner.GameRecord]]], _T],
+               workers: int | None = None, progress: bool = True, backend: runner.Backend | None = None) -> list[_T]:
     """Play what the store lacks of every job (`play_missing`), then `fold(job, chunks)` each job's
     games read from the store a chunk at a time (`ResultStore.record_chunks`): what a caller keeps
     of many games (a comparison's per-game series) without ever holding their records whole."""

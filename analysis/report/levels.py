@@ -28,7 +28,15 @@ decided games over the design effect of the groups (`clustered_share`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, Container, Hashable, Iterable, Sequence, TypeVar
+
 from boardlab.analysis.stats import wilson_interval
+
+if TYPE_CHECKING:
+    from boardlab.analysis.runner import GameRecord
+
+#: a record of one game (`runner.GameRecord`, or any record its callers read)
+_R = TypeVar("_R")
 
 #: the level names of a report, in the order the verdict states them
 LEVELS = ("beginner", "skilled")
@@ -36,7 +44,7 @@ LEVELS = ("beginner", "skilled")
 BEGINNER = "greedy"
 
 
-def beginner_agent(known, ladder: list[str]) -> str:
+def beginner_agent(known: Container[str], ladder: list[str]) -> str:
     """The beginner: greedy, else the first level of the ladder above random, else random.
 
     >>> beginner_agent({"random": 1, "greedy": 1}, ["random", "greedy"]), beginner_agent({}, ["random", "a", "b"])
@@ -48,7 +56,7 @@ def beginner_agent(known, ladder: list[str]) -> str:
     return above[0] if above else "random"
 
 
-def skilled_agent(definition, trace: dict, beginner: str | None = None) -> str:
+def skilled_agent(definition: object, trace: dict, beginner: str | None = None) -> str:  # a definition, or None
     """The skilled level (`skilled_rule` says by which rule): `analysis.skilled_agent`, else the
     cheapest level of the skill trace's top group, the first level after its last step told apart
     (a pairing "distinguished" by the ladder's false-discovery control): no level above it is
@@ -74,7 +82,7 @@ def skilled_agent(definition, trace: dict, beginner: str | None = None) -> str:
     return group[0] if group else "random"
 
 
-def skilled_rule(definition, trace: dict) -> str:
+def skilled_rule(definition: object, trace: dict) -> str:
     """How `skilled_agent` chose: "named" (the definition's `analysis.skilled_agent`) or "top group"
     (the cheapest level of the ladder's top group, not below the beginner's)."""
     return "named" if getattr(getattr(definition, "analysis", None), "skilled_agent", None) else "top group"
@@ -93,7 +101,8 @@ def level_games(players: int, baseline_games: int) -> int:
     return max(120, -(-(baseline_games // 2) // 120) * 120)
 
 
-def clustered_share(records, wins_of, groups_of) -> dict:
+def clustered_share(records: Iterable[_R], wins_of: Callable[[_R], float | None],
+                    groups_of: Callable[[_R], Hashable]) -> dict:
     """A share of decided games with the rotation group as the unit: {"wins", "decided", "share",
     "ci95", "groups", "effective"}.
 
@@ -158,13 +167,13 @@ def decided_share(share: float | None, fair: float) -> float | None:
     return None if share is None else (share - fair) / (1 - fair)
 
 
-def pairing_share(records, agent: str, players: int) -> dict:
+def pairing_share(records: Sequence[GameRecord], agent: str, players: int) -> dict:
     """`agent`'s share of the decided games it played against other agents (seats rotating), with
     the rotation group as the unit (`clustered_share`), and the skill share it implies
     (`decided_share`, with its interval): a dict for JSON."""
     fair = 1 / players
 
-    def wins_of(r):
+    def wins_of(r: GameRecord) -> float | None:
         if r.unfinished or len(r.winners) != 1:
             return None
         return 1.0 if r.agents[r.winners[0]] == agent else 0.0

@@ -32,9 +32,15 @@ import math
 from dataclasses import dataclass
 from functools import reduce
 from statistics import NormalDist
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Iterator, Sequence, Union
 
 from boardlab.analysis.stats import benjamini_hochberg, describe_censored_lengths, format_p, wilson_interval
+
+if TYPE_CHECKING:
+    from boardlab.analysis.runner import GameRecord
+
+#: a metric's per-game series: the values (each over 1 game), or (numerators, denominators)
+Series = Union[Sequence[float], tuple[Sequence[float], Sequence[float]]]
 
 #: the significance level of every test (two-sided)
 ALPHA = 0.05
@@ -54,7 +60,7 @@ EXACT_BELOW = 5
 
 # --- seats -------------------------------------------------------------------------------------
 
-def seat_credits(record, players: int) -> list[float]:
+def seat_credits(record: GameRecord, players: int) -> list[float]:
     """A game's credit per seat: 1/k to each of its k winners; all zeros for an unfinished game or
     one without a winner."""
     if record.unfinished or not record.winners:
@@ -66,12 +72,12 @@ def seat_credits(record, players: int) -> list[float]:
     return credits
 
 
-def is_decided(record) -> bool:
+def is_decided(record: GameRecord) -> bool:
     """A finished game with at least one winner."""
     return not record.unfinished and bool(record.winners)
 
 
-def seat_counts(records, players: int) -> dict:
+def seat_counts(records: Iterable[GameRecord], players: int) -> dict:
     """Seat results of `records` counted on decided games (see the module docstring).
 
     Credits are summed exactly (in units of 1/lcm(1..players)) and returned rounded to 6
@@ -97,7 +103,7 @@ def seat_counts(records, players: int) -> dict:
             "shared": shared, "no_winner": no_winner, "draws": shared + no_winner, "unfinished": unfinished}
 
 
-def _whole(x: float):
+def _whole(x: float) -> float:
     return int(x) if float(x).is_integer() else x
 
 
@@ -164,7 +170,7 @@ def exact_multinomial_test(counts: list[int]) -> float:
         return 1.0
     log_n = math.log(n)
 
-    def logp(parts) -> float:
+    def logp(parts: Sequence[int]) -> float:
         return math.lgamma(total + 1) - sum(math.lgamma(k + 1) for k in parts) - total * log_n
 
     seen = logp(counts)
@@ -180,7 +186,7 @@ def exact_multinomial_test(counts: list[int]) -> float:
     return min(1.0, p)
 
 
-def _partitions(total: int, parts: int, largest: int):
+def _partitions(total: int, parts: int, largest: int) -> Iterator[tuple[int, ...]]:
     """Non-increasing tuples of at most `parts` positive integers, each <= `largest`, summing to `total`."""
     if total == 0:
         yield ()
@@ -197,7 +203,7 @@ def _exact_multinomial_brute(counts: list[int]) -> float:
     import itertools
     n, total = len(counts), sum(counts)
 
-    def prob(parts) -> float:
+    def prob(parts: Sequence[int]) -> float:
         return math.factorial(total) / math.prod(math.factorial(k) for k in parts) / n ** total
 
     seen = prob(counts)
@@ -313,7 +319,7 @@ def seats_equivalence(credits: list[float], decided: int, margin: float, decided
             "games_needed": math.ceil(need / decided_share) if decided_share > 0 else None}
 
 
-def balance(rates) -> float:
+def balance(rates: Sequence[float]) -> float:
     """1 minus the gap between the best and the worst seat's share (1: perfectly even).
 
     >>> balance([0.5, 0.3, 0.2])
@@ -339,7 +345,7 @@ def first_player_advantage(credit_first: float, decided: int, players: int,
             "decided": decided, "power": power_statement(decided, fair, difference, decided_share)}
 
 
-def seat_statistics(records, players: int, difference: float = DESIGNER_DIFFERENCE) -> dict:
+def seat_statistics(records: Iterable[GameRecord], players: int, difference: float = DESIGNER_DIFFERENCE) -> dict:
     """Everything a report says about the seats of `records` (see the module docstring).
 
     The counts of `seat_counts`, and "by_seat": [{"wins" (credit), "share", "ci95", "p_value"}],
@@ -374,7 +380,7 @@ def share(count: int, total: int) -> dict:
 
 # --- length ------------------------------------------------------------------------------------
 
-def length_statistics(records) -> dict:
+def length_statistics(records: Sequence[GameRecord]) -> dict:
     """Length of the games (mean, median, 90th percentile, min, max), the games stopped at the cap
     censored there (`stats.describe_censored_lengths`: Kaplan-Meier; "at_least" marks the figures
     the stopped games make lower bounds), and beside it how many games were stopped at the cap:
@@ -383,7 +389,7 @@ def length_statistics(records) -> dict:
                               [r.length for r in records if r.unfinished])
 
 
-def lengths_statistics(finished, stopped) -> dict:
+def lengths_statistics(finished: Sequence[float], stopped: Sequence[float]) -> dict:
     """`length_statistics` of the lengths of the finished games and of those stopped at the cap."""
     games = len(finished) + len(stopped)
     return {**describe_censored_lengths(finished, stopped), "finished_games": len(finished), "games": games,
@@ -453,25 +459,25 @@ class Metric:
                 "stated": stated_length}[self.direction]
 
 
-def _seat_1(records, players):
+def _seat_1(records: Sequence[GameRecord], players: int) -> tuple[list[float], list[int]]:
     decided = [int(is_decided(r)) for r in records]
     return [seat_credits(r, players)[0] for r in records], decided
 
 
-def _last_seat(records, players):
+def _last_seat(records: Sequence[GameRecord], players: int) -> tuple[list[float], list[int]]:
     decided = [int(is_decided(r)) for r in records]
     return [seat_credits(r, players)[-1] for r in records], decided
 
 
-def _length(records, players):
+def _length(records: Sequence[GameRecord], players: int) -> tuple[list[float], list[int]]:
     return [r.length for r in records], [1] * len(records)
 
 
-def _draws(records, players):
+def _draws(records: Sequence[GameRecord], players: int) -> tuple[list[float], list[int]]:
     return [int(not r.unfinished and len(r.winners) != 1) for r in records], [1] * len(records)
 
 
-def _capped(records, players):
+def _capped(records: Sequence[GameRecord], players: int) -> tuple[list[float], list[int]]:
     return [int(r.unfinished) for r in records], [1] * len(records)
 
 
@@ -533,7 +539,7 @@ def find_metric(name: str) -> Metric | None:
         return None
 
 
-def headline_series(records, players: int) -> dict[str, tuple[list[float], list[int]]]:
+def headline_series(records: Sequence[GameRecord], players: int) -> dict[str, tuple[list[float], list[int]]]:
     """Per game, the numerator and denominator of every paired headline metric (`HEADLINE`) that
     exists at `players` (the last seat's share not with two: it is one minus seat 1's)."""
     return {m.id: m.series(records, players) for m in HEADLINE
@@ -620,7 +626,7 @@ def balance_interval(wins: Sequence[float], decided: int) -> dict:
 NOTHING = {"value": None, "ci95": [None, None], "n": 0}
 
 
-def point_value(m: Metric, records, players: int, seconds: float | None = None) -> dict | None:
+def point_value(m: Metric, records: Sequence[GameRecord], players: int, seconds: float | None = None) -> dict | None:
     """One metric of a set of games as {"value", "ci95", "n"} (n: the games it counts over), as a
     sweep point and `tune` read it; None for a metric these games cannot have (the last seat
     with two players, minutes without a pace).
@@ -671,7 +677,8 @@ def point_value(m: Metric, records, players: int, seconds: float | None = None) 
     return out
 
 
-def _linearised(variant, baseline, groups=None):
+def _linearised(variant: Series, baseline: Series,
+                groups: Sequence[Hashable] | None = None) -> tuple[int, float | None, float | None, list[float]]:
     """(n, baseline ratio, variant ratio, per-unit linearised differences) of two paired series,
     each a plain list of values (denominator 1) or a (numerators, denominators) pair; the unit is
     the pair of games, or with `groups` (one key per pair) the rotation group.
@@ -700,7 +707,7 @@ def _linearised(variant, baseline, groups=None):
     return n, rb, rv, diffs
 
 
-def group_sums(values, groups) -> list:
+def group_sums(values: Iterable[float], groups: Iterable[Hashable]) -> list[float]:
     """The sums of `values` per group (`groups`: one key per value), in the order the groups first appear.
 
     >>> group_sums([1, 0, 1, 1, 0], [0, 0, 1, 1, 2])
@@ -712,7 +719,7 @@ def group_sums(values, groups) -> list:
     return list(totals.values())
 
 
-def pair_groups(baseline_deals, variant_deals, players: int) -> list[int]:
+def pair_groups(baseline_deals: Iterable[int], variant_deals: Iterable[int], players: int) -> list[int]:
     """The rotation group of each pair of games of a paired comparison (game i of the baseline
     with game i of the variant, on the same seed): the deal, when both sides played game i on
     the same deal (the usual case: the same seat rotation on both sides); when one side rotates
@@ -728,7 +735,7 @@ def pair_groups(baseline_deals, variant_deals, players: int) -> list[int]:
     return [i // players for i in range(len(base))]
 
 
-def _pair(series):
+def _pair(series: Series) -> tuple[list[float], list[float]]:
     if isinstance(series, tuple) and len(series) == 2 and isinstance(series[0], (list, tuple)):
         return list(series[0]), list(series[1])
     return list(series), [1] * len(series)
@@ -745,7 +752,8 @@ def _spread(diffs: list, games: int) -> tuple[float, float]:
     return (math.sqrt(var) if k == games else math.sqrt(var * games / k)), se
 
 
-def paired_ratio_difference(variant, baseline, groups=None, games: int | None = None) -> dict:
+def paired_ratio_difference(variant: Series, baseline: Series, groups: Sequence[Hashable] | None = None,
+                            games: int | None = None) -> dict:
     """Variant minus baseline of a metric over games played on the same seeds, with a 95% interval.
 
     Each side is a list of per-game values (their mean) or a (numerators, denominators) pair
@@ -809,7 +817,7 @@ def paired_equivalence(d: dict, margin: float) -> dict | None:
             "games_needed": need}
 
 
-def paired_difference(variant, baseline) -> dict:
+def paired_difference(variant: Iterable[float], baseline: Iterable[float]) -> dict:
     """`paired_ratio_difference` of two per-game series (the mean of the per-game differences).
 
     >>> d = paired_difference([1, 0, 1, 1], [0, 0, 1, 0])
@@ -829,8 +837,8 @@ def paired_games_needed(sd: float, difference: float) -> int:
     return math.ceil(((Z95 + Z_POWER) * sd / difference) ** 2)
 
 
-def sprt(variant, baseline, delta: float, alpha: float = 0.05, beta: float = 0.05, groups=None,
-         games: int | None = None) -> dict:
+def sprt(variant: Series, baseline: Series, delta: float, alpha: float = 0.05, beta: float = 0.05,
+         groups: Sequence[Hashable] | None = None, games: int | None = None) -> dict:
     """Sequential test of a change in a metric between paired games.
 
     `variant` and `baseline` are per-game series as for `paired_ratio_difference` (0/1 values,

@@ -15,10 +15,18 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal
+
+if TYPE_CHECKING:
+    from boardlab.layouts.common import GameDefinition
+
+#: `rule_alternatives` and `with_rule` take (and give) Any: a game's own `Definition`, whose `rules`
+#: section is the game's and not declared by `GameDefinition`
+#: how a report names a rule option at a value (`rule_namer`): (option, value) -> text
+RuleNamer = Callable[[str, object], str]
 
 
-def rule_alternatives(definition) -> tuple[list[tuple[str, object]], list[tuple[str, str]]]:
+def rule_alternatives(definition: Any) -> tuple[list[tuple[str, object]], list[tuple[str, str]]]:
     """([(option, alternative value)], [(option, why not varied)]) in the order the schema lists them."""
     rules = definition.rules
     hints = typing.get_type_hints(type(rules))
@@ -34,13 +42,13 @@ def rule_alternatives(definition) -> tuple[list[tuple[str, object]], list[tuple[
     return alternatives, skipped
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     if isinstance(value, (tuple, list)):
         return "[" + ", ".join(str(v) for v in value) + "]"
     return str(value)
 
 
-def with_rule(definition, option: str, value):
+def with_rule(definition: Any, option: str, value: object) -> Any:
     """The definition with one rule option changed; its variant name says which.
 
     The result is not re-checked as a file would be: an engine that cannot play the
@@ -52,7 +60,7 @@ def with_rule(definition, option: str, value):
     return dataclasses.replace(changed, variant=f"{definition.variant} with {option} = {shown}")
 
 
-def rule_problem(definition) -> str | None:
+def rule_problem(definition: GameDefinition) -> str | None:
     """The first problem the game's own `check()` finds in a definition changed in memory (a rule
     alternative, `with_rule`), as "KEY: what"; None when the game takes it.  A combination the
     definition cannot take - Links' master_links = "match" on a card list without the masters'
@@ -71,13 +79,13 @@ def rule_problem(definition) -> str | None:
     return problems[0] if problems else None
 
 
-def model_agent(definition) -> str:
+def model_agent(definition: GameDefinition) -> str:
     """The agent that models a player in reports and comparisons: the definition's `analysis.agent`, else random."""
     analysis = getattr(definition, "analysis", None)
     return getattr(analysis, "agent", None) or "random"
 
 
-def option_value_text(value) -> str:
+def option_value_text(value: object) -> str:
     """A rule option's value as the definition file and the rulebook's conditions write it.
 
     >>> option_value_text(False), option_value_text("house")
@@ -86,7 +94,7 @@ def option_value_text(value) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def rule_namer(definition, language: str = "en"):
+def rule_namer(definition: GameDefinition, language: str = "en") -> RuleNamer:
     """A function (option, value) -> how a report names that rule: the name the game's rulebook
     gives it among its optional rules, with the key in brackets ("Walled grid (`torus = false`)"),
     or the key alone when the rulebook names none."""
@@ -99,7 +107,7 @@ def rule_namer(definition, language: str = "en"):
     except BoardlabError:
         names = {}
 
-    def name(option: str, value) -> str:
+    def name(option: str, value: object) -> str:
         key = f"`{option} = {option_value_text(value)}`"
         found = names.get((option, option_value_text(value)))
         return f"{found} ({key})" if found else key

@@ -23,7 +23,15 @@ from __future__ import annotations
 import dataclasses
 import typing
 
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
 from boardlab.analysis.sweep import Axis, Point
+
+if TYPE_CHECKING:
+    from boardlab.analysis.runner import Backend
+    from boardlab.analysis.store import ResultStore
+    from boardlab.analysis.tune import Goal
+    from boardlab.layouts.common import GameDefinition
 
 #: the most values between the first race's best and the written value raced again
 REFINE = 4
@@ -36,7 +44,7 @@ WHOLE_RANGE = 8
 KEPT = ("median_minutes", "minutes", "first_player_advantage", "draws", "capped")
 
 
-def numeric_keys(definition, unit: str) -> list[tuple[str, int, int, int]]:
+def numeric_keys(definition: Any, unit: str) -> list[tuple[str, int, int, int]]:  # Any: its `rules` are the game's
     """[(key, written value, least, most)]: the rule keys holding one whole number within limits
     the schema states, in the schema's order; the cap (`max_turns`, `max_rounds`: the length a
     simulation stops at, no rule a player follows) is not one.
@@ -88,7 +96,7 @@ def between(best: int, nearer: int) -> tuple[int, ...]:
     return tuple(sorted({lo + round(step * (i + 1)) for i in range(REFINE)}))
 
 
-def goal_for(problem: dict, d: dict, players: int):
+def goal_for(problem: dict, d: dict, players: int) -> Goal | None:
     """The `tune.Goal` a remedy must meet for a player count's worst problem, or None when no
     metric a race measures follows it (the last seat's share)."""
     from boardlab.analysis.report.findings import thresholds
@@ -108,7 +116,7 @@ def goal_for(problem: dict, d: dict, players: int):
     return None
 
 
-def _point(definition, key: str, value: int, players: int) -> Point:
+def _point(definition: GameDefinition, key: str, value: int, players: int) -> Point:
     from boardlab.analysis import engines
     from boardlab.analysis.report.options import rule_problem, with_rule
     from boardlab.layouts.errors import BoardlabError
@@ -126,15 +134,16 @@ def _point(definition, key: str, value: int, players: int) -> Point:
     return point
 
 
-def search_key(definition, key: str, current: int, lo: int, hi: int, goal, players: int, agent: str, store,
-               games: int, seed: int, limits: dict, workers=None, progress: bool = True, backend=None) -> dict | None:
+def search_key(definition: GameDefinition, key: str, current: int, lo: int, hi: int, goal: Goal, players: int,
+               agent: str, store: ResultStore, games: int, seed: int, limits: dict, workers: int | None = None,
+               progress: bool = True, backend: Backend | None = None) -> dict | None:
     """One key's search for `goal` at `players` (see the module docstring): {"key", "written",
     "tried", "goal", "value", "met", "games", "seed", "metrics"}; "value" is the confirmed value
     (met: it meets the goal on the fresh seeds) or the one that came closest (not confirmed); None
     when the game takes none of the values."""
     from boardlab.analysis.tune import TuneOptions, tune
 
-    def race(values, finalists: int) -> dict:
+    def race(values: Sequence[int], finalists: int) -> dict:
         axis = Axis(("rules", key), tuple(values))
         points = [_point(definition, key, v, players) for v in values]
         opts = TuneOptions(players=players, agent=agent, first_games=min(FIRST_GAMES, games), games=games,
@@ -166,8 +175,9 @@ def search_key(definition, key: str, current: int, lo: int, hi: int, goal, playe
             "metrics": {goal.metric: closest["metric"]} if closest["metric"] else {}}
 
 
-def numeric_remedies(definition, by_players: dict, store, agent: str, games_for, seed: int, workers=None,
-                     progress: bool = True, backend=None) -> None:
+def numeric_remedies(definition: GameDefinition, by_players: dict, store: ResultStore, agent: str,
+                     games_for: Callable[[int], int], seed: int, workers: int | None = None, progress: bool = True,
+                     backend: Backend | None = None) -> None:
     """Search every numeric rule key for each player count's worst problem (as the verdict judges
     it, `verdict.worst_problem` on the skilled level) and keep what was found in the player
     count's data: d["numeric"] = {"problem", "goal", "keys": [`search_key` results]}.
@@ -195,7 +205,7 @@ def numeric_remedies(definition, by_players: dict, store, agent: str, games_for,
         d["numeric"] = {"problem": problem["kind"], "goal": goal.text, "keys": [k for k in found if k]}
 
 
-def _off_target(goal, d: dict, players: int) -> bool:
+def _off_target(goal: Goal, d: dict, players: int) -> bool:
     """Whether the games of the written rules with the model agent in every seat (the agent the
     race plays) miss `goal` too: a problem found for skilled players only is not searched with
     another agent, where the written value would already "meet" it."""

@@ -6,7 +6,7 @@ show, which go into the report's JSON under the same player count.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from boardlab.analysis.report.document import chart, table, text
 from boardlab.analysis.report.metrics import (DESIGNER_DIFFERENCE, headline_series, is_decided, length_statistics,
@@ -20,11 +20,15 @@ from boardlab.analysis.stats import describe_lengths, wilson_interval
 if TYPE_CHECKING:  # numpy is imported where it computes: `report --help` and `compare --help` need none of it
     import numpy as np
 
+    from boardlab.analysis.report.jobs import Outcome
+    from boardlab.analysis.report.options import RuleNamer
+    from boardlab.layouts.common import GameDefinition, MeasuredPace
+
 #: the most bins of a length chart
 LENGTH_BINS = 20
 
 
-def length_edges(lengths, least: float = 1.0, include: tuple[float, ...] = ()) -> np.ndarray:
+def length_edges(lengths: Sequence[float], least: float = 1.0, include: tuple[float, ...] = ()) -> np.ndarray:
     """Bin edges for a histogram of lengths: bins of a round width (1, 2 or 5 times a power of
     ten, and at least `least`: a whole unit, so that no bin is empty only because it holds no
     whole number), starting at a multiple of the width, at most `LENGTH_BINS` of them, over the
@@ -48,7 +52,7 @@ def length_edges(lengths, least: float = 1.0, include: tuple[float, ...] = ()) -
     return width * np.arange(first, last + 2, dtype=float)
 
 
-def pace(definition, unit: str, players: int | None = None) -> float | None:
+def pace(definition: GameDefinition, unit: str, players: int | None = None) -> float | None:
     """Seconds of table time per length unit ("turns", "rounds"): measured from playtests at
     `players` when the definition carries such a pace (`playtests.with_measured_pace`), else
     the one the definition states, if any."""
@@ -59,13 +63,13 @@ def pace(definition, unit: str, players: int | None = None) -> float | None:
     return getattr(analysis, f"seconds_per_{unit.rstrip('s')}", None) if analysis is not None else None
 
 
-def measured_pace(definition, players: int | None):
+def measured_pace(definition: GameDefinition, players: int | None) -> MeasuredPace | None:
     """The `MeasuredPace` that `pace` uses at `players`, or None when it uses the stated pace."""
     lookup = getattr(definition, "measured_pace", None)
     return lookup(players) if lookup is not None else None
 
 
-def pace_data(definition, unit: str, players: int | None) -> dict:
+def pace_data(definition: GameDefinition, unit: str, players: int | None) -> dict:
     """Where the pace at `players` comes from, for a length's data: {"seconds_per_unit", and
     "pace_measured": {"games", "ci95", "players"} or "pace_assumed": whether one of the
     definition's `game.assumptions` names the stated pace}; {} without a pace."""
@@ -81,13 +85,13 @@ def pace_data(definition, unit: str, players: int | None) -> dict:
             "pace_assumed": any(f"seconds_per_{unit.rstrip('s')}" in a for a in definition.game.assumptions)}
 
 
-def designer_difference(definition) -> float:
+def designer_difference(definition: GameDefinition) -> float:
     """The smallest change of a win share the designer cares about: `[analysis] difference`, else 5 points."""
     analysis = getattr(definition, "analysis", None)
     return getattr(analysis, "difference", None) or DESIGNER_DIFFERENCE
 
 
-def thresholds(definition) -> dict:
+def thresholds(definition: GameDefinition) -> dict:
     """The designer's thresholds a report judges by: "difference" (`designer_difference`),
     "max_capped" (games stopped at the cap a length may rest on) and "max_draws" (drawn games that
     are no problem), from `[analysis]`, else 5 points, 5% and 10%."""
@@ -96,7 +100,7 @@ def thresholds(definition) -> dict:
             "max_draws": getattr(analysis, "max_draws", 0.10)}
 
 
-def seats_data(outcome, players: int, difference: float) -> dict:
+def seats_data(outcome: Outcome, players: int, difference: float) -> dict:
     """`metrics.seat_statistics` of the baseline games."""
     return seat_statistics(outcome.records, players, difference)
 
@@ -145,7 +149,7 @@ def seats_blocks(data: dict, players: int, unit: str) -> list:
     ]
 
 
-def length_data(outcome, definition, unit: str, players: int | None = None) -> dict:
+def length_data(outcome: Outcome, definition: GameDefinition, unit: str, players: int | None = None) -> dict:
     """`metrics.length_statistics` of the baseline games, with table minutes at the pace at `players`
     (measured from playtests, else the definition's; `pace_data` says which)."""
     described = length_statistics(outcome.records)
@@ -217,7 +221,7 @@ def at_least(value: float, bound: bool | None) -> str:
     return ("≥ " if bound else "") + format_cell(value, "f1")
 
 
-def decision_data(outcome) -> dict:
+def decision_data(outcome: Outcome) -> dict:
     """The decisions of an observed job's games (`jobs.play_observed_block`): legal moves per
     decision, the shares with a single choice and with only a pass."""
     choices: dict[int, int] = {}
@@ -233,13 +237,13 @@ def decision_data(outcome) -> dict:
             "single_choice": share(choices.get(1, 0), turns), "must_pass": share(passes, turns)}
 
 
-def decisions(outcome, players: int, agent: str = "", levels: list | None = None) -> tuple[list, dict]:
+def decisions(outcome: Outcome, players: int, agent: str = "", levels: list | None = None) -> tuple[list, dict]:
     """The decisions section of the model agent's observed games, with a column per player level
     of `levels` ([(who, data)], the data of `decision_data`) that another agent plays."""
     data = decision_data(outcome)
     shown = [(say("level.model", agent=agent), data)] + [(who, d) for who, d in levels or []]
 
-    def cells(key):
+    def cells(key: Callable[[dict], str]) -> list[str]:
         return [key(d) for _, d in shown]
 
     rows = [[say("decisions.mean")] + cells(lambda d: number(d["legal_moves"]['mean'], ".1f")),
@@ -416,7 +420,8 @@ def metric_label(metric_id: str, unit: str) -> str:
     return metric(metric_id).label(unit)
 
 
-def sensitivity_data(baseline, alternatives, players: int, skipped) -> dict:
+def sensitivity_data(baseline: Outcome, alternatives: Iterable[tuple[str, object, Outcome | str]], players: int,
+                     skipped: Iterable[tuple[str, str]]) -> dict:
     """`alternatives`: (option, value, outcome or error text); `skipped`: (option, why) not varied.
 
     Every headline metric (`metrics.headline_series`) of each alternative against the default's
@@ -452,7 +457,7 @@ def sensitivity_data(baseline, alternatives, players: int, skipped) -> dict:
     return {"alternatives": data, "not_varied": [o for o, _ in skipped], "not_varied_why": [w for _, w in skipped]}
 
 
-def sensitivity_blocks(data: dict, players: int, unit: str, rule_name=None) -> list:
+def sensitivity_blocks(data: dict, players: int, unit: str, rule_name: RuleNamer | None = None) -> list:
     """The sensitivity table; `rule_name(option, value)` names a rule (`options.rule_namer`)."""
     rule_name = rule_name or (lambda option, value: f"`{option} = {option_value_text(value)}`")
     rows = []
@@ -489,7 +494,7 @@ def _why(why: str) -> str:
     return say("sens.now", value=why[4:]) if why.startswith("now ") else word(why)
 
 
-def _cell(value, fmt: str) -> str:
+def _cell(value: object, fmt: str) -> str:
     from boardlab.analysis.report.document import format_cell
     return format_cell(value, fmt)
 

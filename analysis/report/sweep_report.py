@@ -74,11 +74,11 @@ def _series(points: list[dict], axes: list[dict], metric: str) -> tuple[list, li
     return [_text(v) for v in first["values"]], series
 
 
-def _key(value) -> tuple:
+def _key(value: object) -> tuple:
     return (type(value).__name__, value)
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 

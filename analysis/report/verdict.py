@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from boardlab.analysis.report.findings import LENGTH_TOLERANCE, label, seat_imbalance, thresholds
 from boardlab.analysis.report import metrics as metric_table
+from boardlab.analysis.report.options import RuleNamer
 from boardlab.analysis.report.wording import (at_least, cap_words, target_time, games, listed, minutes, number, p_words, pace_words, pct,
                                               points, points_over, say, say_plural, unsigned_points, word, would_tell)
 
@@ -22,7 +23,7 @@ REMEDIES = 2
 BESIDE = 0.01
 
 
-def verdict(by_players: dict, rule_name) -> dict:
+def verdict(by_players: dict, rule_name: RuleNamer) -> dict:
     """{"by_players": {n: {"lines": [...], "problem": {...} or None, "remedies": [...]}}}."""
     from boardlab.analysis.report.levels import shown_levels, for_level, skill_share_line, skilled_view, disagreement
 
@@ -64,7 +65,7 @@ def verdict(by_players: dict, rule_name) -> dict:
     return {"by_players": out}
 
 
-def _remedy_part(r: dict, problem: dict, d: dict, rule_name) -> str:
+def _remedy_part(r: dict, problem: dict, d: dict, rule_name: RuleNamer) -> str:
     """One remedy in the problem's own statistic: a table time too long as the median table time
     with and without the option (Kaplan-Meier, "at least" where the cap decides it), any other
     problem in its headline metric."""

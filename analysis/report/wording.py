@@ -17,6 +17,8 @@ is a terms table and nothing else.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from boardlab.analysis.stats import format_p
 from boardlab.layouts.terms import agent_label, plural, respell, speaking, term, word  # noqa: F401 (speaking: the doctest)
 
@@ -25,7 +27,7 @@ AGENT_FIELDS = frozenset({"agent", "bot", "top", "below", "next", "level", "begi
 
 
 
-def say(key: str, **fields) -> str:
+def say(key: str, **fields: object) -> str:
     """The template `report.KEY` of the language being written, filled with `fields`.
 
     :raises BoardlabError: for a template the language's table lacks; KeyError for a missing field.
@@ -34,7 +36,7 @@ def say(key: str, **fields) -> str:
                                     for k, v in fields.items()})
 
 
-def say_plural(key: str, n: int, **fields) -> str:
+def say_plural(key: str, n: int, **fields: object) -> str:
     """`report.KEY.one` or `report.KEY.many` by the count `n`."""
     return say(f"{key}.{'one' if n == 1 else 'many'}", n=n, **fields)
 
@@ -184,7 +186,7 @@ def games(count: int) -> str:
     return number(count, ",")
 
 
-def listed(items, last: str = "and") -> str:
+def listed(items: Iterable[str], last: str = "and") -> str:
     """Items joined with commas and the word `last` before the final one.
 
     >>> listed(["2", "3", "4"]), listed(["a"])
@@ -196,7 +198,7 @@ def listed(items, last: str = "and") -> str:
     return ", ".join(items[:-1]) + say(last) + items[-1]
 
 
-def series(items) -> str:
+def series(items: Iterable[str]) -> str:
     """Items of a list of figures joined as the language writes such a list: by commas in English,
     by semicolons where the decimal mark is a comma ("3: 0,1 %; 4: 0,6 %").
 

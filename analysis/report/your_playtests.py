@@ -25,11 +25,16 @@ length, at least 1), with a floor of half a game.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.analysis.report.document import table, text
 from boardlab.analysis.report.metrics import minimum_detectable_difference, trials_needed
 from boardlab.analysis.report.wording import games as amount, measured_words, number, pct, say, say_plural, word
+
+if TYPE_CHECKING:
+    from boardlab.analysis.playtests import TableGame
+    from boardlab.analysis.runner import GameRecord
+    from boardlab.layouts.common import GameDefinition
 
 #: likelihood ratios that Royall calls fairly strong and strong evidence
 FAIRLY_STRONG, STRONG = 8.0, 32.0
@@ -59,7 +64,8 @@ def winner_category(winners: Sequence[int], unfinished: bool, players: int) -> i
     return winners[0] if len(winners) == 1 and not unfinished else players
 
 
-def level_log_likelihood(table_games: Sequence[tuple[int, int | None]], records, players: int, window: int) -> float:
+def level_log_likelihood(table_games: Sequence[tuple[int, int | None]], records: Sequence[GameRecord], players: int,
+                         window: int) -> float:
     """Log-likelihood of table games, each (winner category, length or None), under one level's
     simulated games (`records`; see the module docstring for the estimates)."""
     counts = [0] * (players + 1)
@@ -89,7 +95,7 @@ def percentile(length: int, lengths: Sequence[int]) -> float:
     return (below + equal / 2) / len(lengths) if lengths else 0.0
 
 
-def playtests_data(definition, playtests: Sequence, counts: Sequence[int], unit: str, level_records: dict,
+def playtests_data(definition: GameDefinition, playtests: Sequence[TableGame], counts: Sequence[int], unit: str, level_records: dict,
                    model_agent: str, difference: float) -> dict:
     """The section's data.  `playtests` are the game's stored `TableGame`s (every variant and
     version); `level_records[n]` maps each agent of the ladder to its self-play records at n players.
