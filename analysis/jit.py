@@ -11,6 +11,12 @@ is read back from the cache) that, once a process has spent `DELAY` seconds comp
   and scripts read standard error and expect nothing there);
 - once per process tree: the line sets `SAID` in the environment, so a worker started after it
   stays quiet.
+
+numba's cache notices a change to a compiled function's own file only, not to the files of the
+compiled functions it calls: after an edit of `uct.py` (or a `git pull`), a kernel of another file
+would be read back from the cache with the old `uct.py` compiled into it. So the cache lives in a
+folder named by a digest of every compiled module's source (`cache_folder`): any change to one of
+them starts an empty folder, and what is read back was compiled from these very sources.
 """
 
 from __future__ import annotations
@@ -20,14 +26,17 @@ import sys
 import threading
 import time
 
+import hashlib
 import importlib.abc
+from pathlib import Path
 from typing import TextIO
 
+import numba
 from numba import njit
 from numba.core import event
 from boardlab.common.notes import quiet
 
-__all__ = ["MESSAGE", "NO_REFCOUNT", "njit"]
+__all__ = ["MESSAGE", "NO_REFCOUNT", "cache_folder", "compiled_sources", "njit"]
 
 try:  # `_nrt` is a private option of numba's CPU target: without it the loops count references again
     from numba.core.cpu import CPUTargetOptions
@@ -120,6 +129,44 @@ def _array_math_without_blas() -> None:
         sys.meta_path.remove(refuse)
 
 
+def compiled_sources(root: Path | None = None) -> list[Path]:
+    """The modules of the analysis package that compile with numba (they take `njit` from here),
+    sorted: the files whose change must empty the compiled-code cache."""
+    root = root if root is not None else Path(__file__).resolve().parent
+    return sorted(path for path in root.rglob("*.py")
+                  if "__pycache__" not in path.parts and b"njit" in path.read_bytes())
+
+
+def sources_digest(paths: list[Path], root: Path) -> str:
+    """A digest of the files' names (relative to `root`) and contents: 16 hex digits.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     a = Path(folder, "a.py"); _ = a.write_text("x = 1")
+    ...     first = sources_digest([a], Path(folder)); _ = a.write_text("x = 2")
+    ...     first != sources_digest([a], Path(folder)), len(first)
+    (True, 16)
+    """
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def cache_folder(base: str = "") -> str:
+    """The folder of numba's cache for these sources: `base` (NUMBA_CACHE_DIR when set), else the
+    analysis package's `__pycache__` when it can be written, else the user's cache folder; in it a
+    folder named by the compiled sources' digest (see the module docstring)."""
+    root = Path(__file__).resolve().parent
+    if not base:
+        local = root / "__pycache__"
+        writable = os.access(local, os.W_OK) if local.exists() else os.access(root, os.W_OK)
+        base = str(local) if writable else str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+                                                 / "boardlab")
+    return str(Path(base) / f"numba-{sources_digest(compiled_sources(root), root)}")
+
+
+numba.config.CACHE_DIR = cache_folder(numba.config.CACHE_DIR)  # read by numba as each kernel is decorated
 _array_math_without_blas()
 NOTICE = CompileNotice()
 event.register("numba:compile", NOTICE)

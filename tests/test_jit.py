@@ -154,3 +154,18 @@ print(bool((dot(a, a.T) == a @ a.T).all()), dot(np.arange(3.0), np.arange(3.0)))
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "5.0"]
+
+
+def test_the_compiled_code_cache_is_named_by_every_compiled_module_source():
+    # a kernel calling uct.py's compiled functions must not be read back from a cache compiled
+    # against an older uct.py: the folder changes with any compiled module's source
+    import numba
+    from pathlib import Path
+
+    from boardlab.analysis import jit
+
+    names = {path.relative_to(Path(jit.__file__).resolve().parent).as_posix() for path in jit.compiled_sources()}
+    assert {"uct.py", "blockd/kernel.py", "links/games.py", "sixbysix/kernel.py"} <= names
+    assert "report/build.py" not in names  # a change to the reports keeps the compiled code
+    assert numba.config.CACHE_DIR == jit.cache_folder(str(Path(numba.config.CACHE_DIR).parent))
+    assert Path(numba.config.CACHE_DIR).name.startswith("numba-")
