@@ -157,8 +157,8 @@ class Budget:
         to the others, so a cheap phase is never cut to the proportion of a costly one."""
         allowance = self.allowance(phase)
         need = sum(a.cost(a.wanted) for a in asks)
-        scales = [1.0 if need <= allowance else allowance / need] * len(asks)
-        if share_cost and need > allowance:
+        scales = [1.0 if need <= allowance + 1e-9 else allowance / need] * len(asks)
+        if share_cost and need > allowance + 1e-9:  # an exact fit is a fit, whatever the float dust
             scales = cost_shares([a.cost(a.wanted) for a in asks], allowance)
         granted = []
         for a, scale in zip(asks, scales):

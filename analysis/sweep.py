@@ -26,7 +26,7 @@ import re
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Sequence
 
 from boardlab.layouts.errors import BoardlabError, DefinitionError
 from boardlab.layouts.limits import MAX_INTEGER_DIGITS
@@ -38,12 +38,15 @@ if TYPE_CHECKING:
     from boardlab.analysis.budget import Budget
     from boardlab.analysis.runner import Backend, GameRecord
     from boardlab.analysis.store import ResultStore
+    from boardlab.analysis.report.jobs import Job
 
 #: sections whose keys change how a game looks, never how it plays: a sweep never varies them
 NO_PLAY_SECTIONS = ("print", "rulebook", "colours", "layout", "icons")
 #: the section that names the game and states its facts (id, name, player counts): never varied, a
 #: point must stay the same game (its id picks the engine, its player counts the grid's players)
 IDENTITY_SECTION = "game"
+#: records read from the store at a time when a point's games are tallied (`PointTally`)
+CHUNK = 1024
 #: the most points one sweep or tune may have (a larger grid is refused, not tried)
 MAX_POINTS = 2000
 RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
@@ -222,6 +225,7 @@ class Point:
     refused: str = ""
     metrics: dict = field(default_factory=dict)
     games: int = 0
+    stop: dict = field(default_factory=dict)  # a sequential sweep's answer (`sequential_points`)
 
     def label(self) -> str:
         return ", ".join(f"{k} = {value_text(v)}" for k, v in self.values.items())
@@ -314,18 +318,192 @@ def point_metrics(records: Sequence[GameRecord], definition: GameDefinition, pla
     return out
 
 
+class PointTally:
+    """What a sweep point keeps of its games, a chunk of records at a time (`point_metrics_tallied`):
+    counts, exact sums and histograms of lengths, never a record, so that its memory is flat in the
+    number of games; `metrics()` equals `point_metrics` of the same records (its slow, obvious twin,
+    which the tests hold it to).  Every metric is tallied from its own per-game series
+    (`metrics.Metric.series`, one chunk at a time): a share's numerators and denominators summed
+    exactly, a mean's values counted, summed and squared exactly."""
+
+    def __init__(self, players: int):
+        from boardlab.analysis.report.metrics import HEADLINE
+        from boardlab.analysis.tally import Histogram
+
+        self.players = players
+        self.unit = math.lcm(*range(1, players + 1))
+        self.games = self.decided = self.capped = 0
+        self.scaled = [0] * players  # credit per seat in units of 1/lcm(1..players) (`metrics.seat_counts`)
+        self.finished, self.stopped = Histogram(), Histogram()  # lengths of finished and capped games
+        #: per metric with a series: [sum of numerators, sum of denominators] (a share) or
+        #: [count, sum, sum of squares] of the counted values (a mean), exact
+        self.sums: dict[str, list] = {m.id: [0, 0, 0] for m in HEADLINE
+                                      if m.sweep and m.series is not None and players >= m.least_players}
+        self.own: dict[str, list] | None = None  # per own figure: [count, sum, sum of squares] (exact)
+
+    def add(self, records: Iterable[GameRecord]) -> None:
+        from fractions import Fraction
+
+        from boardlab.analysis.report.metrics import metric
+
+        records = list(records)
+        for r in records:
+            self.games += 1
+            if r.unfinished:
+                self.capped += 1
+                self.stopped.counts[r.length] += 1
+            else:
+                self.finished.counts[r.length] += 1
+                if r.winners:
+                    self.decided += 1
+                    for seat in r.winners:
+                        self.scaled[seat] += self.unit // len(r.winners)
+            numbers = {k: v for k, v in r.stats.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+            if self.own is None:
+                self.own = {k: [0, 0, 0] for k in numbers}
+            for k in [k for k in self.own if k not in numbers]:
+                del self.own[k]  # a figure some game lacks is no figure of every game
+            for k, sums in self.own.items():
+                _count(sums, numbers[k])
+        for name, sums in self.sums.items():
+            m = metric(name)
+            assert m.series is not None
+            numerators, denominators = m.series(records, self.players)
+            if m.unit in ("share", "points"):
+                sums[0] += sum(Fraction(x) for x in numerators)
+                sums[1] += sum(denominators)
+            else:
+                for x, d in zip(numerators, denominators):
+                    if d:
+                        _count(sums, x)
+
+    def median(self) -> dict:
+        """`metrics.median_interval` of the lengths, from their histograms: the Kaplan-Meier median
+        (the product-limit estimate over every distinct length, `stats.kaplan_meier`) and the order
+        statistics of `metrics.median_ranks`, a stopped game sorted after every finished one."""
+        from boardlab.analysis.report.metrics import NOTHING, median_ranks
+        from boardlab.analysis.stats import survival_quantile
+
+        finished, stopped = self.finished.counts, self.stopped.counts
+        n = sum(finished.values()) + sum(stopped.values())
+        if not n:
+            return {**NOTHING, "at_least": False, "capped": 0.0}
+        if not sum(finished.values()):
+            times, survival = [float(max(stopped))], [1.0]
+        else:
+            times, survival, at_risk, s = [], [], n, 1.0
+            for t in sorted(set(finished) | set(stopped)):
+                s *= 1 - finished.get(t, 0) / at_risk
+                times.append(float(t))
+                survival.append(s)
+                at_risk -= finished.get(t, 0) + stopped.get(t, 0)
+        median, open_ = survival_quantile(times, survival, 0.5)
+
+        def ranked(rank: int) -> float:
+            seen = 0
+            for counts in (finished, stopped):
+                for v in sorted(counts):
+                    seen += counts[v]
+                    if seen >= rank:
+                        return float(v)
+            raise ValueError(rank)
+
+        low, high = median_ranks(n)
+        return {"value": round(median, 6), "ci95": [ranked(low), ranked(high)], "n": n, "at_least": bool(open_),
+                "capped": round(sum(stopped.values()) / n, 6)}
+
+    def metrics(self, definition: GameDefinition) -> dict[str, dict]:
+        from boardlab.analysis.report.metrics import ALPHA, HEADLINE, NOTHING, balance_interval, _whole
+        from boardlab.analysis.report.sections import pace
+        from boardlab.analysis.stats import wilson_interval
+
+        n = self.players
+        seconds = pace(definition, _unit(definition), n)
+        out: dict[str, dict] = {}
+        for m in HEADLINE:
+            if not m.sweep or n < m.least_players or (m.per_minute and not seconds):
+                continue
+            scale = (seconds or 0) / 60
+            if m.id == "balance":
+                credits = [_whole(round(x / self.unit, 6)) for x in self.scaled]
+                out[m.id] = balance_interval(credits, self.decided) if self.decided else dict(NOTHING)
+            elif m.id == "median_minutes":
+                got = self.median()
+                out[m.id] = got if got["value"] is None else \
+                    {**got, "value": round(got["value"] * scale, 6), "ci95": [round(x * scale, 6) for x in got["ci95"]]}
+            elif m.unit in ("share", "points"):
+                total, counted = self.sums[m.id][0], self.sums[m.id][1]
+                if not counted:
+                    out[m.id] = dict(NOTHING)
+                    continue
+                hits = float(total)  # math.fsum of the numerators: their exact sum, rounded once
+                lo, hi = wilson_interval(hits, counted)
+                lo90, hi90 = wilson_interval(hits, counted, 1 - 2 * ALPHA)
+                shift = 1 / n if m.shift_by_fair else 0.0
+                out[m.id] = {"value": round(hits / counted - shift, 6), "ci95": [round(lo - shift, 6), round(hi - shift, 6)],
+                             "ci90": [round(lo90 - shift, 6), round(hi90 - shift, 6)], "n": counted}
+            else:  # a mean (the length), and the minutes at the pace
+                got = _mean(*self.sums[m.id])
+                if got["value"] is not None:
+                    got["at_least"] = self.capped > 0
+                    got["capped"] = round(self.capped / self.games, 6)
+                if m.per_minute and got["value"] is not None:
+                    got = {**got, "value": round(got["value"] * scale, 6), "ci95": [round(x * scale, 6) for x in got["ci95"]]}
+                out[m.id] = got
+        for key, sums in (self.own or {}).items():
+            if key not in out:
+                out[key] = _mean(*sums)
+        return out
+
+
+def _count(sums: list, value: float) -> None:
+    """Add one value to [count, sum, sum of squares], exactly (a float as its exact fraction)."""
+    from fractions import Fraction
+
+    v = value if isinstance(value, int) else Fraction(value)
+    sums[0] += 1
+    sums[1] += v
+    sums[2] += v * v
+
+
+def _mean(n: int, total: Any, squares: Any) -> dict:
+    """`metrics.mean_interval` from a count and exact sums."""
+    from fractions import Fraction
+
+    from boardlab.analysis.report.metrics import Z95
+
+    if not n:
+        return {"value": None, "ci95": [None, None], "n": 0}
+    total, squares = Fraction(total), Fraction(squares)
+    mean = float(total / n)
+    var = float((squares - total * total / n) / (n - 1)) if n > 1 else 0.0
+    half = Z95 * math.sqrt(max(var, 0.0) / n)
+    return {"value": round(mean, 6), "ci95": [round(mean - half, 6), round(mean + half, 6)], "n": n}
+
+
+def point_metrics_tallied(players: int) -> Callable[[Job, Iterator[list[GameRecord]]], dict[str, dict]]:
+    """The `jobs.tally_jobs` fold of a point's games: `point_metrics` read a chunk at a time (`PointTally`)."""
+    def fold(job: Job, chunks: Iterator[list[GameRecord]]) -> dict[str, dict]:
+        tally = PointTally(players)
+        for records in chunks:
+            tally.add(records)
+        return tally.metrics(job.definition)
+    return fold
+
+
 def play_points(points: Sequence[Point], players: int, agent: str, games: int, seed: int, store: ResultStore,
                 workers: int | None = None, progress: bool = True, backend: Backend | None = None,
                 estimate: float | None = None) -> None:
     """Play `games` games at every playable point (all on seed `seed`) through the results store,
     all the points' missing blocks together, and measure each (`point.metrics`); `estimate`: the
     CPU seconds a budget expects of them, on the progress line."""
-    from boardlab.analysis.report.jobs import Job, play_jobs
+    from boardlab.analysis.report.jobs import Job, tally_jobs
 
     live = [p for p in points if p.definition is not None]
     jobs = [Job(p.definition, players, (agent,) * players, games, seed) for p in live]
-    measured = play_jobs(jobs, store, workers, progress, backend=backend, estimate=estimate,  # one point at a time
-                         reduce=lambda outcome: point_metrics(outcome.records, outcome.job.definition, players))
+    # each point's games read from the store a chunk at a time and tallied: memory flat in the games
+    measured = tally_jobs(jobs, store, point_metrics_tallied(players),
+                          workers, progress, backend=backend, estimate=estimate, chunk=CHUNK)
     for point, metrics in zip(live, measured):
         point.games = games
         point.metrics = metrics
@@ -339,7 +517,109 @@ def point_json(point: Point) -> dict:
     else:
         out["games"] = point.games
         out["metrics"] = point.metrics
+        if point.stop:
+            out["stop"] = dict(point.stop)
     return out
+
+
+# -- sequential points: a point stops once it is shown to differ from the written rules --------------
+
+#: the metrics whose difference from the base point answers a sequential point (`difference_p`)
+STOP_METRICS = ("first_player_advantage", "length", "draws", "capped")
+#: the least rotations of the seats a point's first look plays (fewer: one look, at the cap)
+LOOK_ROTATIONS = 10
+
+
+def base_point(points: Sequence[Point], written: dict[str, Any]) -> Point | None:
+    """The playable point whose values are the definition's written ones (None: the grid lacks them)."""
+    for p in points:
+        if p.definition is not None and all(p.values[k] == v and isinstance(p.values[k], bool) == isinstance(v, bool)
+                                            for k, v in written.items()):
+            return p
+    return None
+
+
+def look_games(games: int, players: int) -> tuple[int, ...]:
+    """The games a sequential point has played after each look (`skill.LOOKS`: a quarter, a half and
+    all of `games`, the first two in whole rotations of the seats); only `games` when a quarter is
+    under `LOOK_ROTATIONS` rotations.
+
+    >>> look_games(1000, 4), look_games(1000, 3), look_games(100, 4)
+    ((248, 496, 1000), (249, 498, 1000), (100,))
+    """
+    from boardlab.analysis.skill import LOOKS
+
+    first = games // LOOKS[-1] // players * players
+    if first < LOOK_ROTATIONS * players:
+        return (games,)
+    return tuple(first * k for k in LOOKS[:-1]) + (games,)
+
+
+def difference_p(metrics: dict, base: dict, looks: int) -> float:
+    """The p-value that a point differs from the base point on any of `STOP_METRICS`, over `looks`
+    sequential looks: each metric's difference over its standard error (each side's from the width
+    of its 95% interval, the two sides taken as independent: the common seeds make their games
+    agree more than that, so the error is overstated and the test conservative), its two-sided
+    normal p, the smallest times the metrics compared times `looks` (Bonferroni over both), at most 1.
+
+    >>> base = {"length": {"value": 10.0, "ci95": [9.0, 11.0]}}
+    >>> round(difference_p({"length": {"value": 13.0, "ci95": [12.0, 14.0]}}, base, 3), 6)  # z = 4.16
+    9.6e-05
+    >>> difference_p(base, base, 3)
+    1.0
+    """
+    from statistics import NormalDist
+
+    from boardlab.analysis.report.metrics import Z95
+
+    found = []
+    for name in STOP_METRICS:
+        a, b = metrics.get(name), base.get(name)
+        if not a or not b or a.get("value") is None or b.get("value") is None:
+            continue
+        diff = a["value"] - b["value"]
+        se = math.hypot(a["ci95"][1] - a["ci95"][0], b["ci95"][1] - b["ci95"][0]) / (2 * Z95)
+        found.append((0.0 if diff else 1.0) if se == 0 else 2 * NormalDist().cdf(-abs(diff) / se))
+    return min(1.0, min(found) * len(found) * looks) if found else 1.0
+
+
+def sequential_points(points: Sequence[Point], base: Point | None, players: int, agent: str, games: int, seed: int,
+                      store: ResultStore, workers: int | None = None, progress: bool = True,
+                      backend: Backend | None = None, estimate: float | None = None) -> tuple[int, ...]:
+    """Play the points as `play_points` does, each asking whether it differs from the `base` point
+    (the written rules): at each look (`look_games`) every open point is measured against the base's
+    games of the same seeds, and one whose `difference_p` is below `skill.ALPHA` is answered and
+    plays no further; the others play on to `games`.  The base always plays `games`.  Each point's
+    `stop` says {"games", "p_value", "differs", "answered_early"}; the looks are returned.  Without
+    a base every point plays `games` (one look)."""
+    from boardlab.analysis.skill import ALPHA
+
+    live = [p for p in points if p.definition is not None]
+    looks = look_games(games, players) if base is not None else (games,)
+    open_, before = list(live), 0
+    for i, g in enumerate(looks):
+        share = None if estimate is None else estimate * len(open_) / max(1, len(live)) * (g - before) / games
+        play_points(open_, players, agent, g, seed, store, workers, progress, backend, share)
+        before = g
+        if base is None:
+            break
+        last = i == len(looks) - 1
+        answered = []
+        for p in open_:
+            if p is base:
+                continue
+            pv = difference_p(p.metrics, base.metrics, len(looks))
+            p.stop = {"games": g, "p_value": round(pv, 6), "differs": pv < ALPHA, "answered_early": pv < ALPHA and not last}
+            if pv < ALPHA:
+                answered.append(p)
+        if last:
+            break
+        open_ = [p for p in open_ if p not in answered]
+        if open_ == [base]:
+            break  # every other point is answered: the base's own games are played to the cap all the same
+    if base is not None and base.games < games:
+        play_points([base], players, agent, games, seed, store, workers, progress, backend)
+    return looks
 
 
 @dataclass(frozen=True)
@@ -353,6 +633,7 @@ class SweepOptions:
     backend: Any = None  # a runner.Backend; None: `workers` local processes
     cpu_minutes: float | None = None  # the sweep's CPU budget: games per point sized to fit; None: no limit
     quick: bool = False
+    sequential: bool = True  # a point stops once it differs from the written rules (`sequential_points`)
 
 
 def sized_games(points_by_players: dict[int, list[Point]], agent: str, games: int, seed: int, store: ResultStore,
@@ -399,18 +680,28 @@ def sweep(base: str, definition: GameDefinition, axes: Sequence[Axis], store: Re
     grids = {players: grids[players] if grids else grid(base, axes, players) for players in options.players}
     budget = Budget(options.cpu_minutes, quick=options.quick)
     games = sized_games(grids, options.agent, options.games, options.seed, store, budget)
+    answered = {}
     for players in options.players:
         points = grids[players]
         carry_measured_pace(points, definition, store)
-        play_points(points, players, options.agent, games.get(players, options.games), options.seed, store,
-                    options.workers, options.progress, options.backend,
-                    budget.estimate("points", str(players)) if budget.limited else None)
-        out["by_players"].append({"players": players, "pace": pace_data(measured, unit, players),
-                                  "points": [point_json(p) for p in points]})
+        cap = games.get(players, options.games)
+        written = base_point(points, out["written"]) if options.sequential else None
+        looks = sequential_points(points, written, players, options.agent, cap, options.seed, store, options.workers,
+                                  options.progress, options.backend,
+                                  budget.estimate("points", str(players)) if budget.limited else None)
+        block = {"players": players, "pace": pace_data(measured, unit, players),
+                 "points": [point_json(p) for p in points]}
+        if written is not None:
+            block["sequential"] = {"base": dict(written.values), "looks": list(looks)}
+            early = [p for p in points if p.stop.get("answered_early")]
+            if early:
+                answered[str(players)] = {"points": len(early), "games": sum(cap - p.games for p in early)}
+        out["by_players"].append(block)
     bought = budget.bought()
     out["budget"] = {"cpu_minutes": bought["cpu_minutes"], "quick": bought["quick"],
                      "games_per_point": {str(n): g for n, g in games.items()},
-                     "left_out": {str(n): options.games - g for n, g in games.items() if g < options.games}}
+                     "left_out": {str(n): options.games - g for n, g in games.items() if g < options.games},
+                     "answered_early": answered}
     return out
 
 

@@ -254,12 +254,15 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
     rounds: list[dict] = []
     games = min(options.first_games, options.games)
     racing = list(candidates)
-    played, cut = 0, ""
+    played, cut, stopped_at = 0, "", None
     while racing:
         cost = _round_cost([c.point for c in racing], n, options.agent, games, options.seed, store, budget)
-        if not budget.games_for("race", cost, games, least=games, required=not rounds, stored=played,
-                                detail=f"{len(racing)} candidates"):
+        granted = budget.games_for("race", cost, games, least=games, required=not rounds, stored=played,
+                                   detail=f"{len(racing)} candidates")
+        budget.note("race", f"{len(racing)} candidates", candidates=len(racing))
+        if not granted:
             cut = f"the CPU budget stopped the race before {games:,} games ({len(racing)} candidates still unsure)"
+            stopped_at = {"games": games, "unsure": len(racing)}
             _say(cut, options.progress)
             break
         play_points([c.point for c in racing], n, options.agent, games, options.seed, store, options.workers,
@@ -292,6 +295,7 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
         cost = _round_cost(confirmed, n, options.agent, options.games, confirm_seed, store, budget)
         confirm_games = budget.games_for("confirmation", cost, options.games, least=min(n, options.games), step=n,
                                          required=True, detail=f"{len(confirmed)} candidates")
+        budget.note("confirmation", f"{len(confirmed)} candidates", candidates=len(confirmed))
         _say(f"confirmation: {len(confirmed)} candidates, {confirm_games:,} games each on seed {confirm_seed}",
              options.progress)
         play_points(confirmed, n, options.agent, confirm_games, confirm_seed, store, options.workers,
@@ -324,16 +328,39 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
             "race": [{"values": c.point.values, "games": c.point.games, "goals": c.statuses,
                       "dropped": c.dropped_at is not None} for c in candidates],
             "confirmation": confirmation, "meeting": [c["values"] for c in meeting], "closest": closest,
-            "confirmation_games": confirm_games, "budget": _budget_data(budget, cut)}
+            "confirmation_games": confirm_games, "budget": _budget_data(budget, cut, stopped_at)}
 
 
-def _budget_data(budget: Budget, cut: str) -> dict:
-    """What the tune's budget bought: the race's rounds and the confirmation run it paid for, and
-    where it stopped the race (empty: it did not)."""
+def _budget_data(budget: Budget, cut: str, stopped_at: dict | None) -> dict:
+    """What the tune's budget bought: the race's rounds and the confirmation run it paid for (each
+    with its candidates), and where it stopped the race (`cut` in words and `stopped_at`
+    {"games", "unsure"}: the games of the round it could not pay and the candidates still unsure;
+    empty and None: it did not)."""
     bought = budget.bought()
     return {"cpu_minutes": bought["cpu_minutes"], "quick": bought["quick"], "stopped": cut,
-            "phases": [{"phase": p["phase"], "detail": p["detail"], "wanted": p["wanted"], "games": p["games"]}
-                       for p in bought["phases"]]}
+            "stopped_at": stopped_at,
+            "phases": [{"phase": p["phase"], "detail": p["detail"], "candidates": p["candidates"],
+                        "wanted": p["wanted"], "games": p["games"]} for p in bought["phases"]]}
+
+
+def budget_line(budget: dict) -> str:
+    """The tune's line of what its CPU budget bought (each round of the race and the confirmation,
+    games a candidate of those wanted) and where it stopped the race, in the language being written.
+
+    >>> budget_line({"cpu_minutes": 2.0, "quick": False, "stopped": "", "stopped_at": None, "phases": [
+    ...     {"phase": "race", "detail": "3 candidates", "candidates": 3, "wanted": 200, "games": 200}]})
+    'CPU budget: 2 CPU minutes bought race 200 of 200 games a candidate (3 candidates); nothing left out'
+    """
+    from boardlab.analysis.report.budgeted import limit_words
+    from boardlab.analysis.report.wording import games as count, say, say_plural
+
+    bought = ", ".join(say_plural("budget.tune_phase", p["candidates"], phase=say(f"budget.phase.{p['phase']}"),
+                                  games=count(p["games"]), wanted=count(p["wanted"]), k=p["candidates"])
+                       for p in budget["phases"])
+    stop = budget.get("stopped_at")
+    end = say_plural("budget.race_stopped", stop["unsure"], games=count(stop["games"]), k=stop["unsure"]) if stop \
+        else say("budget.nothing_left")
+    return say("budget.tune", limit=limit_words(budget["cpu_minutes"], budget["quick"]), phases=bought) + end
 
 
 def variant_text(result: dict, values: dict[str, Any], extends: str) -> str:
@@ -408,14 +435,8 @@ def tune_text(result: dict) -> str:
              f"confirmation: {len(result['confirmation'])} candidates, "
              f"{result.get('confirmation_games', result['games']):,} games each on fresh seed "
              f"{result['confirmation_seed']}"]
-    budget = result.get("budget")
-    if budget:
-        limit = "no limit" if budget["cpu_minutes"] is None else f"{budget['cpu_minutes']:g} CPU minutes" + \
-            (" (a quick run)" if budget["quick"] else "")
-        bought = ", ".join(f"{p['phase']} {p['games']:,} of {p['wanted']:,} games a candidate ({p['detail']})"
-                           for p in budget["phases"])
-        lines.append(f"CPU budget: {limit} bought {bought}" + (f"; {budget['stopped']}" if budget["stopped"] else
-                                                               "; nothing left out"))
+    if result.get("budget"):
+        lines.append(budget_line(result["budget"]))
     if "minutes" in metrics and result.get("pace"):
         lines.append(f"table minutes at {pace_note(result['pace'], result['length_unit'])}")
     lines.append("")

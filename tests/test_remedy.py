@@ -128,3 +128,45 @@ def test_the_length_finding_states_options_and_numbers_in_median_minutes():
     assert "`unclaimed_bank = house`, to 28 minutes (median table time" in text
     assert "The number in the rules that reaches the target: `chips = 8` instead of 20, to 23 minutes" in text
     assert "40 minutes" not in text
+
+
+def sized_search(pile, tmp_path, monkeypatch, minutes: float):
+    """numeric_remedies on Pile within a budget of `minutes` (all of it the remedies'), every probe
+    reading 0.001 CPU seconds a game and the CPU clock standing still; the worst problem is a length
+    over 20 turns (length<=20 holds for start <= 19 exactly)."""
+    from boardlab.analysis import budget as budget_module
+    from boardlab.analysis.report import jobs, levels, remedy, verdict
+
+    monkeypatch.setattr(jobs, "estimated_seconds",
+                        lambda js, store: (0.001 * sum(j.games for j in js), sum(j.games for j in js)))
+    monkeypatch.setattr(budget_module, "cpu_seconds", lambda: 0.0)
+    monkeypatch.setattr(verdict, "worst_problem", lambda n, d: {"kind": "length", "metric": "length"})
+    monkeypatch.setattr(levels, "skilled_view", lambda d: ("", d))
+    monkeypatch.setattr(remedy, "goal_for", lambda problem, d, n: Goal("length", "<=", 20.0, "length<=20"))
+    monkeypatch.setattr(remedy, "_off_target", lambda goal, d, n: True)
+    budget = budget_module.Budget(minutes, {"remedies": 1})
+    by_players = {"2": {"length": {"table_minutes": {"median": 41.0}}}}
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        remedy.numeric_remedies(pile, by_players, store, "random", lambda n: 400, 1, workers=1, progress=False,
+                                budget=budget)
+    return by_players["2"]["numeric"], budget.bought()
+
+
+def test_the_search_plays_what_the_reports_budget_pays_for(pile, tmp_path, monkeypatch):
+    numeric, bought = sized_search(pile, tmp_path, monkeypatch, 0.05)
+    # 3 s; start races 3 first values (10, 20, 80), take_max 1 (2): each value, up to REFINE = 4 more and the
+    # confirmation at 0.001 s a game: 8 x 400 x 0.001 + 6 x 400 x 0.001 = 5.6 s wanted, scaled by 3 / 5.6:
+    # 214 games a value each
+    assert [(p["phase"], p["detail"], p["wanted"], p["games"]) for p in bought["phases"]] == \
+        [("remedies", "rules.start", 400, 214), ("remedies", "rules.take_max", 400, 214)]
+    start = next(k for k in numeric["keys"] if k["key"] == "start")
+    assert start["met"] and start["confirmed"] and start["games"] == 214 and start["value"] == 16
+    assert "left_out" not in numeric
+
+
+def test_a_search_the_budget_cannot_pay_for_is_left_out_and_named(pile, tmp_path, monkeypatch):
+    numeric, bought = sized_search(pile, tmp_path, monkeypatch, 0.01)
+    # 0.6 s of the 5.6 wanted: 42 games a value, fewer than the race's first 100: neither key searched
+    assert [p["games"] for p in bought["phases"]] == [0, 0]
+    assert numeric["keys"] == [] and numeric["left_out"] == ["rules.start", "rules.take_max"]
+    assert [x["detail"] for x in bought["left_out"]] == ["rules.start", "rules.take_max"]

@@ -44,24 +44,26 @@ def test_a_blockd_variant_on_a_6x6_grid_is_sized_to_its_budget_and_says_so(tmp_p
     phases = {}
     for p in budget["phases"]:
         phases.setdefault(p["phase"], []).append(p)
-    # 6 s; self-play's share 40 of 100: 2.4 s at 0.05 s a game = 48 games of the 2,400 wanted
-    assert [(p["wanted"], p["games"]) for p in phases["self-play"]] == [(2400, 48)]
-    # the decisions: 5 of the 60 shares still waiting, of the 3.6 s free: 0.3 s = 6 games of 40
-    assert [(p["wanted"], p["games"]) for p in phases["decisions"]] == [(40, 6)]
-    # alternatives: at most half the self-play games (24) each; 15 of 55 shares of 3.3 s = 0.9 s for
-    # 7 x 24 x 0.05 = 8.4 s: 24 x 0.9 / 8.4 = 2.57, 2 games each
-    assert [(p["wanted"], p["games"]) for p in phases["alternatives"]] == [(24, 2)] * 7
-    # the skill trace: half of 6 s (skill 20, restricted 10, levels 10 waiting); each step 8 games, 0.4 s,
-    # and, undecided at 8 (a sequential step, `skill.step_decision`), 16 at its second look
+    # 6 s; self-play's share 40 of 110: 2.18 s at 0.05 s a game = 43.6 games of the 2,400 wanted, 42 in
+    # whole rotations of the seats
+    assert [(p["wanted"], p["games"]) for p in phases["self-play"]] == [(2400, 42)]
+    # the decisions: 5 of the 70 shares still waiting, of the 3.9 s free: 0.279 s = 5 games of 40
+    assert [(p["wanted"], p["games"]) for p in phases["decisions"]] == [(40, 5)]
+    # alternatives: at most half the self-play games (21) each; 15 of 65 shares of 3.65 s = 0.842 s for
+    # 7 x 21 x 0.05 = 7.35 s: 21 x 0.842 / 7.35 = 2.41, 2 games each
+    assert [(p["wanted"], p["games"]) for p in phases["alternatives"]] == [(21, 2)] * 7
+    # the skill trace: 20 of the 50 shares still waiting of 6 s (skill 20, restricted, levels and remedies 10 each):
+    # 2.4 s; each step 8 games, 0.4 s, and, undecided at 8 (a sequential step, `skill.step_decision`), 16 at its
+    # second look, 0.8 s: two steps fit exactly
     # mcts-16 wins 4 of 16 against greedy at its second look: no gain at 16 independent games (the share's
     # upper 98.3% bound 54.5%, below 55%), but at its 8 rotation groups' effective size, 10.5 games, the bound
     # is 62.1%: undecided, so its third look (32 games) is asked, and the budget buys none of it
     assert [p["games"] for p in phases["skill"]] == [8, 16, 8, 16, 0]
-    assert report["data"]["by_players"]["2"]["seats"]["games"] == 48  # the report measured what was bought
+    assert report["data"]["by_players"]["2"]["seats"]["games"] == 42  # the report measured what was bought
     head = dict(report["head"])
-    assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 48 games at 2 players (a share ")
-    assert "left out: 2,352 games of self-play at 2 players" in head["CPU budget"]
-    assert head["games"].startswith("48 with 2")
+    assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 42 games at 2 players (a share ")
+    assert "left out: 2,358 games of self-play at 2 players" in head["CPU budget"]
+    assert head["games"].startswith("42 with 2")
 
 
 def test_every_phase_within_its_budget_plays_what_it_wants_and_nothing_is_left_out(tmp_path, monkeypatch, capsys):
@@ -84,8 +86,8 @@ def test_quick_runs_within_a_minute_and_says_it_is_quick(tmp_path, monkeypatch, 
                                   "--json", "--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path)])
     budget = report["data"]["budget"]
     assert budget["cpu_minutes"] == 1.0 and budget["quick"]
-    # 60 s, self-play's 40%: 24 s = 480 games of 2,400
-    assert [p["games"] for p in budget["phases"] if p["phase"] == "self-play"] == [480]
+    # 60 s, self-play's 40 of 110 shares: 21.8 s = 436 games of 2,400
+    assert [p["games"] for p in budget["phases"] if p["phase"] == "self-play"] == [436]
     assert "(a quick run)" in dict(report["head"])["CPU budget"]
 
 
@@ -134,5 +136,5 @@ def test_every_language_of_one_run_is_the_games_the_first_one_bought(tmp_path, m
                  "--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path)]) == 0
     spanish, english = (printed["report"]["data"] for printed in json.loads(capsys.readouterr().out))
     assert spanish["budget"] == english["budget"]
-    assert [p["games"] for p in spanish["budget"]["phases"] if p["phase"] == "self-play"] == [48]
+    assert [p["games"] for p in spanish["budget"]["phases"] if p["phase"] == "self-play"] == [42]
     assert spanish["by_players"]["2"]["seats"] == english["by_players"]["2"]["seats"]

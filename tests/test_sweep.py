@@ -19,10 +19,12 @@ from boardlab.analysis.report.compare import CompareOptions, compare
 from boardlab.analysis.runner import LocalBackend
 from boardlab.analysis.store import ResultStore
 from boardlab.analysis.sweep import SweepOptions, parse_axis, parse_values, sweep
-from boardlab.analysis.tune import TuneOptions, check_goals, parse_goal, tune, tune_text
+from boardlab.analysis.tune import TuneOptions, budget_line, check_goals, parse_goal, tune, tune_text
 from boardlab.cli import main
 from boardlab.layouts import BoardlabError, load, register_game, registry
 from boardlab.layouts.loader import load_with
+from boardlab.layouts.terms import speaking
+from test_languages import english_words, tokens
 
 
 @pytest.fixture
@@ -303,6 +305,12 @@ def test_a_sweep_within_its_budget_plays_every_point_the_same_fewer_games_and_sa
     assert head["games per point"].startswith("74, random")
     assert head["CPU budget"] == ("0.01 CPU minutes: 74 games a point at 2 players; "
                                   "left out: 26 games a point at 2 players")
+    with speaking("es"):
+        head = dict(sweep_document(result)["head"])
+    said = head["presupuesto de CPU"]
+    assert said == ("0,01 minutos de CPU: 74 partidas por punto con 2 jugadores; "
+                    "quedó fuera: 26 partidas por punto con 2 jugadores")
+    assert sorted(tokens(said) & english_words()) == []
 
 
 def test_a_tune_whose_budget_ends_the_race_confirms_what_it_can_and_says_where_it_stopped(pile, tmp_path,
@@ -316,11 +324,134 @@ def test_a_tune_whose_budget_ends_the_race_confirms_what_it_can_and_says_where_i
                                                                workers=1, progress=False, cpu_minutes=0.01))
     # 0.6 s: the race's 70 of 100 shares (0.42 s) cannot pay the first round (24 x 40 x 0.001 s =
     # 0.96 s), which is played all the same; no second round; the confirmation's 0.6 s then pays
-    # 3 x 160 x 0.001 = 0.48 s: every game
+    # 2 x 160 x 0.001 = 0.32 s: every game
     assert len(result["rounds"]) == 1 and result["rounds"][0]["unsure"] > 0
     assert result["budget"]["stopped"] == (f"the CPU budget stopped the race before 80 games "
                                            f"({result['rounds'][0]['unsure']} candidates still unsure)")
     assert result["confirmation_games"] == 160
     assert [(p["phase"], p["wanted"], p["games"]) for p in result["budget"]["phases"]] == \
         [("race", 40, 40), ("race", 80, 0), ("confirmation", 160, 160)]
-    assert "CPU budget: 0.01 CPU minutes bought race 40 of 40 games a candidate" in tune_text(result)
+    unsure = result["rounds"][0]["unsure"]
+    assert unsure == 1 and len(result["confirmation"]) == 2  # the race's one unsure candidate and the one settled
+    assert result["budget"]["stopped_at"] == {"games": 80, "unsure": 1}
+    assert budget_line(result["budget"]) == (
+        "CPU budget: 0.01 CPU minutes bought race 40 of 40 games a candidate (24 candidates), race 0 of 80 games a "
+        "candidate (1 candidate), confirmation 160 of 160 games a candidate (2 candidates); the CPU budget "
+        "stopped the race before 80 games (1 candidate still unsure)")
+    assert budget_line(result["budget"]) in tune_text(result)
+    with speaking("es"):
+        said = budget_line(result["budget"])
+    assert said == (
+        "presupuesto de CPU: con 0,01 minutos de CPU, carrera, 40 de 40 partidas por candidato (24 candidatos), "
+        "carrera, 0 de 80 partidas por candidato (1 candidato), confirmación, 160 de 160 partidas por "
+        "candidato (2 candidatos); el presupuesto de CPU detuvo la carrera antes de 80 partidas (1 candidato "
+        "aún sin decidir)")
+    assert sorted(tokens(said) & english_words()) == []
+
+
+# -- a point's tallies against its records; sequential points ---------------------------------------
+
+def close(a, b) -> bool:
+    """Equal JSON values, floats within 1e-9 (exact sums against float sums)."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(close(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(close(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        return a is not None and b is not None and abs(a - b) <= 1e-9
+    return a == b
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_points_tallies_give_the_metrics_of_its_records(players):
+    """PointTally (a chunk at a time, no record kept) against point_metrics of the records: shared wins,
+    games without a winner, games stopped at the cap, a figure some game lacks, float figures."""
+    import random
+
+    from boardlab.analysis.runner import GameRecord
+    from boardlab.analysis.sweep import PointTally, point_metrics
+
+    d = load("sixbysix")  # a definition with a stated pace: the minutes metrics are measured too
+    rng = random.Random(players)
+    records = []
+    for i in range(700):
+        kind = rng.random()
+        unfinished = kind < 0.1
+        winners = () if unfinished or kind < 0.15 else tuple(sorted(rng.sample(range(players), 1 + (kind > 0.85))))
+        stats = {"chips": rng.randint(0, 40), "share": rng.random(), "flag": True}
+        if i != 300:
+            stats["sometimes"] = rng.random()
+        records.append(GameRecord(i, i, 0, ("greedy",) * players, winners, unfinished,
+                                  rng.choice([120]) if unfinished else rng.randint(5, 119), stats))
+    tally = PointTally(players)
+    for start in range(0, len(records), 64):
+        tally.add(records[start:start + 64])
+    fast, slow = tally.metrics(d), point_metrics(records, d, players)
+    assert list(fast) == list(slow) and "sometimes" not in fast and "chips" in fast and "median_minutes" in fast
+    assert close(fast, slow)
+
+
+def test_a_point_that_differs_stops_at_the_first_look_and_a_null_one_plays_to_the_cap(pile, tmp_path):
+    """Pile as written (start 10, max_turns 200) is the base: start 60 makes every game far longer (it
+    stops after the first look, a quarter of the games), max_turns 300 changes no game (a game of at
+    most 60 counters never reaches 200 turns), so that point plays every game."""
+    from math import erfc, sqrt
+
+    from boardlab.analysis.report.sweep_report import budget_words
+
+    d = load("toygame")
+    axes = [parse_axis("toygame", d, "rules.start=10,60"), parse_axis("toygame", d, "rules.max_turns=200,300")]
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        result = sweep("toygame", d, axes, store, SweepOptions(players=(2,), agent="random", games=400, workers=1,
+                                                               progress=False))
+    with ResultStore(tmp_path / "fixed.sqlite") as store:  # every point's first 100 games, on their own
+        first = sweep("toygame", d, axes, store, SweepOptions(players=(2,), agent="random", games=100, workers=1,
+                                                              progress=False, sequential=False))
+    block = result["by_players"][0]
+    assert block["sequential"] == {"base": {"rules.start": 10, "rules.max_turns": 200}, "looks": [100, 200, 400]}
+    points = {tuple(p["values"].values()): p for p in block["points"]}
+    fixed = {tuple(p["values"].values()): p for p in first["by_players"][0]["points"]}
+    assert points[(10, 200)]["games"] == 400 and "stop" not in points[(10, 200)]
+    assert points[(10, 300)]["games"] == 400
+    assert points[(10, 300)]["stop"] == {"games": 400, "p_value": 1.0, "differs": False, "answered_early": False}
+    assert points[(10, 300)]["metrics"] == points[(10, 200)]["metrics"]
+    for longer in ((60, 200), (60, 300)):
+        assert points[longer]["games"] == 100 and points[longer]["stop"]["answered_early"]
+        assert points[longer]["metrics"] == fixed[longer]["metrics"]  # its first 100 games
+    # the p-value by hand: each metric's difference over the root of the two squared interval widths / 2 z,
+    # its two-sided normal p, the smallest times 4 metrics times 3 looks
+    z95 = 1.959963984540054
+    ps = []
+    for name in ("first_player_advantage", "length", "draws", "capped"):
+        a, b = fixed[(60, 200)]["metrics"][name], fixed[(10, 200)]["metrics"][name]
+        se = sqrt((a["ci95"][1] - a["ci95"][0]) ** 2 + (b["ci95"][1] - b["ci95"][0]) ** 2) / (2 * z95)
+        diff = a["value"] - b["value"]
+        ps.append(erfc(abs(diff) / se / sqrt(2)) if se else float(diff == 0))
+    assert points[(60, 200)]["stop"]["p_value"] == pytest.approx(min(1.0, min(ps) * 4 * 3), abs=1e-6)
+    assert result["budget"]["answered_early"] == {"2": {"points": 2, "games": 600}}
+    assert budget_words(result) == ("no limit: 400 games a point at 2 players (2 points at 2 players answered before "
+                                    "the cap: they differ from the written rules; 600 games not played); nothing "
+                                    "left out")
+    with speaking("es"):
+        said = budget_words(result)
+    assert said == ("sin límite: 400 partidas por punto con 2 jugadores (2 puntos con 2 jugadores respondidos antes del "
+                    "tope: difieren de las reglas escritas; 600 partidas sin jugar); no quedó nada fuera")
+    assert sorted(tokens(said) & english_words()) == []
+
+
+def test_a_points_median_from_its_histograms_is_the_median_interval_of_its_lengths():
+    """PointTally.median (Kaplan-Meier from the histograms) against metrics.median_interval of the lengths,
+    on 300 random sets of finished and capped games (no game, none finished, none capped included)."""
+    import random
+
+    from boardlab.analysis.report.metrics import median_interval
+    from boardlab.analysis.sweep import PointTally
+
+    for trial in range(300):
+        rng = random.Random(trial)
+        finished = [rng.randint(1, 30) for _ in range(rng.randint(0, 60))]
+        stopped = [rng.choice([30, 31, 40])] * rng.randint(0, 20)
+        tally = PointTally(2)
+        tally.finished.counts.update(finished)
+        tally.stopped.counts.update(stopped)
+        assert close(tally.median(), median_interval(finished, stopped)), trial

@@ -3,7 +3,9 @@ what the budget bought said in the report's head and JSON.
 
 The report's phases and their shares of the budget (`SHARES`): self-play at every player count,
 the decisions' move-by-move games, the rule alternatives, the skill trace's steps, restricted
-play's elements, the player levels.  Self-play, the decisions and the player levels are required
+play's elements, the player levels, and the verdict's search of the numbers in the rules
+(`remedy.numeric_remedies`: each key's search sized from its upper-bound cost, `remedy.search_cost`;
+a key that cannot afford `remedy.FIRST_GAMES` games a value is not searched, and named).  Self-play, the decisions and the player levels are required
 (each plays at least one rotation of the seats past the budget: a report without them is no
 report); rule alternatives play at most half the self-play games they are paired with; a skill
 step or a restricted element that does not fit is left out and named.
@@ -26,7 +28,8 @@ if TYPE_CHECKING:
     from boardlab.analysis.store import ResultStore
 
 #: the report's phases and their shares of its CPU budget
-SHARES = {"self-play": 40, "decisions": 5, "alternatives": 15, "skill": 20, "restricted": 10, "levels": 10}
+SHARES = {"self-play": 40, "decisions": 5, "alternatives": 15, "skill": 20, "restricted": 10, "levels": 10,
+          "remedies": 10}
 #: phases whose games test a share against the fair one (their power is stated)
 TESTED = ("self-play", "restricted", "levels")
 
@@ -70,13 +73,9 @@ def bought_data(budget: Budget) -> dict:
 
 def bought_words(data: dict) -> str:
     """The head's words for what the budget bought and left out, in the report's language."""
-    from boardlab.analysis.report.wording import games as count, listed, number, say, say_plural, unsigned_points
+    from boardlab.analysis.report.wording import games as count, listed, say, unsigned_points
 
-    if data["cpu_minutes"] is None:
-        limit = say("budget.unlimited")
-    else:
-        limit = say_plural("budget.minutes", 1 if data["cpu_minutes"] == 1 else 2,
-                           minutes=number(data["cpu_minutes"], "g")) + (say("budget.quick") if data["quick"] else "")
+    limit = limit_words(data["cpu_minutes"], data["quick"])
     parts = []
     for phase in SHARES:
         rows = [p for p in data["phases"] if p["phase"] == phase]
@@ -103,7 +102,7 @@ def bought_words(data: dict) -> str:
             parts.append(say(f"budget.phase.{phase}") + ": " + listed(items))
     merged: dict[tuple, int] = {}  # one item per phase and player count (and element or alternative, named)
     for x in data["left_out"]:
-        named = x["phase"] in ("skill", "alternatives", "restricted")
+        named = x["phase"] in ("skill", "alternatives", "restricted", "remedies")
         key = (x["phase"], x["players"], x["detail"] if named else "")
         merged[key] = merged.get(key, 0) + x["games"]
     left = [say("budget.left_step", phase=say("budget.phase.skill"), detail=detail) if phase == "skill" else
@@ -111,6 +110,20 @@ def bought_words(data: dict) -> str:
                 players=players) + (f" (`{detail}`)" if detail else "")
             for (phase, players, detail), games in merged.items()]
     return limit + ": " + "; ".join(parts) + (say("budget.left", items=listed(left)) if left else say("budget.nothing_left"))
+
+
+def limit_words(minutes: float | None, quick: bool) -> str:
+    """A budget's limit in words, in the language being written: "10 CPU minutes", "no limit".
+
+    >>> limit_words(1, True), limit_words(None, False), limit_words(2.5, False)
+    ('1 CPU minute (a quick run)', 'no limit', '2.5 CPU minutes')
+    """
+    from boardlab.analysis.report.wording import number, say, say_plural
+
+    if minutes is None:
+        return say("budget.unlimited")
+    return say_plural("budget.minutes", 1 if minutes == 1 else 2, minutes=number(minutes, "g")) + \
+        (say("budget.quick") if quick else "")
 
 
 def say_steps(steps: int, games: int) -> str:

@@ -208,7 +208,7 @@ def build_report(definition: GameDefinition, store: ResultStore, options: Report
         definition, playtests, counts, unit, _level_records(agent, baselines, level_outcomes), agent, difference)
     data["tests"] = select_findings(data["by_players"])
     numeric_remedies(definition, data["by_players"], store, agent, lambda n: remedy_games(n, options), options.seed,
-                     options.workers, options.progress, options.backend)
+                     options.workers, options.progress, options.backend, budget)
     body = []
     for n in counts:
         d = data["by_players"][str(n)]

@@ -127,12 +127,14 @@ def play_jobs(jobs: list[Job], store: ResultStore, workers: int | None = None, p
 
 
 def tally_jobs(jobs: list[Job], store: ResultStore, fold: Callable[[Job, Iterator[list[runner.GameRecord]]], _T],
-               workers: int | None = None, progress: bool = True, backend: runner.Backend | None = None) -> list[_T]:
+               workers: int | None = None, progress: bool = True, backend: runner.Backend | None = None,
+               estimate: float | None = None, chunk: int = 8192) -> list[_T]:
     """Play what the store lacks of every job (`play_missing`), then `fold(job, chunks)` each job's
-    games read from the store a chunk at a time (`ResultStore.record_chunks`): what a caller keeps
-    of many games (a comparison's per-game series) without ever holding their records whole."""
-    prepared = play_missing(jobs, store, workers, progress, backend=backend)
-    return [fold(job, store.record_chunks(config, job.games)) for job, (_, _, config, _) in zip(jobs, prepared)]
+    games read from the store `chunk` records at a time (`ResultStore.record_chunks`): what a caller
+    keeps of many games (a comparison's per-game series, a sweep point's tallies) without ever
+    holding their records whole.  `estimate`: the budget's CPU seconds, on the progress line."""
+    prepared = play_missing(jobs, store, workers, progress, backend=backend, estimate=estimate)
+    return [fold(job, store.record_chunks(config, job.games, chunk)) for job, (_, _, config, _) in zip(jobs, prepared)]
 
 
 #: seconds under which a probe is played again (`estimated_seconds`)

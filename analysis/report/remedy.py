@@ -15,7 +15,8 @@ alternative's); then, between the value that met the goal and the written one, a
 values more (the first values' games come back from the results store); the value nearest the
 written one that meets the goal is confirmed on fresh seeds (seed + 1), and the report states
 that confirmation's figures.  A key whose values meet no goal is named with the one that came
-closest.
+closest.  Within a report's CPU budget (phase "remedies") the most games a value plays are sized
+from `search_cost`; a key the budget cannot pay for is not searched (`d["numeric"]["left_out"]`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from boardlab.analysis.sweep import Axis, Point
 
 if TYPE_CHECKING:
+    from boardlab.analysis.budget import Budget
     from boardlab.analysis.runner import Backend
     from boardlab.analysis.store import ResultStore
     from boardlab.analysis.tune import Goal
@@ -175,13 +177,31 @@ def search_key(definition: GameDefinition, key: str, current: int, lo: int, hi: 
             "metrics": {goal.metric: closest["metric"]} if closest["metric"] else {}}
 
 
+def search_cost(definition: GameDefinition, key: str, values: Sequence[int], players: int, agent: str,
+                store: ResultStore, games: int, seed: int) -> float:
+    """CPU seconds a game of one key's search costs at most, for a budget (`budget.Budget`): a
+    value's cost per game (probed on two of `values`, `budget.sampled_cost`) times the values that
+    may race to the cap (`values`, then at most `REFINE` more) plus the confirmation's value; the
+    race drops most values after `FIRST_GAMES`, so this is an upper bound."""
+    from boardlab.analysis.budget import sampled_cost
+    from boardlab.analysis.report.jobs import Job
+
+    jobs = [Job(_point(definition, key, v, players).definition, players, (agent,) * players, games, seed)
+            for v in values]
+    return sampled_cost(jobs, store, most=2) * (len(values) + REFINE + 1)
+
+
 def numeric_remedies(definition: GameDefinition, by_players: dict, store: ResultStore, agent: str,
                      games_for: Callable[[int], int], seed: int, workers: int | None = None, progress: bool = True,
-                     backend: Backend | None = None) -> None:
+                     backend: Backend | None = None, budget: Budget | None = None) -> None:
     """Search every numeric rule key for each player count's worst problem (as the verdict judges
     it, `verdict.worst_problem` on the skilled level) and keep what was found in the player
     count's data: d["numeric"] = {"problem", "goal", "keys": [`search_key` results]}.
-    `games_for(players)` gives the most games a value plays (a rule alternative's)."""
+    `games_for(players)` gives the most games a value plays (a rule alternative's).
+
+    With a `budget` (`budget.Budget`, phase "remedies", detail the key) the most games a value
+    plays are sized from each key's `search_cost`, every search of the report together; a key
+    whose search cannot afford `FIRST_GAMES` games a value is not searched (the budget names it)."""
     from boardlab.analysis import engines
     from boardlab.analysis.report.findings import thresholds
     from boardlab.analysis.report.levels import skilled_view
@@ -192,6 +212,7 @@ def numeric_remedies(definition: GameDefinition, by_players: dict, store: Result
     first = int(next(iter(by_players)))
     unit = engines.make_game(definition, first).length_unit
     keys = numeric_keys(definition, unit)
+    searches = []  # (player count's data, players, problem, goal, [(key, current, lo, hi, values)])
     for count, d in by_players.items():
         n = int(count)
         problem = worst_problem(n, skilled_view(d)[1]) if keys else None
@@ -200,9 +221,29 @@ def numeric_remedies(definition: GameDefinition, by_players: dict, store: Result
             continue
         if not _off_target(goal, d, n):  # the model agent's games, which the race plays, have no such problem
             continue
-        found = [search_key(definition, key, current, lo, hi, goal, n, agent, store, games_for(n), seed,
-                            thresholds(d), workers, progress, backend) for key, current, lo, hi in keys]
+        searched = [(key, current, lo, hi, values) for key, current, lo, hi in keys
+                    for values in [[v for v in first_values(current, lo, hi)
+                                    if _point(definition, key, v, n).definition is not None]] if values]
+        searches.append((d, n, problem, goal, searched))
+    if budget is not None:
+        from boardlab.analysis.budget import Ask
+
+        asks = [Ask(f"rules.{key}", search_cost(definition, key, values, n, agent, store, games_for(n), seed)
+                    if budget.limited else 0.0, games_for(n), least=min(FIRST_GAMES, games_for(n)), step=1,
+                    facts={"players": n}) for _, n, _, _, searched in searches for key, *_, values in searched]
+        granted = iter(budget.fit("remedies", asks))
+        sized = [[next(granted) for _ in searched] for *_, searched in searches]
+    else:
+        sized = [[games_for(n)] * len(searched) for _, n, _, _, searched in searches]
+    for (d, n, problem, goal, searched), games in zip(searches, sized):
+        found = [search_key(definition, key, current, lo, hi, goal, n, agent, store, g, seed, thresholds(d), workers,
+                            progress, backend) for (key, current, lo, hi, _), g in zip(searched, games) if g]
         d["numeric"] = {"problem": problem["kind"], "goal": goal.text, "keys": [k for k in found if k]}
+        left = [f"rules.{key}" for (key, *_), g in zip(searched, games) if not g]
+        if left:
+            d["numeric"]["left_out"] = left  # not searched: the CPU budget could not pay for it
+    if budget is not None:
+        budget.settle()
 
 
 def _off_target(goal: Goal, d: dict, players: int) -> bool:

@@ -112,19 +112,48 @@ def _games_per_point(result: dict, players: int | None = None) -> str:
 
 
 def budget_words(result: dict) -> str:
-    """What a sweep's or a tune's CPU budget bought and left out (one line).
+    """What a sweep's CPU budget bought and left out (one line), in the language being written.
 
     >>> budget_words({"games": 1000, "budget": {"cpu_minutes": 2.0, "quick": False,
     ...               "games_per_point": {"2": 400}, "left_out": {"2": 600}}})
     '2 CPU minutes: 400 games a point at 2 players; left out: 600 games a point at 2 players'
     """
+    from boardlab.analysis.report.budgeted import limit_words
+    from boardlab.analysis.report.wording import games as count, listed, say, say_plural
+
     b = result["budget"]
-    limit = "no limit" if b["cpu_minutes"] is None else f"{b['cpu_minutes']:g} CPU minutes" + \
-        (" (a quick run)" if b["quick"] else "")
-    bought = ", ".join(f"{g:,} games a point at {n} players" for n, g in b["games_per_point"].items())
-    left = "; left out: " + ", ".join(f"{g:,} games a point at {n} players" for n, g in b["left_out"].items()) \
-        if b["left_out"] else "; nothing left out"
-    return f"{limit}: {bought}{left}"
+    bought = listed(say("budget.per_point", games=count(g), players=n) for n, g in b["games_per_point"].items())
+    bought += "".join(say_plural("budget.answered", a["points"], k=a["points"], games=count(a["games"]), players=n)
+                      for n, a in b.get("answered_early", {}).items())
+    left = say("budget.left", items=listed(say("budget.per_point", games=count(g), players=n)
+                                           for n, g in b["left_out"].items())) \
+        if b["left_out"] else say("budget.nothing_left")
+    return f"{limit_words(b['cpu_minutes'], b['quick'])}: {bought}{left}"
+
+
+def sequential_note(block: dict) -> str:
+    """What a sequential sweep did at one player count: the looks, the base, the points answered early.
+
+    >>> sequential_note({"sequential": {"base": {"rules.start": 3}, "looks": [100, 200, 400]}, "points": [
+    ...     {"values": {"rules.start": 9}, "games": 100, "stop": {"answered_early": True, "p_value": 0.0}}]})[-60:]
+    ' at an earlier look: rules.start = 9 (100 games, p < 0.001).'
+    """
+    from boardlab.analysis.stats import format_p
+
+    seq = block["sequential"]
+    base = ", ".join(f"{k} = {_text(v)}" for k, v in seq["base"].items())
+    looks = ", ".join(f"{g:,}" for g in seq["looks"])
+    early = [p for p in block["points"] if p.get("stop", {}).get("answered_early")]
+    said = (f"Sequential points: each point was measured against the written rules ({base}, which play every game) "
+            f"after {looks} games, and stopped once it differed from them in seat 1's advantage, length, draws or "
+            f"capped games (a normal test of each difference, Bonferroni over those metrics and the "
+            f"{len(seq['looks'])} looks: p below 5% in all). ")
+    if not early:
+        return said + "No point was answered before the last look."
+    return said + "Answered at an earlier look: " + "; ".join(
+        f"{', '.join(f'{k} = {_text(v)}' for k, v in p['values'].items())} ({p['games']:,} games, "
+        f"p {format_p(p['stop']['p_value']) if p['stop']['p_value'] < 0.001 else '= ' + format_p(p['stop']['p_value'])})"
+        for p in early) + "."
 
 
 def sweep_document(result: dict) -> dict:
@@ -141,7 +170,9 @@ def sweep_document(result: dict) -> dict:
             ["seed", f"{result['seed']}: every point plays the same games (the same deals and dice), so neighbouring "
                      f"points differ by the rule, not by luck"]]
     if result.get("budget"):
-        head.append(["CPU budget", budget_words(result)])
+        from boardlab.analysis.report.wording import say
+
+        head.append([say("head.budget"), budget_words(result)])
     from boardlab.analysis.report.compare import pace_note
 
     paces = {b["players"]: pace_note(b["pace"], unit) for b in result["by_players"] if b.get("pace")}
@@ -182,6 +213,8 @@ def sweep_document(result: dict) -> dict:
                     [interval_text(p["metrics"][m], shown_format(m)) if m in p["metrics"] else "-"
                      for m in shown] for p in played]
             blocks.append(table(title, columns, rows, note))
+        if block.get("sequential"):
+            blocks.append(text(sequential_note(block)))
         refused = [p for p in points if "refused" in p]
         if refused:
             blocks.append(text("Refused (the definition's checks or the engine do not allow it, so not played): " +

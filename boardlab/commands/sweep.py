@@ -64,7 +64,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "whole-number range (10..40, or 10..40:5 for every fifth); repeat for a grid")
     add_players_argument(p, allow_all=True)
     p.add_argument("--games", type=at_most(MAX_GAMES), default=DEFAULT_GAMES, metavar="N",
-                   help=f"games per point and player count (default: {DEFAULT_GAMES:,})")
+                   help=f"the most games per point and player count (default: {DEFAULT_GAMES:,}); a point that "
+                        "differs from the written rules stops at an earlier look (a quarter, a half) once it is shown")
+    p.add_argument("--every-game", action="store_true",
+                   help="every point plays all its games: no point stops early once it differs from the written "
+                        "rules (for the narrowest band at every point)")
     add_agent_argument(p)
     add_seed_argument(p)
     add_budget_arguments(p, "sweep")
@@ -108,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
         first = grids[players[0]][0]
         raise BoardlabError(f"every point is refused, nothing to play ({first.label()}: {first.refused})")
     options = SweepOptions(players=players, agent=agent, games=args.games, seed=args.seed, workers=args.workers,
-                           progress=True, cpu_minutes=budget_minutes(args, definition, "sweep"), quick=args.quick)
+                           progress=True, cpu_minutes=budget_minutes(args, definition, "sweep"), quick=args.quick,
+                           sequential=not args.every_game)
     started = time.perf_counter()
     with store_and_backend(args) as (store, backend):
         result = sweep(base, definition, axes, store, dataclasses.replace(options, backend=backend), grids)
