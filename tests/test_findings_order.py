@@ -20,6 +20,8 @@ def records(wins, no_winner=0, unfinished=0, length=20):
            for seat, k in enumerate(wins) for _ in range(k)]
     out += [SimpleNamespace(winners=(), unfinished=False, length=length, stats={}) for _ in range(no_winner)]
     out += [SimpleNamespace(winners=(), unfinished=True, length=200, stats={}) for _ in range(unfinished)]
+    for i, record in enumerate(out):  # each game a deal of its own: every pair its own rotation group
+        record.deal = i
     return out
 
 
