@@ -121,6 +121,25 @@ def randrange(mt: np.ndarray, n: int) -> np.int64:
             return r
 
 
+@njit(cache=True)
+def getrandbits64(mt: np.ndarray) -> np.uint64:
+    """`random.Random.getrandbits(64)`: two outputs, the first as the low 32 bits."""
+    low = np.uint64(next_uint32(mt))
+    return low | (np.uint64(next_uint32(mt)) << np.uint64(32))
+
+
+def twister_of(rng: random.Random) -> np.ndarray:
+    """The Mersenne Twister state of a `random.Random` (624 words and the index), for a compiled
+    search to draw from; `give_back` hands it back."""
+    return np.array(rng.getstate()[1], dtype=np.uint32)
+
+
+def give_back(rng: random.Random, mt: np.ndarray) -> None:
+    """Set `rng` to the twister state `mt` (the draws a compiled search made are then its own)."""
+    version, _, gauss = rng.getstate()
+    rng.setstate((version, tuple(mt.tolist()), gauss))
+
+
 @functools.lru_cache(maxsize=1)
 def twister_matches_python() -> bool:
     """Whether `seed_state` and `randrange` draw what the running Python's `random` draws."""

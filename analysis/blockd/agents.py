@@ -12,7 +12,9 @@ Names, as `boardlab simulate --agents` takes them:
   is largest (mobility: the distinct cells a pawn could end on if it moved now, no restore);
   a move that wins at once beats everything.  Ties are broken with its seeded rng.
 - `mcts`, `mcts-N`: UCT (`analysis/mcts.py`) with `DEFAULT_BUDGET` or N iterations per move
-  and random rollouts; `mcts-greedy`, `mcts-greedy-N`: the same with greedy rollouts.
+  and random rollouts, played by its compiled twin (`search.py`: the same moves and draws) where
+  the kernel plays the rules; `mcts-greedy`, `mcts-greedy-N`: the same with greedy rollouts
+  (the Python search).
 
 A search budget is a property of the agent, not a fact of the game, so it lives here and
 not in the definition.
@@ -80,16 +82,42 @@ class GreedyAgent(OnePlyAgent):
         return mobility[seat] - (sum(mobility) - mobility[seat])
 
 
+class CompiledMCTSAgent(MCTSAgent):
+    """`MCTSAgent` whose search runs compiled (`search.mcts_choice`: the same move and the same
+    draws) when its rollouts are the kernel's random play and the kernel plays the rules; the
+    Python search otherwise (greedy rollouts, a restricted view of a state, rules the kernel
+    does not know, a Python whose `random` is not the compiled twister's)."""
+
+    def choose(self, state: BlockdState, rng: random.Random) -> Move:
+        from boardlab.analysis.blockd import kernel
+        from boardlab.analysis.blockd.engine import BlockdState, Move
+        from boardlab.analysis.mersenne import twister_matches_python
+
+        search = self.search
+        weighting = kernel.WEIGHTINGS.get(search.rollout.random_policy or "")
+        if (weighting is None or search.rollout_plies is not None or search.candidates is not None
+                or type(state) is not BlockdState or state.mover < 0 or kernel.unsupported(state.game) is not None
+                or not twister_matches_python()):
+            return super().choose(state, rng)
+        moves = state.legal_moves()
+        if len(moves) == 1:  # nothing to think about (the Python agent draws nothing either)
+            return moves[0]
+        from boardlab.analysis.blockd.search import mcts_move
+
+        restore, to = mcts_move(state, rng, search.iterations, search.exploration, weighting)
+        return Move(to, restore)
+
+
 def mcts_agent(iterations: int, rollout: str = "random") -> Callable:
     """A factory(game) of an MCTS agent with this budget and rollout policy."""
     return functools.partial(_make_mcts, iterations, rollout)
 
 
-def _make_mcts(iterations: int, rollout: str, game: BlockdGame) -> MCTSAgent:
+def _make_mcts(iterations: int, rollout: str, game: BlockdGame) -> CompiledMCTSAgent:
     policy = GreedyAgent() if rollout == "greedy" else RandomAgent()
     suffix = "" if rollout == "random" else f"-{rollout}"
     budget = "" if iterations == DEFAULT_BUDGET else f"-{iterations}"
-    return MCTSAgent(iterations, policy, EXPLORATION, name=f"mcts{suffix}{budget}")
+    return CompiledMCTSAgent(iterations, policy, EXPLORATION, name=f"mcts{suffix}{budget}")
 
 
 def _greedy(game: BlockdGame) -> GreedyAgent:
