@@ -12,9 +12,13 @@ fairer comparison (both are printed; neither is asserted).
 2. Blockd random self-play, 4 players, default rules: through `runner.run` in one process as
    `boardlab simulate --workers 1` runs it (deals and the summary tally included), the
    compiled games alone, and the reference engine one game at a time;
-3. Blockd MCTS iterations per second (default budget, random rollouts) at 2 players, against
-   OpenSpiel's C++ MCTSBot on connect_four with the same budget and random rollouts (issue 35's
-   target: at least as many iterations per second of CPU);
+3. every shipped game's search at its skilled level (the level its committed report reached:
+   Blockd, Deblockle and Links mcts-64, Links ismcts-64, 6x6 search-32; Blockd's default
+   mcts-200 too), iterations per second as a game calls the agent (per decision: the position
+   handed over, the search, the move back), on positions of random games; against OpenSpiel's
+   C++ MCTSBot on connect_four, 200 simulations a move, random rollouts, in the same run (issue
+   35's target: at least as many iterations per second of CPU). 6x6's search has no tree: an
+   iteration is one round played for one candidate move and one sample of dice;
 4. 6x6 self-play, 6 players: rounds per second as `boardlab simulate sixbysix --workers 1`
    plays them (both lead rules);
 5. `boardlab tables blockd` with its default 1,000 deals and workers, and the first run of
@@ -52,7 +56,6 @@ from boardlab.analysis import engines  # noqa: E402
 from boardlab.analysis.blockd.agents import DEFAULT_BUDGET  # noqa: E402
 from boardlab.analysis.blockd.batch import BATCH_BLOCK, BATCH_STREAM, deal_cards, derive_seeds  # noqa: E402
 from boardlab.analysis.blockd.kernel import play_deals  # noqa: E402
-from boardlab.analysis.mcts import MCTS  # noqa: E402
 from boardlab.analysis.runner import CHANCE_STREAM, Match, default_workers, play_one, run, run_records  # noqa: E402
 from boardlab.layouts import load  # noqa: E402
 
@@ -149,20 +152,60 @@ def blockd_self_play(quick: bool) -> tuple[float, float]:
     return through
 
 
-def mcts_rate(quick: bool) -> tuple[float, float]:
-    game = engines.make_game(load("blockd"), 2)
-    search = MCTS(DEFAULT_BUDGET)
-    rng = random.Random(1)
-    deals = 5 if quick else 40
+def decisions(game_id: str, players: int, count: int, seed: int = 1) -> list:
+    """`count` positions of random games of a shipped game where the mover has more than one
+    move (some at the start, most later): the decisions the searches are timed on."""
+    game = engines.make_game(load(game_id), players)
+    rng = random.Random(seed)
+    found: list = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(found) < count:
+            if state.current_player() < 0:
+                state.apply(state.sample_chance(rng))
+                continue
+            moves = state.legal_moves()
+            if len(moves) > 1 and rng.random() < 0.3:
+                found.append(state.clone())
+            state.apply(moves[rng.randrange(len(moves))])
+    return found
+
+
+def search_rate(label: str, game_id: str, players: int, agent_name: str, per_decision, quick: bool) -> tuple[float, float]:
+    """Iterations per second of a game's search agent as a game calls it (`agent.choose`: the
+    position handed over and the move back included), over positions of random games; a
+    decision counts `per_decision(agent, state)` iterations."""
+    game = engines.make_game(load(game_id), players)
+    agent = engines.agent_factories(game_id)[agent_name](game)
+    states = decisions(game_id, players, 8 if quick else 40)
+    iterations = sum(per_decision(agent, state) for state in states)
+    rng = random.Random(2)
 
     def work():
-        for _ in range(deals):
-            state = game.new_initial_state()
-            state.apply(state.sample_chance(rng))
-            search.search(state, rng)
-    work()  # warm-up
-    return line(f"MCTS-{DEFAULT_BUDGET}, random rollouts, 2 players", deals * DEFAULT_BUDGET, timed(work, 3),
-                "iterations/s")
+        for state in states:
+            agent.choose(state, rng)
+    work()  # warm-up: compiled code loaded, tables built
+    return line(label, iterations, timed(work, 3), "iterations/s")
+
+
+def search_rates(quick: bool) -> dict[str, tuple[float, float]]:
+    """Each shipped game's skilled-level search (the level its committed report reached), and
+    Blockd's default MCTS: iterations per second (see `search_rate`)."""
+    from boardlab.analysis.sixbysix.search import candidates
+
+    def budget(agent, state):
+        return int(agent.name.rpartition("-")[2]) if agent.name[-1].isdigit() else DEFAULT_BUDGET
+
+    def playouts(agent, state):  # 6x6's search: one round played per candidate and sample of dice
+        return agent.samples * len(candidates(state))
+    return {
+        "blockd": search_rate(f"Blockd mcts-{DEFAULT_BUDGET}, 2 players", "blockd", 2, "mcts", budget, quick),
+        "blockd-64": search_rate("Blockd mcts-64, 2 players", "blockd", 2, "mcts-64", budget, quick),
+        "deblockle": search_rate("Deblockle mcts-64", "deblockle", 2, "mcts-64", budget, quick),
+        "links": search_rate("Links mcts-64, 4 players", "links", 4, "mcts-64", budget, quick),
+        "links-ismcts": search_rate("Links ismcts-64, 4 players", "links", 4, "ismcts-64", budget, quick),
+        "sixbysix": search_rate("6x6 search-32 (playouts), 4 players", "sixbysix", 4, "search-32", playouts, quick),
+    }
 
 
 def sixbysix_rate(quick: bool) -> tuple[float, float]:
@@ -216,8 +259,9 @@ def main() -> None:
     print("Blockd random self-play, 4 players, default rules (best of 3):")
     blockd = blockd_self_play(quick)
     print("Search and 6x6:")
-    mcts = mcts_rate(quick)
     bot = mcts_bot_rate(quick)
+    rates = search_rates(quick)
+    mcts = rates["blockd"]
     if bot is None:
         print("  OpenSpiel is not installed: its MCTSBot is not measured in this run")
     sixbysix = sixbysix_rate(quick)
@@ -246,10 +290,11 @@ def main() -> None:
                   f"{ANCHOR_FACTOR}x: {verdict(ratio >= ANCHOR_FACTOR)} (random_sim_test is a checking harness that "
                   "clones and compares states at every move, not a plain C++ rollout: this ratio flatters boardlab)")
     if bot is not None:
-        ratio = mcts[1] / bot[1]
-        print(f"  Blockd MCTS / OpenSpiel MCTSBot, iterations per second of CPU (issue 35): {ratio:.2f}x, target at "
-              f"least 1x: {verdict(ratio >= 1)} (different games: a Blockd rollout and a connect_four rollout differ "
-              "in length and move generation)")
+        print("  MCTS iterations per second of CPU / OpenSpiel's C++ MCTSBot on connect_four, same run (issue 35: at "
+              "least 1x; different games: a rollout's length and move generation differ):")
+        for key, figure in rates.items():
+            ratio = figure[1] / bot[1]
+            print(f"    {key:<14} {figure[1]:>12,.0f} / {bot[1]:,.0f} = {ratio:.2f}x: {verdict(ratio >= 1)}")
     for label, figure, target in (("MCTS iterations/s", mcts, MCTS_TARGET),
                                   ("6x6 rounds/s", sixbysix, SIXBYSIX_TARGET)):
         print(f"  {label}: {figure[0]:,.0f} wall, {figure[1]:,.0f} CPU; target {target:,}: "

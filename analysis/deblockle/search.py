@@ -141,19 +141,23 @@ def move_gain(tts: np.ndarray, tips: np.ndarray, seat: Int, orient: np.ndarray, 
 
 @njit(cache=True)
 def pick_best(scores: np.ndarray, m: Int, mt: np.ndarray) -> Int:
-    """`agents.pick_best`: the index of a highest of `scores[:m]`, ties uniformly by `randrange`."""
-    best = np.empty(m, dtype=np.int64)
+    """`agents.pick_best`: the index of a highest of `scores[:m]`, ties uniformly by `randrange`
+    (the j-th of the highest, in order: two passes, nothing allocated)."""
+    top = scores[0]
+    for k in range(1, m):
+        if scores[k] > top:
+            top = scores[k]
     count = 0
-    top = 0.0
     for k in range(m):
-        if count == 0 or scores[k] > top:
-            top, count = scores[k], 0
-            best[count] = k
+        if scores[k] == top:
             count += 1
-        elif scores[k] == top:
-            best[count] = k
-            count += 1
-    return best[randrange(mt, count)]
+    j = randrange(mt, count)
+    for k in range(m):
+        if scores[k] == top:
+            if j == 0:
+                return k
+            j -= 1
+    return -1  # not reached: j < count
 
 
 @njit(cache=True)
@@ -228,12 +232,14 @@ def mcts_choice(st0: Arr, masks0: Arr, orient0: Arr, neighbour: Arr, diagonal: A
     gains = np.empty(room, dtype=np.int64)
     scores = np.empty(room, dtype=np.float64)
     returns = np.zeros(2, dtype=np.float64)
+    rows = 0
     for _ in range(iterations):
         st[:] = st0
         masks[:] = masks0
         orient[:] = orient0
-        rows, _ = generate(st[MOVER], masks, orient, neighbour, diagonal, around, tips, hop, star_mask, target, rules,
-                           opt)
+        if not uct.reached(ints, 0):  # the root's moves are listed once, in the first iteration
+            rows, _ = generate(st[MOVER], masks, orient, neighbour, diagonal, around, tips, hop, star_mask, target,
+                               rules, opt)
         node = 0
         path[0] = 0
         depth = 1
