@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Hashable
 
 from boardlab.analysis.agents import Agent, AgentTable, OnePlyAgent, RandomAgent
 from boardlab.analysis.mcts import MCTSAgent
+from boardlab.analysis.protocol import State
 
 if TYPE_CHECKING:
     from boardlab.analysis.blockd.engine import BlockdGame, BlockdState, Move
@@ -88,7 +89,7 @@ class CompiledMCTSAgent(MCTSAgent):
     Python search otherwise (greedy rollouts, a restricted view of a state, rules the kernel
     does not know, a Python whose `random` is not the compiled twister's)."""
 
-    def choose(self, state: BlockdState, rng: random.Random) -> Move:
+    def choose(self, state: State, rng: random.Random) -> Hashable:
         from boardlab.analysis.blockd import kernel
         from boardlab.analysis.blockd.engine import BlockdState, Move
         from boardlab.analysis.mersenne import twister_matches_python
@@ -99,6 +100,7 @@ class CompiledMCTSAgent(MCTSAgent):
                 or type(state) is not BlockdState or state.mover < 0 or kernel.unsupported(state.game) is not None
                 or not twister_matches_python()):
             return super().choose(state, rng)
+        assert isinstance(state, BlockdState)  # for the type checker: its type was tested above
         moves = state.legal_moves()
         if len(moves) == 1:  # nothing to think about (the Python agent draws nothing either)
             return moves[0]

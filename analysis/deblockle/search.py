@@ -37,7 +37,7 @@ from boardlab.analysis.jit import njit
 from boardlab.analysis import uct
 from boardlab.analysis.deblockle import kernel
 from boardlab.analysis.deblockle.kernel import LEFT0, MOVER, OPTION_ROOM, UNFINISHED, WINNER, generate, play_move
-from boardlab.analysis.mersenne import STATE_WORDS, randrange, seed_state
+from boardlab.analysis.mersenne import STATE_WORDS, give_back, randrange, seed_state, twister_of
 
 _ONE = np.int64(1)
 #: a compiled function's array argument, and its integer (a Python int, or numpy's inside the kernel)
@@ -85,17 +85,6 @@ def position_arrays(state: DeblockleState) -> tuple[np.ndarray, np.ndarray, np.n
     masks = np.array(state.masks, dtype=np.int64)
     orient = np.array(state.orientation, dtype=np.int64)
     return st, masks, orient
-
-
-def twister_of(rng: random.Random) -> np.ndarray:
-    """The Mersenne Twister state of a `random.Random` (624 words and the index)."""
-    return np.array(rng.getstate()[1], dtype=np.uint32)
-
-
-def give_back(rng: random.Random, mt: np.ndarray) -> None:
-    """Set `rng` to the twister state `mt` (the draws the compiled agent made are then its own)."""
-    version, _, gauss = rng.getstate()
-    rng.setstate((version, tuple(mt.tolist()), gauss))
 
 
 # -- the pieces both agents use ---------------------------------------------------------------
