@@ -142,7 +142,7 @@ def twister_of(rng: random.Random) -> np.ndarray:
 def give_back(rng: random.Random, mt: np.ndarray) -> None:
     """Set `rng` to the twister state `mt` (the draws a compiled search made are then its own);
     the rest of its state (the version, the spare Gaussian) is what it was."""
-    rng.setstate((rng.VERSION, tuple(mt.tolist()), rng.gauss_next))
+    rng.setstate((rng.VERSION, tuple(mt.tolist()), getattr(rng, "gauss_next")))  # typeshed omits it
 
 
 @functools.lru_cache(maxsize=1)
