@@ -15,9 +15,11 @@ be reached within `timeout` seconds, or that stops answering during a run, is on
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import importlib
 import logging
+import os
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -74,8 +76,76 @@ def _no_gc_diagnosis(force: bool = False) -> None:
     """What a local cluster's scheduler calls instead of Dask's (`_without_gc_diagnosis`)."""
 
 
-def _play_remote(match: Match, start: int, stop: int, player: BlockPlayer | None) -> tuple[Any, float]:
-    return play_timed(match, start, stop, player)
+#: while set, a process forked from this one is a local cluster's worker (`forked_workers`)
+_FORKING_WORKERS = False
+_HOOKED = False
+
+
+def _as_forked_worker() -> None:
+    """In a process just forked (`os.register_at_fork`): when it is a local cluster's worker, the
+    signals of one started by `stopping.helpers_ignore_ctrl_c` (Ctrl-C and SIGHUP ignored, SIGTERM's
+    default), not the command's handlers it was forked with."""
+    if _FORKING_WORKERS:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def forked_workers() -> Iterator[None]:
+    """A local cluster's worker processes started inside the block are forked from this one (Dask's
+    `multiprocessing-method` "fork", set by the caller), with the signals `_as_forked_worker` gives.
+
+    Started afresh ("spawn", Dask's default) each worker imported Dask, boardlab, numpy and numba
+    again before its first block (about 2 s of CPU each), and the cluster's start and close took
+    4.2 and 1.5 s of wall clock against 1.4 and 0.1 s forked (10^5 Blockd games on 2 loaded cores):
+    a forked worker has them all already.
+    """
+    global _FORKING_WORKERS, _HOOKED
+    if not _HOOKED and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_as_forked_worker)
+        _HOOKED = True
+    _FORKING_WORKERS = True
+    try:
+        yield
+    finally:
+        _FORKING_WORKERS = False
+
+
+#: a task of the cluster plays several consecutive blocks when there are many, so that each
+#: worker gets about this many tasks (Dask's own cost per task, a few ms, is paid fewer times);
+#: with fewer blocks than this many per worker, a task plays one block
+TASKS_PER_WORKER = 8
+
+
+def _play_group(match: Match, bounds: Sequence[tuple[int, int]], player: BlockPlayer | None
+                ) -> list[tuple[Any, float]]:
+    """(output, seconds) of each of several blocks of one match, in their order."""
+    return [play_timed(match, start, stop, player) for start, stop in bounds]
+
+
+def groups(jobs: Sequence[Job], workers: int) -> list[list[int]]:
+    """The jobs' positions cut into tasks: runs of consecutive jobs of one match, each of at most
+    `len(jobs) // (TASKS_PER_WORKER * workers)` jobs (at least one).  What a block computes does
+    not depend on the task it is played in, so neither does the summary.
+
+    >>> from types import SimpleNamespace
+    >>> a, b = SimpleNamespace(), SimpleNamespace()
+    >>> groups([(a, (0, 1))] * 20 + [(b, (0, 1))] * 13, workers=2)
+    [[0, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 11], [12, 13], [14, 15], [16, 17], [18, 19], [20, 21], [22, 23], [24, 25], [26, 27], [28, 29], [30, 31], [32]]
+    >>> groups([(a, (0, 1))] * 3, workers=2)
+    [[0], [1], [2]]
+    """
+    size = max(1, len(jobs) // (TASKS_PER_WORKER * max(1, workers)))
+    tasks: list[list[int]] = []
+    for i, (match, _) in enumerate(jobs):
+        if tasks and len(tasks[-1]) < size and jobs[tasks[-1][-1]][0] is match:
+            tasks[-1].append(i)
+        else:
+            tasks.append([i])
+    return tasks
 
 
 class DaskBackend(Backend):
@@ -166,7 +236,14 @@ class DaskBackend(Backend):
         try:
             if address == "local":
                 from boardlab.analysis.runner import default_workers
-                with stopping.helpers_ignore_ctrl_c():  # its processes leave the terminal's Ctrl-C to this one
+                import dask
+
+                import boardlab.analysis.jit  # noqa: F401 (numba: imported once here, not in every worker)
+
+                # its processes leave the terminal's Ctrl-C to this one; they are forked from this
+                # process (`forked_workers`), not started afresh
+                with stopping.helpers_ignore_ctrl_c(), forked_workers(), \
+                        dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
                     self.cluster = LocalCluster(n_workers=min(workers or default_workers(), default_workers()), threads_per_worker=1,
                                                 processes=True, host="127.0.0.1", dashboard_address=None,
                                                 # its HTTP server (health, metrics) runs even without the
@@ -255,11 +332,13 @@ class DaskBackend(Backend):
         from distributed.comm import CommClosedError
 
         try:
-            for i, (match, (start, stop)) in enumerate(jobs):
+            workers = sum(self.client.nthreads().values()) or 1
+            for task in groups(jobs, workers):
                 signals.check()
-                future = self.client.submit(_play_remote, matches[id(match)], start, stop, player, pure=False,
-                                            retries=2)
-                pending[future] = (i, start, stop)
+                match = jobs[task[0]][0]
+                future = self.client.submit(_play_group, matches[id(match)], [jobs[i][1] for i in task], player,
+                                            pure=False, retries=2)
+                pending[future] = task
             waited = 0.0
             while pending:
                 signals.check()
@@ -275,14 +354,15 @@ class DaskBackend(Backend):
                     continue
                 waited = 0.0
                 for future in done:
-                    i, start, stop = pending.pop(future)
+                    task = pending.pop(future)
                     if future.status == "cancelled":
                         raise self._lost()
                     if future.status == "error":
                         raise future.exception()
-                    records, seconds = future.result()
-                    with signals.outside():  # the consumer's work: a stop is answered at once there
-                        yield BlockResult(i, start, stop, records, seconds)
+                    for i, (output, seconds) in zip(task, future.result()):
+                        start, stop = jobs[i][1]
+                        with signals.outside():  # the consumer's work: a stop is answered at once there
+                            yield BlockResult(i, start, stop, output, seconds)
         except (FuturesCancelledError, CommClosedError, asyncio.CancelledError):
             raise self._lost() from None
         finally:
