@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from boardlab.analysis.report.budgeted import SHARES
 from boardlab import newgame
 from boardlab.cli import main
 import boardlab.layouts.registry as registry
@@ -357,11 +358,13 @@ def test_a_new_games_report_is_sized_to_its_budget_and_says_what_it_bought(packa
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads((tmp_path / f"{NAME}.json").read_text())
     budget = report["data"]["budget"]
-    # 6 s, self-play's 40%: 2.4 s for 2,400 + 2,160 + 1,800 games at 0.05 s (318 s): each times
-    # 2.4 / 318, in whole rotations: 18.1 -> 18 (of 2), 16.3 -> 15 (of 3), 13.6 -> 12 (of 4)
+    # 6 s, self-play's share 40 of 110 (budgeted.SHARES): 2.18 s for 2,400 + 2,160 + 1,800 games at
+    # 0.05 s (318 s): each times 2.18 / 318, in whole rotations: 16.5 -> 16 (of 2), 14.8 -> 12 (of 3),
+    # 12.3 -> 12 (of 4)
+    assert sum(SHARES.values()) == 110 and SHARES["self-play"] == 40
     sizes = [(p["players"], p["wanted"], p["games"]) for p in budget["phases"] if p["phase"] == "self-play"]
-    assert sizes == [(2, 2400, 18), (3, 2160, 15), (4, 1800, 12)]
-    assert [report["data"]["by_players"][str(n)]["seats"]["games"] for n in (2, 3, 4)] == [18, 15, 12]
+    assert sizes == [(2, 2400, 16), (3, 2160, 12), (4, 1800, 12)]
+    assert [report["data"]["by_players"][str(n)]["seats"]["games"] for n in (2, 3, 4)] == [16, 12, 12]
     head = dict(report["head"])
-    assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 18 games at 2 players (a share ")
-    assert "left out: 2,382 games of self-play at 2 players" in head["CPU budget"]
+    assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 16 games at 2 players (a share ")
+    assert "left out: 2,384 games of self-play at 2 players" in head["CPU budget"]
