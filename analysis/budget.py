@@ -9,11 +9,13 @@ played here and timed, `jobs.estimated_seconds`) and asks the budget how many ga
 
 The answer is `wanted` when that fits the phase's allowance, else the most games that fit (rounded
 down to `step`, whole rotations of the seats), or 0 when fewer than `least` fit (the phase is left
-out, and said so; a `required` phase plays its `least` then, past the budget).  A phase's allowance is set when its kind is first asked: its share
-(`shares[phase]`) of the CPU still free, against the shares of the kinds not asked yet; a kind
-without a share may take all that is free.  A kind asked again (a ladder's next step, the next
-player count) draws on what is left of its allowance; a kind that used less than its allowance
-leaves the rest to the kinds after it.  Several phases of one kind sized together (`fit`) are
+out, and said so; a `required` phase plays its `least` then, past the budget).  A kind's allowance
+is its share (`shares[phase]`) of the CPU still free, against the shares of the kinds not asked
+yet; a kind without a share may take all that is free.  A kind asked again (a ladder's next step,
+the next player count) may take the larger of what is left of its allowance and its share of what
+is free now: CPU that the kinds before it left unspent (a phase that played for less than its
+estimate, a phase that wanted less than its share) flows on to the asks after it, and the kinds
+not asked yet keep their proportion of it.  Several phases of one kind sized together (`fit`) are
 scaled by one factor, so each keeps its proportion.
 
 The CPU counted is this process's and that of its local workers that have ended (`cpu_seconds`);
@@ -126,16 +128,17 @@ class Budget:
         return max(0.0, self.minutes * 60 - self.spent() - self._reserved)
 
     def allowance(self, phase: str) -> float:
-        """CPU seconds `phase` may still take (its kind's allowance, set when first asked)."""
+        """CPU seconds `phase` may still take: the larger of what is left of its kind's allowance
+        and its share of the CPU free now (see the module docstring)."""
         if self.minutes is None:
             return math.inf
-        if phase not in self._allowance:
-            share = self.shares.get(phase)
-            if share is None:
-                self._allowance[phase] = self.free()
-            else:
-                waiting = sum(s for k, s in self.shares.items() if k not in self._allowance and k != phase)
-                self._allowance[phase] = self.free() * share / (share + waiting) if share + waiting > 0 else 0.0
+        share = self.shares.get(phase)
+        if share is None:
+            fresh = self.free()
+        else:
+            waiting = sum(s for k, s in self.shares.items() if k not in self._allowance and k != phase)
+            fresh = self.free() * share / (share + waiting) if share + waiting > 0 else 0.0
+        self._allowance[phase] = max(self._allowance.get(phase, 0.0), fresh)
         return min(self._allowance[phase], self.free())
 
     def games_for(self, phase: str, cost_per_game: float, wanted: int, least: int = 1, step: int = 1,

@@ -411,7 +411,7 @@ def traces(definition: GameDefinition, counts: list[int], games: int, max_budget
     """
     from boardlab.analysis import engines
     from boardlab.analysis.progress import clock
-    from boardlab.analysis.budget import Budget
+    from boardlab.analysis.budget import Ask, Budget
     from boardlab.analysis.report import jobs as job_module
     from boardlab.analysis.report.jobs import Job, play_jobs
     from boardlab.common.notes import note
@@ -438,25 +438,33 @@ def traces(definition: GameDefinition, counts: list[int], games: int, max_budget
             c = climbs[n]
             below, agent = c["ladder"][c["at"]], c["ladder"][c["next"]]
             jobs.append(Job(definition, n, (agent,) + (below,) * (n - 1), c["games"] * LOOKS[c["look"] - 1], seed))
-        names = sorted({j.agents[0] + " against " + j.agents[1] for j in jobs})
         estimate = None
         if budget is not None and budget.limited:
-            estimate, missing = job_module.estimated_seconds(jobs, store)  # the module's: a test fixes it
-            spent = budget.spent()
-            wanted = sum(job.games for job in jobs)  # the games the store holds cost nothing
-            if not budget.games_for("skill", estimate / missing if missing else 0.0, wanted, least=wanted,
-                                    stored=wanted - missing, detail=", ".join(names)):
-                for n in climbing:
-                    c = climbs[n]
-                    # a report's trace names only the level left out: no clock figure in its JSON
-                    c["stopped"] = (f"the CPU budget of {budget.minutes:g} minutes: {', '.join(names)} would take "
-                                    f"about {clock(estimate)} more ({missing:,} games) after {clock(spent)}") if own \
-                        else f"the CPU budget: {c['ladder'][c['next']]}"
-                    c["left_out"] = c["ladder"][c["next"]:]
+            # each ladder's step asks for its games on its own: a step that does not fit stops its
+            # ladder there, and the ladders whose steps fit climb on
+            spent, fitting, estimate, missing_all = budget.spent(), [], 0.0, 0
+            for n, job in zip(climbing, jobs):
+                c, name = climbs[n], job.agents[0] + " against " + job.agents[1]
+                seconds, missing = job_module.estimated_seconds([job], store)  # the module's: a test fixes it
+                ask = Ask(name, seconds / missing if missing else 0.0, job.games, least=job.games,
+                          stored=job.games - missing, facts={"players": n})
+                if budget.fit("skill", [ask])[0]:
+                    fitting.append((n, job))
+                    estimate, missing_all = estimate + seconds, missing_all + missing
+                    continue
+                # a report's trace names only the level left out: no clock figure in its JSON
+                c["stopped"] = (f"the CPU budget of {budget.minutes:g} minutes: {name} would take about "
+                                f"{clock(seconds)} more ({missing:,} games) after {clock(spent)}") if own \
+                    else f"the CPU budget: {c['ladder'][c['next']]}"
+                c["left_out"], c["done"] = c["ladder"][c["next"]:], True
+            if not fitting:
                 break
-            if progress and missing and getattr(sys.stderr, "isatty", lambda: False)():  # a terminal's line, as the bars
-                note(f"{', '.join(names)}: {missing:,} games, about {clock(estimate)} of CPU (estimated from a probe); "
+            climbing, jobs = [n for n, _ in fitting], [job for _, job in fitting]
+            names = sorted({j.agents[0] + " against " + j.agents[1] for j in jobs})
+            if progress and missing_all and getattr(sys.stderr, "isatty", lambda: False)():  # a terminal's line, as the bars
+                note(f"{', '.join(names)}: {missing_all:,} games, about {clock(estimate)} of CPU (estimated from a probe); "
                      f"{clock(spent)} of the {budget.minutes:g} CPU minutes spent", file=sys.stderr)
+        names = sorted({j.agents[0] + " against " + j.agents[1] for j in jobs})
         outcomes = play_jobs(jobs, store, progress=progress, label=f"games of {', '.join(names)}", backend=backend,
                              estimate=estimate)
         if budget is not None:

@@ -54,6 +54,25 @@ def test_shares_split_what_is_free_and_spent_cpu_counts_after_settle():
     assert b.allowance("levels") == pytest.approx(400 - 150)
 
 
+def test_cpu_a_phase_left_unspent_flows_on_to_the_next_ask():
+    """A ladder's next step may take its share of what is free now, not only what is left of the
+    allowance it got at its first step: CPU the steps before it did not spend flows on (the 6x6
+    report's ladder stopped at greedy with 3.8 of its 10 minutes unspent)."""
+    clock = Clock()
+    b = Budget(10.0, shares={"self-play": 3, "skill": 1, "levels": 1}, clock=clock)  # 600 s
+    assert b.games_for("self-play", 1.0, 1000) == 360
+    clock.now += 200  # self-play took 200 s of its 360
+    b.settle()
+    assert b.games_for("skill", 10.0, 15, least=15) == 15  # 150 s of its 400 / 2
+    clock.now += 50  # the step took 50 s of its estimated 150
+    b.settle()
+    # left of the allowance: 200 - 150 = 50 s; free now 350 s, skill's share against levels: 175 s
+    assert b.allowance("skill") == pytest.approx(175)
+    assert b.games_for("skill", 10.0, 15, least=15) == 15  # 150 s fits 175 (not the 50 s left)
+    assert b.games_for("skill", 10.0, 15, least=15) == 0  # 25 s left; 200 free, its half 100: no
+    assert b.allowance("levels") == pytest.approx(600 - 250 - 150)  # the last kind: all that is free
+
+
 def test_no_limit_gives_every_phase_what_it_wants_and_still_lists_it():
     b = Budget(None)
     assert b.games_for("self-play", 99.0, 2400) == 2400

@@ -57,8 +57,11 @@ def test_a_blockd_variant_on_a_6x6_grid_is_sized_to_its_budget_and_says_so(tmp_p
     # second look, 0.8 s: two steps fit exactly
     # mcts-16 wins 4 of 16 against greedy at its second look: no gain at 16 independent games (the share's
     # upper 98.3% bound 54.5%, below 55%), but at its 8 rotation groups' effective size, 10.5 games, the bound
-    # is 62.1%: undecided, so its third look (32 games) is asked, and the budget buys none of it
-    assert [p["games"] for p in phases["skill"]] == [8, 16, 8, 16, 0]
+    # is 62.1%: undecided, so its third look (32 games, 1.6 s) is asked. The CPU clock stands still
+    # here, so nothing was spent and the skill's share of what is free is 2.4 s again at each ask
+    # (`Budget.allowance`: CPU left unspent flows on): the third look fits
+    assert [p["games"] for p in phases["skill"]] == [8, 16, 8, 16, 32]
+    assert all(p["players"] == 2 for p in phases["skill"])  # each ladder's step its own ask
     assert report["data"]["by_players"]["2"]["seats"]["games"] == 42  # the report measured what was bought
     head = dict(report["head"])
     assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 42 games at 2 players (a share ")
@@ -111,6 +114,25 @@ def test_a_ladder_the_budget_ended_is_said_in_each_language_without_a_clock():
         said = stopped_words("the CPU budget: mcts-64")
     assert said.startswith("La escalera se detuvo donde acabó el presupuesto de CPU del informe: su nivel siguiente, "
                            "MCTS-64, no cabía")
+
+
+def test_the_ladders_the_budget_stopped_are_one_item_naming_their_player_counts():
+    from boardlab.analysis.report.budgeted import bought_words
+    from boardlab.layouts import load
+    from boardlab.layouts.terms import speaking
+
+    step = {"phase": "skill", "detail": "mcts-32 against mcts-16", "wanted": 120}
+    data = {"cpu_minutes": 10.0, "quick": False,
+            "phases": [{**step, "players": 2, "games": 120}, {**step, "players": 3, "games": 0},
+                       {**step, "players": 5, "games": 0}],
+            "left_out": [{**step, "players": 3, "games": 120}, {**step, "players": 5, "games": 120}]}
+    with speaking("en", load("sixbysix")):
+        said = bought_words(data)
+    assert said == ("10 CPU minutes: skill trace: 1 step, 120 games; left out: the skill trace's steps after "
+                    "the last one played at 3 and 5 players")
+    with speaking("es", load("sixbysix")):
+        said = bought_words(data)
+    assert said.endswith("los pasos de la escalera de habilidad tras el último jugado con 3 y 5 jugadores")
 
 
 def test_every_language_of_one_run_is_the_games_the_first_one_bought(tmp_path, monkeypatch, capsys):

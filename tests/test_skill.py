@@ -194,6 +194,35 @@ def test_a_cpu_budget_cuts_the_ladder_short_and_plays_the_same_games(tmp_path, m
     assert "left out: " + ", ".join(ladder[played + 1:]) in skill.describe(cut)
 
 
+def test_a_step_the_budget_cannot_buy_stops_its_own_ladder_and_the_others_climb_on(tmp_path, monkeypatch):
+    """The ladders of several player counts climb together, but each step asks the budget on its
+    own: the 3-player ladder's second step does not fit and stops that ladder there, while the
+    2-player ladder climbs to where it would have gone without a budget (the same games)."""
+    from boardlab.analysis.report import jobs
+    from boardlab.analysis.store import ResultStore
+
+    definition = load("blockd")
+    with ResultStore(tmp_path / "whole.sqlite") as store:
+        whole = skill.trace(definition, 2, 6, 32, 3, store)
+    ladder = engines.make_game(definition, 3).skill_ladder(32)
+    asked: list[tuple] = []
+
+    def estimate(step_jobs, store):
+        assert len(step_jobs) == 1  # one ladder's step an ask
+        job = step_jobs[0]
+        asked.append((job.players, job.agents[0]))
+        return (3600.0 if job.players == 3 and job.agents[0] != ladder[1] else 0.0), 6  # past its first step
+
+    monkeypatch.setattr(jobs, "estimated_seconds", estimate)
+    with ResultStore(tmp_path / "cut.sqlite") as store:
+        both = skill.traces(definition, [2, 3], 6, 32, 3, store, cpu_minutes=30)
+    assert both[2]["pairings"] == whole["pairings"] and both[2]["stopped"] == whole["stopped"]
+    cut = both[3]
+    assert len(cut["pairings"]) == 1 and cut["budget"]["left_out"] == ladder[2:]
+    assert cut["stopped"].startswith(f"the CPU budget of 30 minutes: {ladder[2]} against {ladder[1]} ")
+    assert [a for n, a in asked if n == 3 and a != ladder[1]] == [ladder[2]]  # asked once, never again
+
+
 def test_the_probe_estimates_only_what_the_store_lacks(tmp_path):
     from boardlab.analysis.report.jobs import Job, estimated_seconds, play_jobs
     from boardlab.analysis.store import ResultStore

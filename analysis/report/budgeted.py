@@ -101,11 +101,16 @@ def bought_words(data: dict) -> str:
         if items:
             parts.append(say(f"budget.phase.{phase}") + ": " + listed(items))
     merged: dict[tuple, int] = {}  # one item per phase and player count (and element or alternative, named)
+    ladders = sorted({x["players"] for x in data["left_out"] if x["phase"] == "skill" and x["players"]})
     for x in data["left_out"]:
+        if x["phase"] == "skill" and x["players"]:  # one item for every ladder the budget stopped
+            merged[("skill", 0, "")] = 0
+            continue
         named = x["phase"] in ("skill", "alternatives", "restricted", "remedies")
         key = (x["phase"], x["players"], x["detail"] if named else "")
         merged[key] = merged.get(key, 0) + x["games"]
-    left = [say("budget.left_step", phase=say("budget.phase.skill"), detail=detail) if phase == "skill" else
+    left = [(say("budget.left_steps_at", phase=say("budget.phase.skill"), players=listed([str(n) for n in ladders]))
+             if players == 0 else say("budget.left_step", phase=say("budget.phase.skill"))) if phase == "skill" else
             say("budget.left_item", games=count(games), phase=say(f"budget.phase.{phase}"),
                 players=players) + (f" (`{detail}`)" if detail else "")
             for (phase, players, detail), games in merged.items()]
