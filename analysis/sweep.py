@@ -413,9 +413,8 @@ class PointTally:
                 "capped": round(sum(stopped.values()) / n, 6)}
 
     def metrics(self, definition: GameDefinition) -> dict[str, dict]:
-        from boardlab.analysis.report.metrics import ALPHA, HEADLINE, NOTHING, balance_interval, _whole
+        from boardlab.analysis.report.metrics import HEADLINE, NOTHING, balance_interval, share_value, _whole
         from boardlab.analysis.report.sections import pace
-        from boardlab.analysis.stats import wilson_interval
 
         n = self.players
         seconds = pace(definition, _unit(definition), n)
@@ -436,12 +435,8 @@ class PointTally:
                 if not counted:
                     out[m.id] = dict(NOTHING)
                     continue
-                hits = float(total)  # math.fsum of the numerators: their exact sum, rounded once
-                lo, hi = wilson_interval(hits, counted)
-                lo90, hi90 = wilson_interval(hits, counted, 1 - 2 * ALPHA)
-                shift = 1 / n if m.shift_by_fair else 0.0
-                out[m.id] = {"value": round(hits / counted - shift, 6), "ci95": [round(lo - shift, 6), round(hi - shift, 6)],
-                             "ci90": [round(lo90 - shift, 6), round(hi90 - shift, 6)], "n": counted}
+                # float(): math.fsum of the numerators, their exact sum rounded once
+                out[m.id] = share_value(float(total), counted, 1 / n if m.shift_by_fair else 0.0)
             else:  # a mean (the length), and the minutes at the pace
                 got = _mean(*self.sums[m.id])
                 if got["value"] is not None:

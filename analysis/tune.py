@@ -10,8 +10,18 @@ side; for `~`, the target outside) or *unsure*.
 The search is a race on common seeds (`tune`): every candidate (a point of the grid) plays a
 first batch of games; a candidate that misses a goal is dropped; a candidate still unsure of a
 goal plays twice as many games (the same seed, so its first games are reused from the results
-store), until every goal is settled or it reaches the most games a candidate may play.  The
-best candidates that nothing dropped are then played again on fresh seeds (the confirmation
+store), until every goal is settled or it reaches the most games a candidate may play.
+
+The race is group-sequential (`Design`): its looks are planned before any game is played
+(`race_looks`: the first batch, doubling, the last at the most games), and at every look each
+goal is judged on intervals at the level ALPHA / looks instead of ALPHA (Bonferroni over the
+planned looks, as a sweep's sequential points and the skill ladder's steps do), so that however
+many looks a candidate takes, the chance that the race settles a goal wrongly - met or missed
+when the metric's true value is on the goal's target - stays within ALPHA (`at_level` widens
+each interval to that level).  Judged at the full ALPHA at every look, four looks settle such a
+goal about 2.5 times as often as ALPHA says (tests/test_sweep.py simulates both).  The budget may
+stop the race before its last look; fewer looks than planned only make it more conservative.
+The best candidates that nothing dropped are then played again on fresh seeds (the confirmation
 run: seed + 1, so the race's luck cannot carry over); the values that meet every goal there are
 the answer.  When none does, the answer says so and names, for each goal, the candidate that
 came closest.  A confirmation run is a plain run of that variant on its seed: `boardlab
@@ -24,9 +34,9 @@ import math
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from boardlab.analysis.report.metrics import find_metric
+from boardlab.analysis.report.metrics import ALPHA, find_metric
 from boardlab.analysis.sweep import Axis, Point, play_points, playable_grid, value_text
 from boardlab.layouts.errors import BoardlabError
 from boardlab.common.notes import quiet
@@ -50,7 +60,8 @@ class Goal:
     target: float
     text: str
 
-    def status(self, m: dict | None, final: bool = True, max_capped: float = 1.0, margin: float | None = None) -> str:
+    def status(self, m: dict | None, final: bool = True, max_capped: float = 1.0, margin: float | None = None,
+               alpha: float = ALPHA) -> str:
         """"met", "missed" or "unsure" of a metric {"value", "ci95"}; a metric with no value is missed.
 
         A `~` goal is met only in a `final` judgement (after every game a candidate may play):
@@ -74,12 +85,19 @@ class Goal:
         'met'
         >>> near.status({"value": 0.0, "ci95": [-0.1, 0.1], "ci90": [-0.08, 0.08]}, True, margin=0.05)
         'unsure'
+
+        At a level `alpha` other than ALPHA (a look of the race, `Design`) the intervals are
+        widened to it first (`at_level`): an interval that settles a goal at 5% may not at 1.25%.
+
+        >>> close = {"value": 28, "ci95": [26, 29.9]}
+        >>> g.status(close), g.status(close, alpha=0.0125)
+        ('met', 'unsure')
         """
         if m is None or m.get("value") is None or self.capped_reason(m, max_capped):
             return "missed"
-        lo, hi = m["ci95"]
+        lo, hi = at_level(m, "ci95", alpha)
         if self.op == "~" and margin is not None and m.get("ci90"):
-            lo90, hi90 = m["ci90"]
+            lo90, hi90 = at_level(m, "ci90", alpha)
             if self.target - margin < lo90 and hi90 < self.target + margin:
                 return "met"
             return "missed" if lo > self.target + margin or hi < self.target - margin else "unsure"
@@ -113,6 +131,67 @@ class Goal:
         if self.op == "~":
             return abs(v - self.target)
         return v - self.target if self.op == "<=" else self.target - v
+
+
+def at_level(m: dict, key: str, alpha: float) -> tuple[float, float]:
+    """A metric's interval `key` at the level `alpha` instead of ALPHA: "ci95" (two-sided at
+    ALPHA) as the two-sided interval at `alpha`, "ci90" (the equivalence test's, one-sided ALPHA
+    each way) as the one at `alpha` each way.  Each side's distance from the value is stretched by
+    the ratio of the normal quantiles, z(1 - alpha / 2) / z(1 - ALPHA / 2) (z(1 - alpha) /
+    z(1 - ALPHA) for "ci90"): exact for a mean's normal interval (a length, minutes, a game's own
+    figure), the normal approximation of the width for a share's Wilson interval, the balance's
+    and a median's order statistics.  At ALPHA itself the interval is returned as it is.
+
+    >>> at_level({"value": 10.0, "ci95": [9.0, 11.5]}, "ci95", 0.05)
+    (9.0, 11.5)
+    >>> [round(x, 4) for x in at_level({"value": 10.0, "ci95": [9.0, 11.5]}, "ci95", 0.05 / 4)]  # z 2.4977 / 1.96
+    [8.7256, 11.9115]
+    """
+    from statistics import NormalDist
+
+    lo, hi = m[key]
+    if alpha == ALPHA:
+        return lo, hi
+    z = NormalDist().inv_cdf
+    factor = z(1 - alpha / 2) / z(1 - ALPHA / 2) if key == "ci95" else z(1 - alpha) / z(1 - ALPHA)
+    v = m["value"]
+    return v - (v - lo) * factor, v + (hi - v) * factor
+
+
+def race_looks(first_games: int, games: int) -> tuple[int, ...]:
+    """The race's looks, planned before any game is played: the games a candidate has played at
+    each, from `first_games` doubling, the last `games` (the most a candidate may play).
+
+    >>> race_looks(200, 1600), race_looks(300, 1000), race_looks(200, 100)
+    ((200, 400, 800, 1600), (300, 600, 1000), (100,))
+    """
+    looks = [min(first_games, games)]
+    while looks[-1] < games:
+        looks.append(min(looks[-1] * 2, games))
+    return tuple(looks)
+
+
+@dataclass(frozen=True)
+class Design:
+    """The race's group-sequential design: its looks (games a candidate has played at each,
+    planned in advance) and the level every goal is judged at at each look."""
+
+    looks: tuple[int, ...]
+    per_look: float  # two-sided: a goal met or missed wrongly at most per_look / 2 each way a look
+
+    @classmethod
+    def bonferroni(cls, looks: tuple[int, ...], alpha: float = ALPHA) -> Design:
+        """`alpha` spent evenly over the planned looks: alpha / looks at each (Bonferroni), which
+        holds whatever the stopping and whatever the dependence of the looks' intervals.
+
+        >>> Design.bonferroni((200, 400, 800, 1600)).per_look
+        0.0125
+        """
+        return cls(tuple(looks), alpha / len(looks))
+
+    def json(self) -> dict:
+        return {"looks": list(self.looks), "alpha": round(self.per_look * len(self.looks), 6),
+                "alpha_per_look": round(self.per_look, 6), "spending": "bonferroni"}
 
 
 def parse_goal(text: str) -> Goal:
@@ -204,9 +283,39 @@ class Candidate:
 
 
 def _judge(point: Point, goals: Sequence[Goal], final: bool = True, max_capped: float = 1.0,
-           difference: float | None = None) -> dict[str, str]:
-    """Each goal's status at a point; a `~` goal on a share is an equivalence test within `difference`."""
-    return {g.text: g.status(point.metrics.get(g.metric), final, max_capped, _margin(g, difference)) for g in goals}
+           difference: float | None = None, alpha: float = ALPHA) -> dict[str, str]:
+    """Each goal's status at a point, judged at the level `alpha`; a `~` goal on a share is an
+    equivalence test within `difference`."""
+    return {g.text: g.status(point.metrics.get(g.metric), final, max_capped, _margin(g, difference), alpha)
+            for g in goals}
+
+
+def race(candidates: Sequence[Candidate], goals: Sequence[Goal], design: Design,
+         play: Callable[[list[Candidate], int, int], bool], max_capped: float = 1.0,
+         difference: float | None = None, progress: bool = False) -> list[dict]:
+    """The race of `candidates` over the looks of `design`: at look i `play(racing, games, i)`
+    brings every racing candidate's point to `games` games (its metrics set; False: the budget
+    refused them, and the race stops there), then every goal of each is judged at
+    `design.per_look`; a candidate that misses one is dropped (`dropped_at`), one whose every goal
+    is settled stops, the others race on to the next look.  Returns the rounds played."""
+    rounds: list[dict] = []
+    racing = list(candidates)
+    for i, games in enumerate(design.looks):
+        if not racing or not play(racing, games, i):
+            break
+        for c in racing:
+            c.statuses = _judge(c.point, goals, final=i == len(design.looks) - 1, max_capped=max_capped,
+                                difference=difference, alpha=design.per_look)
+            if "missed" in c.statuses.values():
+                c.dropped_at = games
+        dropped = [c for c in racing if c.dropped_at is not None]
+        unsure = [c for c in racing if c.dropped_at is None and not c.settled()]
+        rounds.append({"games": games, "candidates": len(racing), "dropped": len(dropped),
+                       "settled": len(racing) - len(dropped) - len(unsure), "unsure": len(unsure)})
+        _say(f"race: {len(racing)} candidates at {games:,} games; {len(dropped)} dropped, {len(unsure)} still unsure",
+             progress)
+        racing = unsure
+    return rounds
 
 
 def _margin(goal: Goal, difference: float | None) -> float | None:
@@ -251,39 +360,27 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
     from boardlab.analysis.budget import Budget
 
     budget = Budget(options.cpu_minutes, SHARES, options.quick)
-    rounds: list[dict] = []
-    games = min(options.first_games, options.games)
-    racing = list(candidates)
-    played, cut, stopped_at = 0, "", None
-    while racing:
+    design = Design.bonferroni(race_looks(options.first_games, options.games))
+    stop: dict = {}  # where the budget stopped the race: {"cut": words, "at": {"games", "unsure"}}
+
+    def play(racing: list[Candidate], games: int, look: int) -> bool:
         cost = _round_cost([c.point for c in racing], n, options.agent, games, options.seed, store, budget)
-        granted = budget.games_for("race", cost, games, least=games, required=not rounds, stored=played,
-                                   detail=f"{len(racing)} candidates")
+        granted = budget.games_for("race", cost, games, least=games, required=look == 0,
+                                   stored=design.looks[look - 1] if look else 0, detail=f"{len(racing)} candidates")
         budget.note("race", f"{len(racing)} candidates", candidates=len(racing))
         if not granted:
-            cut = f"the CPU budget stopped the race before {games:,} games ({len(racing)} candidates still unsure)"
-            stopped_at = {"games": games, "unsure": len(racing)}
-            _say(cut, options.progress)
-            break
+            stop["cut"] = (f"the CPU budget stopped the race before {games:,} games ({len(racing)} candidates "
+                           f"still unsure)")
+            stop["at"] = {"games": games, "unsure": len(racing)}
+            _say(stop["cut"], options.progress)
+            return False
         play_points([c.point for c in racing], n, options.agent, games, options.seed, store, options.workers,
                     options.progress, options.backend, budget.estimate("race", f"{len(racing)} candidates")
                     if budget.limited else None)
-        for c in racing:
-            c.statuses = _judge(c.point, goals, final=games >= options.games, max_capped=options.max_capped,
-                                difference=options.difference)
-            if "missed" in c.statuses.values():
-                c.dropped_at = games
-        dropped = [c for c in racing if c.dropped_at is not None]
-        unsure = [c for c in racing if c.dropped_at is None and not c.settled()]
-        rounds.append({"games": games, "candidates": len(racing), "dropped": len(dropped),
-                       "settled": len(racing) - len(dropped) - len(unsure), "unsure": len(unsure)})
-        _say(f"race: {len(racing)} candidates at {games:,} games; {len(dropped)} dropped, {len(unsure)} still unsure",
-             options.progress)
         budget.settle()
-        if games >= options.games:
-            break
-        racing = unsure
-        played, games = games, min(games * 2, options.games)
+        return True
+
+    rounds = race(candidates, goals, design, play, options.max_capped, options.difference, options.progress)
     alive = [c for c in candidates if c.dropped_at is None]
     alive.sort(key=lambda c: (sum(s != "met" for s in c.statuses.values()), _changes(c.point, written, axes),
                               sum(max(g.shortfall(c.point.metrics.get(g.metric)), 0) for g in goals)))
@@ -309,13 +406,14 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
     pool = [(c["values"], c["metrics"], "confirmation") for c in confirmation] + \
            [(c.point.values, c.point.metrics, "race") for c in candidates]
     closest = {}
+    level = {"confirmation": ALPHA, "race": design.per_look}  # each item judged as its run judged it
     for g in goals:
         # a point whose length rests on too many capped games is closest only when every point is such
         best = min(pool, key=lambda item: (bool(g.capped_reason(item[1].get(g.metric), options.max_capped)),
                                            g.shortfall(item[1].get(g.metric))))
         closest[g.text] = {"values": best[0], "metric": best[1].get(g.metric), "from": best[2],
                            "status": g.status(best[1].get(g.metric), max_capped=options.max_capped,
-                                              margin=_margin(g, options.difference)),
+                                              margin=_margin(g, options.difference), alpha=level[best[2]]),
                            "why": g.capped_reason(best[1].get(g.metric), options.max_capped)}
     return {"game": definition.game.id, "name": definition.game.name,
             "base": getattr(definition, "variant", "baseline"), "players": n, "agent": options.agent,
@@ -323,12 +421,14 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
             "goals": [g.text for g in goals], "max_capped": options.max_capped, "seed": options.seed,
             "confirmation_seed": confirm_seed,
             "first_games": min(options.first_games, options.games), "games": options.games, "rounds": rounds,
+            "design": design.json(),
             "length_unit": _unit(definition), "pace": pace_data(with_measured_pace(definition, store), _unit(definition), n),
             "refused": [{"values": p.values, "refused": p.refused} for p in points if p.refused],
             "race": [{"values": c.point.values, "games": c.point.games, "goals": c.statuses,
                       "dropped": c.dropped_at is not None} for c in candidates],
             "confirmation": confirmation, "meeting": [c["values"] for c in meeting], "closest": closest,
-            "confirmation_games": confirm_games, "budget": _budget_data(budget, cut, stopped_at)}
+            "confirmation_games": confirm_games,
+            "budget": _budget_data(budget, stop.get("cut", ""), stop.get("at"))}
 
 
 def _budget_data(budget: Budget, cut: str, stopped_at: dict | None) -> dict:
@@ -361,6 +461,19 @@ def budget_line(budget: dict) -> str:
     end = say_plural("budget.race_stopped", stop["unsure"], games=count(stop["games"]), k=stop["unsure"]) if stop \
         else say("budget.nothing_left")
     return say("budget.tune", limit=limit_words(budget["cpu_minutes"], budget["quick"]), phases=bought) + end
+
+
+def design_line(design: dict) -> str:
+    """The race's design in words: its planned looks and the level of each.
+
+    >>> design_line({"looks": [200, 400, 800, 1600], "alpha": 0.05, "alpha_per_look": 0.0125, "spending": "bonferroni"})
+    'race design: looks at 200, 400, 800 and 1,600 games a candidate, planned in advance; every goal judged at 1.25% at each look (5% over 4 looks, Bonferroni), so the looks together settle a goal wrongly at most 5% of the time'
+    """
+    looks = [f"{g:,}" for g in design["looks"]]
+    said = looks[0] if len(looks) == 1 else ", ".join(looks[:-1]) + " and " + looks[-1]
+    return (f"race design: looks at {said} games a candidate, planned in advance; every goal judged at "
+            f"{design['alpha_per_look'] * 100:g}% at each look ({design['alpha'] * 100:g}% over {len(looks)} looks, "
+            f"Bonferroni), so the looks together settle a goal wrongly at most {design['alpha'] * 100:g}% of the time")
 
 
 def variant_text(result: dict, values: dict[str, Any], extends: str) -> str:
@@ -432,6 +545,7 @@ def tune_text(result: dict) -> str:
              (f", {len(result['refused'])} refused by the definition's checks" if result["refused"] else "") +
              f"; race on seed {result['seed']} from {result['first_games']:,} to at most {result['games']:,} games a "
              f"candidate: {sum(r['dropped'] for r in result['rounds'])} dropped",
+             design_line(result["design"]),
              f"confirmation: {len(result['confirmation'])} candidates, "
              f"{result.get('confirmation_games', result['games']):,} games each on fresh seed "
              f"{result['confirmation_seed']}"]

@@ -349,6 +349,136 @@ def test_a_tune_whose_budget_ends_the_race_confirms_what_it_can_and_says_where_i
     assert sorted(tokens(said) & english_words()) == []
 
 
+# -- the race's group-sequential design: a simulation of its looks -----------------------------------
+
+def crossing_chance(z: float, times, drift: float = 0.0, step: float = 0.01) -> tuple[float, float]:
+    """The chance that a standardised sum crosses below -z or above z at any of its looks (then
+    stops), computed without the race: W a Brownian motion with `drift` per unit of time, looked
+    at at `times`, its density carried from look to look on a grid (the normal transition
+    convolved, the crossed mass removed at each look).  (below, above)."""
+    import math
+
+    import numpy as np
+
+    edge = (z + 9) * math.sqrt(times[-1]) + abs(drift) * times[-1]
+    x = np.arange(-round(edge / step), round(edge / step) + 1) * step
+    density, before, below, above = None, 0.0, 0.0, 0.0
+    for t in times:
+        dt = t - before
+        if density is None:
+            density = np.exp(-(x - drift * dt) ** 2 / (2 * dt)) / math.sqrt(2 * math.pi * dt)
+        else:
+            half = round(9 * math.sqrt(dt) / step)
+            u = np.arange(-half, half + 1) * step
+            kernel = np.exp(-(u - drift * dt) ** 2 / (2 * dt)) / math.sqrt(2 * math.pi * dt) * step
+            density = np.convolve(density, kernel, mode="same")
+        bound = z * math.sqrt(t)
+        below += float(density[x < -bound].sum() * step)
+        above += float(density[x > bound].sum() * step)
+        density = np.where(np.abs(x) <= bound, density, 0.0)
+        before = t
+    return below, above
+
+
+def raced(share: float, design, goal: str, replications: int, seed: int) -> list:
+    """The tune's own race (`tune.race`) of `replications` candidates of a game whose first seat
+    wins each game with chance `share`, every candidate's tallies drawn game by game's count
+    (binomial, one numpy generator on `seed`) up to each look, its first-player advantage the
+    point's share metric (`metrics.share_value`, as a sweep point's tallies give it)."""
+    import numpy as np
+
+    from boardlab.analysis.report.metrics import share_value
+    from boardlab.analysis.sweep import Point
+    from boardlab.analysis.tune import Candidate, race
+
+    rng = np.random.default_rng(seed)
+    candidates = [Candidate(Point({"replicate": i}, definition=object())) for i in range(replications)]
+    wins = [0] * replications
+
+    def play(racing, games, look):
+        before = design.looks[look - 1] if look else 0
+        for c in racing:
+            i = c.point.values["replicate"]
+            wins[i] += int(rng.binomial(games - before, share))
+            c.point.games = games
+            c.point.metrics = {"first_player_advantage": share_value(wins[i], games, 0.5)}
+        return True
+
+    race(candidates, [parse_goal(goal)], design, play)
+    return candidates
+
+
+def within(hits: int, n: int, p: float, z: float = 3.29) -> bool:
+    """`hits` of `n` is a plausible draw of chance `p` (normal approximation, 99.9% two-sided)."""
+    return abs(hits / n - p) <= z * (p * (1 - p) / n) ** 0.5 + 1 / n
+
+
+def test_the_race_judged_at_full_alpha_every_look_settles_a_null_goal_too_often_and_bonferroni_does_not():
+    """A pure-chance game (the first seat wins half the games) raced on first_player_advantage<=0,
+    whose target is its true value: every verdict, met or missed, is a wrong one.  At the full 5%
+    at each of the 4 planned looks (200, 400, 800, 1,600 games: the race before its design) the
+    race settles the goal about 14% of the time; at 5% / 4 a look (Bonferroni, the race's design)
+    at most 5%.  The rates of the race's own code, simulated from one seed, against those of a
+    Brownian motion crossing the same boundaries (computed, not simulated)."""
+    from statistics import NormalDist
+
+    from boardlab.analysis.report.metrics import ALPHA
+    from boardlab.analysis.stats import wilson_interval
+    from boardlab.analysis.tune import Design, race_looks
+
+    looks = race_looks(200, 1600)
+    assert looks == (200, 400, 800, 1600)
+    times = [g / looks[0] for g in looks]
+    z = NormalDist().inv_cdf
+    replications = 4000
+    for design, seed in ((Design(looks, ALPHA), 1), (Design.bonferroni(looks), 2)):
+        candidates = raced(0.5, design, "first_player_advantage<=0", replications, seed)
+        missed = sum(c.dropped_at is not None for c in candidates)
+        met = sum(c.dropped_at is None and c.met() for c in candidates)
+        low, high = crossing_chance(z(1 - design.per_look / 2), times)
+        assert within(met, replications, low) and within(missed, replications, high)  # met: the interval's top <= 0
+        wrong = (met + missed) / replications
+        lower, upper = wilson_interval(met + missed, replications, 0.99)
+        if design.per_look == ALPHA:  # the old race: well above ALPHA, computed and simulated
+            assert low + high > 2.5 * ALPHA and lower > 2 * ALPHA, wrong
+        else:  # the race's design: within ALPHA, computed and simulated
+            assert design.per_look == ALPHA / 4 and low + high <= ALPHA and lower <= ALPHA, wrong
+    # the same seed races the same way
+    again = raced(0.5, Design.bonferroni(looks), "first_player_advantage<=0", 300, 2)
+    assert [(c.dropped_at, c.statuses) for c in again] == \
+        [(c.dropped_at, c.statuses) for c in raced(0.5, Design.bonferroni(looks), "first_player_advantage<=0", 300, 2)]
+
+
+def test_the_race_with_its_design_finds_a_real_difference():
+    """The first seat wins 45% of the games (an advantage of -5 points): first_player_advantage<=0
+    is met by the last look about 94% of the time (the crossing chance of the Brownian motion with
+    the drift of that advantage, computed) and never missed; at 60% (+10 points) the goal is missed
+    and the candidate dropped, at the first look about 65% of the time (computed), by the last
+    always."""
+    import math
+    from statistics import NormalDist
+
+    from boardlab.analysis.tune import Design, race_looks
+
+    looks = race_looks(200, 1600)
+    design = Design.bonferroni(looks)
+    times = [g / looks[0] for g in looks]
+    z = NormalDist().inv_cdf(1 - design.per_look / 2)
+    drift = -0.05 / math.sqrt(0.45 * 0.55) * math.sqrt(looks[0])  # per unit of time: per first look's games
+    low, high = crossing_chance(z, times, drift)
+    candidates = raced(0.45, design, "first_player_advantage<=0", 1000, 3)
+    met = sum(c.dropped_at is None and c.met() for c in candidates)
+    assert low > 0.9 and within(met, 1000, low), (met, low)
+    assert sum(c.dropped_at is not None for c in candidates) == 0 and high < 1e-3
+    far = raced(0.6, design, "first_player_advantage<=0", 300, 4)
+    drift = 0.1 / math.sqrt(0.6 * 0.4) * math.sqrt(looks[0])
+    first = sum(c.dropped_at == looks[0] for c in far)
+    _, at_first = crossing_chance(z, times[:1], drift)
+    _, at_any = crossing_chance(z, times, drift)
+    assert within(first, 300, at_first), (first, at_first)
+    assert at_any > 0.999 and all(c.dropped_at is not None for c in far)
+
+
 # -- a point's tallies against its records; sequential points ---------------------------------------
 
 def close(a, b) -> bool:

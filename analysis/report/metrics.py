@@ -626,6 +626,20 @@ def balance_interval(wins: Sequence[float], decided: int) -> dict:
 NOTHING = {"value": None, "ci95": [None, None], "n": 0}
 
 
+def share_value(hits: float, counted: int, shift: float = 0.0) -> dict:
+    """A share of `hits` in `counted` (less `shift`: the fair share, for an advantage) as a point's
+    metric: {"value", "ci95", "ci90", "n"}, its Wilson intervals (the 90% one for an equivalence
+    test, `tune`'s ~ goals), as `point_value` and a sweep's tallies give it.
+
+    >>> share_value(60, 100, 0.5)["value"], share_value(60, 100, 0.5)["ci95"]
+    (0.1, [0.002003, 0.190599])
+    """
+    lo, hi = wilson_interval(hits, counted)
+    lo90, hi90 = wilson_interval(hits, counted, 1 - 2 * ALPHA)
+    return {"value": round(hits / counted - shift, 6), "ci95": [round(lo - shift, 6), round(hi - shift, 6)],
+            "ci90": [round(lo90 - shift, 6), round(hi90 - shift, 6)], "n": counted}
+
+
 def point_value(m: Metric, records: Sequence[GameRecord], players: int, seconds: float | None = None) -> dict | None:
     """One metric of a set of games as {"value", "ci95", "n"} (n: the games it counts over), as a
     sweep point and `tune` read it; None for a metric these games cannot have (the last seat
@@ -660,12 +674,7 @@ def point_value(m: Metric, records: Sequence[GameRecord], players: int, seconds:
     if m.unit in ("share", "points"):
         if not counted:
             return dict(NOTHING)
-        hits = math.fsum(numerators)
-        lo, hi = wilson_interval(hits, counted)
-        lo90, hi90 = wilson_interval(hits, counted, 1 - 2 * ALPHA)  # for an equivalence test (`tune`'s ~ goals)
-        shift = 1 / players if m.shift_by_fair else 0.0
-        return {"value": round(hits / counted - shift, 6), "ci95": [round(lo - shift, 6), round(hi - shift, 6)],
-                "ci90": [round(lo90 - shift, 6), round(hi90 - shift, 6)], "n": counted}
+        return share_value(math.fsum(numerators), counted, 1 / players if m.shift_by_fair else 0.0)
     out = mean_interval([x for x, d in zip(numerators, denominators) if d])
     stopped = sum(1 for r in records if r.unfinished)
     if out["value"] is not None:  # the figure is a lower bound: games stopped at the cap counted at the cap

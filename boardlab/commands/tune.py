@@ -24,8 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "tune", help=HELP,
         description="Race every combination of the --over values on the same seeds: each plays a first batch of "
-                    "games, those whose 95% intervals already miss a goal are dropped, those still unsure play "
-                    "twice as many, until every goal is settled; the best are then confirmed on fresh seeds. "
+                    "games, those whose intervals already miss a goal are dropped, those still unsure play "
+                    "twice as many, until every goal is settled; the looks are planned in advance and each is "
+                    "judged at 5% divided by their number (Bonferroni); the best are then confirmed on fresh seeds. "
                     "Prints the values meeting every goal with each metric's interval, or says that none does "
                     "and which came closest on each goal.")
     add_game_arguments(p)
