@@ -312,8 +312,11 @@ def race(candidates: Sequence[Candidate], goals: Sequence[Goal], design: Design,
         unsure = [c for c in racing if c.dropped_at is None and not c.settled()]
         rounds.append({"games": games, "candidates": len(racing), "dropped": len(dropped),
                        "settled": len(racing) - len(dropped) - len(unsure), "unsure": len(unsure)})
-        _say(f"race: {len(racing)} candidates at {games:,} games; {len(dropped)} dropped, {len(unsure)} still unsure",
-             progress)
+        if progress:
+            from boardlab.analysis.report.wording import games as count, say
+
+            _say(say("tune.progress.race", k=len(racing), games=count(games), dropped=len(dropped), unsure=len(unsure)),
+                 progress)
         racing = unsure
     return rounds
 
@@ -351,6 +354,7 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
 
     from boardlab.analysis.playtests import carry_measured_pace, with_measured_pace
     from boardlab.analysis.report.sections import pace_data
+    from boardlab.analysis.report.wording import games as count, say
 
     n = options.players
     points = list(points) if points is not None else playable_grid(base, axes, n)
@@ -372,7 +376,7 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
             stop["cut"] = (f"the CPU budget stopped the race before {games:,} games ({len(racing)} candidates "
                            f"still unsure)")
             stop["at"] = {"games": games, "unsure": len(racing)}
-            _say(stop["cut"], options.progress)
+            _say(say("tune.progress.stopped", games=count(games), k=len(racing)), options.progress)
             return False
         play_points([c.point for c in racing], n, options.agent, games, options.seed, store, options.workers,
                     options.progress, options.backend, budget.estimate("race", f"{len(racing)} candidates")
@@ -393,7 +397,7 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
         confirm_games = budget.games_for("confirmation", cost, options.games, least=min(n, options.games), step=n,
                                          required=True, detail=f"{len(confirmed)} candidates")
         budget.note("confirmation", f"{len(confirmed)} candidates", candidates=len(confirmed))
-        _say(f"confirmation: {len(confirmed)} candidates, {confirm_games:,} games each on seed {confirm_seed}",
+        _say(say("tune.progress.confirmation", k=len(confirmed), games=count(confirm_games), seed=confirm_seed),
              options.progress)
         play_points(confirmed, n, options.agent, confirm_games, confirm_seed, store, options.workers,
                     options.progress, options.backend, budget.estimate("confirmation") if budget.limited else None)
@@ -464,16 +468,21 @@ def budget_line(budget: dict) -> str:
 
 
 def design_line(design: dict) -> str:
-    """The race's design in words: its planned looks and the level of each.
+    """The race's design in words, in the language being written: its planned looks and the
+    level of each.
 
     >>> design_line({"looks": [200, 400, 800, 1600], "alpha": 0.05, "alpha_per_look": 0.0125, "spending": "bonferroni"})
     'race design: looks at 200, 400, 800 and 1,600 games a candidate, planned in advance; every goal judged at 1.25% at each look (5% over 4 looks, Bonferroni), so the looks together settle a goal wrongly at most 5% of the time'
     """
-    looks = [f"{g:,}" for g in design["looks"]]
-    said = looks[0] if len(looks) == 1 else ", ".join(looks[:-1]) + " and " + looks[-1]
-    return (f"race design: looks at {said} games a candidate, planned in advance; every goal judged at "
-            f"{design['alpha_per_look'] * 100:g}% at each look ({design['alpha'] * 100:g}% over {len(looks)} looks, "
-            f"Bonferroni), so the looks together settle a goal wrongly at most {design['alpha'] * 100:g}% of the time")
+    from boardlab.analysis.report.wording import games as count, listed, number, say_plural
+    from boardlab.layouts.terms import term
+
+    def share(x: float) -> str:
+        return term("report.percent", n=number(x * 100, "g"))
+
+    looks = design["looks"]
+    return say_plural("tune.design", len(looks), looks=listed(count(g) for g in looks), k=len(looks),
+                      per_look=share(design["alpha_per_look"]), alpha=share(design["alpha"]))
 
 
 def variant_text(result: dict, values: dict[str, Any], extends: str) -> str:
@@ -527,10 +536,12 @@ def _goal_metric(text: str) -> str:
 
 
 def tune_text(result: dict) -> str:
-    """What the tuner found, in plain words: the values meeting every goal with each metric's
-    interval, or that none does and which came closest on each goal."""
-    from boardlab.analysis.report.compare import pace_note
-    from boardlab.analysis.report.sweep_report import interval_text, shown_format
+    """What the tuner found, in plain words and in the language being written
+    (`layouts.terms.speaking`): the values meeting every goal with each metric's interval, or that
+    none does and which came closest on each goal.  What the designer typed (goals, keys, values,
+    metric names) is written as typed."""
+    from boardlab.analysis.report.sweep_report import interval_text, pace_text, shown_format
+    from boardlab.analysis.report.wording import games as count, pct, say, say_plural
 
     def said(values: dict) -> str:
         return ", ".join(f"{k} = {value_text(v)}" for k, v in values.items())
@@ -538,25 +549,27 @@ def tune_text(result: dict) -> str:
     goals = result["goals"]
     metrics = list(dict.fromkeys(_goal_metric(g) for g in goals))
     race = result["race"]
-    lines = [f"{result['name']}, {result['players']} players, {result['agent']} in every seat: "
-             f"goals {'; '.join(goals)}",
-             f"searched {len(race)} candidates ({' x '.join(str(len(a['values'])) for a in result['axes'])} values of "
-             f"{', '.join(a['key'] for a in result['axes'])})" +
-             (f", {len(result['refused'])} refused by the definition's checks" if result["refused"] else "") +
-             f"; race on seed {result['seed']} from {result['first_games']:,} to at most {result['games']:,} games a "
-             f"candidate: {sum(r['dropped'] for r in result['rounds'])} dropped",
-             design_line(result["design"]),
-             f"confirmation: {len(result['confirmation'])} candidates, "
-             f"{result.get('confirmation_games', result['games']):,} games each on fresh seed "
-             f"{result['confirmation_seed']}"]
+    searched = say_plural("tune.searched", len(race), k=len(race),
+                          sizes=" x ".join(str(len(a["values"])) for a in result["axes"]),
+                          keys=", ".join(a["key"] for a in result["axes"]))
+    lines = [say("tune.head", name=result["name"], players=result["players"], agent=result["agent"],
+                 goals="; ".join(goals)),
+             searched + (say("tune.refused", k=len(result["refused"])) if result["refused"] else "") +
+             say("tune.race", seed=result["seed"], first=count(result["first_games"]), games=count(result["games"]),
+                 dropped=sum(r["dropped"] for r in result["rounds"]))]
+    if result.get("design"):
+        lines.append(design_line(result["design"]))
+    lines.append(say_plural("tune.confirmation", len(result["confirmation"]), k=len(result["confirmation"]),
+                            games=count(result.get("confirmation_games", result["games"])),
+                            seed=result["confirmation_seed"]))
     if result.get("budget"):
         lines.append(budget_line(result["budget"]))
     if "minutes" in metrics and result.get("pace"):
-        lines.append(f"table minutes at {pace_note(result['pace'], result['length_unit'])}")
+        lines.append(say("tune.pace", pace=pace_text(result["pace"], result["length_unit"])))
     lines.append("")
     meeting = [c for c in result["confirmation"] if c["meets_every_goal"]]
     if meeting:
-        lines.append("Meets every goal in the confirmation run:")
+        lines.append(say("tune.meets"))
         for c in meeting:
             lines.append(f"  {said(c['values'])}")
             for m in metrics:
@@ -565,15 +578,19 @@ def tune_text(result: dict) -> str:
         others = [r["values"] for r in race if all(s == "met" for s in r["goals"].values())
                   and r["values"] not in confirmed]
         if others:
-            lines += ["", f"Also met every goal in the race (not confirmed, {len(others)}):"]
+            lines += ["", say("tune.also", k=len(others))]
             lines += [f"  {said(v)}" for v in others]
     else:
-        lines.append("No value in range meets every goal" + (" in the confirmation run." if result["confirmation"]
-                                                             else " (every candidate missed one in the race)."))
-        lines.append("Closest on each goal:")
+        lines.append(say("tune.none_confirmed" if result["confirmation"] else "tune.none_race"))
+        lines.append(say("tune.closest"))
         for g, best in result["closest"].items():
             m = _goal_metric(g)
-            lines.append(f"  {g}: {said(best['values'])}: {m} "
-                         f"{interval_text(best['metric'], shown_format(m)) if best['metric'] else '-'} "
-                         f"({best['status']}{': ' + best['why'] if best.get('why') else ''}, {best['from']})")
+            metric = best["metric"]
+            capped = metric.get("capped") if metric and best.get("why") else None
+            why = say("tune.capped_why", share=pct(capped), limit=pct(result["max_capped"])) \
+                if capped is not None else ""
+            lines.append("  " + say("tune.closest_item", goal=g, values=said(best["values"]), metric=m,
+                                    interval=interval_text(metric, shown_format(m)) if metric else "-",
+                                    status=say(f"tune.status.{best['status']}"), why=why,
+                                    source=say(f"budget.phase.{best['from']}")))
     return "\n".join(lines) + "\n"

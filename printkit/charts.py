@@ -251,19 +251,24 @@ def _grid(block: dict) -> Drawing:
 
 
 def value_label(value: float, fmt: str) -> str:
-    """An axis label of a value in a table format: pct as percent, pp as signed points, else a number.
+    """An axis label of a value in a table format: pct as percent, pp as signed points, else a
+    number; as the language being written writes them (`layouts.terms.speaking`).
 
     >>> value_label(0.25, "pct"), value_label(-0.05, "pp"), value_label(12.5, "f1")
     ('25%', '-5 pts', '12.5')
+    >>> from boardlab.layouts.terms import speaking
+    >>> with speaking("es"):
+    ...     value_label(0.125, "pct"), value_label(-0.05, "pp"), value_label(12500, "f1")
+    ('12,5\\xa0%', '-5 puntos', '12\\xa0500')
     """
     digits = 0 if abs(value * 100 - round(value * 100)) < 1e-9 else 1
     if fmt == "pct":
-        return f"{value * 100:.{digits}f}%"
+        return term("report.percent", n=respell(f"{value * 100:.{digits}f}"))
     if fmt == "pp":
-        return f"{value * 100:+.{digits}f} pts" if value else "0 pts"
+        return term("report.pts", n=respell(f"{value * 100:+.{digits}f}" if value else "0"))
     if abs(value) >= 100:
-        return f"{value:,.0f}"
-    return f"{value:g}" if value == round(value, 1) else f"{value:.2f}"
+        return respell(f"{value:,.0f}")
+    return respell(f"{value:g}" if value == round(value, 1) else f"{value:.2f}")
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:

@@ -254,3 +254,59 @@ def test_the_engines_own_summary_is_in_the_language_written(game):
         numbers = re.compile(r"\d+(?:\.\d+)?")
         assert set(numbers.findall(spanish.replace("\u00a0", "").replace(",", "."))) == \
             set(numbers.findall(english.replace(",", "")))
+
+
+#: a small sweep or tune of 6x6 (two values of its chips, 12 random games a point)
+SMALL_SWEEP = ["--players", "2", "--games", "12", "--agent", "random", "--workers", "1"]
+
+
+def typed_names(*texts: str) -> set[str]:
+    """The words of what a designer typed on the command line (rule keys and values, goals with
+    their metric names): written as typed in every language, as a report's `code` is."""
+    return set().union(*(tokens(t) for t in texts))
+
+
+def test_a_spanish_sweep_holds_no_english_word(tmp_path, capsys):
+    """`sweep --lang es`: its report (Markdown, PDF, every chart) and what it prints hold none of
+    the English words, in the subfolder es; `--lang all` writes the English one beside it."""
+    store = ["--store", str(tmp_path / "r.sqlite")]
+    assert cli.main(["sweep", "sixbysix", "--vary", "rules.chips=3,4", "--lang", "es", "--out", str(tmp_path),
+                     *SMALL_SWEEP, *store]) == 0
+    printed = capsys.readouterr().out
+    name = "sixbysix-rules-chips"
+    words, names = report_words(tmp_path / "es", name)
+    assert not (tmp_path / f"{name}.md").exists()  # Spanish, in its subfolder
+    assert {"partidas", "punto", "semilla", "intervalo"} <= words
+    assert sorted(words - names & english_words()) == []
+    assert sorted(tokens(CODE_SPAN.sub(" ", printed)) - names & english_words()) == [], printed
+    charts = " ".join(" ".join(re.findall(r">([^<]+)<", svg.read_text(encoding="utf-8")))
+                      for svg in (tmp_path / "es" / name).glob("*.svg"))
+    assert re.findall(r"\d\.\d+", charts) == [] and re.findall(r"\d,\d+", charts)  # decimals with a comma
+    # every language of the definition from the same games: English in the folder itself
+    assert cli.main(["sweep", "sixbysix", "--vary", "rules.chips=3,4", "--lang", "all", "--out", str(tmp_path / "all"),
+                     *SMALL_SWEEP, *store]) == 0
+    english, _ = report_words(tmp_path / "all", name)
+    assert {"games", "point", "seed", "interval"} <= english
+    spanish = (tmp_path / "all" / "es" / f"{name}.md").read_text(encoding="utf-8")
+    assert spanish == (tmp_path / "es" / f"{name}.md").read_text(encoding="utf-8")
+
+
+def test_a_spanish_tune_holds_no_english_word(tmp_path, capsys):
+    """`tune --lang es`: every line it prints (the search, the race's design, the confirmation,
+    the budget, the closest values with their status) holds none of the English words; the same
+    run in English does, and says the same numbers."""
+    argv = ["tune", "sixbysix", "--goal", "length<=0.5", "--goal", "first_player_advantage~0", "--over",
+            "rules.chips=3,4", *SMALL_SWEEP, "--store", str(tmp_path / "r.sqlite")]
+    assert cli.main([*argv, "--lang", "es"]) == 0
+    spanish = capsys.readouterr().out
+    names = typed_names("length<=0.5 first_player_advantage~0 rules.chips = 3, 4", load("sixbysix").game.name)
+    assert "Los más cercanos a cada meta:" in spanish and "diseño de la carrera" in spanish
+    assert sorted(tokens(spanish) - names & english_words()) == [], spanish
+    assert cli.main([*argv, "--lang", "en"]) == 0
+    english = capsys.readouterr().out
+    assert "Closest on each goal:" in english and tokens(english) - names & english_words()
+    numbers = re.compile(r"\d+(?:\.\d+)?")
+    assert sorted(numbers.findall(spanish.replace("\u00a0", "").replace(",", "."))) == \
+        sorted(numbers.findall(english.replace(",", "")))
+    assert cli.main([*argv, "--lang", "ca"]) == 2
+    assert "no language 'ca'" in capsys.readouterr().err

@@ -5,6 +5,11 @@
 player count: for every metric a chart of the metric against the first varied key's values with
 its 95% interval shaded round it, a line per value of the other varied keys; then one table of
 every point with every metric and its interval; refused points are listed with the reason.
+
+Every word is the language's being written (`layouts.terms.speaking`: the terms `report.sweep.*`
+and the report's own), numbers as it writes them; what the designer typed (rule keys, their
+values, the definition's path) stays as typed, in `code`.  The reasons a point was refused are
+the definition's checks' own messages, which are English.
 """
 
 from __future__ import annotations
@@ -33,8 +38,11 @@ def metric_title(metric: str, unit: str) -> str:
     >>> metric_title("chips_left", "turns")
     'chips left (mean per game)'
     """
+    from boardlab.analysis.report.wording import say
+    from boardlab.layouts.terms import word
+
     m = find_metric(metric)
-    return m.label(unit) if m else f"{metric.replace('_', ' ')} (mean per game)"
+    return m.label(unit) if m else say("sweep.own_figure", name=word(metric.replace("_", " ")))
 
 
 def interval_text(m: dict, fmt: str) -> str:
@@ -48,8 +56,27 @@ def interval_text(m: dict, fmt: str) -> str:
     value_fmt = {"f3": "f3", "pp": "pp", "pct": "pct"}.get(fmt, "f1")
     lo, hi = m["ci95"]
     shown = f"{format_cell(m['value'], value_fmt)} ({format_cell(lo, value_fmt)} .. {format_cell(hi, value_fmt)})"
+    if not m.get("at_least"):
+        return shown
+    from boardlab.analysis.report.wording import say
+
     # a length or minutes with games stopped at the cap counted at the cap: a lower bound
-    return f"≥ {shown}, {format_cell(m['capped'], 'pct')} capped" if m.get("at_least") else shown
+    return say("sweep.capped_bound", shown=shown, share=format_cell(m["capped"], "pct"))
+
+
+def pace_text(pace: dict, unit: str) -> str:
+    """Where a player count's pace comes from, in the language being written: measured from
+    playtests, else the definition's.
+
+    >>> pace_text({"seconds_per_unit": 40, "pace_assumed": True}, "rounds")
+    "the definition's 40 s a round, our assumption"
+    >>> pace_text({"seconds_per_unit": 52.5, "pace_measured": {"games": 4, "players": 3, "ci95": [40, 65]}}, "rounds")
+    '52.5 s a round, measured from 4 playtests at 3 players (95% interval 40 to 65 s)'
+    """
+    from boardlab.analysis.report.wording import pace_words, say
+
+    words = pace_words({**pace, "unit": unit})
+    return words if pace.get("pace_measured") else say("sweep.pace_definition", pace=words)
 
 
 def _series(points: list[dict], axes: list[dict], metric: str) -> tuple[list, list[dict]]:
@@ -94,21 +121,25 @@ def metrics_of(points: list[dict]) -> list[str]:
 
 
 def _reference(metric: str, result: dict) -> tuple[float | None, str]:
+    from boardlab.analysis.report.wording import number, say
+
     if metric == "minutes":
         said = "stated" if result.get("minutes_source") else "target"
-        return result["stated_minutes"], f"{said} {result['stated_minutes']} min"
+        return result["stated_minutes"], say(f"sweep.reference.{said}", minutes=number(result["stated_minutes"], "g"))
     if metric == "first_player_advantage":
-        return 0.0, "no advantage"
+        return 0.0, say("sweep.reference.advantage")
     return None, ""
 
 
 def _games_per_point(result: dict, players: int | None = None) -> str:
     """The games each point played (at `players`, else at every count): the budget's, else --games."""
+    from boardlab.analysis.report.wording import games
+
     sized = (result.get("budget") or {}).get("games_per_point") or {}
     if players is not None:
-        return f"{sized.get(str(players), result['games']):,}"
+        return games(sized.get(str(players), result["games"]))
     values = sorted(set(sized.values())) or [result["games"]]
-    return ", ".join(f"{g:,}" for g in values) if len(values) > 1 or not sized else f"{values[0]:,}"
+    return ", ".join(games(g) for g in values) if len(values) > 1 or not sized else games(values[0])
 
 
 def budget_words(result: dict) -> str:
@@ -135,50 +166,51 @@ def sequential_note(block: dict) -> str:
     """What a sequential sweep did at one player count: the looks, the base, the points answered early.
 
     >>> sequential_note({"sequential": {"base": {"rules.start": 3}, "looks": [100, 200, 400]}, "points": [
-    ...     {"values": {"rules.start": 9}, "games": 100, "stop": {"answered_early": True, "p_value": 0.0}}]})[-60:]
-    ' at an earlier look: rules.start = 9 (100 games, p < 0.001).'
+    ...     {"values": {"rules.start": 9}, "games": 100, "stop": {"answered_early": True, "p_value": 0.0}}]})[-62:]
+    ' at an earlier look: `rules.start = 9` (100 games, p < 0.001).'
     """
-    from boardlab.analysis.stats import format_p
+    from boardlab.analysis.report.wording import games, listed, p_words, say
 
     seq = block["sequential"]
-    base = ", ".join(f"{k} = {_text(v)}" for k, v in seq["base"].items())
-    looks = ", ".join(f"{g:,}" for g in seq["looks"])
     early = [p for p in block["points"] if p.get("stop", {}).get("answered_early")]
-    said = (f"Sequential points: each point was measured against the written rules ({base}, which play every game) "
-            f"after {looks} games, and stopped once it differed from them in seat 1's advantage, length, draws or "
-            f"capped games (a normal test of each difference, Bonferroni over those metrics and the "
-            f"{len(seq['looks'])} looks: p below 5% in all). ")
+    said = say("sweep.sequential", base=_values(seq["base"]), looks=listed(games(g) for g in seq["looks"]),
+               k=len(seq["looks"]))
     if not early:
-        return said + "No point was answered before the last look."
-    return said + "Answered at an earlier look: " + "; ".join(
-        f"{', '.join(f'{k} = {_text(v)}' for k, v in p['values'].items())} ({p['games']:,} games, "
-        f"p {format_p(p['stop']['p_value']) if p['stop']['p_value'] < 0.001 else '= ' + format_p(p['stop']['p_value'])})"
-        for p in early) + "."
+        return said + say("sweep.none_early")
+    return said + say("sweep.early", points="; ".join(
+        say("sweep.early_item", values=_values(p["values"]), games=games(p["games"]), p=p_words(p["stop"]["p_value"]))
+        for p in early))
+
+
+def _values(values: dict) -> str:
+    """A point's values as the designer types them, in `code`: "`rules.start = 3, rules.take_max = 1`"."""
+    return "`" + ", ".join(f"{k} = {_text(v)}" for k, v in values.items()) + "`"
 
 
 def sweep_document(result: dict) -> dict:
-    """The report document of a sweep (its JSON is the document; `data` holds every point)."""
+    """The report document of a sweep (its JSON is the document; `data` holds every point), in the
+    language being written."""
+    from boardlab.analysis.report.wording import say
+    from boardlab.layouts.terms import word
+
     axes = result["axes"]
     keys = ", ".join(a["key"] for a in axes)
     unit = result["length_unit"]
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in axes[0]["values"])
-    head = [["definition", result["source"] or result["game"]],
-            ["varied", "; ".join(f"{a['key']} = {', '.join(_text(v) for v in a['values'])} (written: "
-                                 f"{_text(result['written'][a['key']])})" for a in axes)],
-            ["players", ", ".join(str(b["players"]) for b in result["by_players"])],
-            ["games per point", f"{_games_per_point(result)}, {result['agent']} in every seat"],
-            ["seed", f"{result['seed']}: every point plays the same games (the same deals and dice), so neighbouring "
-                     f"points differ by the rule, not by luck"]]
+    head = [[say("head.definition"), f"`{result['source'] or result['game']}`"],  # a path: code, in no language
+            [say("sweep.head.varied"), "; ".join(say("sweep.varied_item", name=f"`{a['key']}`",
+                                                     values="`" + ", ".join(_text(v) for v in a["values"]) + "`",
+                                                     written=f"`{_text(result['written'][a['key']])}`")
+                                                 for a in axes)],
+            [say("head.players"), ", ".join(str(b["players"]) for b in result["by_players"])],
+            [say("sweep.head.games"), say("sweep.games_value", games=_games_per_point(result), agent=result["agent"])],
+            [say("head.seed"), say("sweep.seed_value", seed=result["seed"])]]
     if result.get("budget"):
-        from boardlab.analysis.report.wording import say
-
         head.append([say("head.budget"), budget_words(result)])
-    from boardlab.analysis.report.compare import pace_note
-
-    paces = {b["players"]: pace_note(b["pace"], unit) for b in result["by_players"] if b.get("pace")}
+    paces = {b["players"]: pace_text(b["pace"], unit) for b in result["by_players"] if b.get("pace")}
     if paces:
-        head.append(["pace", "; ".join(f"{note} ({n} players)" for n, note in paces.items())
-                     + "; every point's table minutes at it"])
+        head.append([say("head.pace"), say("sweep.pace_value", paces="; ".join(
+            say("sweep.pace_at", pace=note, players=n) for n, note in paces.items()))])
     sections = []
     for block in result["by_players"]:
         n, points = block["players"], block["points"]
@@ -189,7 +221,7 @@ def sweep_document(result: dict) -> dict:
             labels, series = _series(points, axes, metric)
             fmt = shown_format(metric)
             reference, reference_label = _reference(metric, result)
-            blocks.append(chart("lines", f"{metric}-{n}", f"{metric_title(metric, unit)}, {n} players",
+            blocks.append(chart("lines", f"{metric}-{n}", say("sweep.chart", metric=metric_title(metric, unit), players=n),
                                 x_labels=labels,
                                 x_values=[float(v) for v in axes[0]["values"]] if numeric else None,
                                 series=series, format=fmt, x_axis=axes[0]["key"],
@@ -198,14 +230,9 @@ def sweep_document(result: dict) -> dict:
         headline = [m for m in metrics if find_metric(m)]
         own = [m for m in metrics if not find_metric(m)]
         for title, shown, note in (
-                (f"Every point, {n} players", headline,
-                 f"{_games_per_point(result, n)} games a point on seed {result['seed']}; in brackets the 95% interval. Seats "
-                 "count on decided games (a shared win counts as its share), lengths and minutes on every game (one "
-                 "stopped at the cap counted at the cap: ≥ marks a lower bound, with the share capped), "
-                 "draws and capped games as shares of all games."),
-                (f"The game's own figures, {n} players", own,
-                 "Means per game over all games of the point, as the engine counts them; in brackets the 95% "
-                 "interval.")):
+                (say("sweep.every_point", players=n), headline,
+                 say("sweep.every_point.note", games=_games_per_point(result, n), seed=result["seed"])),
+                (say("sweep.own", players=n), own, say("sweep.own.note"))):
             if not shown:
                 continue
             columns = [(a["key"], "text") for a in axes] + [(metric_title(m, unit), "text") for m in shown]
@@ -217,21 +244,15 @@ def sweep_document(result: dict) -> dict:
             blocks.append(text(sequential_note(block)))
         refused = [p for p in points if "refused" in p]
         if refused:
-            blocks.append(text("Refused (the definition's checks or the engine do not allow it, so not played): " +
-                               "; ".join(f"{', '.join(f'{k} = {_text(v)}' for k, v in p['values'].items())}: "
-                                         f"{p['refused']}" for p in refused) + "."))
-        sections.append(section(f"{n} players", blocks))
-    glossary = [[m.label(unit), f"{m.how[0].upper()}{m.how[1:]} (counted over {m.counts})."]
-                for m in metric_table.HEADLINE if m.sweep]
-    glossary += [["95% interval", "Wilson score interval for shares; mean plus or minus 1.96 standard errors for means; "
-                                 "for the seat balance, every seat's share within a Wilson interval at 1 - 0.05/seats "
-                                 "(all at once with 95% or more), and the balance between the widest and the "
-                                 "narrowest gap those allow."],
-                ["common random numbers", "Every point plays games 0..N-1 of the same seed: the same deals and dice, "
-                                          "so the differences between points come from the rule, not from luck."]]
-    said = f"states (from {result['minutes_source']})" if result.get("minutes_source") else \
-        "sets as its target (no source states a playing time)"
-    glossary.append(["reference line", f"Dashed: the {result['stated_minutes']} minutes the definition {said} "
-                                        "(table minutes), no advantage (first-player advantage)."])
-    return {"title": f"{result['name']}: sweep of {keys}", "head": head, "sections": sections,
+            blocks.append(text(say("sweep.refused", points="; ".join(f"{_values(p['values'])}: {p['refused']}"
+                                                                     for p in refused))))
+        sections.append(section(say("sweep.section", players=n), blocks))
+    glossary = [[m.label(unit), say(f"sweep.how.{m.id}")] for m in metric_table.HEADLINE if m.sweep]
+    glossary += [[say("glossary.95_interval"), say("sweep.glossary.interval.text")],
+                 [say("sweep.glossary.crn"), say("sweep.glossary.crn.text")]]
+    said = say("sweep.glossary.states", source=word(result["minutes_source"])) if result.get("minutes_source") else \
+        say("sweep.glossary.sets")
+    glossary.append([say("sweep.glossary.reference"), say("sweep.glossary.reference.text",
+                                                          minutes=result["stated_minutes"], said=said)])
+    return {"title": say("sweep.title", name=result["name"], keys=keys), "head": head, "sections": sections,
             "glossary": glossary, "data": result}

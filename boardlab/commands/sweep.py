@@ -51,6 +51,24 @@ def player_counts(text: str | None, info: GameInfo, allow_all: bool = True) -> t
     return (info.check_players(n),)
 
 
+def add_lang_argument(p: argparse.ArgumentParser, what: str) -> None:
+    """`--lang LANG|all` of sweep and tune: the language of their text (`what`), as report's."""
+    p.add_argument("--lang", metavar="LANG",
+                   help=f"the language of {what}: one of the definition's [rulebook] languages, or 'all' for each "
+                        "of them (default: en, English)")
+
+
+def languages(args: argparse.Namespace, definition: GameDefinition) -> list[str]:
+    """The languages --lang asks for: English unless it names one of the definition's, or 'all'.
+
+    :raises BoardlabError: for a language the definition does not list.
+    """
+    from boardlab.commands.print import languages_of
+    from boardlab.layouts.terms import SOURCE_LANGUAGE
+
+    return languages_of(definition, args.lang) if args.lang else [SOURCE_LANGUAGE]
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "sweep", help=HELP,
@@ -73,7 +91,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_seed_argument(p)
     add_budget_arguments(p, "sweep")
     add_store_arguments(p)
-    p.add_argument("--out", metavar="DIR", help=f"output folder (default: {DEFAULT_OUT})")
+    add_lang_argument(p, "every text of the sweep report and of what it prints (tables, notes, charts, glossary)")
+    p.add_argument("--out", metavar="DIR", help=f"output folder (default: {DEFAULT_OUT}); a report in another "
+                                                "language than English goes to its subfolder LANG")
     p.add_argument("--json", action="store_true", help="print the sweep's result as JSON")
     p.set_defaults(run=run)
 
@@ -103,9 +123,12 @@ def run(args: argparse.Namespace) -> int:
     from boardlab.analysis.report.document import slug
     from boardlab.analysis.report.sweep_report import sweep_document
     from boardlab.analysis.sweep import SweepOptions, grid, sweep
+    from boardlab.commands.report import report_folder
+    from boardlab.layouts.terms import speaking
     from boardlab.printkit.reports import write_report
 
     base, definition, axes, agent = prepare(args, "--vary", args.vary)
+    spoken = languages(args, definition)
     players = player_counts(args.players, definition.game)
     grids = {n: grid(base, axes, n) for n in players}  # before the store is opened: nothing played yet
     if all(p.refused for points in grids.values() for p in points):
@@ -115,19 +138,24 @@ def run(args: argparse.Namespace) -> int:
                            progress=True, cpu_minutes=budget_minutes(args, definition, "sweep"), quick=args.quick,
                            sequential=not args.every_game)
     started = time.perf_counter()
-    with store_and_backend(args) as (store, backend):
+    with speaking(spoken[0], definition), store_and_backend(args) as (store, backend):
         result = sweep(base, definition, axes, store, dataclasses.replace(options, backend=backend), grids)
     variant = getattr(definition, "variant", "baseline")
     name = slug(f"{args.game if variant == 'baseline' else variant}-{'-'.join(a.name for a in axes)}")
-    out = Path(args.out) if args.out else DEFAULT_OUT
-    document = sweep_document(result)
-    written = write_report(document, name, out)
-    note(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
-          f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
+    base_out = Path(args.out) if args.out else DEFAULT_OUT
+    printed = []
+    for language in spoken:  # one sweep, its report in each language
+        with speaking(language, definition):
+            document = sweep_document(result)
+            out = report_folder(base_out, language)
+            written = write_report(document, name, out)
+            printed.append(summary_text(document))
+        note(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
+             f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(summary_text(document), end="")
+        print("\n".join(printed), end="")
     return 0
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from boardlab.arguments import (add_agent_argument, add_budget_arguments, add_game_arguments, add_seed_argument,
                                 add_store_arguments, at_most, budget_minutes, store_and_backend)
-from boardlab.commands.sweep import add_players_argument, player_counts, prepare
+from boardlab.commands.sweep import add_lang_argument, add_players_argument, languages, player_counts, prepare
 from boardlab.layouts.errors import BoardlabError
 from boardlab.layouts.limits import MAX_GAMES
 
@@ -46,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_seed_argument(p)
     add_budget_arguments(p, "tune")
     add_store_arguments(p)
+    add_lang_argument(p, "what it prints (with --json the result, which holds no text, is printed once)")
     p.add_argument("--write-variant", metavar="FILE",
                    help="write the first values meeting every goal in the confirmation run as a variant file "
                         "(a new file: an existing one is never replaced); nothing is written when none does")
@@ -55,9 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from boardlab.analysis.sweep import known_metrics, playable_grid, value_text
+    from boardlab.analysis.report.wording import say
     from boardlab.analysis.tune import TuneOptions, check_goals, parse_goal, tune, tune_text
+    from boardlab.layouts.terms import speaking
 
     base, definition, axes, agent = prepare(args, "--over", args.over)
+    spoken = languages(args, definition)
     players, = player_counts(args.players, definition.game, allow_all=False)
     goals = [parse_goal(g) for g in args.goal]
     check_goals(goals, known_metrics(definition, players, agent, [g.metric for g in goals]))
@@ -69,15 +73,23 @@ def run(args: argparse.Namespace) -> int:
                           max_capped=getattr(getattr(definition, "analysis", None), "max_capped", TuneOptions.max_capped),
                           difference=getattr(getattr(definition, "analysis", None), "difference", None)
                           or TuneOptions.difference)
-    with store_and_backend(args) as (store, backend):
+    with speaking(spoken[0], definition), store_and_backend(args) as (store, backend):
         result = tune(base, definition, axes, goals, store, dataclasses.replace(options, backend=backend), points)
     if target is not None:
         result["variant_written"] = _write_variant(target, result, base) if result["meeting"] else None
-    text = tune_text(result)
-    if target is not None:
-        text += (f"\nWrote {target}: {', '.join(f'{k} = {value_text(v)}' for k, v in result['meeting'][0].items())}.\n"
-                 if result["meeting"] else f"\nNo variant written to {target}: no values met every goal.\n")
-    print(json.dumps(result, indent=2) if args.json else text, end="\n" if args.json else "")
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    texts = []
+    for language in spoken:  # one tune, its answer in each language
+        with speaking(language, definition):
+            text = tune_text(result)
+            if target is not None:
+                text += "\n" + (say("tune.wrote", file=target, values=", ".join(
+                    f"{k} = {value_text(v)}" for k, v in result["meeting"][0].items()))
+                    if result["meeting"] else say("tune.not_written", file=target)) + "\n"
+        texts.append(text)
+    print("\n".join(texts), end="")
     return 0
 
 
