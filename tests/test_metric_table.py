@@ -1,6 +1,6 @@
 """The metric table (`analysis.report.metrics.HEADLINE`): one entry reaches every command.
 
-A metric added to the table, with its name in both languages' terms, must appear in the
+A metric added to the table, with its name and description in both languages' terms, must appear in the
 report's rule table, in `compare`, in a sweep (JSON, charts, tables), in `tune` (goals, text,
 help) and in the verdict's targets, with values computed here independently.  The game is Pile
 (tests/toygame) with a die that always shows 1 and one counter a turn: a game of `start` lasts
@@ -31,6 +31,8 @@ LONG = Metric("long_games", ("long game share",), "share", ("pct", "pp", "ci_pp"
               "games longer than 5 turns over all games",
               lambda records, players: ([int(r.length > 5) for r in records], [1] * len(records)))
 NAMES = {"en": "long games", "es": "partidas largas"}
+HOW = {"en": "Games longer than 5 turns over all games (counted over all games).",
+       "es": "Las partidas de más de 5 turnos sobre todas las partidas (contado sobre todas las partidas)."}
 
 
 @pytest.fixture
@@ -45,6 +47,7 @@ def pile(tmp_path, monkeypatch):
     monkeypatch.setattr(metrics, "HEADLINE", HEADLINE + (LONG,))
     for lang, name in NAMES.items():
         monkeypatch.setitem(table(lang), "report.metric.long_games", name)
+        monkeypatch.setitem(table(lang), "report.metric.long_games.how", HOW[lang])
     yield str(variant)
     registry.unregister_game(GAME.id)
 
@@ -53,6 +56,10 @@ def test_every_metric_has_a_name_in_every_language_and_its_old_names_still_work(
     for m in HEADLINE:
         for lang in ("en", "es"):
             assert f"report.metric.{m.id}" in table(lang), (m.id, lang)
+            if m.sweep:  # a sweep's glossary describes it: in English the code's own words
+                assert f"report.metric.{m.id}.how" in table(lang), (m.id, lang)
+        if m.sweep:
+            assert table("en")[f"report.metric.{m.id}.how"] == f"{m.how[0].upper()}{m.how[1:]} (counted over {m.counts})."
         assert all(metric(alias) is m for alias in m.aliases)
         assert m.direction in ("fair", "zero", "higher", "lower", "stated")
     assert metric("draw share").id == "draws" and metric("unfinished share").id == "capped"
@@ -101,7 +108,9 @@ def test_a_new_metric_reaches_report_compare_sweep_and_tune_in_both_languages(pi
         assert any(b.get("id") == "long_games-2" or "long games" in str(b.get("title", "")) for b in blocks)
         headline_table = next(b for b in blocks if str(b.get("title", "")).startswith("Every point"))
         assert "long games" in [c["name"] for c in headline_table["columns"]]
-        assert any(row[0] == "long games" for row in doc["glossary"])
+        assert ["long games", HOW["en"]] in doc["glossary"]
+        with speaking("es"):
+            assert ["partidas largas", HOW["es"]] in sweep_document(swept)["glossary"]
 
         # tune: a goal in %, met only by the short pile
         goals = [parse_goal("long_games<=10%")]

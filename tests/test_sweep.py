@@ -173,6 +173,8 @@ def test_sweep_command_writes_the_report_and_reports_a_refused_point(tmp_path, c
     (["sweep", "sixbysix", "--vary", "analysis.favourite_number=40,41"], "every point is refused"),
     (["tune", "sixbysix", "--goal", "minutes<=30", "--over", "analysis.favourite_number=40,41"],
      "every point is refused"),
+    (["sweep", "sixbysix", "--vary", "rules.chips=3,4", "--lang", "fr"], "6x6 has no language 'fr' (languages: es, en)"),
+    (["tune", "sixbysix", "--goal", "minutes<=30", "--over", "rules.chips=3,4", "--lang", "EN"], "no language 'EN'"),
 ])
 def test_bad_input_is_one_line_exit_2_and_nothing_played(argv, said, tmp_path, capsys):
     store = tmp_path / "r.sqlite"

@@ -405,7 +405,8 @@ class Metric:
 
     `id` is its name in commands (`tune --goal draws<=5%`), in JSON and in code; `aliases` are
     the names it had before, still understood by `metric`.  Its name in each language is the
-    term `report.metric.ID` (`Metric.label`).  `unit` says what a value is: "share" (of games),
+    term `report.metric.ID` (`Metric.label`), and for a metric a sweep shows, its description
+    the term `report.metric.ID.how` (`Metric.description`).  `unit` says what a value is: "share" (of games),
     "points" (a difference of shares), "balance" (0 to 1), "length" (the game's turns or rounds)
     or "minutes" (at the table).  `formats` are the report's cell formats of a value, of a
     difference of two values and of an interval (`document.format_cell`).  `direction` says
@@ -436,6 +437,14 @@ class Metric:
     least_players: int = 2
     per_minute: bool = False
     shift_by_fair: bool = False
+
+    def description(self) -> str:
+        """How it is computed and over which games, in the language being written: the term
+        `report.metric.ID.how` (a sweep's glossary); in English `how` and `counts` as one sentence,
+        which tests/test_metric_table.py holds the English table to."""
+        from boardlab.layouts.terms import term
+
+        return term(f"report.metric.{self.id}.how")
 
     def label(self, unit: str = "") -> str:
         """Its name in the language being written, a length with the game's unit ("mean length (rounds)")."""

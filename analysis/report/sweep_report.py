@@ -247,7 +247,7 @@ def sweep_document(result: dict) -> dict:
             blocks.append(text(say("sweep.refused", points="; ".join(f"{_values(p['values'])}: {p['refused']}"
                                                                      for p in refused))))
         sections.append(section(say("sweep.section", players=n), blocks))
-    glossary = [[m.label(unit), say(f"sweep.how.{m.id}")] for m in metric_table.HEADLINE if m.sweep]
+    glossary = [[m.label(unit), m.description()] for m in metric_table.HEADLINE if m.sweep]
     glossary += [[say("glossary.95_interval"), say("sweep.glossary.interval.text")],
                  [say("sweep.glossary.crn"), say("sweep.glossary.crn.text")]]
     said = say("sweep.glossary.states", source=word(result["minutes_source"])) if result.get("minutes_source") else \
