@@ -317,7 +317,18 @@ def test_a_sweep_within_its_budget_plays_every_point_the_same_fewer_games_and_sa
 
 def test_a_tune_whose_budget_ends_the_race_confirms_what_it_can_and_says_where_it_stopped(pile, tmp_path,
                                                                                          monkeypatch):
+    from boardlab.analysis import budget, tune as tuner
+
     fixed_probe(monkeypatch, 0.001)
+    clock = [0.0]  # the CPU clock: the probe's 0.001 s for every game played, none for a stored one
+    play = tuner.play_points
+
+    def timed(points, players, agent, games, *args, **kwargs):
+        clock[0] += 0.001 * sum(games - p.games for p in points if p.definition is not None)
+        play(points, players, agent, games, *args, **kwargs)
+
+    monkeypatch.setattr(tuner, "play_points", timed)
+    monkeypatch.setattr(budget, "cpu_seconds", lambda: clock[0])
     d = load(pile)
     axes = [parse_axis(pile, d, "rules.start=0..7"), parse_axis(pile, d, "rules.take_max=1..3")]
     goals = [parse_goal("length<=5"), parse_goal("length>=5")]
@@ -325,27 +336,29 @@ def test_a_tune_whose_budget_ends_the_race_confirms_what_it_can_and_says_where_i
         result = tune(pile, d, axes, goals, store, TuneOptions(players=2, agent="random", first_games=40, games=160,
                                                                workers=1, progress=False, cpu_minutes=0.01))
     # 0.6 s: the race's 70 of 100 shares (0.42 s) cannot pay the first round (24 x 40 x 0.001 s =
-    # 0.96 s), which is played all the same; no second round; the confirmation's 0.6 s then pays
-    # 2 x 160 x 0.001 = 0.32 s: every game
+    # 0.96 s), which is played all the same and spends more than the whole budget; no second round
+    # (its 40 new games, 0.04 s, find nothing free); the confirmation, required, plays its least:
+    # one rotation of the 2 seats
+    assert clock[0] == pytest.approx(0.96 + 2 * 2 * 0.001)
     assert len(result["rounds"]) == 1 and result["rounds"][0]["unsure"] > 0
     assert result["budget"]["stopped"] == (f"the CPU budget stopped the race before 80 games "
                                            f"({result['rounds'][0]['unsure']} candidates still unsure)")
-    assert result["confirmation_games"] == 160
+    assert result["confirmation_games"] == 2
     assert [(p["phase"], p["wanted"], p["games"]) for p in result["budget"]["phases"]] == \
-        [("race", 40, 40), ("race", 80, 0), ("confirmation", 160, 160)]
+        [("race", 40, 40), ("race", 80, 0), ("confirmation", 160, 2)]
     unsure = result["rounds"][0]["unsure"]
     assert unsure == 1 and len(result["confirmation"]) == 2  # the race's one unsure candidate and the one settled
     assert result["budget"]["stopped_at"] == {"games": 80, "unsure": 1}
     assert budget_line(result["budget"]) == (
         "CPU budget: 0.01 CPU minutes bought race 40 of 40 games a candidate (24 candidates), race 0 of 80 games a "
-        "candidate (1 candidate), confirmation 160 of 160 games a candidate (2 candidates); the CPU budget "
+        "candidate (1 candidate), confirmation 2 of 160 games a candidate (2 candidates); the CPU budget "
         "stopped the race before 80 games (1 candidate still unsure)")
     assert budget_line(result["budget"]) in tune_text(result)
     with speaking("es"):
         said = budget_line(result["budget"])
     assert said == (
         "presupuesto de CPU: con 0,01 minutos de CPU, carrera, 40 de 40 partidas por candidato (24 candidatos), "
-        "carrera, 0 de 80 partidas por candidato (1 candidato), confirmación, 160 de 160 partidas por "
+        "carrera, 0 de 80 partidas por candidato (1 candidato), confirmación, 2 de 160 partidas por "
         "candidato (2 candidatos); el presupuesto de CPU detuvo la carrera antes de 80 partidas (1 candidato "
         "aún sin decidir)")
     assert sorted(tokens(said) & english_words()) == []
