@@ -95,9 +95,11 @@ class Goal:
         """
         if m is None or m.get("value") is None or self.capped_reason(m, max_capped):
             return "missed"
-        lo, hi = at_level(m, "ci95", alpha)
+        headline = find_metric(self.metric)
+        share = headline is not None and headline.unit in ("share", "points")  # `metrics.share_value`
+        lo, hi = at_level(m, "ci95", alpha, share)
         if self.op == "~" and margin is not None and m.get("ci90"):
-            lo90, hi90 = at_level(m, "ci90", alpha)
+            lo90, hi90 = at_level(m, "ci90", alpha, share)
             if self.target - margin < lo90 and hi90 < self.target + margin:
                 return "met"
             return "missed" if lo > self.target + margin or hi < self.target - margin else "unsure"
@@ -133,25 +135,40 @@ class Goal:
         return v - self.target if self.op == "<=" else self.target - v
 
 
-def at_level(m: dict, key: str, alpha: float) -> tuple[float, float]:
+def at_level(m: dict, key: str, alpha: float, share: bool = False) -> tuple[float, float]:
     """A metric's interval `key` at the level `alpha` instead of ALPHA: "ci95" (two-sided at
     ALPHA) as the two-sided interval at `alpha`, "ci90" (the equivalence test's, one-sided ALPHA
-    each way) as the one at `alpha` each way.  Each side's distance from the value is stretched by
-    the ratio of the normal quantiles, z(1 - alpha / 2) / z(1 - ALPHA / 2) (z(1 - alpha) /
-    z(1 - ALPHA) for "ci90"): exact for a mean's normal interval (a length, minutes, a game's own
-    figure), the normal approximation of the width for a share's Wilson interval, the balance's
-    and a median's order statistics.  At ALPHA itself the interval is returned as it is.
+    each way) as the one at `alpha` each way.  A `share` of games (`metrics.share_value`: its
+    value, less its shift, over n games) gets its Wilson interval at that level, computed again;
+    any other metric has each side's distance from its value stretched by the ratio of the normal
+    quantiles, z(1 - alpha / 2) / z(1 - ALPHA / 2) (z(1 - alpha) / z(1 - ALPHA) for "ci90"):
+    exact for a mean's normal interval (a length, minutes, a game's own figure), the normal
+    approximation of the width for the balance's Wilson bounds and a median's order statistics.
+    At ALPHA itself the interval is returned as it is.
 
     >>> at_level({"value": 10.0, "ci95": [9.0, 11.5]}, "ci95", 0.05)
     (9.0, 11.5)
     >>> [round(x, 4) for x in at_level({"value": 10.0, "ci95": [9.0, 11.5]}, "ci95", 0.05 / 4)]  # z 2.4977 / 1.96
     [8.7256, 11.9115]
+    >>> draws = {"value": 0.02, "ci95": [0.007804, 0.050287], "n": 200}  # 4 of 200 (`metrics.share_value`)
+    >>> [round(x, 4) for x in at_level(draws, "ci95", 0.0125, True)]  # Wilson's at 98.75%
+    [0.0062, 0.0629]
+    >>> [round(x, 4) for x in at_level(draws, "ci95", 0.0125)]  # stretched: too narrow at the edge
+    [0.0045, 0.0586]
     """
     from statistics import NormalDist
+
+    from boardlab.analysis.stats import wilson_interval
 
     lo, hi = m[key]
     if alpha == ALPHA:
         return lo, hi
+    if share and m.get("n"):
+        shift = m.get("shift", 0.0)
+        n = m["n"]
+        hits = min(max((m["value"] + shift) * n, 0.0), n)  # the value is rounded to 6 places
+        low, high = wilson_interval(hits, n, 1 - alpha if key == "ci95" else 1 - 2 * alpha)
+        return low - shift, high - shift
     z = NormalDist().inv_cdf
     factor = z(1 - alpha / 2) / z(1 - ALPHA / 2) if key == "ci95" else z(1 - alpha) / z(1 - ALPHA)
     v = m["value"]

@@ -428,6 +428,25 @@ def within(hits: int, n: int, p: float, z: float = 3.29) -> bool:
     return abs(hits / n - p) <= z * (p * (1 - p) / n) ** 0.5 + 1 / n
 
 
+def test_a_looks_interval_of_a_share_is_its_wilson_interval_at_that_level():
+    """`tune.at_level` of a share point (`metrics.share_value`, shifted or not) against the Wilson
+    interval of its counts at the look's level, computed directly from the counts."""
+    from boardlab.analysis.report.metrics import share_value
+    from boardlab.analysis.stats import wilson_interval
+    from boardlab.analysis.tune import at_level
+
+    for n in (12, 200, 1600):
+        for hits in sorted({0, 1, n // 7, n // 2, n - 1, n}):
+            for shift in (0.0, 0.5, 1 / 3):
+                m = share_value(hits, n, shift)
+                assert at_level(m, "ci95", 0.05, True) == tuple(m["ci95"])
+                for alpha in (0.0125, 0.05 / 3):
+                    lo, hi = wilson_interval(hits, n, 1 - alpha)
+                    assert at_level(m, "ci95", alpha, True) == pytest.approx((lo - shift, hi - shift), abs=1e-5)
+                    lo, hi = wilson_interval(hits, n, 1 - 2 * alpha)
+                    assert at_level(m, "ci90", alpha, True) == pytest.approx((lo - shift, hi - shift), abs=1e-5)
+
+
 def test_the_race_judged_at_full_alpha_every_look_settles_a_null_goal_too_often_and_bonferroni_does_not():
     """A pure-chance game (the first seat wins half the games) raced on first_player_advantage<=0,
     whose target is its true value: every verdict, met or missed, is a wrong one.  At the full 5%

@@ -637,16 +637,19 @@ NOTHING = {"value": None, "ci95": [None, None], "n": 0}
 
 def share_value(hits: float, counted: int, shift: float = 0.0) -> dict:
     """A share of `hits` in `counted` (less `shift`: the fair share, for an advantage) as a point's
-    metric: {"value", "ci95", "ci90", "n"}, its Wilson intervals (the 90% one for an equivalence
-    test, `tune`'s ~ goals), as `point_value` and a sweep's tallies give it.
+    metric: {"value", "ci95", "ci90", "n"} and "shift" when there is one, its Wilson intervals (the
+    90% one for an equivalence test, `tune`'s ~ goals), as `point_value` and a sweep's tallies give
+    it; value + shift is the share, so that its interval at another level can be had
+    (`tune.at_level`).
 
-    >>> share_value(60, 100, 0.5)["value"], share_value(60, 100, 0.5)["ci95"]
-    (0.1, [0.002003, 0.190599])
+    >>> share_value(60, 100, 0.5)
+    {'value': 0.1, 'ci95': [0.002003, 0.190599], 'ci90': [0.01781, 0.176922], 'n': 100, 'shift': 0.5}
     """
     lo, hi = wilson_interval(hits, counted)
     lo90, hi90 = wilson_interval(hits, counted, 1 - 2 * ALPHA)
-    return {"value": round(hits / counted - shift, 6), "ci95": [round(lo - shift, 6), round(hi - shift, 6)],
-            "ci90": [round(lo90 - shift, 6), round(hi90 - shift, 6)], "n": counted}
+    out = {"value": round(hits / counted - shift, 6), "ci95": [round(lo - shift, 6), round(hi - shift, 6)],
+           "ci90": [round(lo90 - shift, 6), round(hi90 - shift, 6)], "n": counted}
+    return {**out, "shift": shift} if shift else out
 
 
 def point_value(m: Metric, records: Sequence[GameRecord], players: int, seconds: float | None = None) -> dict | None:
