@@ -160,3 +160,43 @@ def test_every_language_of_one_run_is_the_games_the_first_one_bought(tmp_path, m
     assert spanish["budget"] == english["budget"]
     assert [p["games"] for p in spanish["budget"]["phases"] if p["phase"] == "self-play"] == [42]
     assert spanish["by_players"]["2"]["seats"] == english["by_players"]["2"]["seats"]
+
+
+@pytest.mark.parametrize("compiles", [True, False])
+def test_a_probe_that_compiled_is_played_again_and_its_compile_is_not_a_games_cost(compiles, tmp_path, monkeypatch):
+    """The probe's first call of a path may compile it (a rule set the cached kernels were not built
+    for: a 6 x 6 grid's report from an empty store sized its self-play to 28 games of 2,400): a first
+    call that compiled is played again and the second call's cost per game counts. The CPU clock
+    is the test's: 10 s for the first call's compile (a real numba compile, a function no cache
+    holds), 0.5 s a game."""
+    import time
+
+    import numba
+
+    from boardlab.analysis import runner
+    from boardlab.analysis.report.jobs import REPROBE, Job, estimated_seconds
+    from boardlab.analysis.store import ResultStore
+    from boardlab.layouts import load
+
+    clock, calls = [0.0], []
+
+    def play_block(match, start, stop):
+        calls.append(stop - start)
+        if len(calls) == 1:
+            clock[0] += 10.0  # the compile, or (without one) a first call as dear
+            if compiles:
+                def fresh(x):
+                    return x + 1
+                assert numba.njit(fresh)(1) == 2
+        clock[0] += 0.5 * (stop - start)
+        return []
+
+    monkeypatch.setattr(time, "process_time", lambda: clock[0])
+    monkeypatch.setattr(runner, "play_block", play_block)
+    job = Job(load("blockd"), 2, ("random", "random"), 100, 1)
+    seconds, missing = estimated_seconds([job], ResultStore(tmp_path / "s.sqlite"))
+    assert missing == 100 and 10.0 + 2 * 0.5 >= REPROBE
+    if compiles:  # played again: 2 games at 0.5 s, 0.5 s a game for the 100 missing
+        assert (calls, seconds) == ([2, 2], 50.0)
+    else:  # a first call that compiled nothing and took past REPROBE is the game's cost: (10 + 1) / 2 a game
+        assert (calls, seconds) == ([2], 550.0)

@@ -13,6 +13,7 @@ own engine fingerprint (suffix "+decisions").
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass
@@ -148,9 +149,12 @@ def estimated_seconds(jobs: list[Job], store: ResultStore) -> tuple[float, int]:
     """(estimated CPU seconds, games) of playing what the store lacks of every job, from a probe:
     one rotation of the seats of each job with missing games is played here (not stored: its
     result is thrown away) and timed by this process's CPU clock, and its cost per game scales to
-    the job's missing games. A probe that took under `REPROBE` seconds is played once more and the
-    faster of the two counts: the first call of a path pays for loading its compiled code, which
-    would make a cheap game look hundreds of times dearer. A probe under `PROBE_SECONDS` is played
+    the job's missing games. A probe that took under `REPROBE` seconds, or that compiled code
+    (`compiled_during`: a rule set the cached kernels were not built for, such as a 36-cell grid),
+    is played once more and the faster of the two counts: the first call of a path pays for loading
+    or compiling its code, which would make a cheap game look hundreds of times dearer (a 6 x 6
+    grid's first probe compiled for about 10 s and sized its self-play to 28 games of 2,400, the
+    numbers of its whole report from an empty store). A probe under `PROBE_SECONDS` is played
     again with `GROWTH` times the games (up to the games missing), so that the per-call costs a long
     block spreads (a compiled kernel's set-up) are spread over enough games: a probe of two games of
     Blockd's random self-play read about a thousand times its cost per game in a block of 4,096.
@@ -167,17 +171,34 @@ def estimated_seconds(jobs: list[Job], store: ResultStore) -> tuple[float, int]:
         play = play_observed_block if job.observe else runner.play_block
         took, tries = float("inf"), 0
         while True:
-            started = time.process_time()
-            play(match, 0, probe)
-            took, tries = min(took, time.process_time() - started), tries + 1
-            if tries == 1 and took < REPROBE:
-                continue  # the first call may have paid for loading compiled code
+            with compiled_during() as compiled:
+                started = time.process_time()
+                play(match, 0, probe)
+                took, tries = min(took, time.process_time() - started), tries + 1
+            if tries == 1 and (took < REPROBE or compiled()):
+                continue  # the first call may have paid for loading or compiling code
             if took >= PROBE_SECONDS or probe >= missing:
                 break
             probe, took = min(missing, probe * GROWTH), float("inf")
         total += took / probe * missing
         games += missing
     return total, games
+
+
+@contextlib.contextmanager
+def compiled_during() -> Iterator[Callable[[], bool]]:
+    """A context whose value says, once it has closed, whether numba compiled anything inside it
+    (numba's "numba:compile" events; a function loaded from numba's cache is no compile) or was
+    imported inside it: costs of a first call that later calls of the same path do not pay."""
+    import sys
+
+    if "numba" not in sys.modules:
+        yield lambda: "numba" in sys.modules
+        return
+    from numba.core import event
+
+    with event.install_recorder("numba:compile") as recorder:
+        yield lambda: bool(recorder.buffer)
 
 
 def stored_seconds(outcomes: list[Outcome]) -> float:
