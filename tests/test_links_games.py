@@ -2,7 +2,9 @@
 the runner's reference path (`runner.play_one` with the Python agents of `agents.py`, among them
 `HistoryMCTS`, the plain ISMCTS) plays the same games, record for record, and every
 history-consistent determinisation is the engine's (`LinksGame.determinise`) from the same
-seed, card for card, with the generator left in the same state."""
+seed, card for card, with the generator left in the same state.  A single decision of `ismcts-N`
+(`CompiledHistoryMCTS`, one compiled call) is `HistoryMCTS`'s, move for move, with the same
+visits and rewards and the generator left in the same state."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ import pytest
 
 from boardlab.analysis.links import games as G
 from boardlab.analysis.links import kernel as K
-from boardlab.analysis.links.agents import AGENTS, TRIES, SeeingMCTS
-from boardlab.analysis.links.batch import agent_table, pack, play_block, tables_of
+from dataclasses import replace
+
+from boardlab.analysis.links.agents import AGENTS, TRIES, CompiledHistoryMCTS, HistoryMCTS, SeeingMCTS
+from boardlab.analysis.links.batch import agent_table, observed, pack, play_block, tables_of
 from boardlab.analysis.links.engine import make_game
 from boardlab.analysis.runner import make_match, play_one
 from boardlab.layouts import load
@@ -119,6 +123,61 @@ def test_the_kinds_without_a_play_are_the_engines(rules):
         assert set(np.flatnonzero(out).tolist()) == game.unplayable_kinds(lines)
 
 
+def plain_factory(name: str):
+    """The agent table's factory, with `HistoryMCTS` (the plain ISMCTS) for `ismcts-N`."""
+    if name.startswith("ismcts-"):
+        budget = int(name.partition("-")[2])
+        return lambda game: HistoryMCTS(budget, name=name)
+    return AGENTS[name]
+
+
+@pytest.mark.parametrize("rules,players,budgets", [("links", 4, (64, 7)), ("links", 2, (64, 23)),
+                                                   ("links-idle-master-barred", 3, (40,)),
+                                                   ("links-free-play", 4, (64,)),
+                                                   ("links-capturing-card-taken", 3, (16,)),
+                                                   ("links-master-match", 5, (32,))])
+def test_a_compiled_ismcts_decision_is_the_plain_ones(rules, players, budgets):
+    checked = conditioned = 0
+    for game, state in positions(rules, players, 3, 17 + players):
+        observation = state.observation()
+        assert observed(observation) is not None  # the compiled search takes every position of a game
+        conditioned += bool(observation.conditions())
+        for budget in budgets:
+            seed = state.turns * 7919 + budget
+            slow_rng, fast_rng = random.Random(seed), random.Random(seed)
+            slow, fast = HistoryMCTS(budget), CompiledHistoryMCTS(budget)
+            assert fast.choose(state, fast_rng) == slow.choose(state, slow_rng)
+            assert fast_rng.getstate() == slow_rng.getstate()
+            if state.turns % 4 == 0:  # the searches' figures themselves, for the hints and probes
+                assert fast.ratings(state, fast_rng) == slow.ratings(state, slow_rng)
+                assert fast_rng.getstate() == slow_rng.getstate()
+            checked += 1
+    assert checked > 40
+    assert conditioned > 5  # the history conditioned the deals in many of them
+
+
+def test_a_compiled_ismcts_takes_a_position_without_history_and_leaves_odd_ones_to_python():
+    game = make_game(load("links"), 3)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    state.apply(state.sample_chance(rng))
+    for _ in range(9):
+        state.apply(AGENTS["greedy"](game).choose(state, rng))
+    observation = state.observation()
+    # a position read from JSON knows no history (no draws, no blocked turns): compiled
+    bare = replace(observation, draws=(), blocked=())
+    assert observed(bare) is not None
+    slow_rng, fast_rng = random.Random(3), random.Random(3)
+    assert CompiledHistoryMCTS(48).decide(bare, fast_rng) == HistoryMCTS(48).decide(bare, slow_rng)
+    assert fast_rng.getstate() == slow_rng.getstate()
+    # a blocked turn with draws the turns do not give: the Python search
+    odd = replace(observation, draws=(0,) * 3, blocked=((1, 0, observation.lines),))
+    assert observation.turns > 3 and observed(odd) is None
+    slow_rng, fast_rng = random.Random(4), random.Random(4)
+    assert CompiledHistoryMCTS(48).decide(odd, fast_rng) == HistoryMCTS(48).decide(odd, slow_rng)
+    assert fast_rng.getstate() == slow_rng.getstate()
+
+
 @pytest.mark.parametrize("rules,agents,games", [
     ("links", ["ismcts-64", "mcts-64"], 6),
     ("links", ["ismcts-16", "mcts-4", "greedy", "random"], 6),
@@ -132,7 +191,10 @@ def test_compiled_agent_games_are_the_reference_paths_game_for_game(rules, agent
     match = make_match(game, [AGENTS[a] for a in agents], 11, agent_names=agents)
     fast = play_block(game, match, 3, 3 + games)
     assert fast is not None
-    slow = [play_one(match, i) for i in range(3, 3 + games)]
+    # the reference path with the plain Python ISMCTS (the table's `ismcts-N` decides compiled)
+    plain = make_match(game, [plain_factory(a) for a in agents], 11, agent_names=agents)
+    assert agent_table(game, plain) == agent_table(game, match)
+    slow = [play_one(plain, i) for i in range(3, 3 + games)]
     assert fast == slow
     assert len({(r.winners, r.length, tuple(r.stats["scores"])) for r in slow}) > 1  # different games
 
@@ -144,3 +206,4 @@ def test_agents_the_compiled_games_do_not_play_go_to_the_reference_path():
     assert agent_table(game, seeing) is None and play_block(game, seeing, 0, 2) is None
     plain = make_match(game, [AGENTS["ismcts-8"], AGENTS["greedy"]], 1, agent_names=["ismcts-8", "greedy"])
     assert agent_table(game, plain) == [(G.ISMCTS, 8, 0.7, 1, 0.5), (G.GREEDY, 0, 0.0, 0, 0.0)]
+    assert type(AGENTS["ismcts-8"](game)) is CompiledHistoryMCTS

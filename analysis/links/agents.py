@@ -222,13 +222,41 @@ class HistoryMCTS(DeterminisedMCTS):
         return visits, values
 
 
+class CompiledHistoryMCTS(HistoryMCTS):
+    """`HistoryMCTS` (its plain twin) with the whole search compiled (`games.ismcts_decision`:
+    every deal of the other hands and every search in one call), the same draws from `rng` and
+    the same visits and rewards, so the same move; the Python search when the observation is not
+    one the compiled search takes (`batch.observed`) or the running Python's `random` is not
+    the compiled twister's."""
+
+    def search(self, observation: Observation, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+        from boardlab.analysis.links import games
+        from boardlab.analysis.links.batch import observed, tables_of
+        from boardlab.analysis.mersenne import give_back, twister_matches_python, twister_of
+
+        found = observed(observation) if twister_matches_python() else None
+        if found is None:
+            return super().search(observation, rng)
+        s, events, masks, pile = found
+        t = tables_of(observation.game)
+        room = t.move_buffer().shape[0]
+        visits, values = np.zeros(room, dtype=np.int64), np.zeros(room, dtype=np.float64)
+        mt = twister_of(rng)
+        m = games.ismcts_decision(s, t.offsets, t.kinds, t.rules, mt, self.iterations, self.exploration, self.policy,
+                                  self.margin, events, masks, len(observation.blocked), pile, SAMPLES, TRIES,
+                                  visits, values)
+        give_back(rng, mt)
+        assert m == len(observation.legal_moves()), "the kernel and the engine disagree on the legal moves"
+        return visits[:m], values[:m]
+
+
 def ismcts_agent(iterations: int) -> Callable:
     """A factory(game) of the history-consistent search with this budget."""
     return functools.partial(_make_ismcts, iterations)
 
 
-def _make_ismcts(iterations: int, game: LinksGame) -> HistoryMCTS:
-    return HistoryMCTS(iterations, name="ismcts" if iterations == DEFAULT_BUDGET else f"ismcts-{iterations}")
+def _make_ismcts(iterations: int, game: LinksGame) -> CompiledHistoryMCTS:
+    return CompiledHistoryMCTS(iterations, name="ismcts" if iterations == DEFAULT_BUDGET else f"ismcts-{iterations}")
 
 
 def mcts_agent(iterations: int) -> Callable:

@@ -29,7 +29,7 @@ from boardlab.analysis.links.engine import FIFTH, shuffled
 from boardlab.analysis.runner import AGENT_STREAM, CHANCE_STREAM, GameRecord, derive_seed
 
 if TYPE_CHECKING:
-    from boardlab.analysis.links.engine import LinksGame, LinksState
+    from boardlab.analysis.links.engine import LinksGame, LinksState, Observation
     from boardlab.analysis.runner import Match
 
 #: the kernel's stream of random moves (the reference path uses CHANCE_STREAM 0 and AGENT_STREAM 1)
@@ -101,6 +101,47 @@ def pack(state: LinksState) -> np.ndarray:
     return s
 
 
+def observed(observation: Observation) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
+    """What a compiled search of the seat to move needs from its `Observation`
+    (`games.ismcts_decision`): the position (the unseen cards dealt to the other hands and the
+    draw pile in ascending order: only their kinds and the hands' sizes matter to the search,
+    which deals them again), the blocked turns as `games.play_agent_games` logs them (seat,
+    cards drawn by then; the kinds with no play on that table) and the draw pile's size after
+    the deal.  None when the observation is not one the compiled search can take: not its
+    mover's, counts that do not add up (`LinksGame.determinise` says why), or a blocked turn
+    in the history with draws that turns going round from seat 0, one card a turn, do not give
+    (`games.drawn_by`)."""
+    from boardlab.analysis.links.games import drawn_by
+
+    game = observation.game
+    seat, n = observation.seat, game.players
+    if seat != observation.mover or seat < 0:
+        return None
+    unseen = observation.unseen()
+    sizes = observation.hand_sizes
+    if len(unseen) != sum(size for p, size in enumerate(sizes) if p != seat) + observation.deck_size:
+        return None
+    draws = list(observation.draws or [0] * n)
+    pile = observation.deck_size + sum(draws)  # (without a blocked turn the draws are never read)
+    if observation.blocked and any(drawn_by(p, observation.turns, pile, n) != draws[p] for p in range(n)):
+        return None
+    hands, at = [], 0
+    for p, size in enumerate(sizes):
+        if p == seat:
+            hands.append(list(observation.hand))
+        else:
+            hands.append(unseen[at:at + size])
+            at += size
+    s = pack(game.dealt(observation, hands, unseen[at:]))
+    blocked = observation.blocked
+    events = np.zeros((max(1, len(blocked)), 2), dtype=np.int64)
+    masks = np.zeros((max(1, len(blocked)), len(game.copies)), dtype=np.int64)
+    for e, (other, drawn, lines) in enumerate(blocked):
+        events[e, 0], events[e, 1] = other, drawn
+        masks[e, list(game.unplayable_kinds(lines))] = 1
+    return s, events, masks, pile
+
+
 def records_of(game: LinksGame, positions: np.ndarray, indices: Sequence[int], deals: Sequence[int],
                rotations: Sequence[int], agents: Sequence[tuple[str, ...]]) -> list[GameRecord]:
     """The `GameRecord`s of finished kernel games (rows of `positions`), in the reference
@@ -162,7 +203,8 @@ def agent_table(game: LinksGame, match: Match) -> list[tuple[int, int, float, in
     `games.play_agent_games`, or None when one of them is not an agent it plays (random,
     greedy, mcts-N, ismcts-N: the classes themselves, not a subclass or a barred agent)."""
     from boardlab.analysis.links import games
-    from boardlab.analysis.links.agents import DeterminisedMCTS, GreedyAgent, HistoryMCTS, RandomLinksAgent
+    from boardlab.analysis.links.agents import (CompiledHistoryMCTS, DeterminisedMCTS, GreedyAgent, HistoryMCTS,
+                                                RandomLinksAgent)
 
     table = []
     for factory in match.agents:
@@ -172,7 +214,7 @@ def agent_table(game: LinksGame, match: Match) -> list[tuple[int, int, float, in
             table.append((games.RANDOM, 0, 0.0, 0, 0.0))
         elif kind is GreedyAgent:
             table.append((games.GREEDY, 0, 0.0, 0, 0.0))
-        elif kind is DeterminisedMCTS or kind is HistoryMCTS:
+        elif kind is DeterminisedMCTS or kind is HistoryMCTS or kind is CompiledHistoryMCTS:
             assert isinstance(agent, DeterminisedMCTS)
             table.append((games.MCTS if kind is DeterminisedMCTS else games.ISMCTS, agent.iterations,
                           agent.exploration, agent.policy, agent.margin))

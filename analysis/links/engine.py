@@ -217,8 +217,13 @@ class LinksGame(Game[links_schema.Definition]):
             if broken == 0:
                 break
         assert best is not None  # the loop runs at least once
+        return self.dealt(observation, best[1], best[2])
+
+    def dealt(self, observation: Observation, hands: list[list[int]], deck: list[int]) -> "LinksState":
+        """The state of `observation` with these hands (every seat's, the observer's its own) and
+        this draw pile (next card last): `determinise`'s state once it has chosen the deal."""
         state = LinksState(self)
-        state.hands, state.deck = best[1], best[2]
+        state.hands, state.deck = hands, deck
         state.draws, state.blocked = list(observation.draws or [0] * self.players), list(observation.blocked)
         state.lines = observation.table_lines()
         state.captured = [list(p) for p in observation.captured]

@@ -215,18 +215,17 @@ def mcts_pick(s: Arr, o: Arr, kinds: Arr, rules: Arr, m: Int, mt: Arr, budget: I
 
 
 @njit(cache=True)
-def ismcts_pick(s: Arr, o: Arr, kinds: Arr, rules: Arr, m: Int, mt: Arr, budget: Int, exploration: float,
-                policy: Int, margin: float, cards: Arr, best_cards: Arr, root: Arr, events: Arr, masks: Arr,
-                logged: Int, pile: Int, samples_most: Int, tries: Int) -> Int:
-    """`agents.HistoryMCTS`: up to `samples_most` deals of the other hands, each the first of up
-    to `tries` shuffles that breaks no condition of the history (else the first breaking fewest),
-    the budget shared among them with only the draw pile shuffled afresh; the move of the best
-    mean reward over all the deals, the first in move order among equals."""
-    if m == 1:
-        return 0
+def ismcts_search(s: Arr, o: Arr, kinds: Arr, rules: Arr, m: Int, mt: Arr, budget: Int, exploration: float,
+                  policy: Int, margin: float, cards: Arr, best_cards: Arr, root: Arr, events: Arr, masks: Arr,
+                  logged: Int, pile: Int, samples_most: Int, tries: Int, visits: Arr, values: Arr) -> None:
+    """`agents.HistoryMCTS.search`: up to `samples_most` deals of the other hands, each the first
+    of up to `tries` shuffles that breaks no condition of the history (else the first breaking
+    fewest), the budget shared among them with only the draw pile shuffled afresh; the visits
+    and summed rewards of the `m` moves over all the deals into `visits`, `values`."""
     seat = s[MOVER]
     samples = max(1, min(samples_most, budget // m))
-    visits, values = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.float64)
+    visits[:m] = 0
+    values[:m] = 0.0
     v, w = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.float64)
     for sample in range(samples):
         share = budget // samples + (1 if sample < budget % samples else 0)
@@ -235,14 +234,54 @@ def ismcts_pick(s: Arr, o: Arr, kinds: Arr, rules: Arr, m: Int, mt: Arr, budget:
         deal_hidden(root, o, seat, best_cards, n)
         search(root, o, kinds, rules, cards[:0], share, getrandbits64(mt), exploration, policy, margin, v, w,
                HIDDEN_DECK)
-        visits += v
-        values += w
+        for i in range(m):
+            visits[i] += v[i]
+            values[i] += w[i]
+
+
+@njit(cache=True)
+def best_mean(visits: Arr, values: Arr, m: Int) -> Int:
+    """The move of the best mean reward (`values / max(visits, 1)`), the first in move order among equals."""
     pick, top = 0, -np.inf
     for i in range(m):
         mean = values[i] / max(visits[i], 1)
         if mean > top:
             pick, top = i, mean
     return pick
+
+
+@njit(cache=True)
+def ismcts_pick(s: Arr, o: Arr, kinds: Arr, rules: Arr, m: Int, mt: Arr, budget: Int, exploration: float,
+                policy: Int, margin: float, cards: Arr, best_cards: Arr, root: Arr, events: Arr, masks: Arr,
+                logged: Int, pile: Int, samples_most: Int, tries: Int) -> Int:
+    """`agents.HistoryMCTS.decide`: `ismcts_search`, then the move of the best mean reward over
+    all the deals, the first in move order among equals."""
+    if m == 1:
+        return 0
+    visits, values = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.float64)
+    ismcts_search(s, o, kinds, rules, m, mt, budget, exploration, policy, margin, cards, best_cards, root, events,
+                  masks, logged, pile, samples_most, tries, visits, values)
+    return best_mean(visits, values, m)
+
+
+@njit(cache=True)
+def ismcts_decision(s: Arr, o: Arr, kinds: Arr, rules: Arr, mt: Arr, budget: Int, exploration: float, policy: Int,
+                    margin: float, events: Arr, masks: Arr, logged: Int, pile: Int, samples_most: Int, tries: Int,
+                    visits: Arr, values: Arr) -> Int:
+    """One decision of `agents.HistoryMCTS` from the observer's position `s` (its player to move;
+    the hidden cards anywhere among the other hands and the draw pile, only their kinds and the
+    hands' sizes count) and the blocked turns `events[:logged]`, `masks` (as `play_agent_games`
+    logs them, with `pile` cards in the draw pile after the deal), drawing from the twister `mt`:
+    `ismcts_search` into `visits`, `values` (the moves in `kernel.legal_moves` order, the
+    engine's); returns how many moves there are."""
+    moves = np.empty((o[O_CARDS] * o[O_LINES] * 2 + 2, 3), dtype=np.int64)
+    m = legal_moves(s, o, kinds, rules, s[MOVER], moves)
+    cards = np.empty(o[O_CARDS], dtype=np.int64)
+    best_cards = np.empty(o[O_CARDS], dtype=np.int64)
+    root = np.empty_like(s)
+    ismcts_search(s, o, kinds, rules, m, mt, budget, exploration, policy, margin, cards, best_cards, root, events,
+                  masks, logged, pile, samples_most, tries, visits, values)
+    return m
 
 
 @njit(cache=True)
