@@ -18,7 +18,7 @@ from boardlab.analysis.links import kernel as K
 from dataclasses import replace
 
 from boardlab.analysis.links.agents import AGENTS, TRIES, CompiledHistoryMCTS, HistoryMCTS, SeeingMCTS
-from boardlab.analysis.links.batch import agent_table, observed, pack, play_block, tables_of
+from boardlab.analysis.links.batch import agent_table, observed, pack, pack_observed, play_block, tables_of
 from boardlab.analysis.links.engine import make_game
 from boardlab.analysis.runner import make_match, play_one
 from boardlab.layouts import load
@@ -207,3 +207,19 @@ def test_agents_the_compiled_games_do_not_play_go_to_the_reference_path():
     plain = make_match(game, [AGENTS["ismcts-8"], AGENTS["greedy"]], 1, agent_names=["ismcts-8", "greedy"])
     assert agent_table(game, plain) == [(G.ISMCTS, 8, 0.7, 1, 0.5), (G.GREEDY, 0, 0.0, 0, 0.0)]
     assert type(AGENTS["ismcts-8"](game)) is CompiledHistoryMCTS
+
+
+@pytest.mark.parametrize("rules,players", [("links", 4), ("links-free-play", 2), ("links-capturing-card-taken", 5)])
+def test_an_observations_position_is_the_packed_state_of_its_deal(rules, players):
+    checked = 0
+    for game, state in positions(rules, players, 2, 3):
+        observation = state.observation()
+        unseen = observation.unseen()
+        hands, at = [], 0
+        for seat, size in enumerate(observation.hand_sizes):
+            hands.append(list(observation.hand) if seat == observation.seat else unseen[at:at + size])
+            at += size if seat != observation.seat else 0
+        want = pack(game.dealt(observation, hands, unseen[at:]))
+        assert pack_observed(observation, unseen).tolist() == want.tolist()
+        checked += 1
+    assert checked > 20

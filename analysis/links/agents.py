@@ -33,8 +33,11 @@ deck order still hidden; `SeeingMCTS`, `bench_links.py --ceiling`) the same sear
 
 These agents are the readable definitions.  The runner plays games among them (random, greedy,
 mcts-N, ismcts-N, any mix) compiled end to end (`games.py`, through `batch.play_block`), the
-same games move for move (`tests/test_links_games.py`); a single decision (`boardlab play`'s
-hints, a report's probes) runs the Python agent here, whose searches are `kernel.search`.
+same games move for move (`tests/test_links_games.py`).  A single decision of `ismcts-N`
+(`boardlab play`'s hints, a report's probes, the benchmark) is one compiled call too
+(`CompiledHistoryMCTS`, what the agent table makes: the deals and the searches of
+`HistoryMCTS`, its plain twin, with the same draws); the other agents' single decisions run
+here in Python, whose searches are `kernel.search`.
 
 `SeeingMCTS` is not an agent of the game: it reads the state, for the benchmark's upper bounds.
 

@@ -52,6 +52,7 @@ class Tables:
         self.rules = np.array([rules.capture_count, rules.capturing_card == "taken", rules.must_play,
                                rules.max_turns, rules.idle_master == "barred"], dtype=np.int64)
         self.offsets = K.layout(game.players, len(game.cards), rules.lines, len(deck.master_kinds))
+        self.at = [int(x) for x in self.offsets]  # the same as Python ints (quicker to index from Python)
         self.hand_size = deck.hand_size
 
     def empty_positions(self, count: int) -> np.ndarray:
@@ -101,6 +102,36 @@ def pack(state: LinksState) -> np.ndarray:
     return s
 
 
+def pack_observed(observation: Observation, unseen: list[int]) -> np.ndarray:
+    """`pack(game.dealt(observation, hands, deck))` with the `unseen` cards (ascending) dealt in
+    order to the other hands by their sizes and the rest to the draw pile (next card last), built
+    straight from the observation (`observed`'s position: the tests compare the two)."""
+    t = tables_of(observation.game)
+    o = t.at
+    cards = o[K.O_CARDS]
+    s = [0] * o[K.O_SIZE]
+    s[K.MOVER], s[K.TURNS], s[K.PLAYS], s[K.LEADER] = observation.mover, observation.turns, observation.plays, -1
+    at = 0
+    for seat, size in enumerate(observation.hand_sizes):
+        hand = o[K.O_HANDS] + seat * cards
+        if seat == observation.seat:
+            s[hand:hand + size] = observation.hand
+        else:
+            s[hand:hand + size] = unseen[at:at + size]
+            at += size
+        s[o[K.O_HAND_LEN] + seat] = size
+        s[o[K.O_CAPTURED] + seat] = len(observation.captured[seat])
+    pile = len(unseen) - at
+    s[K.DECK_LEN] = pile
+    s[o[K.O_DECK]:o[K.O_DECK] + pile] = unseen[at:][::-1]  # the engine draws from the end (as in `pack`)
+    for slot, (laid, run_start, count, _) in enumerate(observation.lines):
+        s[o[K.O_LINE_LEN] + slot], s[o[K.O_RUN] + slot], s[o[K.O_COUNT] + slot] = len(laid), run_start, count
+        base = slot * (cards + 1)
+        s[o[K.O_LINE_KIND] + base:o[K.O_LINE_KIND] + base + len(laid)] = [kind for kind, _ in laid]
+        s[o[K.O_LINE_END] + base:o[K.O_LINE_END] + base + len(laid)] = [end for _, end in laid]
+    return np.array(s, dtype=np.int64)
+
+
 def observed(observation: Observation) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
     """What a compiled search of the seat to move needs from its `Observation`
     (`games.ismcts_decision`): the position (the unseen cards dealt to the other hands and the
@@ -125,14 +156,7 @@ def observed(observation: Observation) -> tuple[np.ndarray, np.ndarray, np.ndarr
     pile = observation.deck_size + sum(draws)  # (without a blocked turn the draws are never read)
     if observation.blocked and any(drawn_by(p, observation.turns, pile, n) != draws[p] for p in range(n)):
         return None
-    hands, at = [], 0
-    for p, size in enumerate(sizes):
-        if p == seat:
-            hands.append(list(observation.hand))
-        else:
-            hands.append(unseen[at:at + size])
-            at += size
-    s = pack(game.dealt(observation, hands, unseen[at:]))
+    s = pack_observed(observation, unseen)
     blocked = observation.blocked
     events = np.zeros((max(1, len(blocked)), 2), dtype=np.int64)
     masks = np.zeros((max(1, len(blocked)), len(game.copies)), dtype=np.int64)

@@ -21,6 +21,11 @@ drawing every random number they draw, in the same order:
 
 `tests/test_links_games.py` plays the same games both ways and compares the records, and the
 determinisations one by one.
+
+A single `ismcts-N` decision outside these games (`agents.CompiledHistoryMCTS`) is
+`ismcts_decision`: the same search (`ismcts_search`) from the observer's position and the
+history as `batch.observed` reads them off its `Observation`; the tests compare its moves,
+visits, rewards and draws with `HistoryMCTS`'s.
 """
 
 from __future__ import annotations
