@@ -109,27 +109,32 @@ def pack_observed(observation: Observation, unseen: list[int]) -> np.ndarray:
     t = tables_of(observation.game)
     o = t.at
     cards = o[K.O_CARDS]
-    s = [0] * o[K.O_SIZE]
+    s = np.zeros(o[K.O_SIZE], dtype=np.int64)
     s[K.MOVER], s[K.TURNS], s[K.PLAYS], s[K.LEADER] = observation.mover, observation.turns, observation.plays, -1
+    sizes = observation.hand_sizes
+    s[o[K.O_HAND_LEN]:o[K.O_HAND_LEN] + len(sizes)] = sizes
+    s[o[K.O_CAPTURED]:o[K.O_CAPTURED] + len(sizes)] = [len(pile) for pile in observation.captured]
     at = 0
-    for seat, size in enumerate(observation.hand_sizes):
+    for seat, size in enumerate(sizes):
         hand = o[K.O_HANDS] + seat * cards
         if seat == observation.seat:
             s[hand:hand + size] = observation.hand
         else:
             s[hand:hand + size] = unseen[at:at + size]
             at += size
-        s[o[K.O_HAND_LEN] + seat] = size
-        s[o[K.O_CAPTURED] + seat] = len(observation.captured[seat])
     pile = len(unseen) - at
     s[K.DECK_LEN] = pile
     s[o[K.O_DECK]:o[K.O_DECK] + pile] = unseen[at:][::-1]  # the engine draws from the end (as in `pack`)
-    for slot, (laid, run_start, count, _) in enumerate(observation.lines):
-        s[o[K.O_LINE_LEN] + slot], s[o[K.O_RUN] + slot], s[o[K.O_COUNT] + slot] = len(laid), run_start, count
-        base = slot * (cards + 1)
-        s[o[K.O_LINE_KIND] + base:o[K.O_LINE_KIND] + base + len(laid)] = [kind for kind, _ in laid]
-        s[o[K.O_LINE_END] + base:o[K.O_LINE_END] + base + len(laid)] = [end for _, end in laid]
-    return np.array(s, dtype=np.int64)
+    lines = observation.lines
+    s[o[K.O_LINE_LEN]:o[K.O_LINE_LEN] + len(lines)] = [len(laid) for laid, *_ in lines]
+    s[o[K.O_RUN]:o[K.O_RUN] + len(lines)] = [run_start for _, run_start, *_ in lines]
+    s[o[K.O_COUNT]:o[K.O_COUNT] + len(lines)] = [count for _, _, count, _ in lines]
+    for slot, (laid, *_) in enumerate(lines):
+        if laid:
+            base = slot * (cards + 1)
+            s[o[K.O_LINE_KIND] + base:o[K.O_LINE_KIND] + base + len(laid)] = [kind for kind, _ in laid]
+            s[o[K.O_LINE_END] + base:o[K.O_LINE_END] + base + len(laid)] = [end for _, end in laid]
+    return s
 
 
 def observed(observation: Observation) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
