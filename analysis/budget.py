@@ -141,6 +141,16 @@ class Budget:
         self._allowance[phase] = max(self._allowance.get(phase, 0.0), fresh)
         return min(self._allowance[phase], self.free())
 
+    def withdraw(self, phase: str) -> None:
+        """`phase` will not ask (it has nothing to play: a game without restricted play's elements):
+        its share stops holding CPU back from the kinds asked after it, as an asked kind's does.
+
+        >>> b = Budget(1.0, shares={"skill": 2, "restricted": 1, "levels": 1}, clock=lambda: 0.0)
+        >>> b.withdraw("restricted"); b.allowance("skill")  # 2 of 3 shares of 60 s, not 2 of 4
+        40.0
+        """
+        self._allowance.setdefault(phase, 0.0)
+
     def games_for(self, phase: str, cost_per_game: float, wanted: int, least: int = 1, step: int = 1,
                   detail: str = "", stored: int = 0, required: bool = False) -> int:
         """The games `phase` may play at `cost_per_game` CPU seconds a game: `wanted` when they

@@ -111,3 +111,16 @@ def test_the_report_head_names_each_phase_and_player_count_left_out_once():
     with speaking("en"):
         words = bought_words(data)
     assert words.count("of player levels at 2 players") == 1 and "1,140 games of player levels" in words
+
+
+def test_a_kind_withdrawn_holds_no_cpu_back_and_one_never_asked_still_does():
+    # 60 s, shares skill 2, restricted 1, levels 1
+    shares = {"skill": 2, "restricted": 1, "levels": 1}
+    kept = Budget(1.0, shares=shares, clock=Clock())
+    assert kept.allowance("skill") == 30.0  # 2 of 4 shares: restricted and levels wait
+    assert kept.allowance("levels") == 60.0 / 2  # 1 of 2: restricted, never asked, still waits
+    gone = Budget(1.0, shares=shares, clock=Clock())
+    gone.withdraw("restricted")  # nothing to restrict
+    assert gone.allowance("skill") == 40.0  # 2 of 3 shares
+    assert gone.allowance("levels") == 60.0  # all that is free: no kind waits
+    assert gone.bought()["phases"] == [] and gone.free() == 60.0  # withdrawing reserves and spends nothing

@@ -368,3 +368,28 @@ def test_a_new_games_report_is_sized_to_its_budget_and_says_what_it_bought(packa
     head = dict(report["head"])
     assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 16 games at 2 players (a share ")
     assert "left out: 2,384 games of self-play at 2 players" in head["CPU budget"]
+
+
+def test_a_new_game_without_restricted_play_leaves_its_share_to_the_levels(package, tmp_path, request):
+    """A game with no element to restrict (the skeleton) withdraws restricted play's share
+    (`Budget.withdraw`): the player levels' share is theirs against the remedies' alone. The probe
+    is fixed at 0.05 s a game and the CPU clock stands still, so the sizes are sums by hand."""
+    if request.node.callspec.params["package"] != "as written":
+        pytest.skip("one skeleton is enough: the sizes do not depend on the rules")
+    script = ("import sys; from boardlab.analysis import budget; from boardlab.analysis.report import jobs; "
+              "jobs.estimated_seconds = lambda js, store: (0.05 * sum(j.games for j in js), sum(j.games for j in js)); "
+              "budget.cpu_seconds = lambda: 0.0; from boardlab.cli import main; sys.exit(main(sys.argv[1:]))")
+    done = run(package, "-c", script, "report", NAME, "--budget", "0.03", "--skill-games", "4", "--skill-budget", "16",
+               "--decision-games", "4", "--workers", "1", "--lang", "en", "--store", str(tmp_path / "r.sqlite"),
+               "--out", str(tmp_path), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    budget = json.loads((tmp_path / f"{NAME}.json").read_text())["data"]["budget"]
+    assert not [p for p in budget["phases"] if p["phase"] == "restricted"]  # nothing to restrict
+    # 1.8 s, all free again when the levels ask (the clock stands still): their share 10 of 20 (theirs and
+    # the remedies'; 10 of 30 while restricted play's waited: 0.6 s) is 0.9 s, and their games, greedy (the
+    # model agent, both levels) against random at 2, 3 and 4 players in whole rotations of 4, 6 and 4
+    # games, take 0.7 s: all fit
+    assert SHARES["levels"] == SHARES["remedies"] == SHARES["restricted"] == 10
+    levels = [(p["detail"], p["wanted"], p["games"]) for p in budget["phases"] if p["phase"] == "levels"]
+    assert levels == [("2: greedy, random", 4, 4), ("3: greedy, random, random", 6, 6),
+                      ("4: greedy, random, random, random", 4, 4)]

@@ -269,6 +269,8 @@ def _skill(definition: GameDefinition, counts: list[int], options: ReportOptions
     from boardlab.analysis import restricted, runner, skill
 
     backend = options.backend or runner.LocalBackend(options.workers)
+    if budget is not None and not any(engines.make_game(definition, n).restrictions() for n in counts):
+        budget.withdraw("restricted")  # nothing to restrict: its share goes to the skill trace and the levels
     traces = skill.traces(definition, counts, options.skill_games, options.skill_budget, options.seed, store, backend,
                           progress=options.progress, budget=budget)
     effects = restricted.effects_at(definition, counts, options.skill_games, options.seed, store, backend,
