@@ -133,6 +133,10 @@ def test_the_ladders_the_budget_stopped_are_one_item_naming_their_player_counts(
     with speaking("es", load("sixbysix")):
         said = bought_words(data)
     assert said.endswith("los pasos de la escalera de habilidad tras el último jugado con 3 y 5 jugadores")
+    element = {"phase": "restricted", "detail": "bet-face", "players": 2, "wanted": 120}
+    data = {**data, "phases": [{**element, "games": 0}], "left_out": [{**element, "games": 120}]}
+    with speaking("es", load("sixbysix")):  # an element left out is named in the report's language
+        assert bought_words(data).endswith("120 partidas de juego restringido con 2 jugadores (`cara-apuesta`)")
 
 
 def test_every_language_of_one_run_is_the_games_the_first_one_bought(tmp_path, monkeypatch, capsys):

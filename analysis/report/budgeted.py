@@ -74,6 +74,7 @@ def bought_data(budget: Budget) -> dict:
 def bought_words(data: dict) -> str:
     """The head's words for what the budget bought and left out, in the report's language."""
     from boardlab.analysis.report.wording import games as count, listed, say, unsigned_points
+    from boardlab.layouts.terms import word
 
     limit = limit_words(data["cpu_minutes"], data["quick"])
     parts = []
@@ -112,7 +113,7 @@ def bought_words(data: dict) -> str:
     left = [(say("budget.left_steps_at", phase=say("budget.phase.skill"), players=listed([str(n) for n in ladders]))
              if players == 0 else say("budget.left_step", phase=say("budget.phase.skill"))) if phase == "skill" else
             say("budget.left_item", games=count(games), phase=say(f"budget.phase.{phase}"),
-                players=players) + (f" (`{detail}`)" if detail else "")
+                players=players) + (f" (`{word(detail) if phase == 'restricted' else detail}`)" if detail else "")
             for (phase, players, detail), games in merged.items()]
     return limit + ": " + "; ".join(parts) + (say("budget.left", items=listed(left)) if left else say("budget.nothing_left"))
 
