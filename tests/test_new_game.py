@@ -344,19 +344,25 @@ def test_a_write_that_fails_half_way_leaves_nothing(fail_at, tmp_path, monkeypat
     assert list((tmp_path / "games").iterdir()) == []
 
 
+def report_with_fixed_probe(package, tmp_path, minutes: str) -> dict:
+    """The new game's report JSON at a budget of `minutes`, its probe fixed at 0.05 s a game and the
+    CPU clock standing still (so a test's sizes are sums by hand)."""
+    script = ("import sys; from boardlab.analysis import budget; from boardlab.analysis.report import jobs; "
+              "jobs.estimated_seconds = lambda js, store: (0.05 * sum(j.games for j in js), sum(j.games for j in js)); "
+              "budget.cpu_seconds = lambda: 0.0; from boardlab.cli import main; sys.exit(main(sys.argv[1:]))")
+    done = run(package, "-c", script, "report", NAME, "--budget", minutes, "--skill-games", "4", "--skill-budget", "16",
+               "--decision-games", "4", "--workers", "1", "--lang", "en", "--store", str(tmp_path / "r.sqlite"),
+               "--out", str(tmp_path), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads((tmp_path / f"{NAME}.json").read_text())
+
+
 def test_a_new_games_report_is_sized_to_its_budget_and_says_what_it_bought(package, tmp_path, request):
     """A new game's report (issue 35): its phases sized from the probe's cost per game, here fixed
     at 0.05 s with the CPU clock standing still, so the sizes are sums by hand."""
     if request.node.callspec.params["package"] != "as written":
         pytest.skip("one skeleton is enough: the sizes do not depend on the rules")
-    script = ("import sys; from boardlab.analysis import budget; from boardlab.analysis.report import jobs; "
-              "jobs.estimated_seconds = lambda js, store: (0.05 * sum(j.games for j in js), sum(j.games for j in js)); "
-              "budget.cpu_seconds = lambda: 0.0; from boardlab.cli import main; sys.exit(main(sys.argv[1:]))")
-    done = run(package, "-c", script, "report", NAME, "--budget", "0.1", "--skill-games", "4", "--skill-budget", "16",
-               "--decision-games", "4", "--workers", "1", "--lang", "en", "--store", str(tmp_path / "r.sqlite"),
-               "--out", str(tmp_path), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr[-2000:]
-    report = json.loads((tmp_path / f"{NAME}.json").read_text())
+    report = report_with_fixed_probe(package, tmp_path, "0.1")
     budget = report["data"]["budget"]
     # 6 s, self-play's share 40 of 110 (budgeted.SHARES): 2.18 s for 2,400 + 2,160 + 1,800 games at
     # 0.05 s (318 s): each times 2.18 / 318, in whole rotations: 16.5 -> 16 (of 2), 14.8 -> 12 (of 3),
@@ -376,14 +382,7 @@ def test_a_new_game_without_restricted_play_leaves_its_share_to_the_levels(packa
     is fixed at 0.05 s a game and the CPU clock stands still, so the sizes are sums by hand."""
     if request.node.callspec.params["package"] != "as written":
         pytest.skip("one skeleton is enough: the sizes do not depend on the rules")
-    script = ("import sys; from boardlab.analysis import budget; from boardlab.analysis.report import jobs; "
-              "jobs.estimated_seconds = lambda js, store: (0.05 * sum(j.games for j in js), sum(j.games for j in js)); "
-              "budget.cpu_seconds = lambda: 0.0; from boardlab.cli import main; sys.exit(main(sys.argv[1:]))")
-    done = run(package, "-c", script, "report", NAME, "--budget", "0.03", "--skill-games", "4", "--skill-budget", "16",
-               "--decision-games", "4", "--workers", "1", "--lang", "en", "--store", str(tmp_path / "r.sqlite"),
-               "--out", str(tmp_path), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr[-2000:]
-    budget = json.loads((tmp_path / f"{NAME}.json").read_text())["data"]["budget"]
+    budget = report_with_fixed_probe(package, tmp_path, "0.03")["data"]["budget"]
     assert not [p for p in budget["phases"] if p["phase"] == "restricted"]  # nothing to restrict
     # 1.8 s, all free again when the levels ask (the clock stands still): their share 10 of 20 (theirs and
     # the remedies'; 10 of 30 while restricted play's waited: 0.6 s) is 0.9 s, and their games, greedy (the
