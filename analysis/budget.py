@@ -12,10 +12,11 @@ down to `step`, whole rotations of the seats), or 0 when fewer than `least` fit 
 out, and said so; a `required` phase plays its `least` then, past the budget).  A kind's allowance
 is its share (`shares[phase]`) of the CPU still free, against the shares of the kinds not asked
 yet; a kind without a share may take all that is free.  A kind asked again (a ladder's next step,
-the next player count) may take the larger of what is left of its allowance and its share of what
-is free now: CPU that the kinds before it left unspent (a phase that played for less than its
-estimate, a phase that wanted less than its share) flows on to the asks after it, and the kinds
-not asked yet keep their proportion of it.  Several phases of one kind sized together (`fit`) are
+the next player count) may take the larger of what is left of its allowance and its share of the
+CPU free now together with what its own earlier asks were granted, less those grants: CPU that the
+kinds before it left unspent (a phase that played for less than its estimate, a phase that wanted
+less than its share) flows on to the asks after it, the kinds not asked yet keep their proportion
+of it, and a kind that asks round after round never takes more than its share of the whole.  Several phases of one kind sized together (`fit`) are
 scaled by one factor, so each keeps its proportion.
 
 The CPU counted is this process's and that of its local workers that have ended (`cpu_seconds`);
@@ -107,6 +108,7 @@ class Budget:
         self.phases: list[Phase] = []
         self.left_out: list[dict] = []
         self._allowance: dict[str, float] = {}  # CPU seconds each kind may still take
+        self._granted: dict[str, float] = {}  # CPU seconds each kind's asks were granted so far
         self._reserved = 0.0  # estimates granted and not yet played
         #: the phases of an earlier run of the same command ({"phase", "detail", "wanted", "games"}, as
         #: `bought()` lists them): asked again in the same order, each gets the games it got then (a
@@ -137,7 +139,11 @@ class Budget:
             fresh = self.free()
         else:
             waiting = sum(s for k, s in self.shares.items() if k not in self._allowance and k != phase)
-            fresh = self.free() * share / (share + waiting) if share + waiting > 0 else 0.0
+            # its share of the CPU free now and of what it took before (so a kind asked again and
+            # again keeps to its share instead of taking a share of what is left each time), less
+            # what it took
+            took = self._granted.get(phase, 0.0)
+            fresh = (self.free() + took) * share / (share + waiting) - took if share + waiting > 0 else 0.0
         self._allowance[phase] = max(self._allowance.get(phase, 0.0), fresh)
         return min(self._allowance[phase], self.free())
 
@@ -190,6 +196,7 @@ class Budget:
         cost = sum(a.cost(g) for g, a in zip(granted, asks))
         if self.minutes is not None:
             self._allowance[phase] -= cost
+            self._granted[phase] = self._granted.get(phase, 0.0) + cost
             self._reserved += cost
         return granted
 

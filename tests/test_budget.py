@@ -54,10 +54,12 @@ def test_shares_split_what_is_free_and_spent_cpu_counts_after_settle():
     assert b.allowance("levels") == pytest.approx(400 - 150)
 
 
-def test_cpu_a_phase_left_unspent_flows_on_to_the_next_ask():
+def test_cpu_a_phase_left_unspent_flows_on_to_the_next_ask_but_a_kind_keeps_to_its_share():
     """A ladder's next step may take its share of what is free now, not only what is left of the
     allowance it got at its first step: CPU the steps before it did not spend flows on (the 6x6
-    report's ladder stopped at greedy with 3.8 of its 10 minutes unspent)."""
+    report's ladder stopped at greedy with 3.8 of its 10 minutes unspent).  But its share counts
+    what its own steps took: a kind asked round after round does not take a share of what is left
+    each time (the ladder drained the budget that way and the player levels got one rotation)."""
     clock = Clock()
     b = Budget(10.0, shares={"self-play": 3, "skill": 1, "levels": 1}, clock=clock)  # 600 s
     assert b.games_for("self-play", 1.0, 1000) == 360
@@ -66,11 +68,17 @@ def test_cpu_a_phase_left_unspent_flows_on_to_the_next_ask():
     assert b.games_for("skill", 10.0, 15, least=15) == 15  # 150 s of its 400 / 2
     clock.now += 50  # the step took 50 s of its estimated 150
     b.settle()
-    # left of the allowance: 200 - 150 = 50 s; free now 350 s, skill's share against levels: 175 s
-    assert b.allowance("skill") == pytest.approx(175)
-    assert b.games_for("skill", 10.0, 15, least=15) == 15  # 150 s fits 175 (not the 50 s left)
-    assert b.games_for("skill", 10.0, 15, least=15) == 0  # 25 s left; 200 free, its half 100: no
-    assert b.allowance("levels") == pytest.approx(600 - 250 - 150)  # the last kind: all that is free
+    # left of the allowance: 200 - 150 = 50 s; free now 350 s; skill's half of 350 + the 150 it
+    # took is 250, less the 150: 100 s
+    assert b.allowance("skill") == pytest.approx(100)
+    assert b.games_for("skill", 10.0, 10, least=10) == 10  # 100 s fits 100 (not the 50 s left)
+    clock.now += 100  # as estimated
+    b.settle()
+    # free 250 s; skill's half of 250 + 250 taken is 250, all taken: nothing (a share of what is
+    # free now, 125 s, would have let it go on)
+    assert b.allowance("skill") == pytest.approx(0)
+    assert b.games_for("skill", 10.0, 1) == 0
+    assert b.allowance("levels") == pytest.approx(600 - 350)  # the last kind: all that is free
 
 
 def test_no_limit_gives_every_phase_what_it_wants_and_still_lists_it():
