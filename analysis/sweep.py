@@ -222,7 +222,8 @@ class Point:
 
     values: dict[str, Any]
     definition: Any = None
-    refused: str = ""
+    refused: str = ""  # why it cannot be played, in English (a bad-input line when every point is refused)
+    reasons: list[tuple[str, str, str]] = field(default_factory=list)  # (key, message, allowed) of `refused`
     metrics: dict = field(default_factory=dict)
     games: int = 0
     stop: dict = field(default_factory=dict)  # a sequential sweep's answer (`sequential_points`)
@@ -245,9 +246,11 @@ def grid(base: str, axes: Sequence[Axis], players: int) -> list[Point]:
             engines.make_game(point.definition, players)
         except DefinitionError as err:
             point.definition = None
-            point.refused = "; ".join(f"{p.key}: {p.message.split(', with the changes')[0]}" for p in err.problems)
+            point.reasons = [(p.key, p.message.split(', with the changes')[0], p.allowed) for p in err.problems]
+            point.refused = "; ".join(f"{key}: {message}" for key, message, _ in point.reasons)
         except (BoardlabError, ValueError) as err:
             point.definition = None
+            point.reasons = [("", str(err), "")]
             point.refused = str(err)
         points.append(point)
     return points
@@ -504,11 +507,42 @@ def play_points(points: Sequence[Point], players: int, agent: str, games: int, s
         point.metrics = metrics
 
 
+def refusal(point: Point) -> str:
+    """Why a point was refused, in the language being written (`layouts.terms.speaking`): each
+    check's key as written (code) and its message, in another language than English by the terms
+    table's `{n}` patterns of the checks' English messages (`terms.word`).
+
+    >>> p = Point({"analysis.favourite_number": 40}, refused="x",
+    ...           reasons=[("analysis.favourite_number", "40 is not on the board", "a board number, 2..12")])
+    >>> refusal(p)
+    'analysis.favourite_number: 40 is not on the board'
+    >>> from boardlab.layouts.terms import speaking
+    >>> with speaking("es"):
+    ...     refusal(p)
+    'analysis.favourite_number: 40 no está en el tablero'
+    """
+    from boardlab.layouts.terms import word
+
+    if not point.reasons:
+        return point.refused
+    return "; ".join((f"{key}: " if key else "") + word(message) for key, message, _ in point.reasons)
+
+
+def in_language(result: dict, grids: dict[int, list[Point]]) -> dict:
+    """A sweep's result with its refused points' reasons in the language being written (`refusal`):
+    one sweep, its report in each language.  `grids` are the points the sweep played, by player count."""
+    out = dict(result)
+    out["by_players"] = [{**block, "points": [{**p, "refused": refusal(point)} if "refused" in p else p
+                                              for p, point in zip(block["points"], grids[block["players"]])]}
+                         for block in result["by_players"]]
+    return out
+
+
 def point_json(point: Point) -> dict:
-    """A point as the sweep's JSON holds it."""
+    """A point as the sweep's JSON holds it (a refused point's reason in the language being written)."""
     out: dict = {"values": dict(point.values)}
     if point.refused:
-        out["refused"] = point.refused
+        out["refused"] = refusal(point)
     else:
         out["games"] = point.games
         out["metrics"] = point.metrics

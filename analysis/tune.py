@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from boardlab.analysis.report.metrics import ALPHA, find_metric
-from boardlab.analysis.sweep import Axis, Point, play_points, playable_grid, value_text
+from boardlab.analysis.sweep import Axis, Point, play_points, playable_grid, refusal, value_text
 from boardlab.layouts.errors import BoardlabError
 from boardlab.common.notes import quiet
 
@@ -110,8 +110,8 @@ class Goal:
         return "met" if lo >= self.target else "missed" if hi < self.target else "unsure"
 
     def capped_reason(self, m: dict | None, max_capped: float) -> str:
-        """Why a length or minutes goal cannot be met at a point: more than `max_capped` of its
-        games stopped at the cap; "" when it can.
+        """Why a length or minutes goal cannot be met at a point, in the language being written:
+        more than `max_capped` of its games stopped at the cap; "" when it can.
 
         >>> parse_goal("minutes<=30").capped_reason({"value": 20, "ci95": [18, 22], "capped": 0.92}, 0.05)
         '92.0% of the games stopped at the cap, more than the 5.0% analysis.max_capped allows'
@@ -122,8 +122,9 @@ class Goal:
         capped = m.get("capped", 0.0)
         if capped <= max_capped:
             return ""
-        return (f"{capped * 100:.1f}% of the games stopped at the cap, more than the {max_capped * 100:.1f}% "
-                f"analysis.max_capped allows")
+        from boardlab.analysis.report.wording import pct, say
+
+        return say("tune.capped_reason", share=pct(capped), limit=pct(max_capped))
 
     def shortfall(self, m: dict | None) -> float:
         """How far the metric's value is from meeting the goal (0 or less: its value meets it)."""
@@ -371,7 +372,7 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
 
     from boardlab.analysis.playtests import carry_measured_pace, with_measured_pace
     from boardlab.analysis.report.sections import pace_data
-    from boardlab.analysis.report.wording import games as count, say
+    from boardlab.analysis.report.wording import games as count, say, say_plural
 
     n = options.players
     points = list(points) if points is not None else playable_grid(base, axes, n)
@@ -390,10 +391,9 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
                                    stored=design.looks[look - 1] if look else 0, detail=f"{len(racing)} candidates")
         budget.note("race", f"{len(racing)} candidates", candidates=len(racing))
         if not granted:
-            stop["cut"] = (f"the CPU budget stopped the race before {games:,} games ({len(racing)} candidates "
-                           f"still unsure)")
+            stop["cut"] = say_plural("tune.stopped", len(racing), games=count(games), k=len(racing))
             stop["at"] = {"games": games, "unsure": len(racing)}
-            _say(say("tune.progress.stopped", games=count(games), k=len(racing)), options.progress)
+            _say(stop["cut"], options.progress)
             return False
         play_points([c.point for c in racing], n, options.agent, games, options.seed, store, options.workers,
                     options.progress, options.backend, budget.estimate("race", f"{len(racing)} candidates")
@@ -444,7 +444,7 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
             "first_games": min(options.first_games, options.games), "games": options.games, "rounds": rounds,
             "design": design.json(),
             "length_unit": _unit(definition), "pace": pace_data(with_measured_pace(definition, store), _unit(definition), n),
-            "refused": [{"values": p.values, "refused": p.refused} for p in points if p.refused],
+            "refused": [{"values": p.values, "refused": refusal(p)} for p in points if p.refused],
             "race": [{"values": c.point.values, "games": c.point.games, "goals": c.statuses,
                       "dropped": c.dropped_at is not None} for c in candidates],
             "confirmation": confirmation, "meeting": [c["values"] for c in meeting], "closest": closest,
@@ -503,7 +503,8 @@ def design_line(design: dict) -> str:
 
 
 def variant_text(result: dict, values: dict[str, Any], extends: str) -> str:
-    """A variant file holding `values` (KEY -> value, as the tuner's points have them) over `extends`.
+    """A variant file holding `values` (KEY -> value, as the tuner's points have them) over `extends`,
+    its comments in the language being written (the keys and values as TOML writes them).
 
     >>> r = {"name": "6x6", "players": 4, "agent": "greedy", "goals": ["minutes<=30"], "confirmation_seed": 2,
     ...      "games": 1600}
@@ -522,6 +523,8 @@ def variant_text(result: dict, values: dict[str, Any], extends: str) -> str:
     """
     import json
 
+    from boardlab.analysis.report.wording import games as count, say
+
     def toml(value: Any) -> str:
         if isinstance(value, bool):
             return "true" if value else "false"
@@ -531,10 +534,10 @@ def variant_text(result: dict, values: dict[str, Any], extends: str) -> str:
     for key, value in values.items():
         section, _, name = key.rpartition(".")
         sections.setdefault(section, []).append(f"{name} = {toml(value)}")
-    lines = [f"# Written by `boardlab tune`: these values met every goal ({'; '.join(result['goals'])}) in its "
-             f"confirmation run",
-             f"# ({result['name']}, {result['players']} players, {result['agent']} in every seat, "
-             f"{result.get('confirmation_games', result['games']):,} games on seed {result['confirmation_seed']}).",
+    lines = ["# " + say("tune.variant.head", goals="; ".join(result["goals"])),
+             "# " + say("tune.variant.run", name=result["name"], players=result["players"], agent=result["agent"],
+                        games=count(result.get("confirmation_games", result["games"])),
+                        seed=result["confirmation_seed"]),
              f"extends = {json.dumps(extends)}"]
     for section in sorted(sections):
         lines += ["", f"[{section}]", *sections[section]]

@@ -24,21 +24,28 @@ PLACEHOLDER = re.compile(r"(?<!\\)\{([^{}]*)\}")
 
 
 def translate(word: str, terms: dict[str, str], number: Callable[[str], str] | None = None) -> str:
-    """`word` in a text's language: its term, a `{n}` pattern's translation, else unchanged;
-    `number(text)` writes each number a pattern matched (as the language writes it), if given.
+    """`word` in a text's language: its term, a pattern's translation, else unchanged.  In a
+    pattern `{n}` stands for any number, written by `number(text)` (as the language writes it) if
+    given, and `{x}` for any name without spaces or quotes (a square, `c5`), kept as it is; the
+    translation holds the same placeholders in the same order.
 
     >>> translate("Sum of 3 dice", {"Sum of {n} dice": "Suma de {n} dados"})
     'Suma de 3 dados'
+    >>> translate('"c5" is off', {'"{x}" is off': '"{x}" está fuera'})
+    '"c5" está fuera'
     """
     if word in terms:
         return terms[word]
     for source, target in terms.items():
-        if "{n}" in source:
-            pattern = "^" + re.escape(source).replace(r"\{n\}", r"(-?\d+(?:[.,]\d+)?)") + "$"
+        if "{n}" in source or "{x}" in source:
+            kinds = re.findall(r"\{([nx])\}", source)
+            pattern = "^" + re.escape(source).replace(r"\{n\}", r"(-?\d+(?:[.,]\d+)?)").replace(
+                r"\{x\}", r"([^\s\"']+)") + "$"
             m = re.match(pattern, word)
             if m:
-                numbers = iter(m.groups() if number is None else [number(g) for g in m.groups()])
-                return re.sub(r"\{n\}", lambda _: next(numbers), target)
+                found = {kind: iter([g if kind == "x" or number is None else number(g)
+                                     for k, g in zip(kinds, m.groups()) if k == kind]) for kind in "nx"}
+                return re.sub(r"\{([nx])\}", lambda hit: next(found[hit.group(1)]), target)
     return word
 
 

@@ -180,3 +180,105 @@ def test_the_spanish_words_hold_none_of_the_calques() -> None:
     texts += [path.read_text(encoding="utf-8") for path in (ROOT / "layouts" / "rulebooks").glob("*.es.md")]
     found = sorted({calque for text in texts for calque in CALQUES if calque in text.lower()})
     assert found == []
+
+
+# -- sweep and tune in Spanish: every sentence they write, on a tiny budget ---------------------------
+
+#: a sweep or tune of 6x6 small enough for the suite: 2 players, random seats, one worker, a CPU
+#: budget of a few milliseconds (each phase plays the least it may)
+TINY = ["--players", "2", "--agent", "random", "--workers", "1", "--budget", "0.0001"]
+
+
+def english_in(text: str, typed: str = "") -> list[str]:
+    """The English words of a text as a Spanish reader sees it: paths (the files written, a
+    variant's), rule keys and commands taken out as code, as for the reports, and the words of
+    what the designer `typed` (a goal's metric, `length<=5`: written as typed in every language)."""
+    text = re.sub(r"\S*/\S*", " ", text)
+    return sorted(words(text) & english_only() - rule_keys() - typed_commands(text) - words(typed))
+
+
+def test_a_spanish_sweep_on_a_tiny_budget_writes_no_english_sentence(tmp_path: Path, capsys) -> None:
+    """`sweep --lang es`: its tables and notes, the line saying what it wrote, the report and the
+    reason a point was refused (a favourite number not on the board: the check's own message, by the
+    terms' pattern of it) are Spanish; the same sweep in English says them in English."""
+    from boardlab.cli import main
+
+    argv = ["sweep", "sixbysix", "--vary", "analysis.favourite_number=7,40", *TINY, "--games", "12",
+            "--store", str(tmp_path / "r.sqlite")]
+    assert main([*argv, "--lang", "es", "--out", str(tmp_path)]) == 0
+    said = capsys.readouterr()
+    name = "sixbysix-analysis-favourite-number"
+    report = (tmp_path / "es" / f"{name}.md").read_text(encoding="utf-8")
+    refused = [p["refused"] for block in json.loads((tmp_path / "es" / f"{name}.json").read_text(encoding="utf-8"))
+               ["data"]["by_players"] for p in block["points"] if "refused" in p]
+    assert refused == ["analysis.favourite_number: 40 no está en el tablero"]
+    assert "se escribieron 15 ficheros" in said.err and "40 no está en el tablero" in said.out
+    assert {where: english_in(text) for where, text in (("printed", said.out), ("stderr", said.err),
+                                                        ("report", report), ("refused", " ".join(refused)))} == \
+        {"printed": [], "stderr": [], "report": [], "refused": []}
+    assert main([*argv, "--lang", "en", "--out", str(tmp_path / "en"), "--json"]) == 0
+    english = capsys.readouterr()
+    points = json.loads(english.out)["by_players"][0]["points"]
+    assert points[1]["refused"] == "analysis.favourite_number: 40 is not on the board"
+    assert {"wrote", "and"} <= set(english_in(english.err)) and english_in(points[1]["refused"]) == ["not", "the"]
+
+
+def test_a_spanish_tune_on_a_tiny_budget_writes_no_english_sentence(tmp_path: Path, capsys) -> None:
+    """`tune --lang es`: what it prints, the sentences of its JSON (a refused point's reason, why a
+    length goal cannot be met, where the budget stopped the race) and the comments of the variant
+    file it writes are Spanish; the same tune in English says them in English."""
+    from boardlab.cli import main
+
+    store = ["--store", str(tmp_path / "r.sqlite")]
+    # every point capped at 2 or 3 rounds: no length can be trusted; a favourite number of 40 is refused
+    capped = ["tune", "sixbysix", "--goal", "length<=60", "--over", "rules.max_rounds=2,3", "--over",
+              "analysis.favourite_number=7,40", *TINY, "--games", "24", *store]
+    # 400 games at most, the first look at 200: the budget pays the first look only, 3 chips still unsure
+    stopped = ["tune", "sixbysix", "--goal", "length<=5", "--over", "rules.chips=3,4", *TINY, "--games", "400", *store]
+    found = {}
+    for lang in ("es", "en"):
+        variant = tmp_path / f"tuned-{lang}.toml"
+        assert main([*capped, "--lang", lang, "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert main([*capped, "--lang", lang]) == 0
+        printed = capsys.readouterr().out
+        assert main([*stopped, "--lang", lang, "--json", "--write-variant", str(variant)]) == 0
+        budgeted = json.loads(capsys.readouterr().out)
+        assert main([*stopped, "--lang", lang]) == 0
+        printed += capsys.readouterr().out
+        comments = "\n".join(line for line in variant.read_text(encoding="utf-8").splitlines() if line.startswith("#"))
+        found[lang] = {"refused": "; ".join(r["refused"] for r in result["refused"]),
+                       "why": result["closest"]["length<=60"]["why"], "stopped": budgeted["budget"]["stopped"],
+                       "printed": printed, "variant": comments}
+    es, en = found["es"], found["en"]
+    assert es["refused"] == "; ".join(["analysis.favourite_number: 40 no está en el tablero"] * 2)  # 2 and 3 rounds
+    assert es["why"] == "el 100,0\u00a0% de las partidas se cortó en el tope, más del 5,0\u00a0% que permite " \
+                        "analysis.max_capped"
+    assert es["stopped"] == "el presupuesto de CPU detuvo la carrera antes de 400 partidas (1 candidato aún sin decidir)"
+    assert es["variant"].startswith("# Escrito por `boardlab tune`: estos valores cumplieron todas las metas (length<=5)")
+    goals = "length<=60 length<=5"
+    assert {where: english_in(text, goals) for where, text in es.items()} == {where: [] for where in es}
+    assert en["why"] == "100.0% of the games stopped at the cap, more than the 5.0% analysis.max_capped allows"
+    assert en["stopped"] == "the CPU budget stopped the race before 400 games (1 candidate still unsure)"
+    assert all(english_in(text, goals) for text in en.values()), en  # the check finds English where it is
+
+
+@pytest.mark.parametrize("game, vary, players", [
+    ("sixbysix", "analysis.favourite_number=40", 2),
+    ("blockd", "board.rows=2", 2),
+    ("links", "deck.empty=0", 2),
+    ("links", "deck.hand_size=7", 2),
+    ("deblockle", "board.ranks=3", 2),
+    ("deblockle", "board.files=3", 2),
+])
+def test_a_refused_points_reason_is_spanish_in_spanish(game: str, vary: str, players: int) -> None:
+    """The definitions' checks write English (`boardlab check`); a sweep's refused point gives the
+    check's message by the Spanish terms' pattern of it (`{n}` a number, `{x}` a square's name)."""
+    from boardlab.analysis.sweep import grid, parse_axis, refusal
+
+    point, = grid(game, [parse_axis(game, load(game), vary)], players)
+    assert point.refused and english_in(refusal(point))  # English as the check wrote it
+    with speaking("es"):
+        spanish = refusal(point)
+    assert english_in(spanish) == [], spanish
+    assert re.findall(r"\d+", spanish) == re.findall(r"\d+", refusal(point))  # the same numbers, in order

@@ -9,7 +9,8 @@ every point with every metric and its interval; refused points are listed with t
 Every word is the language's being written (`layouts.terms.speaking`: the terms `report.sweep.*`
 and the report's own), numbers as it writes them; what the designer typed (rule keys, their
 values, the definition's path) stays as typed, in `code`.  The reasons a point was refused are
-the definition's checks' own messages, which are English.
+the definition's checks' own messages, in another language by the terms table's patterns of them
+(`analysis.sweep.refusal`).
 """
 
 from __future__ import annotations
@@ -169,12 +170,12 @@ def sequential_note(block: dict) -> str:
     ...     {"values": {"rules.start": 9}, "games": 100, "stop": {"answered_early": True, "p_value": 0.0}}]})[-62:]
     ' at an earlier look: `rules.start = 9` (100 games, p < 0.001).'
     """
-    from boardlab.analysis.report.wording import games, listed, p_words, say
+    from boardlab.analysis.report.wording import games, listed, p_words, say, say_plural
 
     seq = block["sequential"]
     early = [p for p in block["points"] if p.get("stop", {}).get("answered_early")]
-    said = say("sweep.sequential", base=_values(seq["base"]), looks=listed(games(g) for g in seq["looks"]),
-               k=len(seq["looks"]))
+    said = say_plural("sweep.sequential", len(seq["looks"]), base=_values(seq["base"]),
+                      looks=listed(games(g) for g in seq["looks"]), k=len(seq["looks"]))
     if not early:
         return said + say("sweep.none_early")
     return said + say("sweep.early", points="; ".join(

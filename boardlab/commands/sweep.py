@@ -122,7 +122,8 @@ def prepare(args: argparse.Namespace, flag: str, texts: list[str]) -> tuple[str,
 def run(args: argparse.Namespace) -> int:
     from boardlab.analysis.report.document import slug
     from boardlab.analysis.report.sweep_report import sweep_document
-    from boardlab.analysis.sweep import SweepOptions, grid, sweep
+    from boardlab.analysis.report.wording import number, say
+    from boardlab.analysis.sweep import SweepOptions, grid, in_language, sweep
     from boardlab.commands.report import report_folder
     from boardlab.layouts.terms import speaking
     from boardlab.printkit.reports import write_report
@@ -146,13 +147,13 @@ def run(args: argparse.Namespace) -> int:
     printed = []
     for language in spoken:  # one sweep, its report in each language
         with speaking(language, definition):
-            document = sweep_document(result)
+            document = sweep_document(in_language(result, grids))
             out = report_folder(base_out, language)
             written = write_report(document, name, out)
             printed.append(summary_text(document))
-        note(f"wrote {len(written)} files: {out / name}.md, .pdf, .json and {out / name}/*.svg "
-             f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
-    if args.json:
+            note(say("sweep.wrote", n=len(written), md=f"{out / name}.md", svgs=f"{out / name}/*.svg",
+                     seconds=number(time.perf_counter() - started, ".1f")), file=sys.stderr)
+    if args.json:  # the result as its first language's report holds it
         print(json.dumps(result, indent=2))
     else:
         print("\n".join(printed), end="")

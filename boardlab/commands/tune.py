@@ -46,7 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_seed_argument(p)
     add_budget_arguments(p, "tune")
     add_store_arguments(p)
-    add_lang_argument(p, "what it prints (with --json the result, which holds no text, is printed once)")
+    add_lang_argument(p, "what it prints and of the comments of --write-variant's file (with --json the result "
+                         "is printed once, its few sentences - a refused point's reason, why a goal cannot be met, "
+                         "where the budget stopped the race - in the first language)")
     p.add_argument("--write-variant", metavar="FILE",
                    help="write the first values meeting every goal in the confirmation run as a variant file "
                         "(a new file: an existing one is never replaced); nothing is written when none does")
@@ -73,10 +75,11 @@ def run(args: argparse.Namespace) -> int:
                           max_capped=getattr(getattr(definition, "analysis", None), "max_capped", TuneOptions.max_capped),
                           difference=getattr(getattr(definition, "analysis", None), "difference", None)
                           or TuneOptions.difference)
-    with speaking(spoken[0], definition), store_and_backend(args) as (store, backend):
-        result = tune(base, definition, axes, goals, store, dataclasses.replace(options, backend=backend), points)
-    if target is not None:
-        result["variant_written"] = _write_variant(target, result, base) if result["meeting"] else None
+    with speaking(spoken[0], definition):  # the result's sentences and the variant's comments: the first language
+        with store_and_backend(args) as (store, backend):
+            result = tune(base, definition, axes, goals, store, dataclasses.replace(options, backend=backend), points)
+        if target is not None:
+            result["variant_written"] = _write_variant(target, result, base) if result["meeting"] else None
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
