@@ -23,7 +23,9 @@ goal about 2.5 times as often as ALPHA says (tests/test_sweep.py simulates both)
 stop the race before its last look; fewer looks than planned only make it more conservative.
 The best candidates that nothing dropped are then played again on fresh seeds (the confirmation
 run: seed + 1, so the race's luck cannot carry over); the values that meet every goal there are
-the answer.  When none does, the answer says so and names, for each goal, the candidate that
+the answer.  The finalists are judged together by Holm's step-down (`confirm`: 5% / k for the
+first, then 5% / (k - 1) ...), so that any of them is wrongly said to meet every goal at most 5%
+of the time; judged at 5% each, k finalists could be up to k times as often.  When none does, the answer says so and names, for each goal, the candidate that
 came closest.  A confirmation run is a plain run of that variant on its seed: `boardlab
 compare` of the same variant on the same seed plays exactly the same games.
 """
@@ -108,6 +110,17 @@ class Goal:
         if self.op == "<=":
             return "met" if hi <= self.target else "missed" if lo > self.target else "unsure"
         return "met" if lo >= self.target else "missed" if hi < self.target else "unsure"
+
+    def tested(self, difference: float | None = None) -> bool:
+        """Whether "met" is a test's rejection with an error rate (`<=`, `>=`, and `~` on a share
+        with a margin: an equivalence test), not a target merely inside an interval (`~` otherwise).
+
+        >>> parse_goal("minutes<=30").tested(), parse_goal("length~40").tested(0.05)
+        (True, False)
+        >>> parse_goal("first_player_advantage~0").tested(0.05), parse_goal("first_player_advantage~0").tested()
+        (True, False)
+        """
+        return self.op != "~" or _margin(self, difference) is not None
 
     def capped_reason(self, m: dict | None, max_capped: float) -> str:
         """Why a length or minutes goal cannot be met at a point, in the language being written:
@@ -339,6 +352,54 @@ def race(candidates: Sequence[Candidate], goals: Sequence[Goal], design: Design,
     return rounds
 
 
+def holm_levels(k: int, alpha: float = ALPHA) -> list[float]:
+    """The levels of Holm's step-down over `k` candidates: alpha / k, alpha / (k - 1), ..., alpha.
+
+    >>> [round(a, 6) for a in holm_levels(3)]
+    [0.016667, 0.025, 0.05]
+    """
+    return [alpha / (k - i) for i in range(k)]
+
+
+def confirm(points: Sequence[Point], goals: Sequence[Goal], max_capped: float = 1.0,
+            difference: float | None = None, alpha: float = ALPHA) -> list[tuple[dict[str, str], float]]:
+    """Each confirmed point's goals and the level they were judged at, by Holm's step-down over
+    the points, so that the chance that any of them is said to meet every goal when it does not
+    stays within `alpha` (without it, k finalists would each be judged at `alpha`, up to k times
+    as often in all).  A point meets every goal at the level a when each goal is met at a (its
+    p-value, the largest of its goals', is at most a: an intersection-union test needs no
+    correction over the goals); with m points not yet met, every one meeting every goal at
+    alpha / m is confirmed and m falls by their number, until a step confirms none.  The others'
+    goals are stated at the last level tried.  A `~` goal that is not an equivalence test (its
+    target within the interval: a non-rejection, not a claim with an error rate) is judged at
+    `alpha` at every step, never at a wider interval.
+
+    >>> g = parse_goal("length<=5")
+    >>> near = lambda v: Point({"k": v}, metrics={"length": {"value": v, "ci95": [v - 0.2, v + 0.2]}})
+    >>> [(s["length<=5"], round(a, 4)) for s, a in confirm([near(4.76), near(4.7), near(4.5)], [g])]
+    [('met', 0.05), ('met', 0.0167), ('met', 0.0167)]
+
+    The first, unsure at 5% / 3 (its interval 4.52 .. 5.004 at that level), is met at 5% once the
+    other two are (Bonferroni would leave it unsure).  Two that would each meet the goal at 5%
+    on their own meet it at 5% / 2 neither:
+
+    >>> [(s["length<=5"], round(a, 4)) for s, a in confirm([near(4.78), near(4.79)], [g])]
+    [('unsure', 0.025), ('unsure', 0.025)]
+    """
+    judged: list[tuple[dict[str, str], float]] = [({}, alpha)] * len(points)
+    open_ = list(range(len(points)))
+    while open_:
+        level = alpha / len(open_)
+        for i in open_:
+            judged[i] = ({g.text: g.status(points[i].metrics.get(g.metric), True, max_capped, _margin(g, difference),
+                                           level if g.tested(difference) else alpha) for g in goals}, level)
+        still = [i for i in open_ if any(v != "met" for v in judged[i][0].values())]
+        if len(still) == len(open_):
+            break
+        open_ = still
+    return judged
+
+
 def _margin(goal: Goal, difference: float | None) -> float | None:
     headline = find_metric(goal.metric)
     return difference if goal.op == "~" and headline is not None and headline.unit in ("share", "points") else None
@@ -419,22 +480,22 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
         play_points(confirmed, n, options.agent, confirm_games, confirm_seed, store, options.workers,
                     options.progress, options.backend, budget.estimate("confirmation") if budget.limited else None)
     confirmation = []
-    for p in confirmed:
-        statuses = _judge(p, goals, max_capped=options.max_capped, difference=options.difference)
+    for p, (statuses, judged) in zip(confirmed, confirm(confirmed, goals, options.max_capped, options.difference)):
         confirmation.append({**point_json(p), "variant": p.definition.variant, "goals": statuses,
-                             "meets_every_goal": all(s == "met" for s in statuses.values())})
+                             "alpha": round(judged, 6), "meets_every_goal": all(s == "met" for s in statuses.values())})
     meeting = [c for c in confirmation if c["meets_every_goal"]]
-    pool = [(c["values"], c["metrics"], "confirmation") for c in confirmation] + \
-           [(c.point.values, c.point.metrics, "race") for c in candidates]
+    # each item judged as its run judged it: a finalist at its Holm level, a race candidate at the looks'
+    pool = [(c["values"], c["metrics"], "confirmation", c["alpha"]) for c in confirmation] + \
+           [(c.point.values, c.point.metrics, "race", design.per_look) for c in candidates]
     closest = {}
-    level = {"confirmation": ALPHA, "race": design.per_look}  # each item judged as its run judged it
     for g in goals:
         # a point whose length rests on too many capped games is closest only when every point is such
         best = min(pool, key=lambda item: (bool(g.capped_reason(item[1].get(g.metric), options.max_capped)),
                                            g.shortfall(item[1].get(g.metric))))
         closest[g.text] = {"values": best[0], "metric": best[1].get(g.metric), "from": best[2],
                            "status": g.status(best[1].get(g.metric), max_capped=options.max_capped,
-                                              margin=_margin(g, options.difference), alpha=level[best[2]]),
+                                              margin=_margin(g, options.difference),
+                                              alpha=best[3] if g.tested(options.difference) else ALPHA),
                            "why": g.capped_reason(best[1].get(g.metric), options.max_capped)}
     return {"game": definition.game.id, "name": definition.game.name,
             "base": getattr(definition, "variant", "baseline"), "players": n, "agent": options.agent,
@@ -448,6 +509,8 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
             "race": [{"values": c.point.values, "games": c.point.games, "goals": c.statuses,
                       "dropped": c.dropped_at is not None} for c in candidates],
             "confirmation": confirmation, "meeting": [c["values"] for c in meeting], "closest": closest,
+            "confirmation_design": {"finalists": len(confirmed), "method": "holm", "alpha": ALPHA,
+                                    "levels": [round(a, 6) for a in holm_levels(len(confirmed))]},
             "confirmation_games": confirm_games,
             "budget": _budget_data(budget, stop.get("cut", ""), stop.get("at"))}
 
@@ -500,6 +563,26 @@ def design_line(design: dict) -> str:
     looks = design["looks"]
     return say_plural("tune.design", len(looks), looks=listed(count(g) for g in looks), k=len(looks),
                       per_look=share(design["alpha_per_look"]), alpha=share(design["alpha"]))
+
+
+def holm_words(design: dict | None) -> str:
+    """How the confirmation judged several finalists together (Holm's step-down), in the language
+    being written; "" for one finalist or none.
+
+    >>> holm_words({"finalists": 3, "method": "holm", "alpha": 0.05, "levels": [0.016667, 0.025, 0.05]})
+    "; each goal judged at 1.67%, 2.5% and 5% in turn (Holm's step-down over the 3 candidates: 5% / 3 first), so that any of them is wrongly said to meet every goal at most 5% of the time"
+    """
+    from boardlab.analysis.report.wording import listed, number, say
+    from boardlab.layouts.terms import term
+
+    if not design or design["finalists"] < 2:
+        return ""
+
+    def share(x: float) -> str:
+        return term("report.percent", n=number(round(x * 100, 2), "g"))
+
+    return say("tune.holm", levels=listed(share(a) for a in design["levels"]), k=design["finalists"],
+               alpha=share(design["alpha"]))
 
 
 def variant_text(result: dict, values: dict[str, Any], extends: str) -> str:
@@ -581,7 +664,7 @@ def tune_text(result: dict) -> str:
         lines.append(design_line(result["design"]))
     lines.append(say_plural("tune.confirmation", len(result["confirmation"]), k=len(result["confirmation"]),
                             games=count(result.get("confirmation_games", result["games"])),
-                            seed=result["confirmation_seed"]))
+                            seed=result["confirmation_seed"]) + holm_words(result.get("confirmation_design")))
     if result.get("budget"):
         lines.append(budget_line(result["budget"]))
     if "minutes" in metrics and result.get("pace"):

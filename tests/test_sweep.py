@@ -618,3 +618,57 @@ def test_a_points_median_from_its_histograms_is_the_median_interval_of_its_lengt
         tally.finished.counts.update(finished)
         tally.stopped.counts.update(stopped)
         assert close(tally.median(), median_interval(finished, stopped)), trial
+
+
+# -- the confirmation of several finalists: Holm's step-down -----------------------------------------
+
+@pytest.mark.parametrize("p_values", [(0.01, 0.02, 0.06), (0.01, 0.03, 0.04), (0.03, 0.001, 0.02), (0.2, 0.3, 0.04)])
+def test_the_confirmation_judges_its_finalists_by_holm_as_computed_by_hand(p_values):
+    """Three finalists, one goal `length<=5`, each length's normal 95% interval built so that its
+    one-sided test of the goal has the two-sided p-value given (met at the level a exactly when
+    p <= a); Holm's procedure done here by the book (sorted p-values against 5% / 3, 5% / 2, 5%,
+    stopping at the first that fails) says which are confirmed, and `confirm` agrees; judging each
+    at 5% alone would confirm every p below 5%."""
+    from statistics import NormalDist
+
+    from boardlab.analysis.report.metrics import Z95
+    from boardlab.analysis.sweep import Point
+    from boardlab.analysis.tune import confirm
+
+    se = 0.1
+    points = []
+    for i, p in enumerate(p_values):
+        value = 5 - NormalDist().inv_cdf(1 - p / 2) * se  # the upper end at level p lands on 5
+        points.append(Point({"k": i}, metrics={"length": {"value": value, "ci95": [value - Z95 * se,
+                                                                                    value + Z95 * se]}}))
+    by_the_book = set()
+    for step, i in enumerate(sorted(range(3), key=lambda i: p_values[i])):
+        if p_values[i] > 0.05 / (3 - step):
+            break
+        by_the_book.add(i)
+    judged = confirm(points, [parse_goal("length<=5")])
+    assert {i for i, (statuses, _) in enumerate(judged) if statuses["length<=5"] == "met"} == by_the_book
+    assert {i for i, p in enumerate(p_values) if p <= 0.05} >= by_the_book
+    expected = {(0.01, 0.02, 0.06): {0, 1}, (0.01, 0.03, 0.04): {0}, (0.03, 0.001, 0.02): {0, 1, 2},
+                (0.2, 0.3, 0.04): set()}[p_values]  # by hand, from the p-values above
+    assert by_the_book == expected
+    # Bonferroni (5% / 3 for all) would confirm only p <= 1.67%: fewer whenever Holm steps on
+    assert {i for i, p in enumerate(p_values) if p <= 0.05 / 3} <= by_the_book
+
+
+def test_a_tunes_confirmation_states_holm_over_its_finalists(pile, tmp_path):
+    d = load(pile)
+    axes = [parse_axis(pile, d, "rules.start=3..5"), parse_axis(pile, d, "rules.take_max=1")]
+    goals = [parse_goal("length<=9")]
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        result = tune(pile, d, axes, goals, store, TuneOptions(players=2, agent="random", first_games=40, games=40,
+                                                               workers=1, progress=False))
+    assert result["confirmation_design"] == {"finalists": 3, "method": "holm", "alpha": 0.05,
+                                             "levels": [0.016667, 0.025, 0.05]}
+    # every game of a pile of start + 1 taken one by one lasts start + 1 turns: each interval a point
+    # below 9, met at any level, all three at the first step
+    assert [c["alpha"] for c in result["confirmation"]] == [0.016667] * 3
+    assert result["meeting"] == [{"rules.start": s, "rules.take_max": 1} for s in (5, 4, 3)]  # nearest the written 10
+    assert [c["metrics"]["length"]["ci95"] for c in result["confirmation"]] == [[6, 6], [5, 5], [4, 4]]
+    assert "each goal judged at 1.67%, 2.5% and 5% in turn (Holm's step-down over the 3 candidates" in \
+        tune_text(result)
