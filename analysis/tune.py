@@ -495,7 +495,8 @@ def tune(base: str, definition: GameDefinition, axes: Sequence[Axis], goals: Seq
         closest[g.text] = {"values": best[0], "metric": best[1].get(g.metric), "from": best[2],
                            "status": g.status(best[1].get(g.metric), max_capped=options.max_capped,
                                               margin=_margin(g, options.difference),
-                                              alpha=best[3] if g.tested(options.difference) else ALPHA),
+                                              alpha=best[3] if best[2] == "race" or g.tested(options.difference)
+                                              else ALPHA),  # as `confirm` judges a goal that is no test
                            "why": g.capped_reason(best[1].get(g.metric), options.max_capped)}
     return {"game": definition.game.id, "name": definition.game.name,
             "base": getattr(definition, "variant", "baseline"), "players": n, "agent": options.agent,
