@@ -182,7 +182,8 @@ class Budget:
         granted = []
         for a, scale in zip(asks, scales):
             stored = min(a.stored, a.wanted)
-            games = a.wanted if scale >= 1.0 else stored + int((a.wanted - stored) * scale)
+            # an exact fit is a fit: 1.9999999 games of float dust (0.6 s / 3 at 0.1 s a game) is 2
+            games = a.wanted if scale >= 1.0 else stored + int((a.wanted - stored) * scale + 1e-6)
             games = a.wanted if games >= a.wanted else games // a.step * a.step
             if games < min(a.least, a.wanted):
                 games = min(a.least, a.wanted) if a.required else 0

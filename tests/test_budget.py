@@ -132,3 +132,12 @@ def test_a_kind_withdrawn_holds_no_cpu_back_and_one_never_asked_still_does():
     assert gone.allowance("skill") == 40.0  # 2 of 3 shares
     assert gone.allowance("levels") == 60.0  # all that is free: no kind waits
     assert gone.bought()["phases"] == [] and gone.free() == 60.0  # withdrawing reserves and spends nothing
+
+
+@pytest.mark.parametrize("share_cost", [False, True])
+def test_an_exact_fit_is_not_cut_a_game_short_by_float_dust(share_cost):
+    # three asks of 10 games at 0.1 s, and 0.6 s: 2 games each exactly
+    # (0.6 / 3 / 0.1 is 1.9999999999999996 in floats, and int() of it is 1)
+    asks = [Ask(str(i), 0.1, 10) for i in range(3)]
+    assert Budget(0.6 / 60, clock=Clock()).fit("levels", asks, share_cost=share_cost) == [2, 2, 2]
+    assert Budget(0.59 / 60, clock=Clock()).fit("levels", asks, share_cost=share_cost) == [1, 1, 1]

@@ -96,8 +96,9 @@ def bought_words(data: dict) -> str:
             item = say("budget.item", games=count(most), players=n) if len(group) == 1 else \
                 say("budget.items", k=len(group), games=count(most), players=n)
             detectable = [p["detectable"] for p in group if "detectable" in p]
-            if detectable:
-                item += say("budget.power", points=unsigned_points(max(detectable)))
+            if detectable:  # several sets: the power of the smallest (the largest difference it needs)
+                item += say("budget.power" if len(group) == 1 else "budget.power_least",
+                            points=unsigned_points(max(detectable)))
             items.append(item)
         if items:
             parts.append(say(f"budget.phase.{phase}") + ": " + listed(items))
