@@ -215,3 +215,88 @@ def optimal_share(game: Game, agent_factory: AgentFactory, games: int, seed: int
             state.apply(move)
     return {"games": games, "decisions": decisions, "optimal": optimal,
             "share": round(optimal / decisions, 6) if decisions else None}
+
+
+#: the derive_seed stream of the endgame sample (`endgame_share`): its cheap games, then each
+#: sampled decision's agent (a stream apart from `optimal_share`'s 17)
+ENDGAME_STREAM = 23
+#: the most positions one endgame position's search may visit (beyond: the walk back stops)
+ENDGAME_LIMIT = 20_000
+#: the most plies before a sampled game's end a decision is taken from
+ENDGAME_PLIES = 12
+
+
+def endgame_share(game: Game, agent_factory: AgentFactory, positions: int, seed: int,
+                  plies: int = ENDGAME_PLIES, limit: int = ENDGAME_LIMIT, detail: bool = False) -> dict:
+    """How often an agent plays a perfect move in the endgames of a game too large to solve
+    from its start (two players).
+
+    Cheap games are played with random moves (game i from `derive_seed(seed, ENDGAME_STREAM, i)`)
+    and each game's positions are kept; walking back from its end, every decision point at most
+    `plies` plies before the end is solved exactly within `limit` positions (`Solver`), and the
+    walk back stops at the first one that is not (`TooLarge`: too many positions, or a chance
+    node whose outcomes cannot be listed: such a state is not sampled).  At a decision that
+    matters (some legal move loses value) the agent (a new one from `agent_factory`, its moves
+    drawn from `derive_seed(seed, ENDGAME_STREAM, i, k)` for the k-th decision of game i) chooses,
+    and whether its move is optimal is counted.  Games are played until `positions` decisions that
+    matter are sampled (or 50 games per position asked without one: the game then has none).
+
+    Returns {"positions": decisions that matter sampled, "optimal": how many the agent played
+    optimally, "share", "random_share": the chance that a uniformly random legal move is optimal,
+    averaged over those decisions (what a random player would score), "plies": [fewest, most] plies
+    before their game's end, "limit", "games": cheap games played, "solved": decision points solved
+    (those that matter and those where every move is as good)}; with `detail`, also "samples": one
+    (state, legal moves, optimal moves, move chosen) per decision that matters.
+
+    :raises BoardlabError: with more than two players (perfect play is then not unique: a player
+        who cannot win may still choose who does).
+    """
+    from boardlab.analysis.runner import derive_seed
+
+    if game.players != 2:
+        raise BoardlabError(f"endgame play is measured for two players only (with {game.players}, perfect play "
+                            "is not unique: a player who cannot win may still choose who does)")
+    solver = Solver(limit)
+    samples: list[tuple[State, list, list, Hashable]] = []
+    optimal = solved = games = 0
+    random_share = Fraction(0)
+    left: list[int] = []
+    while len(samples) < positions and games < 50 * max(positions, 1):
+        rng = random.Random(derive_seed(seed, ENDGAME_STREAM, games))
+        state = game.new_initial_state()
+        kept: list[State] = []  # the decision points of this game, in order
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            kept.append(state.clone())
+            state.apply(state.random_move(rng))
+        end = len(kept)
+        for index in range(end - 1, max(end - plies, 0) - 1, -1):
+            if len(samples) >= positions:
+                break
+            position = kept[index]
+            moves = list(position.legal_moves())
+            if len(moves) == 1:
+                continue
+            try:
+                good = optimal_moves(solver, position)
+            except TooLarge:
+                break
+            solved += 1
+            if len(good) == len(moves):
+                continue  # every move is as good: a decision that does not matter
+            agent = agent_factory(game)
+            move = agent.choose(position.clone(), random.Random(derive_seed(seed, ENDGAME_STREAM, games, len(samples))))
+            optimal += move in good
+            random_share += Fraction(len(good), len(moves))
+            left.append(end - index)
+            samples.append((position, moves, good, move))
+        games += 1
+    count = len(samples)
+    out: dict = {"positions": count, "optimal": optimal, "share": round(optimal / count, 6) if count else None,
+                 "random_share": round(float(random_share / count), 6) if count else None,
+                 "plies": [min(left), max(left)] if left else None, "limit": limit, "games": games, "solved": solved}
+    if detail:
+        out["samples"] = samples
+    return out
