@@ -227,19 +227,24 @@ ENDGAME_PLIES = 12
 
 
 def endgame_share(game: Game, agent_factory: AgentFactory, positions: int, seed: int,
-                  plies: int = ENDGAME_PLIES, limit: int = ENDGAME_LIMIT, detail: bool = False) -> dict:
+                  plies: int = ENDGAME_PLIES, limit: int = ENDGAME_LIMIT, detail: bool = False,
+                  player: AgentFactory | None = None) -> dict:
     """How often an agent plays a perfect move in the endgames of a game too large to solve
     from its start (two players).
 
-    Cheap games are played with random moves (game i from `derive_seed(seed, ENDGAME_STREAM, i)`)
-    and each game's positions are kept; walking back from its end, every decision point at most
+    Cheap games are played by `player` in both seats (None: random moves; a game whose random
+    games run to the turn cap passes a greedy player), game i from `derive_seed(seed,
+    ENDGAME_STREAM, i)`, and each game's positions are kept.  A game stopped at its turn cap gives
+    no endgame (its last positions are decided by the cap); in a game that ended by the rules,
+    walking back from its end, every decision point at most
     `plies` plies before the end is solved exactly within `limit` positions (`Solver`), and the
     walk back stops at the first one that is not (`TooLarge`: too many positions, or a chance
     node whose outcomes cannot be listed: such a state is not sampled).  At a decision that
     matters (some legal move loses value) the agent (a new one from `agent_factory`, its moves
     drawn from `derive_seed(seed, ENDGAME_STREAM, i, k)` for the k-th decision of game i) chooses,
     and whether its move is optimal is counted.  Games are played until `positions` decisions that
-    matter are sampled (or 50 games per position asked without one: the game then has none).
+    matter are sampled (or 50 games per position asked have been played: a game whose cheap games
+    give none, e.g. all stopped at the cap, then has `positions` 0).
 
     Returns {"positions": decisions that matter sampled, "optimal": how many the agent played
     optimally, "share", "random_share": the chance that a uniformly random legal move is optimal,
@@ -265,12 +270,15 @@ def endgame_share(game: Game, agent_factory: AgentFactory, positions: int, seed:
         rng = random.Random(derive_seed(seed, ENDGAME_STREAM, games))
         state = game.new_initial_state()
         kept: list[State] = []  # the decision points of this game, in order
+        players = [player(game) for _ in range(2)] if player is not None else None
         while not state.is_terminal():
             if state.current_player() == CHANCE:
                 state.apply(state.sample_chance(rng))
                 continue
             kept.append(state.clone())
-            state.apply(state.random_move(rng))
+            state.apply(state.random_move(rng) if players is None else players[state.current_player()].choose(state, rng))
+        if state.is_unfinished():
+            kept = []  # stopped at the cap: no endgame
         end = len(kept)
         for index in range(end - 1, max(end - plies, 0) - 1, -1):
             if len(samples) >= positions:

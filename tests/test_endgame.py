@@ -96,8 +96,8 @@ def minimax(state) -> Fraction:
 
 def test_plain_minimax_agrees_with_the_solver_on_blockd_endgames():
     game = engines.make_game(load("blockd"), 2)
-    result = endgame_share(game, lambda g: RandomAgent(), 8, seed=11, plies=6, limit=3_000, detail=True)
-    assert result["positions"] == 8
+    result = endgame_share(game, lambda g: RandomAgent(), 6, seed=11, plies=6, limit=1_000, detail=True)
+    assert result["positions"] == 6 and result["plies"][1] > 2  # not only last moves
     for state, moves, good, _ in result["samples"]:
         seat = state.current_player()
         sign = 1 if seat == 0 else -1
@@ -110,3 +110,12 @@ def test_plain_minimax_agrees_with_the_solver_on_blockd_endgames():
         assert good == [m for m, v in scored if v == best]
         values = Solver().values(state)
         assert values[0] - values[1] == sign * best
+
+
+def test_games_stopped_at_the_cap_give_no_endgame(toygame):
+    """Two turns never empty a pile of 11 or more: every cheap game stops at the cap."""
+    definition = load_with("toygame", {("rules", "die_faces"): [1, 2, 3, 4], ("rules", "take_max"): 3,
+                                       ("rules", "start"): 10, ("rules", "max_turns"): 2})
+    result = endgame_share(engines.make_game(definition, 2), lambda g: RandomAgent(), 3, seed=1)
+    assert result["positions"] == 0 and result["games"] == 150 and result["share"] is None
+    assert endgame_share(pile_game(), lambda g: RandomAgent(), 3, seed=1)["positions"] == 3
