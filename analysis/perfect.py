@@ -223,7 +223,7 @@ ENDGAME_STREAM = 23
 #: the most positions one endgame position's search may visit (beyond: the walk back stops); on
 #: Blockd (2 players, seed 1) 2,000 reaches as far back as 20,000 (100 decisions 1 to 8 plies from
 #: the end either way; 309 cheap games against 273) for about 30 CPU s against 240 (a shared machine;
-#: nearly all of it the solver.s: mcts-1024.s
+#: nearly all of it the solver's: mcts-1024's
 #: own moves there take 0.14 s for 30 decisions)
 ENDGAME_LIMIT = 2_000
 #: the most plies before a sampled game's end a decision is taken from
