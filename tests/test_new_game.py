@@ -1,4 +1,4 @@
-"""`boardlab new-game`: the skeleton works as written.  A sixth game is made in a temporary
+"""`boardlab new-game`: the skeleton works as written.  A new game is made in a temporary
 folder, registered through the `boardlab.games` entry point as a designer's package would be,
 and the conformance suite (tests/test_conformance.py, unchanged) and the commands run on it."""
 
@@ -19,7 +19,9 @@ from boardlab.cli import main
 import boardlab.layouts.registry as registry
 
 ROOT = Path(__file__).resolve().parent.parent
-NAME = "sixth"
+#: the new game's id: the first of these words no registered game has (a game the designer added,
+#: `boardlab new-game tandem` say, takes none of the names the tests write)
+NAME = next(word for word in ("sixth", "seventh", "eighth", "ninth", "tenth") if word not in registry.game_ids())
 
 
 #: the rules of Nim (a pile of `rules.track` stones; take 1 to `rules.step`; whoever takes the
@@ -187,7 +189,7 @@ def test_in_the_source_tree_it_is_one_folder_in_games_that_registers_itself(tmp_
     assert (entry.id, entry.definition, entry.engine, entry.print, entry.definition_file) == \
         (NAME, f"boardlab.games.{NAME}.definition", f"boardlab.games.{NAME}.engine",
          f"boardlab.games.{NAME}.printing", f"{NAME}.toml")
-    assert "from boardlab.games.sixth" not in (folder / "engine.py").read_text()  # imports boardlab only
+    assert f"from boardlab.games.{NAME}" not in (folder / "engine.py").read_text()  # imports boardlab only
 
 
 def test_a_game_in_games_is_found_by_every_command_with_no_other_file_changed(tmp_path):
@@ -338,7 +340,7 @@ def test_a_write_that_fails_half_way_leaves_nothing(fail_at, tmp_path, monkeypat
             written.append(path)
             real(path, data)
         monkeypatch.setattr(newgame, "write_synced", full_disk)
-    assert main(["new-game", "tandem"]) == 2
+    assert main(["new-game", NAME]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ("No space left" in err or "Permission denied" in err), err
     assert list((tmp_path / "games").iterdir()) == []
