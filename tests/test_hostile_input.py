@@ -318,15 +318,18 @@ def wait_for_import(pid: int, library: str, limit: float = 10.0) -> None:
 
 
 def as_a_terminal_starts_it() -> None:
-    """In the child before exec: Ctrl-C and Ctrl-\\ back to their default actions.
+    """In the child before exec: Ctrl-C, Ctrl-\\ and hang-up back to their default actions.
 
     A shell without job control starts a background command (`make test &`, a CI runner's
-    step) with SIGINT and SIGQUIT ignored, the command's children inherit that, and Python keeps
-    an inherited SIG_IGN: the command would rightly ignore the Ctrl-C this test sends.  A
-    terminal's foreground job has them at their defaults, which is the case under test.
+    step) with SIGINT and SIGQUIT ignored, `nohup make test` starts it with SIGHUP ignored, the
+    command's children inherit that, and Python keeps an inherited SIG_IGN: the command would
+    rightly ignore the Ctrl-C or SIGHUP this test sends (a fresh clone's `nohup ... make test &`
+    saw a SIGHUP'd 50-million-game simulate run on past the 90 s limit, and a SIGINT a process
+    sent itself change nothing).  A terminal's foreground job has them at their defaults, which
+    is the case under test.
     """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+    for number in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
 
 
 #: seconds a command may take to stop in `make test`: "within a second" is what the user is promised
@@ -1056,7 +1059,9 @@ def test_a_stop_raised_where_python_can_only_report_it_is_not_printed():
             "    stopping.reraise_swallowed()\n"
             "except KeyboardInterrupt as interrupt:\n"
             "    sys.exit(stopping.end(interrupt))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG)
+    # started as a terminal starts a command: under `make test &` its SIGINT would be ignored
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG,
+                          preexec_fn=as_a_terminal_starts_it)
     assert done.returncode == 130
     assert "Stopped" not in done.stderr and "still reported" in done.stderr
     assert done.stderr.endswith("boardlab: interrupted\n")
