@@ -324,11 +324,29 @@ def _tables(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
+def definition_sources(game_id: str) -> tuple[str, str]:
+    """(the TOML definition, the schema module) of a game, as paths in boardlab's source tree (or in
+    the game's own package), from its registry entry.
+
+    >>> definition_sources("blockd")
+    ('layouts/blockd.toml', 'layouts/blockd.py')
+    """
+    from pathlib import PurePosixPath
+
+    from boardlab.layouts.registry import game_entry
+
+    entry = game_entry(game_id)
+    schema = PurePosixPath(*entry.definition.removeprefix("boardlab.").split(".")).with_suffix(".py")
+    toml = f"layouts/{game_id}.toml" if entry.definition_file is None else str(schema.parent / entry.definition_file)
+    return toml, str(schema)
+
+
 def definition_page(game_id: str) -> str:
     """The Markdown reference page of a game's definition keys."""
     from boardlab.layouts import load
 
     d = load(game_id)
+    toml, schema = definition_sources(game_id)
     rows = []
     for key in definition_keys(game_id):
         default = "required" if key.default is None else f"`{key.default}`"
@@ -340,8 +358,8 @@ def definition_page(game_id: str) -> str:
     return "\n".join([
         f"# {d.game.name} definition keys",
         "",
-        f"Every key of a {d.game.name} definition (`layouts/{game_id}.toml` and the variants that extend it), "
-        f"generated from the schema in `layouts/{game_id}.py` and `layouts/common.py`, with the value "
+        f"Every key of a {d.game.name} definition (`{toml}` and the variants that extend it), "
+        f"generated from the schema in `{schema}` and `layouts/common.py`, with the value "
         f"{d.game.name}'s own definition gives it. "
         "A key without a default is required; a variant states only the keys it changes. "
         f"`{ANY_NAME}` stands for a name you choose (a colour's, say); `[]` marks a list of tables "

@@ -174,6 +174,18 @@ def test_no_page_points_outside_the_repository():
 
 # -- the generated reference ----------------------------------------------------------------------
 
+def test_each_definition_page_names_its_games_own_files():
+    """The page of a game in layouts/ or in games/ (`boardlab new-game`) names the TOML file and the
+    schema module that are there in the source tree."""
+    from boardlab.layouts import game_ids
+    from boardlab.reference import definition_page, definition_sources
+
+    for game_id in game_ids("definition"):
+        toml, schema = definition_sources(game_id)
+        assert (ROOT / toml).is_file() and (ROOT / schema).is_file(), (game_id, toml, schema)
+        assert f"(`{toml}` and the variants" in definition_page(game_id)
+
+
 def test_every_definition_key_has_its_sentence():
     from boardlab.layouts import game_ids
     from boardlab.reference import definition_keys
