@@ -519,7 +519,10 @@ function schedule() {
 }
 
 async function step() {
-  if (busy || !game || game.over) return;
+  if (!game || game.over) return;
+  // a request in flight (a move, a new game, a refresh's show): look again after it, never drop the step,
+  // else an agents' game stops until something else moves it (the poll only redraws a game that changed)
+  if (busy) { timer = setTimeout(schedule, 100); return; }
   setBusy(true);
   try { show(await api("POST", `/api/games/${game.id}/step`, {ply: game.ply})); }
   catch (err) { failed(err); }
