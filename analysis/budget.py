@@ -16,8 +16,9 @@ the next player count) may take the larger of what is left of its allowance and 
 CPU free now together with what its own earlier asks were granted, less those grants: CPU that the
 kinds before it left unspent (a phase that played for less than its estimate, a phase that wanted
 less than its share) flows on to the asks after it, the kinds not asked yet keep their proportion
-of it, and a kind that asks round after round never takes more than its share of the whole.  Several phases of one kind sized together (`fit`) are
-scaled by one factor, so each keeps its proportion.
+of it, and a kind that asks round after round never takes more than its share of the whole.
+Several phases of one kind sized together (`fit`) are scaled by one factor, so each keeps its
+proportion.
 
 The CPU counted is this process's and that of its local workers that have ended (`cpu_seconds`);
 games already in the results store cost nothing and are not asked for.  Granted estimates are
