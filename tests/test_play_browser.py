@@ -678,3 +678,37 @@ def test_the_ais_view_toggled_with_the_keyboard_and_read_in_spanish(browser, ser
             assert move["played_text"] in line and move["best_text"] in line and line.startswith("Jugada ")
     finally:
         page.close()
+
+
+def test_a_new_game_asked_for_while_a_step_is_out_drops_the_old_reply(browser):
+    """"New game" clicked while an agent's step of the old game is still on its way: the step's
+    reply, when it comes, is dropped (the page stays on the new game, which plays on to its end),
+    and the old game is not stepped again.  The step is held by the test until the new game shows, so
+    the new game's own first step comes while a request is out: it must be tried again, not dropped."""
+    server = Server(GAMES[0], agents="random,random")
+    page = browser.new_page()
+    held: list = []
+    page.route("**/api/games/*/step", lambda route: held.append(route) if not held else route.continue_())
+    try:
+        page.goto(server.url)
+        for _ in range(WAIT_MS // 25):  # ends as soon as the first game's first step is out
+            if held:
+                break
+            page.wait_for_timeout(25)
+        assert held, "the page never stepped its agents' game"
+        old_id, old_token = page.evaluate("location.hash.slice(1)").split(":")
+        asked = held[0].request.post_data_json["ply"]
+        page.fill("#delay", "0")
+        page.click("#new")
+        page.wait_for_function(f"() => location.hash.length > 1 && !location.hash.startsWith('#{old_id}:')")
+        new_id = page.evaluate("location.hash.slice(1)").split(":")[0]
+        held[0].continue_()
+        page.wait_for_function("() => document.body.dataset.over === '1' && document.body.dataset.busy !== '1'",
+                               polling=25)
+        assert page.evaluate("location.hash.slice(1)").split(":")[0] == new_id
+        old = server.get(f"/api/games/{old_id}", token=old_token)
+        assert old["ply"] == asked + 1 and not old["over"]  # the held step alone moved it
+        assert server.get(f"/api/games/{new_id}", token=page.evaluate("location.hash.slice(1)").split(":")[1])["over"]
+    finally:
+        page.close()
+        server.stop()

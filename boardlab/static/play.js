@@ -3,6 +3,11 @@
 "use strict";
 const SVGNS = "http://www.w3.org/2000/svg";
 let setup = null, game = null, clicks = [], busy = false, timer = null;
+// requests in flight (busy while any is): a new game may start while another page's request is out
+let inflight = 0;
+// the game this page asked for last: a reply that comes after "New game" was asked for again is for an
+// old game and is dropped (else the page flips back to it, and two games step in turn)
+let generation = 0;
 // this page's token for the game (the host's or a seat's: see play_server.py); the hash holds "ID:TOKEN"
 let token = "";
 // the seat whose hand this screen last showed (hot seat: a new one is shown after a "pass to" screen)
@@ -474,8 +479,9 @@ function show(data) {
 async function refresh() {
   if (busy || !game || replay) return;
   let data;
+  const mine = generation;
   try { data = await api("GET", `/api/games/${game.id}`); } catch (err) { if (!(err instanceof Offline)) failed(err); return; }
-  if (busy) return;
+  if (busy || mine !== generation) return;
   if (data.ply !== game.ply || data.over !== game.over) show(data);
   else { game.seats = data.seats; drawLobby(); }
 }
@@ -498,14 +504,21 @@ function clicked(key) {
 }
 
 function setBusy(value) {
-  busy = value;
-  document.body.dataset.busy = value ? "1" : "0";
+  inflight = Math.max(0, inflight + (value ? 1 : -1));
+  busy = inflight > 0;
+  document.body.dataset.busy = busy ? "1" : "0";
+}
+
+// show a reply only if no new game was asked for since the request `mine` went out
+function showIf(mine, data) {
+  if (mine === generation) show(data);
 }
 
 async function play(index) {
   if (busy) return;
   setBusy(true);
-  try { show(await api("POST", `/api/games/${game.id}/move`, {ply: game.ply, index})); }
+  const mine = generation;
+  try { showIf(mine, await api("POST", `/api/games/${game.id}/move`, {ply: game.ply, index})); }
   catch (err) { failed(err); }
   finally { setBusy(false); }
 }
@@ -524,7 +537,8 @@ async function step() {
   // else an agents' game stops until something else moves it (the poll only redraws a game that changed)
   if (busy) { timer = setTimeout(schedule, 100); return; }
   setBusy(true);
-  try { show(await api("POST", `/api/games/${game.id}/step`, {ply: game.ply})); }
+  const mine = generation;
+  try { showIf(mine, await api("POST", `/api/games/${game.id}/step`, {ply: game.ply})); }
   catch (err) { failed(err); }
   finally { setBusy(false); }
 }
@@ -552,11 +566,13 @@ function seatInputs() {
 async function newGame() {
   if (timer) clearTimeout(timer);
   const seats = [...document.querySelectorAll("input.seat")].map((i) => i.value.trim());
+  timer = null;
+  const mine = ++generation;  // a reply to anything asked before this is dropped
   setBusy(true);
   token = "";
   shownSeat = null;
   try {
-    show(await api("POST", "/api/games", {seed: Number($("seed").value), players: Number($("players").value), seats}));
+    showIf(mine, await api("POST", "/api/games", {seed: Number($("seed").value), players: Number($("players").value), seats}));
   } catch (err) { failed(err); }
   finally { setBusy(false); }
 }
@@ -591,7 +607,8 @@ async function start() {
   $("undo").addEventListener("click", async () => {
     if (busy) return;
     setBusy(true);
-    try { show(await api("POST", `/api/games/${game.id}/undo`, {})); } catch (err) { failed(err); } finally { setBusy(false); }
+    const mine = generation;
+    try { showIf(mine, await api("POST", `/api/games/${game.id}/undo`, {})); } catch (err) { failed(err); } finally { setBusy(false); }
   });
   $("step").addEventListener("click", step);
   $("file").addEventListener("click", fileGame);
