@@ -170,3 +170,23 @@ def test_a_search_the_budget_cannot_pay_for_is_left_out_and_named(pile, tmp_path
     assert [p["games"] for p in bought["phases"]] == [0, 0]
     assert numeric["keys"] == [] and numeric["left_out"] == ["rules.start", "rules.take_max"]
     assert [x["detail"] for x in bought["left_out"]] == ["rules.start", "rules.take_max"]
+
+
+@pytest.mark.parametrize("game", ["blockd", "sixbysix", "links", "deblockle"])
+def test_could_search_is_true_wherever_a_committed_report_searched(game):
+    """`could_search` (asked before the levels play, from the model agent's games alone) is true for
+    every committed report whose verdict searched a number (a player count with "numeric"), and
+    false for Blockd (no number in its rules) and wherever no model-agent figure misses a goal; the
+    reports' figures are their own, read from the JSON."""
+    import json
+    from pathlib import Path
+
+    from boardlab.analysis.report.remedy import could_search
+    from boardlab.layouts import load
+
+    data = json.loads((Path(__file__).parent.parent / "reports" / f"{game}.json").read_text())["data"]
+    searched = any("numeric" in d for d in data["by_players"].values())
+    possible = could_search(load(game), data["by_players"])
+    assert possible or not searched
+    if game == "blockd":  # no number in its rules: nothing to search, whatever its games
+        assert not possible

@@ -23,7 +23,7 @@ from boardlab.analysis.report import sections, your_playtests
 from boardlab.analysis.report.document import preformatted, section, table, text
 from boardlab.analysis.report.findings import findings, select_findings
 from boardlab.analysis.report.glossary import glossary
-from boardlab.analysis.report.remedy import numeric_remedies
+from boardlab.analysis.report.remedy import could_search, numeric_remedies
 from boardlab.analysis.report.verdict import verdict, verdict_blocks
 from boardlab.analysis.report.wording import agent_label, games as count, listed, measured_words, number, say, word
 from boardlab.analysis.report.jobs import Job, play_jobs, stored_seconds
@@ -172,9 +172,14 @@ def build_report(definition: GameDefinition, store: ResultStore, options: Report
     traces, effects = _skill(definition, counts, options, store, budget)
     unit = engines.make_game(definition, counts[0]).length_unit
     baselines = {n: by_job[id(jobs_n[0])] for n, jobs_n in _by_count(jobs).items()}
+    difference = sections.designer_difference(definition)
+    if budget.limited and not could_search(definition, {n: {
+            "seats": sections.seats_data(baselines[n], n, difference),
+            "length": sections.length_data(baselines[n], definition, unit, n),
+            "thresholds": sections.thresholds(definition)} for n in counts}):
+        budget.withdraw("remedies")  # no number to search, or no problem it could cure: its share goes to the levels
     level_outcomes, level_seconds = _levels(definition, counts, options, store, traces, agent, baselines, budget)
 
-    difference = sections.designer_difference(definition)
     rule_name = rule_namer(definition, language())
     data: dict = {"by_players": {}, "designer_difference": difference}
     observed_by = {}

@@ -246,6 +246,32 @@ def numeric_remedies(definition: GameDefinition, by_players: dict, store: Result
         budget.settle()
 
 
+def could_search(definition: Any, by_players: dict) -> bool:
+    """Whether `numeric_remedies` could search anything, known before the player levels play:
+    the rules hold a number to search (`numeric_keys`) and, at some player count, the model agent's
+    games (`d` holds their "seats", "length" and "thresholds") miss a goal a problem could set
+    (`goal_for`: the table time, seat 1's share, capped games, draws).  A search needs both (the
+    model agent's games must miss the worst problem's goal, `_off_target`), so when this is false
+    no search runs and the report's budget gives the remedies' share to the levels instead of
+    holding it back.
+    """
+    from boardlab.analysis import engines
+
+    if not by_players:
+        return False
+    unit = engines.make_game(definition, int(next(iter(by_players)))).length_unit
+    if not numeric_keys(definition, unit):
+        return False
+    for count, d in by_players.items():
+        n = int(count)
+        problems = [{"kind": "seats", "metric": "seat_1_share"}, {"kind": "capped"}, {"kind": "draws"}]
+        if "table_minutes" in d["length"] and d["length"].get("stated_minutes") is not None:
+            problems.append({"kind": "length"})
+        if any(goal is not None and _off_target(goal, d, n) for goal in (goal_for(p, d, n) for p in problems)):
+            return True
+    return False
+
+
 def _off_target(goal: Goal, d: dict, players: int) -> bool:
     """Whether the games of the written rules with the model agent in every seat (the agent the
     race plays) miss `goal` too: a problem found for skilled players only is not searched with
