@@ -5,7 +5,8 @@ The report's phases and their shares of the budget (`SHARES`): self-play at ever
 the decisions' move-by-move games, the rule alternatives, the skill trace's steps, restricted
 play's elements, the player levels, and the verdict's search of the numbers in the rules
 (`remedy.numeric_remedies`: each key's search sized from its upper-bound cost, `remedy.search_cost`;
-a key that cannot afford `remedy.FIRST_GAMES` games a value is not searched, and named).  Self-play, the decisions and the player levels are required
+a key that cannot afford `remedy.FIRST_GAMES` games a value is not searched, and named; when no
+search could run, `remedy.could_search`, its share is withdrawn before the levels ask).  Self-play, the decisions and the player levels are required
 (each plays at least one rotation of the seats past the budget: a report without them is no
 report); rule alternatives play at most half the self-play games they are paired with; a skill
 step or a restricted element that does not fit is left out and named.
