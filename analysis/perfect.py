@@ -232,7 +232,7 @@ ENDGAME_PLIES = 12
 
 def endgame_share(game: Game, agent_factory: AgentFactory, positions: int, seed: int,
                   plies: int = ENDGAME_PLIES, limit: int = ENDGAME_LIMIT, detail: bool = False,
-                  player: AgentFactory | None = None) -> dict:
+                  player: AgentFactory | None = None, most_games: int | None = None) -> dict:
     """How often an agent plays a perfect move in the endgames of a game too large to solve
     from its start (two players).
 
@@ -247,8 +247,10 @@ def endgame_share(game: Game, agent_factory: AgentFactory, positions: int, seed:
     matters (some legal move loses value) the agent (a new one from `agent_factory`, its moves
     drawn from `derive_seed(seed, ENDGAME_STREAM, i, k)` for the k-th decision of game i) chooses,
     and whether its move is optimal is counted.  Games are played until `positions` decisions that
-    matter are sampled (or 50 games per position asked have been played: a game whose cheap games
-    give none, e.g. all stopped at the cap, then has `positions` 0).
+    matter are sampled (or 50 games per position asked have been played, `most_games` when given:
+    a game whose cheap games give none, e.g. all stopped at the cap, then has `positions` 0).  The
+    games and decisions are the same whatever `positions` is: a smaller sample is the start of a
+    larger one (a probe of a few positions is the start of the measure).
 
     Returns {"positions": decisions that matter sampled, "optimal": how many the agent played
     optimally, "share", "random_share": the chance that a uniformly random legal move is optimal,
@@ -270,7 +272,8 @@ def endgame_share(game: Game, agent_factory: AgentFactory, positions: int, seed:
     optimal = solved = games = 0
     random_share = Fraction(0)
     left: list[int] = []
-    while len(samples) < positions and games < 50 * max(positions, 1):
+    most = 50 * max(positions, 1) if most_games is None else most_games
+    while len(samples) < positions and games < most:
         rng = random.Random(derive_seed(seed, ENDGAME_STREAM, games))
         state = game.new_initial_state()
         kept: list[State] = []  # the decision points of this game, in order

@@ -23,6 +23,8 @@ the runner, the commands and the tests ask for them directly and never look for 
 `Game.reads_positions`        `Game.state_from_position` reads the JSON form of a position
                               and `State.to_position` writes it (perft files, `boardlab moves`)
 `Game.chance_listed`          every chance node lists its outcomes (`State.chance_outcomes`)
+`Game.hidden_information`     a player does not see the whole state (hands): a search of the
+                              whole state is then no player's optimal play (no endgame measure)
 `Game.skill_ladder`           the agents of the skill trace, weakest first (`analysis/skill.py`)
 `Game.restrictions`           the optional elements a player chooses to use, as move filters
                               (`analysis/restricted.py`); `Game.restricted_agent` the agent barred
@@ -258,6 +260,9 @@ class Game(ABC, Generic[D]):
     reads_positions = False
     #: whether every chance node lists its outcomes (False: `State.sample_chance` only)
     chance_listed = True
+    #: whether a player does not see the whole state (other hands): perfect play computed on the
+    #: whole state is then not what a player could play (`skill.endgame_measure` skips such a game)
+    hidden_information = False
 
     def __init__(self, definition: D, players: int) -> None:
         self.definition: D = definition

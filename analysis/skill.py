@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from boardlab.layouts.common import GameDefinition
     from boardlab.analysis.budget import Budget
     from boardlab.analysis.protocol import Game
-    from boardlab.analysis.runner import Backend, GameRecord
+    from boardlab.analysis.runner import AgentFactory, Backend, GameRecord
     from boardlab.analysis.store import ResultStore
 
 #: significance level of a gain (one-sided), and the false-discovery rate of the depth
@@ -417,6 +417,7 @@ def traces(definition: GameDefinition, counts: list[int], games: int, max_budget
     from boardlab.common.notes import note
 
     from boardlab.analysis.perfect import game_value
+    from boardlab.analysis.report.options import model_agent
 
     climbs = {}
     for players in counts:
@@ -486,6 +487,10 @@ def traces(definition: GameDefinition, counts: list[int], games: int, max_budget
                     c["next"] = len(c["ladder"]) - 1
                 else:
                     c["done"] = True
+    for n, c in climbs.items():  # the endgames of a two-player game too large to solve from its start
+        if n == 2 and not c["perfect"]["solved"]:
+            bot = c["pairings"][-1].agent if c["pairings"] else c["ladder"][0]
+            c["endgame"] = endgame_measure(c["game"], bot, seed, budget, model_agent(definition))
     results = {n: _result(c, n, games, max_budget, seed) for n, c in climbs.items()}
     if own and budget is not None:  # a report's budget is said by the report (`budgeted`)
         for n, c in climbs.items():
@@ -502,6 +507,8 @@ def _result(climb: dict, players: int, games: int, max_budget: int, seed: int) -
                            variant=game.variant, seed=seed, max_budget=max_budget, stopped=climb["stopped"],
                            seconds=stored_seconds(climb["outcomes"]))
     result["perfect"] = perfect_distance(game, climb["perfect"], climb["pairings"], min(games, OPTIMAL_GAMES), seed)
+    if "endgame" in climb:
+        result["perfect"]["endgame"] = climb["endgame"]
     result["sequential"] = {"looks": [climb["games"] * k for k in LOOKS], "alpha_per_look": round(ALPHA / len(LOOKS), 6),
                             "difference": smallest_gain(game.definition)}
     return result
@@ -532,6 +539,61 @@ def perfect_distance(game: Game, solved: dict, pairings: list[Pairing], games: i
                               "ci95": [round(lo, 6), round(hi, 6)], "fair_share": round(p.fair, 6)}
     out["optimal_moves"] = optimal_share(game, engines.agent_factories(game.id)[p.below], games, seed)
     return out
+
+
+#: why an endgame measure is missing (`endgame_measure`'s "reason"), for the skill command's text
+ENDGAME_WHY = {"hidden": "the players do not see each other's hands",
+               "too_large": "no decision near a game's end could be solved exactly", "budget": "the CPU budget"}
+#: endgame decisions the measure asks for (`endgame_measure`), the fewest worth measuring, and
+#: its probe: the first positions of the same sample, from at most this many cheap games
+ENDGAME_POSITIONS, ENDGAME_LEAST, ENDGAME_PROBE, ENDGAME_PROBE_GAMES = 100, 20, 5, 10
+
+
+def endgame_probe(game: Game, bot: AgentFactory, seed: int, player: AgentFactory | None) -> tuple[dict, float]:
+    """The probe of the endgame measure: `perfect.endgame_share` over its first `ENDGAME_PROBE`
+    decisions (at most `ENDGAME_PROBE_GAMES` cheap games: the start of the measure's own sample,
+    so its result depends on the seed only) and the CPU seconds a decision took (a test fixes it)."""
+    import time
+
+    from boardlab.analysis.perfect import endgame_share
+
+    start = time.process_time()
+    probe = endgame_share(game, bot, ENDGAME_PROBE, seed, player=player, most_games=ENDGAME_PROBE_GAMES)
+    return probe, (time.process_time() - start) / max(probe["positions"], 1)
+
+
+def endgame_measure(game: Game, bot: str, seed: int, budget: Budget | None, model: str) -> dict:
+    """How often `bot` (the ladder's top level reached) plays an optimal move in the endgames of a
+    two-player game too large to solve from its start (`perfect.endgame_share`, its cheap games
+    played by the report's model agent `model`, from `seed`): {"measured": True, "bot", "asked":
+    the decisions asked, and endgame_share's figures}, else {"measured": False, "bot", "reason"}:
+    "hidden" (a player does not see the whole state: a search of it is no player's optimal play),
+    "too_large" (the probe solved no decision that matters near a game's end: "games", "limit",
+    "plies" say how far it looked) or "budget" (`budget` as the phase "endgame" could not afford
+    `ENDGAME_LEAST` decisions at the probe's cost; "asked").  The decisions asked are
+    `ENDGAME_POSITIONS`, or what the budget grants: the only figure the CPU clock may change."""
+    from boardlab.analysis import engines
+    from boardlab.analysis.budget import Ask
+    from boardlab.analysis.perfect import ENDGAME_PLIES, endgame_share
+
+    if game.hidden_information:
+        return {"measured": False, "bot": bot, "reason": "hidden"}
+    factories = engines.agent_factories(game.id)
+    player = None if model == "random" else factories[model]
+    probe, cost = endgame_probe(game, factories[bot], seed, player)
+    if not probe["positions"]:
+        return {"measured": False, "bot": bot, "reason": "too_large", "games": probe["games"], "limit": probe["limit"],
+                "plies": ENDGAME_PLIES}
+    asked = ENDGAME_POSITIONS
+    if budget is not None:
+        asked = budget.fit("endgame", [Ask(f"endgame decisions of {bot}", cost, ENDGAME_POSITIONS, least=ENDGAME_LEAST,
+                                           facts={"players": game.players})])[0]
+    if not asked:
+        return {"measured": False, "bot": bot, "reason": "budget", "asked": ENDGAME_POSITIONS}
+    measured = endgame_share(game, factories[bot], asked, seed, player=player)
+    if budget is not None:
+        budget.settle()
+    return {"measured": True, "bot": bot, "asked": asked, **measured}
 
 
 def ladder_result(first: str, pairings: list[Pairing], players: int, games_per_level: int, game: str = "",
@@ -634,6 +696,12 @@ def describe(result: dict) -> str:
         from boardlab.analysis.perfect import REASONS
         why = REASONS[perfect["reason"]].format(limit=perfect["limit"])
         lines.append(f"perfect play: too large to solve exhaustively here ({why})")
+        e = perfect.get("endgame")
+        if e and e["measured"]:
+            lines.append(f"endgames: {e['bot']} plays an optimal move at {e['share']:.1%} of {e['positions']:,} decisions "
+                         f"that matter, at most {e['plies'][1]} moves before the end (a random move: {e['random_share']:.1%})")
+        elif e:
+            lines.append(f"endgames: not measured ({ENDGAME_WHY[e['reason']]})")
     elif perfect and "bot" in perfect:
         a, o = perfect["against_perfect"], perfect["optimal_moves"]
         value = f"seat 1's share under perfect play {perfect['value'][0]:.1%}; " if perfect.get("value") else ""

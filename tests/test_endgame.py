@@ -119,3 +119,131 @@ def test_games_stopped_at_the_cap_give_no_endgame(toygame):
     result = endgame_share(engines.make_game(definition, 2), lambda g: RandomAgent(), 3, seed=1)
     assert result["positions"] == 0 and result["games"] == 150 and result["share"] is None
     assert endgame_share(pile_game(), lambda g: RandomAgent(), 3, seed=1)["positions"] == 3
+
+
+# the endgame measure in a report's skill trace (`skill.endgame_measure`)
+
+def unsolved_pile():
+    """The take-away pile from a start of 40 (plus the d4): with the report's solver held to 500
+    positions (`small_solver`) too large to solve from its start; its endgames (a few counters
+    left) are solved exactly."""
+    return load_with("toygame", {("rules", "die_faces"): [1, 2, 3, 4], ("rules", "take_max"): 3,
+                                 ("rules", "start"): 40})
+
+
+def fixed_cost(monkeypatch, seconds: float):
+    """The probe's cost per decision fixed (the CPU clock is the machine's); its sample is the real one."""
+    from boardlab.analysis import skill
+
+    probe = skill.endgame_probe
+    monkeypatch.setattr(skill, "endgame_probe", lambda *args: (probe(*args)[0], seconds))
+
+
+def small_solver(monkeypatch):
+    """The report's check whether a game is solved from its start (`perfect.game_value`), held to
+    500 positions: the pile from 40 has more (a pile, a seat and a turn count each)."""
+    import functools
+
+    from boardlab.analysis import perfect
+
+    monkeypatch.setattr(perfect, "game_value", functools.partial(perfect.game_value, limit=500))
+
+
+def trace_with_budget(tmp_path, budget):
+    from boardlab.analysis import skill
+    from boardlab.analysis.store import ResultStore
+
+    return skill.traces(unsolved_pile(), [2], 8, 16, 3, ResultStore(tmp_path / "s.sqlite"), budget=budget)[2]
+
+
+def test_a_report_trace_of_an_unsolved_game_measures_its_strongest_bot_in_endgames(toygame, tmp_path, monkeypatch):
+    from boardlab.analysis.budget import Budget
+    from boardlab.analysis.report.budgeted import bought_data, bought_words
+    from boardlab.analysis.report.levels import perfect_words
+    from boardlab.layouts.terms import speaking
+
+    fixed_cost(monkeypatch, 0.1)
+    small_solver(monkeypatch)
+    # a minute of CPU, the clock standing still: the endgame's share, 2 of the 22 shares still waiting
+    # (skill 20, whose ladder here has no step: the pile game's only agent is random play), is
+    # 60 x 2 / 22 = 5.45 s; 100 decisions at 0.1 s would take 10 s: 100 x 5.45 / 10 = 54 fit (least 20)
+    budget = Budget(1.0, shares={"skill": 20, "endgame": 2}, clock=lambda: 0.0)
+    trace = trace_with_budget(tmp_path, budget)
+    perfect = trace["perfect"]
+    assert not perfect["solved"] and perfect["reason"] == "positions"
+    game = engines.make_game(unsolved_pile(), 2)
+    direct = endgame_share(game, lambda g: RandomAgent(), 54, seed=3)  # the bot: the ladder's only level
+    assert perfect["endgame"] == {"measured": True, "bot": "random", "asked": 54, **direct}
+    assert direct["positions"] == 54 and 0 < direct["optimal"] < 54
+    rows = [p for p in budget.bought()["phases"] if p["phase"] == "endgame"]
+    assert [(p["wanted"], p["games"]) for p in rows] == [(100, 54)]
+    with speaking("en", unsolved_pile()):
+        said = perfect_words(trace)
+        head = bought_words(bought_data(budget))
+    assert said.startswith("Perfect play: not computed; the game is too large to solve exhaustively here (more than "
+                           "500 positions from the start). In endgames (54 decisions at most ")
+    assert said.endswith(f"random plays an optimal move at {direct['share']:.1%} of the decisions where the choice "
+                         f"matters; a random move would be optimal at {direct['random_share']:.1%}.")
+    assert "endgame decisions: 54 decisions at 2 players" in head and "46 endgame decisions at 2 players" in head
+    with speaking("es", unsolved_pile()):
+        said = perfect_words(trace)
+        short = perfect_words(trace, short=True)
+    assert " En los finales de partida (54 decisiones a " in said and "una jugada al azar lo sería en el " in said
+    spanish = {k: f"{direct[k]:.1%}".replace(".", ",").replace("%", "\u00a0%") for k in ("share", "random_share")}
+    assert said.endswith(f"una jugada óptima en el {spanish['share']} de las decisiones en las que la elección importa; "
+                         f"una jugada al azar lo sería en el {spanish['random_share']}.")
+    assert short == (" Juego perfecto: demasiado grande para resolverlo (más de 500 posiciones desde el inicio). En los "
+                     f"finales, azar elige una jugada óptima en el {spanish['share']} de las decisiones que importan "
+                     f"(una jugada al azar: {spanish['random_share']}).")
+
+
+def test_a_budget_too_small_for_the_endgame_measure_leaves_it_out_and_says_so(toygame, tmp_path, monkeypatch):
+    from boardlab.analysis.budget import Budget
+    from boardlab.analysis.report.levels import perfect_words
+    from boardlab.layouts.terms import speaking
+
+    fixed_cost(monkeypatch, 1.0)  # 5.45 s buy 5 decisions: fewer than the 20 worth measuring
+    small_solver(monkeypatch)
+    budget = Budget(1.0, shares={"skill": 20, "endgame": 2}, clock=lambda: 0.0)
+    trace = trace_with_budget(tmp_path, budget)
+    assert trace["perfect"]["endgame"] == {"measured": False, "bot": "random", "reason": "budget", "asked": 100}
+    with speaking("en", unsolved_pile()):
+        assert perfect_words(trace).endswith(" The endgame measure of random (how often it plays an optimal move "
+                                             "near a game's end) was left out for the CPU budget.")
+    with speaking("es", unsolved_pile()):
+        assert perfect_words(trace, short=True).endswith(" La medida de los finales quedó fuera por el presupuesto de CPU.")
+
+
+def test_without_a_budget_the_whole_count_is_measured(toygame, tmp_path, monkeypatch):
+    small_solver(monkeypatch)
+    trace = trace_with_budget(tmp_path, None)
+    direct = endgame_share(engines.make_game(unsolved_pile(), 2), lambda g: RandomAgent(), 100, seed=3)
+    assert trace["perfect"]["endgame"] == {"measured": True, "bot": "random", "asked": 100, **direct}
+
+
+def test_hidden_hands_get_no_endgame_measure():
+    from boardlab.analysis.report.levels import endgame_words
+    from boardlab.analysis.skill import endgame_measure
+    from boardlab.layouts.terms import speaking
+
+    links = engines.make_game(load("links"), 2)
+    said = endgame_measure(links, "greedy", 1, None, "random")
+    assert said == {"measured": False, "bot": "greedy", "reason": "hidden"}
+    assert not engines.make_game(load("blockd"), 2).hidden_information
+    with speaking("en", load("links")):
+        assert endgame_words(said) == (" No endgame measure: the players do not see each other's hands, so a search "
+                                       "that sees the whole game is not play a player could make.")
+    with speaking("es", load("links")):
+        assert endgame_words(said, short=True) == " Sin medida de los finales (manos ocultas)."
+
+
+def test_endgames_too_large_are_said_without_a_figure():
+    from boardlab.analysis.report.levels import endgame_words
+    from boardlab.layouts.terms import speaking
+
+    said = {"measured": False, "bot": "mcts-64", "reason": "too_large", "games": 10, "limit": 2000, "plies": 12}
+    with speaking("en", load("deblockle")):
+        text = endgame_words(said)
+    assert text.startswith(" Even its endgames are too large: no decision where the choice matters, at most 12 moves "
+                           "before the end of 10 sampled games, could be solved exactly here (0 decisions solved;")
+    assert "%" not in text

@@ -149,6 +149,7 @@ class LinksGame(Game[links_schema.Definition]):
     rotates_deal = True
     reads_positions = True  # a position is what the player to move sees (docs/positions/links.md)
     chance_listed = False  # the deal is a shuffle of the whole deck: sampled, never listed
+    hidden_information = True  # the other hands are hidden (`LinksState.observation`)
     _kernel_tables: Tables  # the compiled path's tables, made when first needed (`batch.tables_of`)
 
     def __init__(self, definition: links_schema.Definition, players: int) -> None:

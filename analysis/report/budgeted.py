@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from boardlab.analysis.store import ResultStore
 
 #: the report's phases and their shares of its CPU budget
-SHARES = {"self-play": 40, "decisions": 5, "alternatives": 15, "skill": 20, "restricted": 10, "levels": 10,
-          "remedies": 10}
+SHARES = {"self-play": 40, "decisions": 5, "alternatives": 15, "skill": 20, "endgame": 2, "restricted": 10,
+          "levels": 10, "remedies": 10}
 #: phases whose games test a share against the fair one (their power is stated)
 TESTED = ("self-play", "restricted", "levels")
 
@@ -87,6 +87,12 @@ def bought_words(data: dict) -> str:
             played = [p for p in rows if p["games"]]
             parts.append(say("budget.phase.skill") + ": " + say_steps(len(played), sum(p["games"] for p in played)))
             continue
+        if phase == "endgame":  # decisions solved, not games
+            items = [say("budget.endgame_item", positions=count(p["games"]), players=p["players"]) for p in rows
+                     if p["games"]]
+            if items:
+                parts.append(say("budget.phase.endgame") + ": " + listed(items))
+            continue
         by_players: dict = {}
         for p in rows:
             if p["games"]:
@@ -112,7 +118,9 @@ def bought_words(data: dict) -> str:
         named = x["phase"] in ("skill", "alternatives", "restricted", "remedies")
         key = (x["phase"], x["players"], x["detail"] if named else "")
         merged[key] = merged.get(key, 0) + x["games"]
-    left = [(say("budget.left_steps_at", phase=say("budget.phase.skill"), players=listed([str(n) for n in ladders]))
+    left = [say("budget.left_endgame", positions=count(games), phase=say("budget.phase.endgame"),
+                players=players) if phase == "endgame" else
+            (say("budget.left_steps_at", phase=say("budget.phase.skill"), players=listed([str(n) for n in ladders]))
              if players == 0 else say("budget.left_step", phase=say("budget.phase.skill"))) if phase == "skill" else
             say("budget.left_item", games=count(games), phase=say(f"budget.phase.{phase}"),
                 players=players) + (f" (`{word(detail) if phase == 'restricted' else detail}`)" if detail else "")

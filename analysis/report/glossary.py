@@ -29,6 +29,7 @@ GLOSSARY_KEYS: tuple[str, ...] = (
     "skill_trace",
     "rating_elo",
     "depth",
+    "endgame_optimal",
     "restricted_play",
     "random_greedy_mcts_n",
     "open_rule_sensitivity",

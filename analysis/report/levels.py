@@ -348,7 +348,8 @@ def perfect_words(trace: dict, short: bool = False) -> str:
         return ""
     if not perfect["solved"]:
         return say("perfect.too_large_short" if short else "perfect.too_large",
-                   reason=say(f"perfect.reason.{perfect['reason']}", limit=games(perfect["limit"])))
+                   reason=say(f"perfect.reason.{perfect['reason']}", limit=games(perfect["limit"]))) + \
+            endgame_words(perfect.get("endgame"), short)
     value = say("perfect.value", seat1=pct(perfect["value"][0]), positions=games(perfect["positions"])) \
         if perfect.get("value") else say("perfect.not_unique", positions=games(perfect["positions"]))
     if "bot" not in perfect:
@@ -359,6 +360,23 @@ def perfect_words(trace: dict, short: bool = False) -> str:
               "optimal": pct(o["share"]) if o["share"] is not None else "-", "decisions": games(o["decisions"]),
               "games": games(o["games"])}
     return say("perfect.short", **fields) if short else value + say("perfect.solved", **fields)
+
+
+def endgame_words(endgame: dict | None, short: bool = False) -> str:
+    """What a report says of the endgame measure (`skill.endgame_measure`): the strongest bot's
+    share of optimal moves in sampled endgames beside a random move's, or why there is none
+    (hidden hands, endgames too large too, left out for the budget); "" without the measure."""
+    from boardlab.analysis.report.wording import agent_label, games, pct, say
+
+    if not endgame:
+        return ""
+    tail = "_short" if short else ""
+    if endgame["measured"]:
+        return say("perfect.endgame" + tail, positions=games(endgame["positions"]), plies=endgame["plies"][1],
+                   bot=agent_label(endgame["bot"]), share=pct(endgame["share"]), random=pct(endgame["random_share"]))
+    fields = {"bot": agent_label(endgame["bot"]), "plies": endgame.get("plies", ""), "games": games(endgame.get("games", 0)),
+              "limit": games(endgame.get("limit", 0))}
+    return say(f"perfect.endgame_{endgame['reason']}{tail}", **fields)
 
 
 def perfect_findings(counts: dict) -> list[dict]:
