@@ -491,6 +491,8 @@ def traces(definition: GameDefinition, counts: list[int], games: int, max_budget
         if n == 2 and not c["perfect"]["solved"]:
             bot = c["pairings"][-1].agent if c["pairings"] else c["ladder"][0]
             c["endgame"] = endgame_measure(c["game"], bot, seed, budget, model_agent(definition))
+    if budget is not None:  # no endgame asked (no such count, hidden hands, none solved): its share holds nothing back
+        budget.withdraw("endgame")
     results = {n: _result(c, n, games, max_budget, seed) for n, c in climbs.items()}
     if own and budget is not None:  # a report's budget is said by the report (`budgeted`)
         for n, c in climbs.items():
@@ -544,19 +546,37 @@ def perfect_distance(game: Game, solved: dict, pairings: list[Pairing], games: i
 #: why an endgame measure is missing (`endgame_measure`'s "reason"), for the skill command's text
 ENDGAME_WHY = {"hidden": "the players do not see each other's hands",
                "too_large": "no decision near a game's end could be solved exactly", "budget": "the CPU budget"}
-#: endgame decisions the measure asks for (`endgame_measure`), the fewest worth measuring, and
-#: its probe: the first positions of the same sample, from at most this many cheap games
-ENDGAME_POSITIONS, ENDGAME_LEAST, ENDGAME_PROBE, ENDGAME_PROBE_GAMES = 100, 20, 5, 10
+#: endgame decisions the measure asks for (`endgame_measure`) and the fewest worth measuring
+ENDGAME_POSITIONS, ENDGAME_LEAST = 100, 20
+#: the probe (`endgame_probe`): cheap games in which some decision near the end must be solved (else
+#: the endgames are too large), then the decisions that matter timed for a cost, from at most so many games
+ENDGAME_CHECK_GAMES, ENDGAME_PROBE, ENDGAME_PROBE_GAMES = 10, 10, 40
 
 
 def endgame_probe(game: Game, bot: AgentFactory, seed: int, player: AgentFactory | None) -> tuple[dict, float]:
-    """The probe of the endgame measure: `perfect.endgame_share` over its first `ENDGAME_PROBE`
-    decisions (at most `ENDGAME_PROBE_GAMES` cheap games: the start of the measure's own sample,
-    so its result depends on the seed only) and the CPU seconds a decision took (a test fixes it)."""
+    """The probe of the endgame measure: `perfect.endgame_share` over its first
+    `ENDGAME_CHECK_GAMES` cheap games; when some decision was solved there, again over its first
+    `ENDGAME_PROBE` decisions that matter (at most `ENDGAME_PROBE_GAMES` games), timed.  Both are
+    the start of the measure's own sample, so the result depends on the seed only; returns it
+    with the CPU seconds a decision that matters took (a test fixes it; 0.0 when none was found).
+    The bot and the cheap player choose once at the first decision before the clock starts, so a
+    compile on first use is not counted as the cost of a decision."""
+    import random
     import time
 
     from boardlab.analysis.perfect import endgame_share
+    from boardlab.analysis.protocol import CHANCE
 
+    check = endgame_share(game, bot, ENDGAME_PROBE, seed, player=player, most_games=ENDGAME_CHECK_GAMES)
+    if not check["solved"]:
+        return check, 0.0
+    rng = random.Random(0)  # the warming move only: the sample draws from its own seeds
+    state = game.new_initial_state()
+    while not state.is_terminal() and state.current_player() == CHANCE:
+        state.apply(state.sample_chance(rng))
+    if not state.is_terminal():
+        for factory in (bot, player) if player is not None else (bot,):
+            factory(game).choose(state.clone(), rng)
     start = time.process_time()
     probe = endgame_share(game, bot, ENDGAME_PROBE, seed, player=player, most_games=ENDGAME_PROBE_GAMES)
     return probe, (time.process_time() - start) / max(probe["positions"], 1)
@@ -568,8 +588,8 @@ def endgame_measure(game: Game, bot: str, seed: int, budget: Budget | None, mode
     played by the report's model agent `model`, from `seed`): {"measured": True, "bot", "asked":
     the decisions asked, and endgame_share's figures}, else {"measured": False, "bot", "reason"}:
     "hidden" (a player does not see the whole state: a search of it is no player's optimal play),
-    "too_large" (the probe solved no decision that matters near a game's end: "games", "limit",
-    "plies" say how far it looked) or "budget" (`budget` as the phase "endgame" could not afford
+    "too_large" (the probe found no decision that matters near a game's end that could be solved:
+    "games", "limit", "plies" say how far it looked) or "budget" (`budget` as the phase "endgame" could not afford
     `ENDGAME_LEAST` decisions at the probe's cost; "asked").  The decisions asked are
     `ENDGAME_POSITIONS`, or what the budget grants: the only figure the CPU clock may change."""
     from boardlab.analysis import engines

@@ -25,6 +25,15 @@ def fixed_probe(monkeypatch):
     monkeypatch.setattr(jobs, "estimated_seconds",
                         lambda js, store: (COST * sum(j.games for j in js), sum(j.games for j in js)))
     monkeypatch.setattr(budget, "cpu_seconds", lambda: 0.0)
+    fixed_endgame_probe(monkeypatch)
+
+
+def fixed_endgame_probe(monkeypatch):
+    """The endgame measure's probe (`skill.endgame_probe`) at COST a decision: its sample is the real one."""
+    from boardlab.analysis import skill
+
+    probe = skill.endgame_probe
+    monkeypatch.setattr(skill, "endgame_probe", lambda *args: (probe(*args)[0], COST))
 
 
 def report_json(capsys, argv: list[str]) -> dict:
@@ -52,20 +61,27 @@ def test_a_blockd_variant_on_a_6x6_grid_is_sized_to_its_budget_and_says_so(tmp_p
     # alternatives: at most half the self-play games (21) each; 15 of 65 shares of 3.65 s = 0.842 s for
     # 7 x 21 x 0.05 = 7.35 s: 21 x 0.842 / 7.35 = 2.41, 2 games each
     assert [(p["wanted"], p["games"]) for p in phases["alternatives"]] == [(21, 2)] * 7
-    # the skill trace: 20 of the 50 shares still waiting of 6 s (skill 20, restricted, levels and remedies 10 each):
-    # 2.4 s; each step 8 games, 0.4 s, and, undecided at 8 (a sequential step, `skill.step_decision`), 16 at its
-    # second look, 0.8 s: two steps fit exactly
+    # the skill trace: 18 of the 50 shares still waiting of 6 s (skill 18, the endgame decisions 2, restricted,
+    # levels and remedies 10 each): 2.16 s; each step 8 games, 0.4 s, and, undecided at 8 (a sequential step,
+    # `skill.step_decision`), 16 at its second look, 0.8 s: two steps fit (the second's looks asked with
+    # 1.2 s taken: 18/50 of 7.2, less 1.2, is 1.39 s for 0.4; then 18/50 of 7.6, less 1.6, is 1.14 s for 0.8)
     # mcts-16 wins 4 of 16 against greedy at its second look: no gain at 16 independent games (the share's
     # upper 98.3% bound 54.5%, below 55%), but at its 8 rotation groups' effective size, 10.5 games, the bound
     # is 62.1%: undecided, so its third look (32 games, 1.6 s) is asked. The CPU clock stands still
     # here, so the 6 s are all free again; the skill's share counts the 2.4 s its steps took
-    # (`Budget.allowance`): 20/50 of 6 + 2.4, less the 2.4, is 0.96 s, and the third look does not fit
+    # (`Budget.allowance`): 18/50 of 6 + 2.4, less the 2.4, is 0.62 s, and the third look does not fit
     assert [p["games"] for p in phases["skill"]] == [8, 16, 8, 16, 0]
     assert all(p["players"] == 2 for p in phases["skill"])  # each ladder's step its own ask
+    # the endgame decisions (Blockd is not solved from its start): the clock still stands, so 6 s are free;
+    # their share 2 against the 30 still waiting (restricted play, levels and remedies) is 0.375 s, 7 decisions
+    # at 0.05 s, fewer than the 20 worth measuring: left out, and said
+    assert [(p["wanted"], p["games"]) for p in phases["endgame"]] == [(100, 0)]
+    assert report["data"]["by_players"]["2"]["skill"]["perfect"]["endgame"]["reason"] == "budget"
     assert report["data"]["by_players"]["2"]["seats"]["games"] == 42  # the report measured what was bought
     head = dict(report["head"])
     assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 42 games at 2 players (a share ")
     assert "left out: 2,358 games of self-play at 2 players" in head["CPU budget"]
+    assert "100 endgame decisions at 2 players" in head["CPU budget"]
     assert head["games"].startswith("42 with 2")
 
 
@@ -149,6 +165,7 @@ def test_every_language_of_one_run_is_the_games_the_first_one_bought(tmp_path, m
     monkeypatch.setattr(jobs, "estimated_seconds",
                         lambda js, store: (cost[0] * sum(j.games for j in js), sum(j.games for j in js)))
     monkeypatch.setattr(budget, "cpu_seconds", lambda: 0.0)
+    fixed_endgame_probe(monkeypatch)
     first = build.build_report
 
     def then_cheaper(*args, **kwargs):

@@ -2,7 +2,9 @@
 what the budget bought said in the report's head and JSON.
 
 The report's phases and their shares of the budget (`SHARES`): self-play at every player count,
-the decisions' move-by-move games, the rule alternatives, the skill trace's steps, restricted
+the decisions' move-by-move games, the rule alternatives, the skill trace's steps, the endgame
+decisions of a two-player game too large to solve (`skill.endgame_measure`: a small part of what
+the skill trace had before it, 2 of its 20 shares; decisions solved, not games), restricted
 play's elements, the player levels, and the verdict's search of the numbers in the rules
 (`remedy.numeric_remedies`: each key's search sized from its upper-bound cost, `remedy.search_cost`;
 a key that cannot afford `remedy.FIRST_GAMES` games a value is not searched, and named; when no
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
     from boardlab.analysis.store import ResultStore
 
 #: the report's phases and their shares of its CPU budget
-SHARES = {"self-play": 40, "decisions": 5, "alternatives": 15, "skill": 20, "endgame": 2, "restricted": 10,
+SHARES = {"self-play": 40, "decisions": 5, "alternatives": 15, "skill": 18, "endgame": 2, "restricted": 10,
           "levels": 10, "remedies": 10}
 #: phases whose games test a share against the fair one (their power is stated)
 TESTED = ("self-play", "restricted", "levels")
