@@ -490,7 +490,8 @@ def traces(definition: GameDefinition, counts: list[int], games: int, max_budget
     for n, c in climbs.items():  # the endgames of a two-player game too large to solve from its start
         if n == 2 and not c["perfect"]["solved"]:
             bot = c["pairings"][-1].agent if c["pairings"] else c["ladder"][0]
-            c["endgame"] = endgame_measure(c["game"], bot, seed, budget, model_agent(definition))
+            c["endgame"] = endgame_measure(c["game"], bot, seed, budget, model_agent(definition),
+                                           min(games, ENDGAME_POSITIONS))  # as optimal_share's games: the trace's size
     if budget is not None:  # no endgame asked (no such count, hidden hands, none solved): its share holds nothing back
         budget.withdraw("endgame")
     results = {n: _result(c, n, games, max_budget, seed) for n, c in climbs.items()}
@@ -582,7 +583,8 @@ def endgame_probe(game: Game, bot: AgentFactory, seed: int, player: AgentFactory
     return probe, (time.process_time() - start) / max(probe["positions"], 1)
 
 
-def endgame_measure(game: Game, bot: str, seed: int, budget: Budget | None, model: str) -> dict:
+def endgame_measure(game: Game, bot: str, seed: int, budget: Budget | None, model: str,
+                    wanted: int = ENDGAME_POSITIONS) -> dict:
     """How often `bot` (the ladder's top level reached) plays an optimal move in the endgames of a
     two-player game too large to solve from its start (`perfect.endgame_share`, its cheap games
     played by the report's model agent `model`, from `seed`): {"measured": True, "bot", "asked":
@@ -590,8 +592,8 @@ def endgame_measure(game: Game, bot: str, seed: int, budget: Budget | None, mode
     "hidden" (a player does not see the whole state: a search of it is no player's optimal play),
     "too_large" (the probe found no decision that matters near a game's end that could be solved:
     "games", "limit", "plies" say how far it looked) or "budget" (`budget` as the phase "endgame" could not afford
-    `ENDGAME_LEAST` decisions at the probe's cost; "asked").  The decisions asked are
-    `ENDGAME_POSITIONS`, or what the budget grants: the only figure the CPU clock may change."""
+    `ENDGAME_LEAST` decisions, or all `wanted` when fewer, at the probe's cost; "asked").  The
+    decisions asked are `wanted`, or what the budget grants: the only figure the CPU clock may change."""
     from boardlab.analysis import engines
     from boardlab.analysis.budget import Ask
     from boardlab.analysis.perfect import ENDGAME_PLIES, endgame_share
@@ -604,12 +606,12 @@ def endgame_measure(game: Game, bot: str, seed: int, budget: Budget | None, mode
     if not probe["positions"]:
         return {"measured": False, "bot": bot, "reason": "too_large", "games": probe["games"], "limit": probe["limit"],
                 "plies": ENDGAME_PLIES}
-    asked = ENDGAME_POSITIONS
+    asked = wanted
     if budget is not None:
-        asked = budget.fit("endgame", [Ask(f"endgame decisions of {bot}", cost, ENDGAME_POSITIONS, least=ENDGAME_LEAST,
+        asked = budget.fit("endgame", [Ask(f"endgame decisions of {bot}", cost, wanted, least=min(ENDGAME_LEAST, wanted),
                                            facts={"players": game.players})])[0]
     if not asked:
-        return {"measured": False, "bot": bot, "reason": "budget", "asked": ENDGAME_POSITIONS}
+        return {"measured": False, "bot": bot, "reason": "budget", "asked": wanted}
     measured = endgame_share(game, factories[bot], asked, seed, player=player)
     if budget is not None:
         budget.settle()

@@ -153,7 +153,8 @@ def trace_with_budget(tmp_path, budget):
     from boardlab.analysis import skill
     from boardlab.analysis.store import ResultStore
 
-    return skill.traces(unsolved_pile(), [2], 8, 16, 3, ResultStore(tmp_path / "s.sqlite"), budget=budget)[2]
+    # 120 skill games a level (a report's default): 100 endgame decisions asked (at most as many as those games)
+    return skill.traces(unsolved_pile(), [2], 120, 16, 3, ResultStore(tmp_path / "s.sqlite"), budget=budget)[2]
 
 
 def test_a_report_trace_of_an_unsolved_game_measures_its_strongest_bot_in_endgames(toygame, tmp_path, monkeypatch):

@@ -74,14 +74,14 @@ def test_a_blockd_variant_on_a_6x6_grid_is_sized_to_its_budget_and_says_so(tmp_p
     assert all(p["players"] == 2 for p in phases["skill"])  # each ladder's step its own ask
     # the endgame decisions (Blockd is not solved from its start): the clock still stands, so 6 s are free;
     # their share 2 against the 30 still waiting (restricted play, levels and remedies) is 0.375 s, 7 decisions
-    # at 0.05 s, fewer than the 20 worth measuring: left out, and said
-    assert [(p["wanted"], p["games"]) for p in phases["endgame"]] == [(100, 0)]
+    # at 0.05 s, fewer than the 8 asked (as many as the skill games a level, --skill-games 8): left out, and said
+    assert [(p["wanted"], p["games"]) for p in phases["endgame"]] == [(8, 0)]
     assert report["data"]["by_players"]["2"]["skill"]["perfect"]["endgame"]["reason"] == "budget"
     assert report["data"]["by_players"]["2"]["seats"]["games"] == 42  # the report measured what was bought
     head = dict(report["head"])
     assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 42 games at 2 players (a share ")
     assert "left out: 2,358 games of self-play at 2 players" in head["CPU budget"]
-    assert "100 endgame decisions at 2 players" in head["CPU budget"]
+    assert "8 endgame decisions at 2 players" in head["CPU budget"]
     assert head["games"].startswith("42 with 2")
 
 
