@@ -183,15 +183,21 @@ def test_a_report_trace_of_an_unsolved_game_measures_its_strongest_bot_in_endgam
         head = bought_words(bought_data(budget))
     assert said.startswith("Perfect play: not computed; the game is too large to solve exhaustively here (more than "
                            "500 positions from the start). In endgames (54 decisions at most ")
+    from scipy.stats import beta
+    k, n = direct["optimal"], direct["positions"]  # Clopper-Pearson from the beta quantiles, 0 < k < n
+    low, high = beta.ppf(0.025, k, n - k + 1), beta.ppf(0.975, k + 1, n - k)
     assert said.endswith(f"random plays an optimal move at {direct['share']:.1%} of the decisions where the choice "
-                         f"matters; a random move would be optimal at {direct['random_share']:.1%}.")
+                         f"matters (95% interval {low:.1%} to {high:.1%}); a random move would be optimal at "
+                         f"{direct['random_share']:.1%}.")
     assert "endgame decisions: 54 decisions at 2 players" in head and "46 endgame decisions at 2 players" in head
     with speaking("es", unsolved_pile()):
         said = perfect_words(trace)
         short = perfect_words(trace, short=True)
     assert " En los finales de partida (54 decisiones a " in said and "una jugada al azar lo sería en el " in said
     spanish = {k: f"{direct[k]:.1%}".replace(".", ",").replace("%", "\u00a0%") for k in ("share", "random_share")}
-    assert said.endswith(f"una jugada óptima en el {spanish['share']} de las decisiones en las que la elección importa; "
+    spanish.update({k: f"{v:.1%}".replace(".", ",").replace("%", "\u00a0%") for k, v in (("low", low), ("high", high))})
+    assert said.endswith(f"una jugada óptima en el {spanish['share']} de las decisiones en las que la elección importa "
+                         f"(intervalo del 95 % de {spanish['low']} a {spanish['high']}); "
                          f"una jugada al azar lo sería en el {spanish['random_share']}.")
     assert short == (" Juego perfecto: demasiado grande para resolverlo (más de 500 posiciones desde el inicio). En los "
                      f"finales, azar elige una jugada óptima en el {spanish['share']} de las decisiones que importan "

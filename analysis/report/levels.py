@@ -372,8 +372,12 @@ def endgame_words(endgame: dict | None, short: bool = False) -> str:
         return ""
     tail = "_short" if short else ""
     if endgame["measured"]:
+        from boardlab.analysis.report.your_playtests import exact_interval
+
+        low, high = exact_interval(endgame["optimal"], endgame["positions"])  # Clopper-Pearson, decisions as trials
         return say("perfect.endgame" + tail, positions=games(endgame["positions"]), plies=endgame["plies"][1],
-                   bot=agent_label(endgame["bot"]), share=pct(endgame["share"]), random=pct(endgame["random_share"]))
+                   bot=agent_label(endgame["bot"]), share=pct(endgame["share"]), random=pct(endgame["random_share"]),
+                   low=pct(low), high=pct(high))
     fields = {"bot": agent_label(endgame["bot"]), "plies": endgame.get("plies", ""), "games": games(endgame.get("games", 0)),
               "limit": games(endgame.get("limit", 0))}
     return say(f"perfect.endgame_{endgame['reason']}{tail}", **fields)
