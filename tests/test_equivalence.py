@@ -175,3 +175,23 @@ def test_games_needed_give_the_seats_test_its_power_at_seven_seats():
     assert stated == 721
     assert power(stated) >= 0.75
     assert power(420) < 0.6
+
+
+def test_compare_holds_the_false_discovery_rate_over_every_metric_of_every_variant():
+    """Benjamini-Hochberg by hand for p = 0.001, 0.04, 0.045, 0.9 (m = 4): the bounds k 5% / 4 are
+    1.25%, 2.5%, 3.75%, 5%; 0.04 > 2.5% and 0.045 > 3.75%, so only 0.001 is kept.  The two whose
+    intervals alone exclude 0 but are not kept say so in their verdict."""
+    from boardlab.analysis.report.compare import change_verdict, with_false_discovery_control
+
+    def d(p, alone):
+        return {"p_value": p, "significant": alone, "mdd": 0.02, "sd": 0.5, "difference": 0.03, "ci95": [0.01, 0.05]}
+    result = {"comparisons": [{"metrics": {"length": d(0.001, True), "draws": d(0.04, True)}},
+                              {"metrics": {"length": d(0.045, True), "draws": d(0.9, False)}}]}
+    with_false_discovery_control(result)
+    got = [(m["significant_alone"], m["significant"]) for c in result["comparisons"] for m in c["metrics"].values()]
+    assert got == [(True, True), (True, False), (True, False), (False, False)]
+    assert result["fdr"] == {"rate": 0.05, "tests": 4, "kept": 1}
+    said = change_verdict(result["comparisons"][0]["metrics"]["draws"], "draws", 0.05)
+    assert said == ("not significant once all the comparison's tests are counted (p = 0.040 alone: the "
+                    "false-discovery control does not keep it)")
+    assert change_verdict(result["comparisons"][0]["metrics"]["length"], "length", 0.05) == "significant change"

@@ -8,6 +8,12 @@ the rotation group as the unit: the games of one deal played in every seat rotat
 luck, so their linearised differences are summed per group and the variance is the
 cluster-robust one over the groups (`Tally` keeps the per-group sums, `paired_sums` pairs them).
 
+A metric's change is "significant" when the Benjamini-Hochberg procedure keeps it at a 5%
+false-discovery rate among every metric test of the run (every headline metric of every variant,
+`with_false_discovery_control`): among twenty tests one would come out at 5% by luck alone.  Each
+metric keeps what its own interval says ("significant_alone"), and the verdict names a change its
+interval alone would call significant but the control does not keep.
+
 With `until_decided`, games are played in batches until the sequential test on seat 1's
 share of the decided games (`metrics.sprt`, alpha = beta = 0.05 by default) decides, or the cap is reached; the
 result says which.  All games go through the results store, so a rerun or a larger run reuses
@@ -90,7 +96,37 @@ def compare(baseline: GameDefinition, variants: list[GameDefinition], store: Res
             test["stopped_by"] = "decision" if test["decision"] != "undecided" else "cap"
             entry["sprt"] = test
         out["comparisons"].append(entry)
-    return out
+    return with_false_discovery_control(out)
+
+
+#: the false-discovery rate held over a comparison's metric tests
+FDR = 0.05
+
+
+def with_false_discovery_control(result: dict, rate: float = FDR) -> dict:
+    """`result` (a comparison) with every metric's "significant" decided by Benjamini-Hochberg at
+    `rate` over all its metric tests (every metric of every variant; `stats.benjamini_hochberg`);
+    what the metric's own 95% interval says stays as "significant_alone", and result["fdr"] says
+    how many tests were controlled and kept.
+
+    >>> r = {"comparisons": [{"metrics": {"a": {"p_value": 0.001, "significant": True},
+    ...                                   "b": {"p_value": 0.04, "significant": True}}},
+    ...                      {"metrics": {"a": {"p_value": 0.045, "significant": True}, "b": {"p_value": 0.9, "significant": False}}}]}
+    >>> r = with_false_discovery_control(r)
+    >>> [(m["significant_alone"], m["significant"]) for c in r["comparisons"] for m in c["metrics"].values()]
+    [(True, True), (True, False), (True, False), (False, False)]
+    >>> r["fdr"]
+    {'rate': 0.05, 'tests': 4, 'kept': 1}
+    """
+    from boardlab.analysis.stats import benjamini_hochberg
+
+    tested = [d for c in result["comparisons"] for d in c["metrics"].values()]
+    kept = benjamini_hochberg([d["p_value"] for d in tested], rate) if tested else []
+    for d, keep in zip(tested, kept):
+        d["significant_alone"] = bool(d["significant"])
+        d["significant"] = bool(keep and d["significant"])  # a kept p is at most `rate`: its interval excludes 0
+    result["fdr"] = {"rate": rate, "tests": len(tested), "kept": sum(d["significant"] for d in tested)}
+    return result
 
 
 #: the length figures `compare` shows beside the headline metrics: (key, label)
@@ -259,6 +295,9 @@ def change_verdict(d: dict, name: str, difference: float) -> str:
     share = metric(name).formats[1] == "pp"
     if d["mdd"] is None and not d["significant"]:
         return "no change: the games came out the same"
+    if d.get("significant_alone") and not d["significant"]:
+        return (f"not significant once all the comparison's tests are counted (p = {d['p_value']:.3f} alone: the "
+                "false-discovery control does not keep it)")
     if not share:
         if d["significant"]:
             return "significant change"
@@ -289,6 +328,12 @@ def compare_markdown(result: dict) -> str:
              f"The question here: did the variant change each metric against {result['baseline']}? (A balance "
              "report asks another: are the seats equal within one variant. A variant can change nothing here and "
              "still have unequal seats, as its baseline may.)"]
+    if result.get("fdr"):
+        f = result["fdr"]
+        lines += ["", f"A change is called significant when the Benjamini-Hochberg procedure keeps it at a "
+                      f"{f['rate'] * 100:g}% false-discovery rate among all {f['tests']} metric tests of this comparison "
+                      f"({f['kept']} kept): the 95% interval of one metric alone would find one change in twenty "
+                      "by luck."]
     for c in result["comparisons"]:
         lines += ["", f"## {c['variant']} ({c['games']:,} games)", "",
                   "| metric | baseline | variant | difference | 95% interval | verdict |", "|---|---:|---:|---:|---:|---|"]
