@@ -61,27 +61,28 @@ def test_a_blockd_variant_on_a_6x6_grid_is_sized_to_its_budget_and_says_so(tmp_p
     # alternatives: at most half the self-play games (21) each; 15 of 65 shares of 3.65 s = 0.842 s for
     # 7 x 21 x 0.05 = 7.35 s: 21 x 0.842 / 7.35 = 2.41, 2 games each
     assert [(p["wanted"], p["games"]) for p in phases["alternatives"]] == [(21, 2)] * 7
-    # the skill trace: 18 of the 50 shares still waiting of 6 s (skill 18, the endgame decisions 2, restricted,
-    # levels and remedies 10 each): 2.16 s; each step 8 games, 0.4 s, and, undecided at 8 (a sequential step,
+    # the skill trace: 20 of the 50 shares still waiting of 6 s (skill 20, the endgame decisions 2, restricted
+    # play 8, levels and remedies 10 each): 2.4 s; each step 8 games, 0.4 s, and, undecided at 8 (a sequential step,
     # `skill.step_decision`), 16 at its second look, 0.8 s: two steps fit (the second's looks asked with
-    # 1.2 s taken: 18/50 of 7.2, less 1.2, is 1.39 s for 0.4; then 18/50 of 7.6, less 1.6, is 1.14 s for 0.8)
+    # 1.2 s taken: 20/50 of 7.2, less 1.2, is 1.68 s for 0.4; then 20/50 of 7.6, less 1.6, is 1.44 s for 0.8)
     # mcts-16 wins 4 of 16 against greedy at its second look: no gain at 16 independent games (the share's
     # upper 98.3% bound 54.5%, below 55%), but at its 8 rotation groups' effective size, 10.5 games, the bound
     # is 62.1%: undecided, so its third look (32 games, 1.6 s) is asked. The CPU clock stands still
     # here, so the 6 s are all free again; the skill's share counts the 2.4 s its steps took
-    # (`Budget.allowance`): 18/50 of 6 + 2.4, less the 2.4, is 0.62 s, and the third look does not fit
+    # (`Budget.allowance`): 20/50 of 6 + 2.4, less the 2.4, is 0.96 s, and the third look does not fit
     assert [p["games"] for p in phases["skill"]] == [8, 16, 8, 16, 0]
     assert all(p["players"] == 2 for p in phases["skill"])  # each ladder's step its own ask
     # the endgame decisions (Blockd is not solved from its start): the clock still stands, so 6 s are free;
-    # their share 2 against the 30 still waiting (restricted play, levels and remedies) is 0.375 s, 7 decisions
-    # at 0.05 s, fewer than the 8 asked (as many as the skill games a level, --skill-games 8): left out, and said
-    assert [(p["wanted"], p["games"]) for p in phases["endgame"]] == [(8, 0)]
-    assert report["data"]["by_players"]["2"]["skill"]["perfect"]["endgame"]["reason"] == "budget"
+    # their share 2 against the 28 still waiting (restricted play 8, levels and remedies 10) is 2/30 of 6 s,
+    # 0.4 s: 8 decisions at 0.05 s, all the 8 asked (as many as the skill games a level, --skill-games 8)
+    assert [(p["wanted"], p["games"]) for p in phases["endgame"]] == [(8, 8)]
+    endgame = report["data"]["by_players"]["2"]["skill"]["perfect"]["endgame"]
+    assert endgame["measured"] and endgame["asked"] == 8
     assert report["data"]["by_players"]["2"]["seats"]["games"] == 42  # the report measured what was bought
     head = dict(report["head"])
     assert head["CPU budget"].startswith("0.1 CPU minutes: self-play: 42 games at 2 players (a share ")
     assert "left out: 2,358 games of self-play at 2 players" in head["CPU budget"]
-    assert "8 endgame decisions at 2 players" in head["CPU budget"]
+    assert "endgame decisions: 8 decisions at 2 players" in head["CPU budget"]
     assert head["games"].startswith("42 with 2")
 
 
