@@ -674,8 +674,8 @@ def rating_chart(result: dict) -> dict:
                  categories=[str(v["budget"]) if v["agent"] == f"mcts-{v['budget']}" else agent_label(v["agent"]) for v in levels],
                  values=[v.get("at_least", v["rating"]) for v in levels],
                  low=[v.get("at_least", v["ci95"][0]) for v in levels],
-                 high=[v.get("at_least", v["ci95"][1]) for v in levels],  # a lower bound: its point, no whiskers reference=None, scale="rating",
-                 x_axis="MCTS budget (iterations per move)", axis="rating (Elo)")
+                 high=[v.get("at_least", v["ci95"][1]) for v in levels],  # a lower bound: its point, no whiskers
+                 reference=None, scale="rating", x_axis="MCTS budget (iterations per move)", axis="rating (Elo)")
 
 
 def describe(result: dict) -> str:

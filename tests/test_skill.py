@@ -234,3 +234,25 @@ def test_the_probe_estimates_only_what_the_store_lacks(tmp_path):
         assert games == 10 and seconds > 0
         play_jobs([job], store, workers=1, progress=False)
         assert estimated_seconds([job], store) == (0.0, 0)
+
+
+def test_the_rating_chart_has_an_elo_axis_that_holds_every_rating():
+    """The chart of rating against budget is on the Elo scale (no percent axis, no fair-share line):
+    its drawn axis reaches the top rating, 784, and no tick reads as a percentage.  (A comment once
+    swallowed the chart's scale, and every report drew its ratings on a 0-100% axis, random alone
+    visible.)"""
+    import re
+
+    from boardlab.analysis.skill import rating_chart
+    from boardlab.printkit.charts import chart_drawing, svg_text
+
+    levels = [{"agent": "random", "budget": 0, "rating": 0.0, "ci95": [0.0, 0.0]},
+              {"agent": "greedy", "budget": 0, "rating": 266.2, "ci95": [185.2, 347.1]},
+              {"agent": "mcts-16", "budget": 16, "rating": 784.0, "ci95": [628.0, 939.0], "at_least": 700.0}]
+    block = rating_chart({"players": 2, "levels": levels})
+    assert block["scale"] == "rating" and block["reference"] is None
+    assert block["values"] == [0.0, 266.2, 700.0] and block["high"] == [0.0, 347.1, 700.0]  # a bound: its point
+    ticks = re.findall(r">([^<]*)</text>", svg_text(chart_drawing(block)))
+    numbers = [float(t.replace(",", "")) for t in ticks if re.fullmatch(r"-?[\d,]+(\.\d+)?", t)]
+    assert not any(t.strip().endswith("%") for t in ticks)
+    assert max(numbers) >= 700.0
