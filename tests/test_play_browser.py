@@ -683,8 +683,7 @@ def test_the_ais_view_toggled_with_the_keyboard_and_read_in_spanish(browser, ser
 def test_a_new_game_asked_for_while_a_step_is_out_drops_the_old_reply(browser):
     """"New game" clicked while an agent's step of the old game is still on its way: the step's
     reply, when it comes, is dropped (the page stays on the new game, which plays on to its end),
-    and the old game is not stepped again.  The step is held by the test until the new game shows, so
-    the new game's own first step comes while a request is out: it must be tried again, not dropped."""
+    and the old game is not stepped again.  The step is held by the test until the new game shows."""
     server = Server(GAMES[0], agents="random,random")
     page = browser.new_page()
     held: list = []

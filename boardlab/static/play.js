@@ -3,8 +3,6 @@
 "use strict";
 const SVGNS = "http://www.w3.org/2000/svg";
 let setup = null, game = null, clicks = [], busy = false, timer = null;
-// requests in flight (busy while any is): a new game may start while another page's request is out
-let inflight = 0;
 // the game this page asked for last: a reply that comes after "New game" was asked for again is for an
 // old game and is dropped (else the page flips back to it, and two games step in turn)
 let generation = 0;
@@ -504,9 +502,8 @@ function clicked(key) {
 }
 
 function setBusy(value) {
-  inflight = Math.max(0, inflight + (value ? 1 : -1));
-  busy = inflight > 0;
-  document.body.dataset.busy = busy ? "1" : "0";
+  busy = value;
+  document.body.dataset.busy = value ? "1" : "0";
 }
 
 // show a reply only if no new game was asked for since the request `mine` went out
