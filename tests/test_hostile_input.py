@@ -1065,3 +1065,17 @@ def test_a_stop_raised_where_python_can_only_report_it_is_not_printed():
     assert done.returncode == 130
     assert "Stopped" not in done.stderr and "still reported" in done.stderr
     assert done.stderr.endswith("boardlab: interrupted\n")
+
+
+@pytest.mark.parametrize("raised,status,line", [([], 130, "boardlab: interrupted"),
+                                                ([signal.SIGTERM], 143, "boardlab: stopped by SIGTERM")])
+def test_an_interrupt_a_library_raised_again_with_a_text_keeps_its_signal(monkeypatch, raised, status, line):
+    """reportlab's paragraph parser re-raises an exception as type(e)(message): our `Stopped` then
+    carries a text, not a signal number (a fresh clone's make test once ended with exit 1 and a
+    TypeError on 128 + a text).  The signal is then the one the handler raised for, else Ctrl-C's."""
+    from boardlab.common import stopping
+
+    monkeypatch.setattr(stopping, "_raised", raised)
+    again = stopping.Stopped("paraparser: syntax error in '<para>...' 2")
+    assert again.signum == (raised[0] if raised else signal.SIGINT)
+    assert stopping.status_of(again) == status and stopping.message_of(again) == line
