@@ -3,8 +3,8 @@ what the budget bought said in the report's head and JSON.
 
 The report's phases and their shares of the budget (`SHARES`): self-play at every player count,
 the decisions' move-by-move games, the rule alternatives, the skill trace's steps, the endgame
-decisions of a two-player game too large to solve (`skill.endgame_measure`: a small part of what
-the skill trace had before it, 2 of its 20 shares; decisions solved, not games), restricted
+decisions of a two-player game too large to solve (`skill.endgame_measure`: 2 shares, taken from
+restricted play's; decisions solved, not games), restricted
 play's elements, the player levels, and the verdict's search of the numbers in the rules
 (`remedy.numeric_remedies`: each key's search sized from its upper-bound cost, `remedy.search_cost`;
 a key that cannot afford `remedy.FIRST_GAMES` games a value is not searched, and named; when no
