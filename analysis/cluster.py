@@ -252,6 +252,7 @@ class DaskBackend(Backend):
                                                 silence_logs=logging.CRITICAL)
                 self.client = Client(self.cluster, timeout=self.timeout, set_as_default=False)
             else:
+                _check_address(address)
                 self.client = self._client_within_timeout(Client, address)
         except ValueError as err:  # Dask's parser of addresses: 'garbage', 'tcp://[::1'
             raise BoardlabError(f"--cluster: '{address}' is not a scheduler address ({one_line(str(err))}); give "
@@ -390,3 +391,25 @@ class DaskBackend(Backend):
                     part.close()
                 except Exception:  # closing a half-made connection: nothing more to do
                     pass
+
+
+def _check_address(address: str) -> None:
+    """Dask's own reading of a scheduler address, done here before any connection: the client
+    reads it on its connecting thread, which a busy machine may not run within the timeout, and
+    'tcp://host:notaport' must be a bad address, never a silent server.
+
+    :raises ValueError: as Dask words it, for an address the client would refuse.
+
+    >>> _check_address("tcp://127.0.0.1:8786")
+    >>> _check_address("tcp://host:notaport")
+    Traceback (most recent call last):
+    ValueError: invalid literal for int() with base 10: 'notaport'
+    >>> _check_address("garbage")
+    Traceback (most recent call last):
+    ValueError: missing port number in address 'garbage'
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    scheme, location = parse_address(address)
+    if scheme in ("tcp", "tls"):
+        parse_host_port(location)
