@@ -157,7 +157,9 @@ def test_a_spanish_report_names_its_agents_in_spanish(tmp_path: Path) -> None:
 
     assert main(["report", "sixbysix", "--lang", "es", "--store", str(tmp_path / "r.sqlite"), "--out", str(tmp_path),
                  "--games", "48", "--skill-games", "6", "--decision-games", "4", "--deals", "4", "--workers", "1",
-                 "-q"]) == 0
+                 # a CPU budget that still reaches a search level (búsqueda-16): the default 10 minutes
+                 # made this one test a sixth of the suite
+                 "--budget", "0.3", "--skill-budget", "16", "-q"]) == 0
     # the Markdown keeps code in backticks; the charts' words are the SVGs' texts
     shown = (tmp_path / "es" / "sixbysix.md").read_text(encoding="utf-8") + " " + " ".join(
         text for path in sorted((tmp_path / "es" / "sixbysix").glob("*.svg"))
@@ -165,6 +167,7 @@ def test_a_spanish_report_names_its_agents_in_spanish(tmp_path: Path) -> None:
     assert {"random", "greedy", "favourite"} <= english_only()
     assert sorted(words(shown) & english_only() - rule_keys() - typed_commands(shown)) == []
     assert "voraz" in shown and "azar" in shown and "favorito-" in shown and "`--agent greedy`" in shown
+    assert "búsqueda-16" in shown
 
 
 #: calques a Spanish reader stumbles on (issue 37): chart words and turns of phrase copied from
