@@ -161,7 +161,9 @@ def place_images(definition: Any, locate: Callable[[tuple], tuple[str, int]],
                                     "an image in that folder or below it"))
             continue
         try:
-            picture = read_picture(resolved, shown)
+            # named as written: the problem's line already says which file wrote it, and a long
+            # folder would crowd what is wrong out of the one line
+            picture = read_picture(resolved, str(written))
         except ImageProblem as err:
             problems.append(Problem(file, line, key, str(err), "a PNG, JPEG or SVG file"))
             continue
