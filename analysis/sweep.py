@@ -720,6 +720,9 @@ def sweep(base: str, definition: GameDefinition, axes: Sequence[Axis], store: Re
                                   budget.estimate("points", str(players)) if budget.limited else None)
         block = {"players": players, "pace": pace_data(measured, unit, players),
                  "points": [point_json(p) for p in points]}
+        if written is None and options.sequential and len(points) > 1:
+            # nothing to measure the points against: every point plays to the cap, and the report says why
+            block["sequential"] = {"base": None, "written": dict(out["written"]), "looks": list(looks)}
         if written is not None:
             block["sequential"] = {"base": dict(written.values), "looks": list(looks)}
             early = [p for p in points if p.stop.get("answered_early")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from fractions import Fraction
 from functools import lru_cache
 
@@ -600,6 +601,32 @@ def test_a_point_that_differs_stops_at_the_first_look_and_a_null_one_plays_to_th
     assert said == ("sin límite: 400 partidas por punto con 2 jugadores (2 puntos con 2 jugadores respondidos antes del "
                     "tope: difieren de las reglas escritas; 600 partidas sin jugar); no quedó nada fuera")
     assert sorted(tokens(said) & english_words()) == []
+
+
+def test_a_grid_without_the_written_rules_plays_every_point_to_the_cap_and_says_why(pile, tmp_path):
+    """Start 20 and 60 (the toy game's written start is 10): nothing to measure the points against, so
+    each plays all 400 games - the same games as a sweep asked for every game - and the report says so."""
+    from boardlab.analysis.report.sweep_report import sequential_note
+
+    d = load("toygame")
+    axes = [parse_axis("toygame", d, "rules.start=20,60")]
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        result = sweep("toygame", d, axes, store, SweepOptions(players=(2,), agent="random", games=400, workers=1,
+                                                               progress=False))
+        every = sweep("toygame", d, axes, store, SweepOptions(players=(2,), agent="random", games=400, workers=1,
+                                                              progress=False, sequential=False))
+    block = result["by_players"][0]
+    assert block["sequential"] == {"base": None, "written": {"rules.start": 10}, "looks": [400]}
+    assert [p["games"] for p in block["points"]] == [400, 400]
+    assert [p["metrics"] for p in block["points"]] == [p["metrics"] for p in every["by_players"][0]["points"]]
+    assert "sequential" not in every["by_players"][0]
+    assert result["budget"]["answered_early"] == {}
+    said = sequential_note(block)
+    assert said.startswith("No point of the grid is the written rules (`rules.start = 10`)") and "all 400 games" in said
+    with speaking("es"):
+        dicho = sequential_note(block)
+    assert "(`rules.start = 10`)" in dicho and "sus 400 partidas" in dicho
+    assert sorted(tokens(re.sub(r"`[^`]*`", " ", dicho)) & english_words()) == []  # code (`rules.start`) aside
 
 
 def test_a_points_median_from_its_histograms_is_the_median_interval_of_its_lengths():

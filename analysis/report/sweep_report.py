@@ -169,10 +169,14 @@ def sequential_note(block: dict) -> str:
     >>> sequential_note({"sequential": {"base": {"rules.start": 3}, "looks": [100, 200, 400]}, "points": [
     ...     {"values": {"rules.start": 9}, "games": 100, "stop": {"answered_early": True, "p_value": 0.0}}]})[-62:]
     ' at an earlier look: `rules.start = 9` (100 games, p < 0.001).'
+    >>> sequential_note({"sequential": {"base": None, "written": {"rules.start": 4}, "looks": [400]}, "points": []})[:61]
+    'No point of the grid is the written rules (`rules.start = 4`)'
     """
     from boardlab.analysis.report.wording import games, listed, p_words, say, say_plural
 
     seq = block["sequential"]
+    if seq["base"] is None:  # the grid lacks the written rules: no point could stop early
+        return say("sweep.no_base", written=_values(seq["written"]), games=games(seq["looks"][-1]))
     early = [p for p in block["points"] if p.get("stop", {}).get("answered_early")]
     said = say_plural("sweep.sequential", len(seq["looks"]), base=_values(seq["base"]),
                       looks=listed(games(g) for g in seq["looks"]), k=len(seq["looks"]))
