@@ -37,16 +37,22 @@ STEP = 0.1
 EXIT_WATCHDOG = 3.0
 
 
+#: the packages whose code a worker runs when it plays a block: the engines and agents (analysis),
+#: the definitions (layouts), the helpers below both (common) and the games `new-game` wrote (games)
+FINGERPRINTED = ("boardlab.analysis", "boardlab.common", "boardlab.games", "boardlab.layouts")
+
+
 def code_fingerprint() -> str:
-    """boardlab's version and a SHA-256 of its Python sources and definitions (what workers compare)."""
+    """boardlab's version and a SHA-256 of its Python sources and definitions (what workers compare):
+    every package a worker runs (`FINGERPRINTED`), each file named by its package and path."""
     digest = hashlib.sha256(boardlab.__version__.encode())
-    for package in ("boardlab.analysis", "boardlab.layouts"):
+    for package in FINGERPRINTED:
         module = importlib.import_module(package)
         assert module.__file__ is not None  # a package of files, not a namespace
         root = Path(module.__file__).parent
         for path in sorted(root.rglob("*")):
             if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
-                digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+                digest.update(f"{package}/{path.relative_to(root)}".encode() + b"\0" + path.read_bytes() + b"\0")
     return f"{boardlab.__version__}+{digest.hexdigest()[:16]}"
 
 

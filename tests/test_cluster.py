@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -84,6 +85,27 @@ def test_workers_running_other_code_are_refused(scheduler, monkeypatch):
     assert cluster.code_fingerprint().startswith("0.0.0+")
     with pytest.raises(BoardlabError, match=r"runs boardlab .*, this machine 0\.0\.0\+.*: install the same boardlab"):
         DaskBackend(scheduler, timeout=WORKERS_TIMEOUT)
+
+
+def test_the_fingerprint_covers_every_package_a_worker_runs(monkeypatch):
+    """A file changed in common/ or in a game `new-game` wrote changes the fingerprint, as one in
+    analysis/ does (workers running older helpers were accepted when only analysis/ and layouts/
+    counted)."""
+    import importlib
+
+    base = cluster.code_fingerprint()
+    for package, name in [("boardlab.common", "stopping.py"), ("boardlab.games", "__init__.py"),
+                          ("boardlab.analysis", "runner.py"), ("boardlab.layouts", "registry.py")]:
+        changed = Path(importlib.import_module(package).__file__).parent / name
+        real = Path.read_bytes
+
+        def read_bytes(path, changed=changed, real=real):
+            return real(path) + (b"# changed\n" if path == changed else b"")
+
+        with monkeypatch.context() as m:
+            m.setattr(Path, "read_bytes", read_bytes)
+            assert cluster.code_fingerprint() != base, package
+    assert cluster.code_fingerprint() == base
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(capsys):
