@@ -17,7 +17,9 @@ from boardlab.common import notes
 from boardlab.cli import COMMANDS, main
 from boardlab.layouts import game_ids, load, variants_of
 
-TINY = ["--games", "48", "--skill-games", "6", "--decision-games", "4", "--deals", "4", "--workers", "1", "--lang", "en"]
+# a report small enough for the suite: its search levels stop at 16 (the default 1,024 tripled its time)
+TINY = ["--games", "48", "--skill-games", "6", "--decision-games", "4", "--deals", "4", "--skill-budget", "16",
+        "--workers", "1", "--lang", "en"]
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from boardlab.analysis.playtests import MIN_PACE_GAMES, TableGame, measured_pace
 from boardlab.analysis.report.your_playtests import exact_interval, level_log_likelihood, percentile
 from boardlab.cli import main
 
-TINY = ["--games", "48", "--skill-games", "6", "--decision-games", "4", "--deals", "4", "--workers", "1",
+TINY = ["--games", "48", "--skill-games", "6", "--decision-games", "4", "--deals", "4", "--skill-budget", "16", "--workers", "1",
         "--lang", "en", "--players", "3"]
 TRUE_PACE = 52.0  # seconds a round at the table that "played" the log below
 WINNERS = [0, 0, 1, 0, 2, 1, 0, 0, 1, 0, 2, 0]  # seat 1 (the starter) won 7 of 12

@@ -23,7 +23,9 @@ from boardlab.analysis.stats import wilson_interval
 from boardlab.cli import main
 from boardlab.printkit.report_markdown import markdown
 
-TINY = ["--games", "48", "--skill-games", "6", "--decision-games", "4", "--deals", "4", "--workers", "1", "--lang", "en"]
+# a report small enough for the suite: its search levels stop at 16 (the default 1,024 tripled its time)
+TINY = ["--games", "48", "--skill-games", "6", "--decision-games", "4", "--deals", "4", "--skill-budget", "16",
+        "--workers", "1", "--lang", "en"]
 
 
 def _report(tmp_path, game, *extra, store="r.sqlite", out="out"):
