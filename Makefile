@@ -11,6 +11,11 @@ GAMES   = $$($(BOARDLAB) list --ids)
 # the example variants that show a designer's own art (layouts/variants/, images in layouts/variants/art/):
 # printed beside the games; each name starts with its game's id
 ART_EXAMPLES = links-illustrated
+# Python writes its bytecode caches even where the environment says not to (an empty value is
+# "unset" to Python): with PYTHONDONTWRITEBYTECODE set, every command and every test's subprocess
+# compiled boardlab's modules afresh, and pytest rewrote every test module's asserts at each
+# collection (20 s of CPU a collection instead of 10, once per pytest-xdist worker)
+export PYTHONDONTWRITEBYTECODE =
 
 .PHONY: all test test-slow typecheck check warm print rulebooks reports docs bench clean browser
 
